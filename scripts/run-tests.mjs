@@ -1,0 +1,26 @@
+// Runs every compiled test file (dist/test/**/*.test.js) with node's test runner.
+// Node 20's `node --test` does not expand globs, so the list is built here.
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+function collect(dir, out) {
+  let entries;
+  try { entries = readdirSync(dir); } catch { return out; }
+  for (const name of entries.sort()) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) collect(path, out);
+    else if (name.endsWith('.test.js')) out.push(path);
+  }
+  return out;
+}
+
+const filter = process.argv.slice(2);
+let files = collect('dist/test', []);
+if (filter.length > 0) files = files.filter((f) => filter.some((part) => f.includes(part)));
+if (files.length === 0) {
+  console.error('no test files found under dist/test');
+  process.exit(1);
+}
+const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...files], { stdio: 'inherit' });
+process.exit(result.status ?? 1);
