@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Starts the reference Apache Kafka broker: single-node KRaft (combined broker+controller) on loopback.
+#   start.sh [--fresh] [port]     port defaults to 19092; the controller listens on port+1.
+# Storage is formatted once (fixed cluster id) and kept across stop/start; --fresh wipes it first.
+# Prints the bootstrap address (127.0.0.1:<port>) once the broker reports it has started.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+
+fresh=0
+port="$REFERENCE_DEFAULT_PORT"
+for arg in "$@"; do
+  case "$arg" in
+    --fresh) fresh=1 ;;
+    [0-9]*) port="$arg" ;;
+    *) echo "usage: start.sh [--fresh] [port]" >&2; exit 2 ;;
+  esac
+done
+controller_port=$((port + 1))
+state="$REFERENCE_STATE/$port"
+
+"$COMPAT_DIR/reference/install.sh"
+kafka_require_install
+
+if [ -f "$state/pid" ] && kill -0 "$(cat "$state/pid")" 2>/dev/null; then
+  echo "reference broker already running on 127.0.0.1:$port (pid $(cat "$state/pid"))" >&2
+  echo "127.0.0.1:$port"
+  exit 0
+fi
+[ "$fresh" = 1 ] && rm -rf "$state"
+mkdir -p "$state/data"
+
+# Settings chosen to match gregor's defaults: auto-create on, one partition, replication factor 1 everywhere.
+cat > "$state/server.properties" <<PROPS
+process.roles=broker,controller
+node.id=1
+controller.quorum.voters=1@127.0.0.1:$controller_port
+listeners=PLAINTEXT://127.0.0.1:$port,CONTROLLER://127.0.0.1:$controller_port
+advertised.listeners=PLAINTEXT://127.0.0.1:$port
+controller.listener.names=CONTROLLER
+inter.broker.listener.name=PLAINTEXT
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+log.dirs=$state/data
+auto.create.topics.enable=true
+num.partitions=1
+default.replication.factor=1
+min.insync.replicas=1
+offsets.topic.replication.factor=1
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+share.coordinator.state.topic.replication.factor=1
+share.coordinator.state.topic.min.isr=1
+group.initial.rebalance.delay.ms=0
+PROPS
+
+java_opts=(-Djava.awt.headless=true -Dlog4j2.configurationFile="$KAFKA_LOG4J_SERVER"
+  -Xms256m -Xmx1g -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:+ExitOnOutOfMemoryError)
+
+if [ ! -f "$state/data/meta.properties" ]; then
+  "$JAVA" "${java_opts[@]}" -Dlog4j2.configurationFile="$KAFKA_LOG4J_TOOLS" -cp "$KAFKA_LIBS/*" \
+    kafka.tools.StorageTool format -t "$REFERENCE_CLUSTER_ID" -c "$state/server.properties" >"$state/format.log" 2>&1 \
+    || { cat "$state/format.log" >&2; exit 1; }
+fi
+
+: > "$state/server.log"
+nohup "$JAVA" "${java_opts[@]}" -cp "$KAFKA_LIBS/*" kafka.Kafka "$state/server.properties" \
+  >>"$state/server.log" 2>&1 </dev/null &
+pid=$!
+echo "$pid" > "$state/pid"
+
+# Wait for the broker's own "started" line; give up if the process dies or after two minutes.
+for _ in $(seq 1 1200); do
+  if grep -q "Kafka Server started" "$state/server.log"; then
+    echo "127.0.0.1:$port"
+    exit 0
+  fi
+  if ! kill -0 "$pid" 2>/dev/null; then
+    echo "reference broker exited during start-up; its log:" >&2
+    tail -n 40 "$state/server.log" >&2
+    rm -f "$state/pid"
+    exit 1
+  fi
+  sleep 0.1
+done
+echo "reference broker did not start within 120 s; see $state/server.log" >&2
+exit 1
