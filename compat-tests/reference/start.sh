@@ -43,7 +43,6 @@ log.dirs=$state/data
 auto.create.topics.enable=true
 num.partitions=1
 default.replication.factor=1
-min.insync.replicas=1
 offsets.topic.replication.factor=1
 transaction.state.log.replication.factor=1
 transaction.state.log.min.isr=1
