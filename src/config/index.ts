@@ -1,0 +1,18 @@
+// Broker and topic configuration, keyed by Kafka's own config names.
+export {
+  ConfigError, describeAccepted, formatConfigValue, formatJavaDouble, parseConfigValue,
+  INT_MAX_VALUE, LONG_MAX_VALUE,
+  type ConfigDefinition, type ConfigType, type ConfigUpdateMode,
+} from './config-types.js';
+export {
+  brokerConfigDefinitions, brokerConfigDefinition, BROKER_CONFIG_SYNONYMS, DEFAULT_MAX_MESSAGE_BYTES,
+  type BrokerConfigKey,
+} from './broker-configs.js';
+export {
+  defaultBrokerConfig, resolveBrokerConfig, explicitBrokerSettings, type BrokerConfig,
+} from './broker-config.js';
+export {
+  parseListeners, parseSecurityProtocolMap, formatListener, DEFAULT_SECURITY_PROTOCOL_MAP,
+  type Listener, type ParseListenersOptions, type SecurityProtocol,
+} from './listeners.js';
+export { parseProperties, PropertiesSyntaxError } from './properties.js';
