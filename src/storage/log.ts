@@ -1,0 +1,102 @@
+// The narrow partition-log interface every storage engine implements. Kafka semantics (validation,
+// idempotence, transactions, ACLs) live above it; an engine only stores record batches in offset order.
+// Offsets are plain numbers here (they stay far below 2^53); handlers convert to bigint at the wire.
+
+import type { LogConfig } from './log-config.js';
+import type { EpochEntry } from './leader-epoch.js';
+
+export type TimestampType = 'CreateTime' | 'LogAppendTime';
+
+export interface AppendInfo {
+  /** Partition leader epoch stamped into every appended batch. */
+  leaderEpoch: number;
+  /** The topic's message.timestamp.type; LogAppendTime makes the log stamp `now` into each batch. */
+  timestampType?: TimestampType;
+  /** Append time in ms (defaults to the log's clock). */
+  now?: number;
+}
+
+export interface AppendResult {
+  baseOffset: number;
+  lastOffset: number;
+  /** The stamped time when the topic uses LogAppendTime, else -1 (as ProduceResponse reports it). */
+  logAppendTime: number;
+  logStartOffset: number;
+  maxTimestamp: number;
+  offsetOfMaxTimestamp: number;
+  batchCount: number;
+  bytes: number;
+}
+
+export interface ReadOptions {
+  /** Exclusive upper bound: no batch starting at or after it is returned (high watermark, or LSO). */
+  maxOffset?: number;
+  /** Return the first batch even when it is larger than maxBytes (Kafka's rule; default true). */
+  minOneBatch?: boolean;
+}
+
+export interface ReadResult {
+  /** Whole record batches, in offset order; the first contains the requested offset. */
+  records: Buffer[];
+  bytes: number;
+  highWatermark: number;
+  logStartOffset: number;
+  logEndOffset: number;
+}
+
+export interface TimestampAndOffset {
+  timestamp: number;
+  offset: number;
+  /** Leader epoch of the batch holding that offset, -1 when unknown. */
+  leaderEpoch: number;
+}
+
+/** ListOffsets' special timestamps (Kafka's ListOffsetsRequest constants). */
+export const LATEST_TIMESTAMP = -1;
+export const EARLIEST_TIMESTAMP = -2;
+export const MAX_TIMESTAMP = -3;
+export const EARLIEST_LOCAL_TIMESTAMP = -4;
+
+export type AppendListener = (log: PartitionLog) => void;
+
+export interface PartitionLog {
+  readonly topic: string;
+  readonly partition: number;
+  readonly config: LogConfig;
+  readonly logStartOffset: number;
+  readonly logEndOffset: number;
+  /** Single node: the end offset once a batch is in the OS (fsynced first when flush.messages says so). */
+  readonly highWatermark: number;
+  /** Offset up to which everything is fsynced (and will not be re-scanned after a crash). */
+  readonly recoveryPoint: number;
+
+  /**
+   * Append already-validated batches (one or more, back to back). The log assigns offsets by patching each
+   * batch header in place (base offset, partition leader epoch, LogAppendTime when configured).
+   * Resolves once the bytes are written to the OS.
+   */
+  append(batches: Buffer, info: AppendInfo): Promise<AppendResult>;
+  /**
+   * Whole batches starting with the one containing `offset`, at most `maxBytes` in total except that the
+   * first batch is returned whole even if larger (unless minOneBatch is false). Rejects with
+   * OffsetOutOfRangeError outside [logStartOffset, logEndOffset].
+   */
+  read(offset: number, maxBytes: number, options?: ReadOptions): Promise<ReadResult>;
+  /** First record with timestamp >= ts; also answers LATEST/EARLIEST/MAX_TIMESTAMP. Null when none. */
+  offsetForTimestamp(timestamp: number): Promise<TimestampAndOffset | null>;
+  /** Remove every batch at or after `offset` (whole batches). */
+  truncateTo(offset: number): Promise<void>;
+  /** Move the log start offset forward (DeleteRecords); whole segments below it go in the background. */
+  deleteRecordsBefore(offset: number): Promise<number>;
+  /** Apply retention.ms / retention.bytes and the log start offset; returns the number of segments removed. */
+  deleteOldSegments(now?: number): Promise<number>;
+  /** Leader epoch → start offset entries, ascending. */
+  leaderEpochs(): readonly EpochEntry[];
+  /** Total bytes held by the log's segments. */
+  sizeInBytes(): number;
+  updateConfig(config: LogConfig): void;
+  /** Called after every append that moves the end offset (wakes Fetch long-polls). Returns an unsubscribe. */
+  onAppend(listener: AppendListener): () => void;
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,363 @@
+// A PartitionLog over a list of segments, engine-independent: offset assignment, rolling, reads across
+// segments, timestamp lookup, truncation, log start / retention, leader epochs, flushing and append
+// notifications. Engines supply the segments (and persist what the hooks hand them).
+
+import { assignOffsets } from './batches.js';
+import { OffsetOutOfRangeError, StorageError } from './errors.js';
+import { LeaderEpochCache, type EpochEntry } from './leader-epoch.js';
+import type { LogConfig } from './log-config.js';
+import {
+  EARLIEST_LOCAL_TIMESTAMP,
+  EARLIEST_TIMESTAMP,
+  LATEST_TIMESTAMP,
+  MAX_TIMESTAMP,
+  type AppendInfo,
+  type AppendListener,
+  type AppendResult,
+  type PartitionLog,
+  type ReadOptions,
+  type ReadResult,
+  type TimestampAndOffset,
+} from './log.js';
+import { deletableSegmentCount } from './retention-policy.js';
+import { shouldRoll } from './roll-policy.js';
+import type { Scheduler } from './scheduler.js';
+import type { LogSegment } from './segment.js';
+import { SerialQueue } from './serial-queue.js';
+
+export interface SegmentedLogHooks<S extends LogSegment> {
+  /** Create an empty segment starting at `baseOffset`. */
+  newSegment(baseOffset: number, now: number): Promise<S>;
+  /** Persist leader epoch entries (leader-epoch-checkpoint). */
+  saveEpochs?(entries: readonly EpochEntry[]): Promise<void>;
+  /** The log start offset moved (log-start-offset-checkpoint). */
+  logStartChanged?(log: SegmentedLog<S>): void;
+}
+
+export interface SegmentedLogInit<S extends LogSegment> {
+  topic: string;
+  partition: number;
+  config: LogConfig;
+  scheduler: Scheduler;
+  /** Loaded segments in offset order; at least one (the active segment is the last). */
+  segments: S[];
+  logStartOffset: number;
+  recoveryPoint: number;
+  epochs: readonly EpochEntry[];
+  hooks: SegmentedLogHooks<S>;
+}
+
+export class SegmentedLog<S extends LogSegment> implements PartitionLog {
+  readonly topic: string;
+  readonly partition: number;
+  private cfg: LogConfig;
+  private readonly scheduler: Scheduler;
+  private readonly hooks: SegmentedLogHooks<S>;
+  private segmentList: S[];
+  private startOffset: number;
+  private endOffset: number;
+  private hw: number;
+  private recovered: number;
+  private lastFlushTime: number;
+  private readonly epochCache: LeaderEpochCache;
+  private epochsDirty = false;
+  private readonly queue = new SerialQueue();
+  private readonly listeners = new Set<AppendListener>();
+  private closed = false;
+
+  constructor(init: SegmentedLogInit<S>) {
+    if (init.segments.length === 0) throw new Error('a log needs at least one segment');
+    this.topic = init.topic;
+    this.partition = init.partition;
+    this.cfg = init.config;
+    this.scheduler = init.scheduler;
+    this.hooks = init.hooks;
+    this.segmentList = init.segments;
+    this.endOffset = this.active.nextOffset;
+    this.startOffset = Math.min(Math.max(init.logStartOffset, this.segmentList[0]!.baseOffset), this.endOffset);
+    this.hw = this.endOffset;
+    this.recovered = Math.min(init.recoveryPoint, this.endOffset);
+    this.lastFlushTime = init.scheduler.now();
+    this.epochCache = new LeaderEpochCache(init.epochs, () => {
+      this.epochsDirty = true;
+    });
+    // Entries beyond the recovered end belong to a lost tail.
+    this.epochCache.truncateFromEnd(this.endOffset);
+    this.epochCache.truncateFromStart(this.startOffset);
+  }
+
+  get config(): LogConfig {
+    return this.cfg;
+  }
+  get logStartOffset(): number {
+    return this.startOffset;
+  }
+  get logEndOffset(): number {
+    return this.endOffset;
+  }
+  get highWatermark(): number {
+    return this.hw;
+  }
+  get recoveryPoint(): number {
+    return this.recovered;
+  }
+  /** The segments, oldest first (read-only view for engines and tests). */
+  get segments(): readonly S[] {
+    return this.segmentList;
+  }
+  private get active(): S {
+    return this.segmentList[this.segmentList.length - 1]!;
+  }
+
+  updateConfig(config: LogConfig): void {
+    this.cfg = config;
+  }
+
+  onAppend(listener: AppendListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  leaderEpochs(): readonly EpochEntry[] {
+    return this.epochCache.entries();
+  }
+
+  /** OffsetForLeaderEpoch: the end offset of `epoch` on this log. */
+  endOffsetForEpoch(epoch: number): EpochEntry {
+    return this.epochCache.endOffsetFor(epoch, this.endOffset);
+  }
+
+  sizeInBytes(): number {
+    let size = 0;
+    for (const s of this.segmentList) size += s.size;
+    return size;
+  }
+
+  append(batches: Buffer, info: AppendInfo): Promise<AppendResult> {
+    return this.queue.run(async () => {
+      this.ensureOpen();
+      const now = info.now ?? this.scheduler.now();
+      const type = info.timestampType ?? this.cfg.messageTimestampType;
+      const logAppendTime = type === 'LogAppendTime' ? now : undefined;
+      const assigned = assignOffsets(batches, this.endOffset, info.leaderEpoch, logAppendTime);
+      const incoming = { bytes: batches.length, maxTimestamp: assigned.maxTimestamp, lastOffset: assigned.lastOffset };
+      if (shouldRoll(this.active.rollCandidate(), this.cfg, now, incoming)) await this.roll(now);
+      await this.active.append(batches, assigned, now);
+      this.endOffset = assigned.lastOffset + 1;
+      this.epochCache.assign(info.leaderEpoch, assigned.baseOffset);
+      await this.saveEpochsIfDirty();
+      if (this.endOffset - this.recovered >= this.cfg.flushMessages) await this.flushLocked(now);
+      this.hw = this.endOffset;
+      for (const listener of this.listeners) listener(this);
+      return {
+        baseOffset: assigned.baseOffset,
+        lastOffset: assigned.lastOffset,
+        logAppendTime: logAppendTime ?? -1,
+        logStartOffset: this.startOffset,
+        maxTimestamp: assigned.maxTimestamp,
+        offsetOfMaxTimestamp: assigned.offsetOfMaxTimestamp,
+        batchCount: assigned.batches.length,
+        bytes: batches.length,
+      };
+    });
+  }
+
+  async read(offset: number, maxBytes: number, options: ReadOptions = {}): Promise<ReadResult> {
+    this.ensureOpen();
+    if (offset < this.startOffset || offset > this.endOffset) {
+      throw new OffsetOutOfRangeError(offset, this.startOffset, this.endOffset);
+    }
+    const maxOffset = Math.min(options.maxOffset ?? this.hw, this.endOffset);
+    const minOne = options.minOneBatch ?? true;
+    let records: Buffer[] = [];
+    if (offset < maxOffset) {
+      // Segments are read one at a time, like Kafka: the next fetch continues in the next segment.
+      for (let i = this.segmentIndexFor(offset); i < this.segmentList.length && records.length === 0; i++) {
+        const segment = this.segmentList[i]!;
+        if (segment.baseOffset >= maxOffset) break;
+        records = await segment.read(offset, maxBytes, maxOffset, minOne);
+      }
+    }
+    let bytes = 0;
+    for (const r of records) bytes += r.length;
+    return { records, bytes, highWatermark: this.hw, logStartOffset: this.startOffset, logEndOffset: this.endOffset };
+  }
+
+  async offsetForTimestamp(timestamp: number): Promise<TimestampAndOffset | null> {
+    this.ensureOpen();
+    switch (timestamp) {
+      case LATEST_TIMESTAMP:
+        return { timestamp: -1, offset: this.endOffset, leaderEpoch: this.epochCache.latestEpoch() };
+      case EARLIEST_TIMESTAMP:
+      case EARLIEST_LOCAL_TIMESTAMP:
+        return { timestamp: -1, offset: this.startOffset, leaderEpoch: this.epochCache.epochForOffset(this.startOffset) };
+      case MAX_TIMESTAMP: {
+        let best: S | undefined;
+        for (const s of this.segmentList) if (s.maxTimestamp >= 0 && (best === undefined || s.maxTimestamp > best.maxTimestamp)) best = s;
+        return best === undefined ? null : this.withEpoch(await best.findByTimestamp(best.maxTimestamp, this.startOffset));
+      }
+    }
+    if (timestamp < 0) return null;
+    for (const segment of this.segmentList) {
+      if (segment.nextOffset <= this.startOffset || segment.maxTimestamp < timestamp) continue;
+      const found = await segment.findByTimestamp(timestamp, this.startOffset);
+      if (found !== null) return this.withEpoch(found);
+    }
+    return null;
+  }
+
+  truncateTo(offset: number): Promise<void> {
+    return this.queue.run(async () => {
+      this.ensureOpen();
+      if (offset >= this.endOffset) return;
+      const now = this.scheduler.now();
+      if (offset <= this.segmentList[0]!.baseOffset || offset < this.startOffset) {
+        // Nothing below `offset` survives: start over there.
+        const fresh = await this.hooks.newSegment(offset, now);
+        const old = this.segmentList;
+        this.segmentList = [fresh];
+        for (const s of old) await s.remove();
+        this.startOffset = offset;
+        this.epochCache.clear();
+      } else {
+        while (this.segmentList.length > 1 && this.active.baseOffset >= offset) {
+          await this.segmentList.pop()!.remove();
+        }
+        await this.active.truncateTo(offset);
+      }
+      this.endOffset = this.active.nextOffset;
+      this.hw = Math.min(this.hw, this.endOffset);
+      this.recovered = Math.min(this.recovered, this.endOffset);
+      this.epochCache.truncateFromEnd(this.endOffset);
+      await this.saveEpochsIfDirty();
+      this.hooks.logStartChanged?.(this);
+    });
+  }
+
+  deleteRecordsBefore(offset: number): Promise<number> {
+    return this.queue.run(async () => {
+      this.ensureOpen();
+      if (offset > this.hw || offset < 0) throw new OffsetOutOfRangeError(offset, this.startOffset, this.hw);
+      if (offset > this.startOffset) {
+        this.startOffset = offset;
+        this.epochCache.truncateFromStart(offset);
+        await this.saveEpochsIfDirty();
+        await this.removeLeadingSegments({ ...this.cfg, deleteEnabled: false }, this.scheduler.now());
+        this.hooks.logStartChanged?.(this);
+      }
+      return this.startOffset;
+    });
+  }
+
+  deleteOldSegments(now?: number): Promise<number> {
+    return this.queue.run(async () => {
+      if (this.closed) return 0;
+      const removed = await this.removeLeadingSegments(this.cfg, now ?? this.scheduler.now());
+      if (removed > 0) this.hooks.logStartChanged?.(this);
+      return removed;
+    });
+  }
+
+  /** flush.ms: flush when the last flush is older than that. */
+  async maybeFlush(now: number): Promise<void> {
+    if (now - this.lastFlushTime >= this.cfg.flushMs && this.recovered < this.endOffset) {
+      await this.queue.run(() => this.flushLocked(now));
+    }
+  }
+
+  flush(): Promise<void> {
+    return this.queue.run(async () => {
+      this.ensureOpen();
+      await this.flushLocked(this.scheduler.now());
+    });
+  }
+
+  close(): Promise<void> {
+    return this.queue.run(async () => {
+      if (this.closed) return;
+      await this.flushLocked(this.scheduler.now());
+      this.closed = true;
+      this.listeners.clear();
+      for (const s of this.segmentList) await s.close();
+    });
+  }
+
+  /** Close without flushing (the partition's files are about to be deleted). */
+  abandon(): Promise<void> {
+    return this.queue.run(async () => {
+      if (this.closed) return;
+      this.closed = true;
+      this.listeners.clear();
+      for (const s of this.segmentList) await s.close();
+    });
+  }
+
+  private async roll(now: number): Promise<void> {
+    const previous = this.active;
+    if (previous.size === 0 && previous.baseOffset === this.endOffset) return;
+    this.segmentList.push(await this.hooks.newSegment(this.endOffset, now));
+    await previous.onBecomeInactive();
+    // Kafka flushes the segment it rolled past in the background; queued after the current job.
+    const upTo = this.active.baseOffset;
+    void this.queue.run(async () => {
+      if (this.closed || this.recovered >= upTo) return;
+      await previous.flush();
+      this.recovered = Math.max(this.recovered, upTo);
+    }).catch(() => undefined);
+  }
+
+  private async flushLocked(now: number): Promise<void> {
+    for (const s of this.segmentList) if (s.nextOffset > this.recovered || s === this.active) await s.flush();
+    this.recovered = this.endOffset;
+    this.lastFlushTime = now;
+  }
+
+  private async removeLeadingSegments(config: LogConfig, now: number): Promise<number> {
+    const count = deletableSegmentCount({
+      segments: this.segmentList.map((s) => ({ baseOffset: s.baseOffset, size: s.size, largestTimestamp: s.largestTimestamp() })),
+      logEndOffset: this.endOffset,
+      highWatermark: this.hw,
+      logStartOffset: this.startOffset,
+      config,
+      now,
+    });
+    if (count === 0) return 0;
+    if (count === this.segmentList.length) await this.roll(now);
+    const doomed = this.segmentList.slice(0, count);
+    this.segmentList = this.segmentList.slice(count);
+    for (const s of doomed) await s.remove();
+    if (this.segmentList[0]!.baseOffset > this.startOffset) {
+      this.startOffset = this.segmentList[0]!.baseOffset;
+      this.epochCache.truncateFromStart(this.startOffset);
+      await this.saveEpochsIfDirty();
+    }
+    return count;
+  }
+
+  /** Index of the last segment whose base offset is <= offset. */
+  private segmentIndexFor(offset: number): number {
+    let lo = 0;
+    let hi = this.segmentList.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.segmentList[mid]!.baseOffset <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  private withEpoch(found: TimestampAndOffset | null): TimestampAndOffset | null {
+    if (found === null || found.leaderEpoch >= 0) return found;
+    return { ...found, leaderEpoch: this.epochCache.epochForOffset(found.offset) };
+  }
+
+  private async saveEpochsIfDirty(): Promise<void> {
+    if (!this.epochsDirty) return;
+    this.epochsDirty = false;
+    await this.hooks.saveEpochs?.(this.epochCache.entries());
+  }
+
+  private ensureOpen(): void {
+    if (this.closed) throw new StorageError('KAFKA_STORAGE_ERROR', `log ${this.topic}-${this.partition} is closed`);
+  }
+}

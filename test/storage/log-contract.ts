@@ -1,0 +1,195 @@
+// The behaviour every PartitionLog engine must show; each engine's test file runs it against itself.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { baseOffsetAt, lastOffsetAt, maxTimestampAt, readBatchHeader, verifyBatchCrc } from '../../src/protocol/records/batch.js';
+import { OffsetOutOfRangeError } from '../../src/storage/errors.js';
+import { DEFAULT_LOG_CONFIG, type LogConfig } from '../../src/storage/log-config.js';
+import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, MAX_TIMESTAMP } from '../../src/storage/log.js';
+import { ManualScheduler } from '../../src/storage/scheduler.js';
+import type { SegmentedLog } from '../../src/storage/segmented-log.js';
+import type { LogSegment } from '../../src/storage/segment.js';
+import { batchOf, makeBatch } from './batch-fixtures.js';
+
+export type AnyLog = SegmentedLog<LogSegment>;
+export type LogFactory = (config: LogConfig, scheduler: ManualScheduler) => Promise<AnyLog>;
+
+const cfg = (over: Partial<LogConfig> = {}): LogConfig => ({ ...DEFAULT_LOG_CONFIG, ...over });
+
+function offsetsOf(records: Buffer[]): Array<[number, number]> {
+  return records.map((r) => [baseOffsetAt(r, 0), lastOffsetAt(r, 0)]);
+}
+
+async function fill(log: AnyLog, batches: number, perBatch: number, ts = 1_000, valueSize = 10): Promise<void> {
+  for (let i = 0; i < batches; i++) await log.append(await batchOf(perBatch, ts, valueSize), { leaderEpoch: 0 });
+}
+
+export function runLogContract(engine: string, open: LogFactory): void {
+  const withLog = (name: string, config: Partial<LogConfig>, body: (log: AnyLog, clock: ManualScheduler) => Promise<void>) =>
+    test(`${engine}: ${name}`, async () => {
+      const clock = new ManualScheduler(1_000_000);
+      const log = await open(cfg(config), clock);
+      try {
+        await body(log, clock);
+      } finally {
+        await log.close();
+      }
+    });
+
+  withLog('append assigns consecutive offsets and stamps the leader epoch in place', {}, async (log) => {
+    const a = await batchOf(3);
+    const r1 = await log.append(a, { leaderEpoch: 7 });
+    assert.deepEqual([r1.baseOffset, r1.lastOffset, r1.logAppendTime, r1.logStartOffset], [0, 2, -1, 0]);
+    const twoBatches = Buffer.concat([await batchOf(2), await batchOf(1)]);
+    const r2 = await log.append(twoBatches, { leaderEpoch: 7 });
+    assert.deepEqual([r2.baseOffset, r2.lastOffset, r2.batchCount], [3, 5, 2]);
+    assert.equal(log.logEndOffset, 6);
+    assert.equal(log.highWatermark, 6);
+    const read = await log.read(0, 1 << 20);
+    assert.deepEqual(offsetsOf(read.records), [[0, 2], [3, 4], [5, 5]]);
+    for (const r of read.records) {
+      assert.equal(readBatchHeader(r).partitionLeaderEpoch, 7);
+      assert.ok(verifyBatchCrc(r, 0, r.length), 'patching offsets and epoch keeps the CRC valid');
+    }
+    assert.deepEqual(log.leaderEpochs(), [{ epoch: 7, startOffset: 0 }]);
+  });
+
+  withLog('read returns whole batches from the one containing the offset, within maxBytes', {}, async (log) => {
+    await fill(log, 5, 4); // offsets 0..19, batches of 4
+    const one = (await log.read(0, 1)).records;
+    assert.equal(one.length, 1, 'the first batch comes whole even when larger than maxBytes');
+    const size = one[0]!.length;
+    assert.deepEqual(offsetsOf((await log.read(6, size * 2)).records), [[4, 7], [8, 11]]);
+    assert.deepEqual(offsetsOf((await log.read(6, size * 2 - 1)).records), [[4, 7]], 'never more than asked after the first');
+    assert.deepEqual((await log.read(6, 1, { minOneBatch: false })).records, []);
+    assert.deepEqual(offsetsOf((await log.read(0, 1 << 20, { maxOffset: 8 })).records), [[0, 3], [4, 7]]);
+    const atEnd = await log.read(20, 1000);
+    assert.deepEqual(atEnd.records, []);
+    assert.equal(atEnd.logEndOffset, 20);
+    await assert.rejects(log.read(21, 1000), OffsetOutOfRangeError);
+    await assert.rejects(log.read(-1, 1000), OffsetOutOfRangeError);
+  });
+
+  withLog('offsetForTimestamp finds the first record at or after a timestamp', {}, async (log) => {
+    await log.append(await makeBatch({ timestamps: [100, 105, 103] }), { leaderEpoch: 1 }); // 0..2
+    await log.append(await makeBatch({ timestamps: [110, 120] }), { leaderEpoch: 2 }); // 3..4
+    assert.deepEqual(await log.offsetForTimestamp(0), { offset: 0, timestamp: 100, leaderEpoch: 1 });
+    assert.deepEqual(await log.offsetForTimestamp(104), { offset: 1, timestamp: 105, leaderEpoch: 1 });
+    assert.deepEqual(await log.offsetForTimestamp(106), { offset: 3, timestamp: 110, leaderEpoch: 2 });
+    assert.deepEqual(await log.offsetForTimestamp(120), { offset: 4, timestamp: 120, leaderEpoch: 2 });
+    assert.equal(await log.offsetForTimestamp(121), null);
+    assert.deepEqual(await log.offsetForTimestamp(LATEST_TIMESTAMP), { offset: 5, timestamp: -1, leaderEpoch: 2 });
+    assert.deepEqual(await log.offsetForTimestamp(EARLIEST_TIMESTAMP), { offset: 0, timestamp: -1, leaderEpoch: 1 });
+    assert.deepEqual(await log.offsetForTimestamp(MAX_TIMESTAMP), { offset: 4, timestamp: 120, leaderEpoch: 2 });
+  });
+
+  withLog('LogAppendTime stamps the append time into each batch', { messageTimestampType: 'LogAppendTime' }, async (log) => {
+    const r = await log.append(await batchOf(2, 5), { leaderEpoch: 0, now: 777_000 });
+    assert.equal(r.logAppendTime, 777_000);
+    const [batch] = (await log.read(0, 1000)).records;
+    assert.equal(maxTimestampAt(batch!, 0), 777_000);
+    assert.ok(verifyBatchCrc(batch!, 0, batch!.length));
+    assert.deepEqual(await log.offsetForTimestamp(700_000), { offset: 0, timestamp: 777_000, leaderEpoch: 0 });
+  });
+
+  withLog('rolls a new segment when segment.bytes would be exceeded, and reads across segments', { segmentBytes: 300 }, async (log) => {
+    await fill(log, 10, 2, 1_000, 20);
+    assert.ok(log.segments.length > 2, `expected several segments, got ${log.segments.length}`);
+    for (const s of log.segments) assert.ok(s.size <= 300);
+    const bases = log.segments.map((s) => s.baseOffset);
+    assert.deepEqual(bases, [...bases].sort((a, b) => a - b));
+    const seen: Array<[number, number]> = [];
+    for (let offset = 0; offset < log.logEndOffset; ) {
+      const { records } = await log.read(offset, 100_000);
+      seen.push(...offsetsOf(records));
+      offset = lastOffsetAt(records[records.length - 1]!, 0) + 1;
+    }
+    assert.deepEqual(seen, Array.from({ length: 10 }, (_, i) => [2 * i, 2 * i + 1]));
+  });
+
+  withLog('rolls on segment.ms measured in record time', { segmentMs: 1_000 }, async (log) => {
+    await log.append(await batchOf(1, 10_000), { leaderEpoch: 0 });
+    await log.append(await batchOf(1, 10_500), { leaderEpoch: 0 });
+    assert.equal(log.segments.length, 1);
+    await log.append(await batchOf(1, 11_001), { leaderEpoch: 0 });
+    assert.deepEqual(log.segments.map((s) => s.baseOffset), [0, 2]);
+  });
+
+  withLog('truncateTo drops whole batches at and after the offset', { segmentBytes: 300 }, async (log) => {
+    await fill(log, 10, 2, 1_000, 20);
+    await log.truncateTo(7);
+    assert.equal(log.logEndOffset, 6, 'the batch holding offset 7 (6..7) goes whole');
+    assert.deepEqual(offsetsOf((await log.read(4, 100_000)).records).at(-1), [4, 5]);
+    const r = await log.append(await batchOf(1), { leaderEpoch: 0 });
+    assert.equal(r.baseOffset, 6);
+    await log.truncateTo(0);
+    assert.deepEqual([log.logStartOffset, log.logEndOffset, log.segments.length], [0, 0, 1]);
+  });
+
+  withLog('deleteRecordsBefore moves the log start and frees whole segments below it', { segmentBytes: 300 }, async (log) => {
+    await fill(log, 10, 2, 1_000, 20);
+    const segmentsBefore = log.segments.length;
+    assert.equal(await log.deleteRecordsBefore(9), 9);
+    assert.equal(log.logStartOffset, 9);
+    await assert.rejects(log.read(8, 1000), OffsetOutOfRangeError);
+    assert.deepEqual(offsetsOf((await log.read(9, 1)).records), [[8, 9]], 'the batch holding the start offset is served whole');
+    assert.ok(log.segments.length < segmentsBefore);
+    assert.ok(log.segments[0]!.baseOffset <= 9);
+    await assert.rejects(log.deleteRecordsBefore(21), OffsetOutOfRangeError);
+    assert.deepEqual(await log.offsetForTimestamp(EARLIEST_TIMESTAMP), { offset: 9, timestamp: -1, leaderEpoch: 0 });
+    assert.equal(await log.deleteRecordsBefore(3), 9, 'the start offset never moves back');
+  });
+
+  withLog('retention.ms deletes old segments, rolling the active one when all have expired', { segmentBytes: 300, retentionMs: 10_000 }, async (log) => {
+    for (let i = 0; i < 10; i++) await log.append(await batchOf(2, 1_000 * i, 20), { leaderEpoch: 0 });
+    const segments = log.segments.length;
+    assert.equal(await log.deleteOldSegments(10_500), 0, 'nothing is older than 10 s yet');
+    const removed = await log.deleteOldSegments(14_500);
+    assert.ok(removed >= 1 && removed < segments);
+    for (const s of log.segments.slice(0, -1)) assert.ok(s.largestTimestamp() >= 14_500 - 10_000);
+    assert.equal(log.logStartOffset, log.segments[0]!.baseOffset);
+    const remaining = log.segments.length;
+    assert.equal(await log.deleteOldSegments(100_000), remaining);
+    assert.deepEqual([log.logStartOffset, log.logEndOffset], [20, 20]);
+    assert.equal(log.segments.length, 1);
+    assert.equal((await log.append(await batchOf(1), { leaderEpoch: 0 })).baseOffset, 20);
+  });
+
+  withLog('retention.bytes deletes the oldest segments until the log fits', { segmentBytes: 300, retentionMs: -1 }, async (log) => {
+    await fill(log, 10, 2, 1_000, 20);
+    const total = log.sizeInBytes();
+    const limit = Math.floor(total / 2);
+    log.updateConfig({ ...log.config, retentionBytes: limit });
+    const removed = await log.deleteOldSegments();
+    assert.ok(removed > 0);
+    assert.ok(log.sizeInBytes() >= limit, 'never more than needed is removed');
+    assert.ok(log.sizeInBytes() - log.segments[0]!.size < limit, 'removing one more segment would go under the limit');
+    assert.equal(log.logStartOffset, log.segments[0]!.baseOffset);
+  });
+
+  withLog('notifies listeners when the end offset moves', {}, async (log) => {
+    const seen: number[] = [];
+    const off = log.onAppend((l) => seen.push(l.logEndOffset));
+    await fill(log, 2, 3);
+    off();
+    await fill(log, 1, 1);
+    assert.deepEqual(seen, [3, 6]);
+  });
+
+  withLog('keeps one leader epoch entry per epoch and truncates them with the log', {}, async (log) => {
+    await log.append(await batchOf(2), { leaderEpoch: 1 });
+    await log.append(await batchOf(2), { leaderEpoch: 1 });
+    await log.append(await batchOf(2), { leaderEpoch: 3 });
+    assert.deepEqual(log.leaderEpochs(), [{ epoch: 1, startOffset: 0 }, { epoch: 3, startOffset: 4 }]);
+    assert.deepEqual(log.endOffsetForEpoch(1), { epoch: 1, startOffset: 4 });
+    assert.deepEqual(log.endOffsetForEpoch(2), { epoch: 1, startOffset: 4 });
+    assert.deepEqual(log.endOffsetForEpoch(3), { epoch: 3, startOffset: 6 });
+    await log.truncateTo(4);
+    assert.deepEqual(log.leaderEpochs(), [{ epoch: 1, startOffset: 0 }]);
+  });
+
+  withLog('rejects bytes that are not record batches without changing the log', {}, async (log) => {
+    await fill(log, 1, 1);
+    await assert.rejects(log.append(Buffer.from('not a batch at all'), { leaderEpoch: 0 }), { code: 'CORRUPT_MESSAGE' });
+    assert.equal(log.logEndOffset, 1);
+  });
+}
