@@ -1,21 +1,30 @@
 #!/usr/bin/env bash
 # Starts the reference Apache Kafka broker: single-node KRaft (combined broker+controller) on loopback.
-#   start.sh [--fresh] [port]     port defaults to 19092; the controller listens on port+1.
-# Storage is formatted once (fixed cluster id) and kept across stop/start; --fresh wipes it first.
+#   start.sh [--fresh] [--advertised-port N] [--set key=value]... [port]
+# port defaults to 19092; the controller listens on port+1. Storage is formatted once (fixed cluster id) and kept
+# across stop/start; --fresh wipes it first. --advertised-port makes the broker name another port in metadata
+# (a capture proxy in front of it); --set adds or overrides a server property.
 # Prints the bootstrap address (127.0.0.1:<port>) once the broker reports it has started.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 
+usage="usage: start.sh [--fresh] [--advertised-port N] [--set key=value]... [port]"
 fresh=0
 port="$REFERENCE_DEFAULT_PORT"
-for arg in "$@"; do
-  case "$arg" in
+advertised_port=""
+overrides=()
+while [ $# -gt 0 ]; do
+  case "$1" in
     --fresh) fresh=1 ;;
-    [0-9]*) port="$arg" ;;
-    *) echo "usage: start.sh [--fresh] [port]" >&2; exit 2 ;;
+    --advertised-port) advertised_port="${2:?$usage}"; shift ;;
+    --set) overrides+=("${2:?$usage}"); shift ;;
+    [0-9]*) port="$1" ;;
+    *) echo "$usage" >&2; exit 2 ;;
   esac
+  shift
 done
 controller_port=$((port + 1))
+advertised_port="${advertised_port:-$port}"
 state="$REFERENCE_STATE/$port"
 
 "$COMPAT_DIR/reference/install.sh"
@@ -28,6 +37,9 @@ if [ -f "$state/pid" ] && kill -0 "$(cat "$state/pid")" 2>/dev/null; then
 fi
 [ "$fresh" = 1 ] && rm -rf "$state"
 mkdir -p "$state/data"
+# restart.sh starts the broker again with the same settings.
+{ [ -n "$advertised_port" ] && [ "$advertised_port" != "$port" ] && printf '%s\n' --advertised-port "$advertised_port"
+  for kv in "${overrides[@]}"; do printf '%s\n' --set "$kv"; done; } > "$state/start-args" || true
 
 # Settings chosen to match gregor's defaults: auto-create on, one partition, replication factor 1 everywhere.
 cat > "$state/server.properties" <<PROPS
@@ -35,7 +47,7 @@ process.roles=broker,controller
 node.id=1
 controller.quorum.voters=1@127.0.0.1:$controller_port
 listeners=PLAINTEXT://127.0.0.1:$port,CONTROLLER://127.0.0.1:$controller_port
-advertised.listeners=PLAINTEXT://127.0.0.1:$port
+advertised.listeners=PLAINTEXT://127.0.0.1:$advertised_port
 controller.listener.names=CONTROLLER
 inter.broker.listener.name=PLAINTEXT
 listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
@@ -50,6 +62,8 @@ share.coordinator.state.topic.replication.factor=1
 share.coordinator.state.topic.min.isr=1
 group.initial.rebalance.delay.ms=0
 PROPS
+# Later lines win when Java loads properties, so overrides simply follow the defaults.
+for kv in "${overrides[@]}"; do echo "$kv" >> "$state/server.properties"; done
 
 java_opts=(-Djava.awt.headless=true -Dlog4j2.configurationFile="$KAFKA_LOG4J_SERVER"
   -Xms256m -Xmx1g -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:+ExitOnOutOfMemoryError)
