@@ -183,14 +183,17 @@ export function brokerConfigDefinition(name: string) {
     : undefined;
 }
 
+const SYNONYM_GROUPS: readonly (readonly string[])[] = [
+  ['log.retention.ms', 'log.retention.minutes', 'log.retention.hours'],
+  ['log.roll.ms', 'log.roll.hours'],
+  ['log.roll.jitter.ms', 'log.roll.jitter.hours'],
+  ['log.flush.interval.ms', 'log.flush.scheduler.interval.ms'],
+];
+
 /**
- * Synonyms of a broker config in Kafka's order of precedence, as DescribeConfigs lists them:
- * the first that is set wins. Keys not listed here are their own only synonym.
+ * Synonyms of a broker config in Kafka's order of precedence (the first that is set wins), as
+ * DescribeConfigs lists them; every member of a group has the whole group. Other keys are their own only synonym.
  */
-export const BROKER_CONFIG_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
-  'log.retention.ms': ['log.retention.ms', 'log.retention.minutes', 'log.retention.hours'],
-  'log.roll.ms': ['log.roll.ms', 'log.roll.hours'],
-  'log.roll.jitter.ms': ['log.roll.jitter.ms', 'log.roll.jitter.hours'],
-  'log.flush.interval.ms': ['log.flush.interval.ms', 'log.flush.scheduler.interval.ms'],
-  'log.dirs': ['log.dirs', 'log.dir'],
-};
+export function brokerConfigSynonyms(name: string): readonly string[] {
+  return SYNONYM_GROUPS.find((group) => group.includes(name)) ?? [name];
+}

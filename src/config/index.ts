@@ -5,7 +5,7 @@ export {
   type ConfigDefinition, type ConfigType, type ConfigUpdateMode,
 } from './config-types.js';
 export {
-  brokerConfigDefinitions, brokerConfigDefinition, BROKER_CONFIG_SYNONYMS, DEFAULT_MAX_MESSAGE_BYTES,
+  brokerConfigDefinitions, brokerConfigDefinition, brokerConfigSynonyms, DEFAULT_MAX_MESSAGE_BYTES,
   type BrokerConfigKey,
 } from './broker-configs.js';
 export {
@@ -16,3 +16,11 @@ export {
   type Listener, type ParseListenersOptions, type SecurityProtocol,
 } from './listeners.js';
 export { parseProperties, PropertiesSyntaxError } from './properties.js';
+export {
+  topicConfigDefinitions, topicConfigDefinition, resolveTopicConfig, validateTopicConfig, validateTopicConfigs,
+  type TopicConfig, type TopicConfigKey, type TopicConfigDefinition,
+} from './topic-configs.js';
+export {
+  describeBrokerConfigs, describeTopicConfigs, CONFIG_SOURCE_IDS, CONFIG_TYPE_IDS,
+  type ConfigDescription, type ConfigSource, type ConfigSynonymDescription,
+} from './describe.js';
