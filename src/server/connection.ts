@@ -1,0 +1,240 @@
+/**
+ * One client connection: framing, strictly ordered responses, backpressure and the idle timer.
+ *
+ * Requests are dispatched synchronously in arrival order. Each gets a slot in a response queue
+ * (advanced by an index cursor, never shift()); a slot completes when its handler's response is
+ * encoded, and completed slots are written from the head only, so responses leave in request order
+ * even when a later handler finishes first. A request with no response (acks=0 Produce) completes
+ * its slot at once with nothing to write.
+ *
+ * Reading pauses while `maxInFlight` requests await their turn or while the socket's write buffer
+ * is above its high-water mark (socket.write() returned false), and resumes when both clear.
+ */
+import type { Socket } from 'node:net';
+import type { Logger } from 'pino';
+import { FrameDecoder, FrameError } from './frame-decoder.js';
+
+/** What the server knows about the peer; client fields fill in as requests arrive. */
+export interface ConnectionInfo {
+  readonly id: number;
+  readonly listenerName: string;
+  /** "host:port" of the peer. */
+  readonly remote: string;
+  clientId: string | null;
+  clientSoftwareName: string | null;
+  clientSoftwareVersion: string | null;
+}
+
+/** Encoded response bytes (size prefix included), or null for a request that gets no response. */
+export type ResponseBytes = readonly Buffer[] | null;
+
+/** Thrown by a dispatcher to close this connection (and only it), with a reason for the log. */
+export class CloseConnection extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'CloseConnection';
+  }
+}
+
+/** Turns one frame into its response. Runs synchronously at arrival; may finish later via the promise. */
+export type Dispatch = (frame: Buffer, connection: ConnectionInfo) => ResponseBytes | Promise<ResponseBytes>;
+
+export interface ConnectionLimits {
+  /** socket.request.max.bytes: largest frame accepted, checked from the size prefix. */
+  readonly maxRequestBytes: number;
+  /** Requests dispatched but not yet written before reading pauses. */
+  readonly maxInFlight: number;
+  /** connections.max.idle.ms; 0 or less disables the idle close. */
+  readonly idleMs: number;
+}
+
+interface Slot {
+  done: boolean;
+  bytes: ResponseBytes;
+}
+
+export class Connection {
+  private readonly decoder: FrameDecoder;
+  private slots: Slot[] = [];
+  private head = 0;
+  private writeBlocked = false;
+  private pumping = false;
+  private closed = false;
+  /** Set by close(): stop taking requests, finish the ones in flight, then end. */
+  private draining = false;
+  /** Resolves once the socket is closed, for whatever reason. */
+  readonly done: Promise<void>;
+  private resolveDone!: () => void;
+
+  constructor(
+    private readonly socket: Socket,
+    readonly info: ConnectionInfo,
+    private readonly dispatch: Dispatch,
+    private readonly limits: ConnectionLimits,
+    private readonly log: Logger,
+  ) {
+    this.decoder = new FrameDecoder(limits.maxRequestBytes);
+    this.done = new Promise((resolve) => (this.resolveDone = resolve));
+    socket.setNoDelay(true);
+    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    socket.on('drain', () => {
+      this.writeBlocked = false;
+      this.pump();
+    });
+    socket.on('error', (err) => this.log.debug({ client: this.describe(), err: err.message }, 'socket error'));
+    socket.on('close', () => this.onClosed());
+    if (limits.idleMs > 0) {
+      socket.setTimeout(limits.idleMs);
+      socket.on('timeout', () => this.onIdle());
+    }
+  }
+
+  /** Requests taken off the wire whose responses are not yet written. */
+  get inFlight(): number {
+    return this.slots.length - this.head;
+  }
+
+  /** Stops reading, answers what is in flight, then closes. Resolves once the socket is closed. */
+  close(): Promise<void> {
+    if (!this.closed && !this.draining) {
+      this.draining = true;
+      this.socket.pause();
+      this.maybeFinishDraining();
+    }
+    return this.done;
+  }
+
+  /** Closes at once, dropping anything unanswered. */
+  destroy(reason: string): void {
+    if (this.closed) return;
+    this.log.debug({ client: this.describe(), reason }, 'closing connection');
+    this.socket.destroy();
+    this.onClosed();
+  }
+
+  private onData(chunk: Buffer): void {
+    this.decoder.push(chunk);
+    this.pump();
+  }
+
+  /** Dispatches buffered frames while under the limits, then pauses or resumes reading to match. */
+  private pump(): void {
+    // flush() calls back into pump(); the guard keeps many frames in one chunk a loop, not a recursion.
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      while (!this.closed && !this.draining && !this.writeBlocked && this.inFlight < this.limits.maxInFlight) {
+        let frame: Buffer | null;
+        try {
+          frame = this.decoder.next();
+        } catch (err) {
+          if (!(err instanceof FrameError)) throw err;
+          this.reject(err);
+          return;
+        }
+        if (frame === null) break;
+        this.handleFrame(frame);
+      }
+    } finally {
+      this.pumping = false;
+    }
+    if (this.closed || this.draining) return;
+    const blocked = this.writeBlocked || this.inFlight >= this.limits.maxInFlight;
+    if (blocked) this.socket.pause();
+    else this.socket.resume();
+  }
+
+  private handleFrame(frame: Buffer): void {
+    let result: ResponseBytes | Promise<ResponseBytes>;
+    try {
+      result = this.dispatch(frame, this.info);
+    } catch (err) {
+      this.reject(err);
+      return;
+    }
+    if (result instanceof Promise) {
+      const slot: Slot = { done: false, bytes: null };
+      this.slots.push(slot);
+      result.then(
+        (bytes) => {
+          slot.done = true;
+          slot.bytes = bytes;
+          this.flush();
+        },
+        (err: unknown) => this.reject(err),
+      );
+    } else {
+      this.slots.push({ done: true, bytes: result });
+      this.flush();
+    }
+  }
+
+  /** Writes completed responses from the head of the queue, coalesced into one socket write. */
+  private flush(): void {
+    if (this.closed) return;
+    this.socket.cork();
+    while (this.head < this.slots.length && this.slots[this.head]!.done) {
+      const bytes = this.slots[this.head]!.bytes;
+      this.slots[this.head] = DONE;
+      this.head += 1;
+      if (bytes === null) continue;
+      for (const buf of bytes) {
+        if (!this.socket.write(buf)) this.writeBlocked = true;
+      }
+    }
+    this.socket.uncork();
+    if (this.head === this.slots.length) {
+      this.slots = [];
+      this.head = 0;
+    } else if (this.head >= 1024 && this.head * 2 >= this.slots.length) {
+      this.slots = this.slots.slice(this.head);
+      this.head = 0;
+    }
+    if (this.draining) this.maybeFinishDraining();
+    else this.pump();
+  }
+
+  private maybeFinishDraining(): void {
+    if (this.inFlight === 0) this.socket.end(() => this.socket.destroy());
+  }
+
+  private onIdle(): void {
+    // A slow request in flight is activity too: only an idle, empty connection is closed.
+    if (this.inFlight > 0) {
+      this.socket.setTimeout(this.limits.idleMs);
+      return;
+    }
+    this.log.debug({ client: this.describe(), idleMs: this.limits.idleMs }, 'closing idle connection');
+    this.destroy('idle');
+  }
+
+  /**
+   * Closes this connection only. Bad input (a CloseConnection or FrameError) is a warning naming the
+   * client; anything else escaped a handler and is logged as an error with its stack.
+   */
+  private reject(err: unknown): void {
+    if (this.closed) return;
+    if (err instanceof CloseConnection || err instanceof FrameError) {
+      this.log.warn({ client: this.describe(), reason: err.message }, 'closing connection after a bad request');
+    } else {
+      this.log.error({ client: this.describe(), err }, 'request failed; closing connection');
+    }
+    this.destroy(err instanceof Error ? err.message : String(err));
+  }
+
+  private onClosed(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.slots = [];
+    this.head = 0;
+    this.resolveDone();
+  }
+
+  private describe(): string {
+    const { remote, clientId, clientSoftwareName, clientSoftwareVersion, listenerName } = this.info;
+    const software = clientSoftwareName === null ? '' : ` ${clientSoftwareName}/${clientSoftwareVersion ?? ''}`;
+    return `${remote} (${listenerName}, client id ${clientId ?? '-'}${software})`;
+  }
+}
+
+const DONE: Slot = { done: true, bytes: null };
