@@ -1,0 +1,119 @@
+// Where the command's settings come from, merged lowest to highest precedence:
+//   defaults < --config file < GREGOR_* environment < --override key=value < shortcut flags.
+// Every source yields Kafka keys with raw string values; typing and validation happen once, in
+// resolveBrokerConfig.
+import { readFileSync } from 'node:fs';
+import { brokerConfigDefinition, ConfigError, formatListener, parseListeners, parseProperties, PropertiesSyntaxError } from '../config/index.js';
+
+/** Environment variables of the form GREGOR_<KEY>: the key upper-cased with '.' written as '_'. */
+export const ENV_PREFIX = 'GREGOR_';
+
+export function envNameForKey(key: string): string {
+  return ENV_PREFIX + key.toUpperCase().replace(/\./g, '_');
+}
+
+/** A problem with the command line or a settings source (not a config value): exits 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** Reads a server.properties file. */
+export function readConfigFile(path: string): Record<string, string> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new UsageError(`cannot read config file ${path} (${reason})`);
+  }
+  try {
+    return parseProperties(text);
+  } catch (error) {
+    if (error instanceof PropertiesSyntaxError) throw new UsageError(`config file ${path}, ${error.message}`);
+    throw error;
+  }
+}
+
+/**
+ * Settings from GREGOR_* environment variables. Kafka keys hold only lower-case letters, digits and dots,
+ * so GREGOR_LOG_RETENTION_HOURS maps back to log.retention.hours unambiguously.
+ * A GREGOR_* variable that names no known key is reported and skipped.
+ */
+export function settingsFromEnv(env: NodeJS.ProcessEnv, onWarning: (msg: string) => void): Record<string, string> {
+  const settings: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (!name.startsWith(ENV_PREFIX) || value === undefined) continue;
+    const key = name.slice(ENV_PREFIX.length).toLowerCase().replace(/_/g, '.');
+    if (brokerConfigDefinition(key) === undefined) {
+      onWarning(`Environment variable ${name} names no known config key (${key}) and is ignored`);
+      continue;
+    }
+    settings[key] = value;
+  }
+  return settings;
+}
+
+/** Parses --override key=value arguments, as kafka-server-start takes them. */
+export function settingsFromOverrides(overrides: readonly string[]): Record<string, string> {
+  const settings: Record<string, string> = {};
+  for (const override of overrides) {
+    const eq = override.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--override expects key=value, got ${JSON.stringify(override)}`);
+    settings[override.slice(0, eq).trim()] = override.slice(eq + 1);
+  }
+  return settings;
+}
+
+export interface Shortcuts {
+  port?: number | undefined;
+  host?: string | undefined;
+  dataDir?: string | undefined;
+  inMemory?: boolean | undefined;
+  listeners?: string | undefined;
+  advertisedListeners?: string | undefined;
+}
+
+/**
+ * Applies the shortcut flags on top of the merged settings. --port and --host rewrite the first
+ * listener (keeping its name; host and port default to the current ones); an advertised listener left
+ * unset follows the listeners, so it moves with them.
+ */
+export function applyShortcuts(settings: Record<string, string>, shortcuts: Shortcuts): Record<string, string> {
+  const out = { ...settings };
+  if (shortcuts.listeners !== undefined) out['listeners'] = shortcuts.listeners;
+  if (shortcuts.advertisedListeners !== undefined) out['advertised.listeners'] = shortcuts.advertisedListeners;
+  if (shortcuts.port !== undefined || shortcuts.host !== undefined) {
+    const current = out['listeners'] ?? (brokerConfigDefinition('listeners')!.default as string[]).join(',');
+    const [first, ...rest] = parseListeners(current.split(',').filter((l) => l.trim() !== ''), {
+      key: 'listeners',
+      ...(out['listener.security.protocol.map'] === undefined ? {} : { securityProtocolMap: out['listener.security.protocol.map'] }),
+    });
+    if (first === undefined) throw new ConfigError('listeners', 'Invalid value "" for configuration listeners: expects at least one NAME://host:port');
+    const moved = { name: first.name, host: shortcuts.host ?? first.host, port: shortcuts.port ?? first.port };
+    out['listeners'] = [moved, ...rest].map(formatListener).join(',');
+  }
+  if (shortcuts.dataDir !== undefined) out['log.dirs'] = shortcuts.dataDir;
+  if (shortcuts.inMemory === true) out['gregor.log.engine'] = 'memory';
+  return out;
+}
+
+export interface SettingsSources {
+  configFile?: string | undefined;
+  env: NodeJS.ProcessEnv;
+  overrides: readonly string[];
+  shortcuts: Shortcuts;
+}
+
+/** All settings merged in precedence order; warnings (unknown environment keys) go to onWarning. */
+export function collectSettings(sources: SettingsSources, onWarning: (msg: string) => void): Record<string, string> {
+  const fromFile = sources.configFile === undefined ? {} : readConfigFile(sources.configFile);
+  const merged = {
+    ...fromFile,
+    ...settingsFromEnv(sources.env, onWarning),
+    ...settingsFromOverrides(sources.overrides),
+  };
+  return applyShortcuts(merged, sources.shortcuts);
+}

@@ -1,0 +1,22 @@
+// The command's logger: pino, pretty-printed for a person at a terminal, JSON lines otherwise.
+import { pino, type Level, type Logger } from 'pino';
+import pretty from 'pino-pretty';
+
+export type LogFormat = 'auto' | 'pretty' | 'json';
+export const LOG_LEVELS: readonly (Level | 'silent')[] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
+
+export interface LoggerOptions {
+  level?: Level | 'silent';
+  /** auto = pretty when stdout is a TTY. */
+  format?: LogFormat;
+}
+
+export function createLogger(options: LoggerOptions = {}): Logger {
+  const level = options.level ?? 'info';
+  const format = options.format ?? 'auto';
+  const isPretty = format === 'pretty' || (format === 'auto' && process.stdout.isTTY === true);
+  if (!isPretty) return pino({ level, base: { name: 'gregor' } });
+  // The pretty stream runs in this thread (no worker): lines are written before the process exits.
+  const stream = pretty({ colorize: process.stdout.isTTY === true, sync: true, ignore: 'pid,hostname,name', translateTime: 'SYS:HH:MM:ss.l' });
+  return pino({ level, base: { name: 'gregor' } }, stream);
+}

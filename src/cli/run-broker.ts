@@ -1,0 +1,88 @@
+// Start-up and shutdown of the broker for the command: settings → config → startBroker, one
+// start-up line, then SIGINT/SIGTERM close it cleanly (a second signal exits at once).
+import type { Level, Logger } from 'pino';
+import { resolveBrokerConfig, type BrokerConfig } from '../config/index.js';
+import type { Broker } from '../server/broker.js';
+import { collectSettings, type Shortcuts } from './config-sources.js';
+import { createLogger, type LogFormat } from './logger.js';
+
+export interface StartArguments {
+  configFile: string | undefined;
+  overrides: readonly string[];
+  shortcuts: Shortcuts;
+  logLevel: Level | 'silent';
+  logFormat: LogFormat;
+}
+
+/** Exit status when the broker fails to start or to stop, or a second signal cuts shutdown short. */
+const EXIT_FAILURE = 1;
+
+/** Resolves the configuration (throwing ConfigError/UsageError), starts the broker and waits for a signal. */
+export async function runBroker(args: StartArguments): Promise<void> {
+  const logger = createLogger({ level: args.logLevel, format: args.logFormat });
+  const warn = (msg: string) => logger.warn(msg);
+  const settings = collectSettings(
+    { configFile: args.configFile, env: process.env, overrides: args.overrides, shortcuts: args.shortcuts },
+    warn,
+  );
+  const config = resolveBrokerConfig(settings, warn);
+
+  // Loaded only now, so --help and config errors answer without loading the server.
+  const { startBroker } = await import('../server/broker.js');
+  let broker: Broker;
+  try {
+    broker = await startBroker(config, { logger });
+  } catch (error) {
+    logger.fatal(`cannot start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(EXIT_FAILURE);
+  }
+  logStarted(logger, config, broker);
+  closeOnSignals(logger, broker);
+}
+
+function hostPort(address: { host: string; port: number }): string {
+  return address.host.includes(':') ? `[${address.host}]:${address.port}` : `${address.host}:${address.port}`;
+}
+
+function logStarted(logger: Logger, config: BrokerConfig, broker: Broker): void {
+  // performance.now() counts from process start, so this is the whole start-up as a user sees it.
+  const startupMs = Math.round(performance.now());
+  const addresses = broker.addresses.map(hostPort);
+  const storage = config['gregor.log.engine'] === 'memory' ? 'in memory' : `data in ${config['log.dirs'].join(',')}`;
+  logger.info(
+    {
+      addresses,
+      advertisedListeners: config['advertised.listeners'],
+      nodeId: config['node.id'],
+      clusterId: broker.clusterId,
+      engine: config['gregor.log.engine'],
+      logDirs: config['log.dirs'],
+      startupMs,
+    },
+    `gregor listening on ${addresses.join(', ')} (${storage}), started in ${startupMs} ms`,
+  );
+}
+
+function closeOnSignals(logger: Logger, broker: Broker): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn(`${signal} again: exiting without waiting for shutdown`);
+      process.exit(EXIT_FAILURE);
+    }
+    stopping = true;
+    logger.info(`${signal} received: shutting down`);
+    broker.close().then(
+      () => {
+        logger.info('gregor stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error(`shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
+        process.exit(EXIT_FAILURE);
+      },
+    );
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}
