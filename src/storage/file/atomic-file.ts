@@ -1,0 +1,39 @@
+// Small metadata files (checkpoints, partition.metadata, meta.properties, topic configs) are replaced
+// atomically, as Kafka does: write a temp file, fsync it, rename over the old one, fsync the directory.
+import { open, rename, readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+
+export async function writeFileAtomic(path: string, contents: string): Promise<void> {
+  const tmp = `${path}.tmp`;
+  const file = await open(tmp, 'w');
+  try {
+    await file.writeFile(contents, 'utf8');
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+  await rename(tmp, path);
+  await syncDirectory(dirname(path));
+}
+
+/** Make a rename or a new file durable: fsync the directory that holds it. */
+export async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } catch {
+    // Some filesystems refuse fsync on directories; the rename is then as durable as they make it.
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The file's text, or undefined when it does not exist. */
+export async function readTextIfExists(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}

@@ -1,0 +1,373 @@
+// One segment on disk: `<base>.log` holds the batches exactly as appended (offsets and leader epoch
+// patched), `<base>.index` and `<base>.timeindex` the sparse indexes. All I/O is asynchronous.
+
+import { constants } from 'node:fs';
+import { open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { BATCH_HEADER_SIZE, baseOffsetAt, batchSizeAt, lastOffsetAt, maxTimestampAt } from '../../protocol/records/batch.js';
+import { scanBatches, type AssignedAppend, type BatchInfo } from '../batches.js';
+import { StorageError } from '../errors.js';
+import type { LogConfig } from '../log-config.js';
+import type { TimestampAndOffset } from '../log.js';
+import type { RollCandidate } from '../roll-policy.js';
+import type { Scheduler } from '../scheduler.js';
+import type { LogSegment } from '../segment.js';
+import { firstRecordAtOrAfter } from '../timestamp-search.js';
+import { readAt, walkBatches } from './batch-walker.js';
+import { OFFSET_ENTRY_SIZE, OffsetIndex } from './offset-index.js';
+import { DELETED_SUFFIX, segmentPaths } from './segment-files.js';
+import { TIME_ENTRY_SIZE, TimeIndex } from './time-index.js';
+
+export interface SegmentContext {
+  dir: string;
+  scheduler: Scheduler;
+  /** The owning log's current config (it can change at run time). */
+  config: () => LogConfig;
+}
+
+export class FileSegment implements LogSegment {
+  private bytes = 0;
+  private next: number;
+  private maxTs = -1;
+  private offsetOfMaxTs: number;
+  private firstBatchTimestamp = -1;
+  private bytesSinceIndexEntry = 0;
+  private lastModified: number;
+  private file: FileHandle | undefined;
+  private readonly paths: ReturnType<typeof segmentPaths>;
+  readonly offsetIndex: OffsetIndex;
+  readonly timeIndex: TimeIndex;
+
+  private constructor(
+    private readonly ctx: SegmentContext,
+    readonly baseOffset: number,
+    private readonly created: number,
+    private readonly rollJitterMs: number,
+  ) {
+    const cfg = ctx.config();
+    this.paths = segmentPaths(ctx.dir, baseOffset);
+    this.offsetIndex = new OffsetIndex(baseOffset, Math.floor(cfg.segmentIndexBytes / OFFSET_ENTRY_SIZE));
+    this.timeIndex = new TimeIndex(baseOffset, Math.floor(cfg.segmentIndexBytes / TIME_ENTRY_SIZE));
+    this.next = baseOffset;
+    this.offsetOfMaxTs = baseOffset;
+    this.lastModified = created;
+  }
+
+  /** A new empty segment (replacing any files of the same name). */
+  static async create(ctx: SegmentContext, baseOffset: number, now: number, rollJitterMs: number): Promise<FileSegment> {
+    const segment = new FileSegment(ctx, baseOffset, now, rollJitterMs);
+    segment.file = await open(segment.paths.log, 'w+');
+    for (const path of [segment.paths.index, segment.paths.timeIndex]) await (await open(path, 'w')).close();
+    return segment;
+  }
+
+  /**
+   * An existing segment. Trusted (clean shutdown, or below the recovery point): indexes are loaded and only
+   * the bytes after the last index entry are walked. Otherwise, or when an index fails its sanity check, the
+   * segment is recovered: every batch is CRC-checked, indexes are rebuilt, a bad tail is cut off.
+   */
+  static async load(
+    ctx: SegmentContext,
+    baseOffset: number,
+    rollJitterMs: number,
+    trusted: boolean,
+  ): Promise<{ segment: FileSegment; recovered: boolean; truncatedBytes: number }> {
+    const info = await stat(segmentPaths(ctx.dir, baseOffset).log);
+    const segment = new FileSegment(ctx, baseOffset, info.mtimeMs, rollJitterMs);
+    segment.lastModified = info.mtimeMs;
+    segment.file = await open(segment.paths.log, 'r+');
+    segment.bytes = info.size;
+    if (trusted && (await segment.loadIndexes())) {
+      await segment.walkTail();
+      return { segment, recovered: false, truncatedBytes: 0 };
+    }
+    const truncatedBytes = await segment.recover();
+    return { segment, recovered: true, truncatedBytes };
+  }
+
+  get size(): number {
+    return this.bytes;
+  }
+  get nextOffset(): number {
+    return this.next;
+  }
+  get maxTimestamp(): number {
+    return this.maxTs;
+  }
+
+  rollCandidate(): RollCandidate {
+    return {
+      baseOffset: this.baseOffset,
+      size: this.bytes,
+      created: this.created,
+      rollingBasedTimestamp: this.firstBatchTimestamp,
+      rollJitterMs: this.rollJitterMs,
+      indexFull: this.offsetIndex.isFull() || this.timeIndex.isFull(),
+    };
+  }
+
+  largestTimestamp(): number {
+    return this.maxTs >= 0 ? this.maxTs : this.lastModified;
+  }
+
+  async append(buf: Buffer, assigned: AssignedAppend, now: number): Promise<void> {
+    const file = await this.handle();
+    const start = this.bytes;
+    try {
+      let written = 0;
+      while (written < buf.length) {
+        const { bytesWritten } = await file.write(buf, written, buf.length - written, start + written);
+        written += bytesWritten;
+      }
+    } catch (err) {
+      // Leave no partial batch behind; the log stays as it was.
+      await file.truncate(start).catch(() => undefined);
+      throw new StorageError('KAFKA_STORAGE_ERROR', `write to ${this.paths.log} failed: ${(err as Error).message}`);
+    }
+    if (start === 0) this.firstBatchTimestamp = assigned.batches[0]!.maxTimestamp;
+    for (const batch of assigned.batches) this.indexBatch(batch, start + batch.position);
+    this.bytes = start + buf.length;
+    this.lastModified = now;
+  }
+
+  async read(offset: number, maxBytes: number, maxOffset: number, minOneBatch: boolean): Promise<Buffer[]> {
+    const end = this.bytes;
+    const file = await this.handle();
+    const budget = Math.max(maxBytes, 0) + this.ctx.config().indexIntervalBytes + BATCH_HEADER_SIZE;
+    let position = this.offsetIndex.lookup(offset).position;
+    let chunk = await readAt(file, position, Math.min(budget, end - position));
+    let at = 0;
+    // Skip the batches that end before `offset`; only their headers are needed.
+    for (;;) {
+      if (chunk.length - at < BATCH_HEADER_SIZE) {
+        position += at;
+        if (end - position < BATCH_HEADER_SIZE) return [];
+        chunk = await readAt(file, position, Math.min(budget, end - position));
+        at = 0;
+        continue;
+      }
+      const size = batchSizeAt(chunk, at);
+      if (size < BATCH_HEADER_SIZE) throw new StorageError('CORRUPT_MESSAGE', `bad batch at ${position + at} in ${this.paths.log}`);
+      if (lastOffsetAt(chunk, at) >= offset) break;
+      at += size;
+    }
+    if (baseOffsetAt(chunk, at) >= maxOffset) return [];
+    const firstSize = batchSizeAt(chunk, at);
+    const limit = minOneBatch ? Math.max(maxBytes, firstSize) : maxBytes;
+    if (firstSize > limit) return [];
+    const firstPosition = position + at;
+    const wanted = Math.min(limit, end - firstPosition);
+    const bytes = at + wanted <= chunk.length ? chunk.subarray(at, at + wanted) : await readAt(file, firstPosition, wanted);
+    let cut = 0;
+    for (const batch of scanBatches(bytes, 0, bytes.length).batches) {
+      if (batch.baseOffset >= maxOffset) break;
+      cut = batch.position + batch.size;
+    }
+    return cut === 0 ? [] : [bytes.subarray(0, cut)];
+  }
+
+  async findByTimestamp(timestamp: number, startingOffset: number): Promise<TimestampAndOffset | null> {
+    const fromIndex = this.timeIndex.lookup(timestamp);
+    const start = this.offsetIndex.lookup(Math.max(fromIndex.offset, startingOffset)).position;
+    const walk = walkBatches(await this.handle(), start, this.bytes);
+    for await (const chunk of walk) {
+      for (const batch of chunk.batches) {
+        if (batch.maxTimestamp < timestamp || batch.lastOffset < startingOffset) continue;
+        const found = firstRecordAtOrAfter(chunk.bytes, batch.position, timestamp, startingOffset);
+        if (found !== null) return { ...found, leaderEpoch: batch.leaderEpoch };
+      }
+    }
+    return null;
+  }
+
+  async truncateTo(offset: number): Promise<void> {
+    if (offset >= this.next) return;
+    const file = await this.handle();
+    // Find the first batch holding an offset >= target; everything from it goes.
+    let cutAt = this.bytes;
+    const walk = walkBatches(file, this.offsetIndex.lookup(offset).position, this.bytes);
+    outer: for await (const chunk of walk) {
+      for (const batch of chunk.batches) {
+        if (batch.lastOffset >= offset) {
+          cutAt = chunk.filePosition + batch.position;
+          break outer;
+        }
+      }
+    }
+    await file.truncate(cutAt);
+    this.bytes = cutAt;
+    // Indexes and the segment's summary are rebuilt from what remains (truncation is rare).
+    await this.rebuildFrom(0);
+  }
+
+  async onBecomeInactive(): Promise<void> {
+    this.timeIndex.maybeAppend(this.maxTs, this.offsetOfMaxTs, true);
+    await this.persistIndexes(true);
+  }
+
+  async flush(): Promise<void> {
+    await (await this.handle()).sync();
+    await this.persistIndexes(false);
+  }
+
+  async close(): Promise<void> {
+    if (this.file === undefined) return;
+    this.timeIndex.maybeAppend(this.maxTs, this.offsetOfMaxTs, true);
+    await this.persistIndexes(true);
+    await this.file.sync();
+    await this.file.close();
+    this.file = undefined;
+  }
+
+  /** Rename to .deleted now (readers holding the file keep working), delete after file.delete.delay.ms. */
+  async remove(): Promise<void> {
+    const files = [this.paths.log, this.paths.index, this.paths.timeIndex];
+    const renamed: string[] = [];
+    for (const path of files) {
+      try {
+        await rename(path, path + DELETED_SUFFIX);
+        renamed.push(path + DELETED_SUFFIX);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      }
+    }
+    const file = this.file;
+    this.file = undefined;
+    this.ctx.scheduler.after(this.ctx.config().fileDeleteDelayMs, () => {
+      void (async () => {
+        await file?.close().catch(() => undefined);
+        for (const path of renamed) await rm(path, { force: true }).catch(() => undefined);
+      })();
+    });
+  }
+
+  private async handle(): Promise<FileHandle> {
+    if (this.file === undefined) this.file = await open(this.paths.log, 'r+');
+    return this.file;
+  }
+
+  /** Kafka's rule: an index entry once more than index.interval.bytes were appended since the last. */
+  private indexBatch(batch: BatchInfo, filePosition: number): void {
+    if (batch.maxTimestamp > this.maxTs) {
+      this.maxTs = batch.maxTimestamp;
+      this.offsetOfMaxTs = batch.lastOffset;
+    }
+    if (this.bytesSinceIndexEntry > this.ctx.config().indexIntervalBytes) {
+      this.offsetIndex.append(batch.lastOffset, filePosition);
+      this.timeIndex.maybeAppend(this.maxTs, this.offsetOfMaxTs);
+      this.bytesSinceIndexEntry = 0;
+    }
+    this.bytesSinceIndexEntry += batch.size;
+    this.next = batch.lastOffset + 1;
+  }
+
+  private async loadIndexes(): Promise<boolean> {
+    const [index, timeIndex] = await Promise.all([readWhole(this.paths.index), readWhole(this.paths.timeIndex)]);
+    if (index === undefined || timeIndex === undefined) return false;
+    if (!this.offsetIndex.load(index, this.bytes)) return false;
+    const last = this.offsetIndex.lastEntry();
+    if (!this.timeIndex.load(timeIndex, Number.MAX_SAFE_INTEGER)) return false;
+    const lastTime = this.timeIndex.lastEntry();
+    if (lastTime.timestamp >= 0) {
+      this.maxTs = lastTime.timestamp;
+      this.offsetOfMaxTs = lastTime.offset;
+    }
+    this.next = Math.max(this.baseOffset, this.offsetIndex.entries > 0 ? last.offset + 1 : this.baseOffset);
+    return true;
+  }
+
+  /** After loading trusted indexes: walk from the last index entry to find the end offset and max timestamp. */
+  private async walkTail(): Promise<void> {
+    const file = await this.handle();
+    if (this.bytes >= BATCH_HEADER_SIZE) {
+      // Only the header is read; the batch goes on past it.
+      this.firstBatchTimestamp = maxTimestampAt(await readAt(file, 0, BATCH_HEADER_SIZE), 0);
+    }
+    const from = this.offsetIndex.lastEntry().position;
+    const walk = walkBatches(file, from, this.bytes);
+    let result = await walk.next();
+    while (!result.done) {
+      for (const batch of result.value.batches) {
+        if (batch.maxTimestamp > this.maxTs) {
+          this.maxTs = batch.maxTimestamp;
+          this.offsetOfMaxTs = batch.lastOffset;
+        }
+        this.next = batch.lastOffset + 1;
+      }
+      result = await walk.next();
+    }
+    this.bytesSinceIndexEntry = this.bytes - from;
+    if (result.value.validEnd !== this.bytes) {
+      // A clean shutdown never leaves a partial batch; if one is there, recover instead of trusting it.
+      await this.recover();
+    }
+  }
+
+  /** Walk every batch with CRC checks, rebuild the indexes and cut the file at the first bad byte. */
+  private async recover(): Promise<number> {
+    return this.rebuildFrom(0, true);
+  }
+
+  private async rebuildFrom(start: number, verify = false): Promise<number> {
+    this.offsetIndex.reset();
+    this.timeIndex.reset();
+    this.maxTs = -1;
+    this.offsetOfMaxTs = this.baseOffset;
+    this.next = this.baseOffset;
+    this.bytesSinceIndexEntry = 0;
+    this.firstBatchTimestamp = -1;
+    const file = await this.handle();
+    const walk = walkBatches(file, start, this.bytes, { verify, afterOffset: this.baseOffset - 1 });
+    let result = await walk.next();
+    while (!result.done) {
+      for (const batch of result.value.batches) {
+        if (this.firstBatchTimestamp < 0 && result.value.filePosition + batch.position === 0) this.firstBatchTimestamp = batch.maxTimestamp;
+        this.indexBatch(batch, result.value.filePosition + batch.position);
+      }
+      result = await walk.next();
+    }
+    const validEnd = result.value.validEnd;
+    const cut = this.bytes - validEnd;
+    if (cut > 0) {
+      await file.truncate(validEnd);
+      this.bytes = validEnd;
+    }
+    // The rebuilt indexes replace the files' contents.
+    this.offsetIndex.persisted = 0;
+    this.timeIndex.persisted = 0;
+    await this.persistIndexes(false);
+    return cut;
+  }
+
+  private async persistIndexes(sync: boolean): Promise<void> {
+    await persistIndex(this.paths.index, this.offsetIndex.persisted * OFFSET_ENTRY_SIZE, this.offsetIndex.unpersistedBytes(), sync);
+    this.offsetIndex.persisted = this.offsetIndex.entries;
+    await persistIndex(this.paths.timeIndex, this.timeIndex.persisted * TIME_ENTRY_SIZE, this.timeIndex.unpersistedBytes(), sync);
+    this.timeIndex.persisted = this.timeIndex.entries;
+  }
+}
+
+/** Write `tail` at `position` and cut the file there, so it holds exactly the in-memory entries. */
+async function persistIndex(path: string, position: number, tail: Buffer, sync: boolean): Promise<void> {
+  const file = await open(path, constants.O_RDWR | constants.O_CREAT, 0o644);
+  try {
+    if (tail.length > 0) await file.write(tail, 0, tail.length, position);
+    await file.truncate(position + tail.length);
+    if (sync) await file.sync();
+  } finally {
+    await file.close();
+  }
+}
+
+async function readWhole(path: string): Promise<Buffer | undefined> {
+  try {
+    const file = await open(path, 'r');
+    try {
+      return await file.readFile();
+    } finally {
+      await file.close();
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}

@@ -1,0 +1,46 @@
+// File names inside a log dir, as Kafka names them.
+import { join } from 'node:path';
+
+export const LOG_SUFFIX = '.log';
+export const INDEX_SUFFIX = '.index';
+export const TIME_INDEX_SUFFIX = '.timeindex';
+export const DELETED_SUFFIX = '.deleted';
+export const DELETE_DIR_SUFFIX = '-delete';
+export const LEADER_EPOCH_CHECKPOINT = 'leader-epoch-checkpoint';
+export const PARTITION_METADATA = 'partition.metadata';
+export const RECOVERY_POINT_CHECKPOINT = 'recovery-point-offset-checkpoint';
+export const LOG_START_CHECKPOINT = 'log-start-offset-checkpoint';
+export const CLEAN_SHUTDOWN_FILE = '.kafka_cleanshutdown';
+export const META_PROPERTIES = 'meta.properties';
+/** gregor's own: one JSON file per topic (Kafka keeps these in its metadata log). */
+export const TOPICS_DIR = 'topics';
+
+/** 20-digit zero-padded base offset: 00000000000000000042. */
+export function offsetFileName(baseOffset: number): string {
+  return String(baseOffset).padStart(20, '0');
+}
+
+export function segmentPaths(dir: string, baseOffset: number): { log: string; index: string; timeIndex: string } {
+  const prefix = join(dir, offsetFileName(baseOffset));
+  return { log: prefix + LOG_SUFFIX, index: prefix + INDEX_SUFFIX, timeIndex: prefix + TIME_INDEX_SUFFIX };
+}
+
+export function partitionDirName(topic: string, partition: number): string {
+  return `${topic}-${partition}`;
+}
+
+/** `<topic>-<partition>` → its parts; undefined for anything else. */
+export function parsePartitionDirName(name: string): { topic: string; partition: number } | undefined {
+  const dash = name.lastIndexOf('-');
+  if (dash <= 0) return undefined;
+  const digits = name.slice(dash + 1);
+  if (!/^\d+$/.test(digits)) return undefined;
+  return { topic: name.slice(0, dash), partition: Number(digits) };
+}
+
+/** Base offset of a `<20 digits>.log` file name, or undefined. */
+export function parseSegmentFileName(name: string, suffix: string): number | undefined {
+  if (!name.endsWith(suffix)) return undefined;
+  const stem = name.slice(0, -suffix.length);
+  return /^\d{20}$/.test(stem) ? Number(stem) : undefined;
+}
