@@ -1,0 +1,139 @@
+/**
+ * startBroker: binds the listeners and serves the registry's APIs. The library's entry point; the
+ * `gregor` command is a thin shell over it.
+ */
+import { hostname } from 'node:os';
+import type { Socket } from 'node:net';
+import { pino, type Logger } from 'pino';
+import { parseListeners, type BrokerConfig } from '../config/index.js';
+import { randomUuid } from '../storage/topic-id.js';
+import { Connection, type ConnectionLimits } from './connection.js';
+import type { BrokerState, Endpoint, Handler } from './handler.js';
+import { handlers as registry } from './handlers/index.js';
+import { bindListener, type BoundListener } from './listener.js';
+import { createDispatch } from './router.js';
+import { MemoryTopicCatalog, type TopicCatalog } from './topic-catalog.js';
+
+export interface Broker {
+  /** The bound address of each listener, in configuration order (port 0 resolved). */
+  readonly addresses: readonly { readonly host: string; readonly port: number }[];
+  readonly clusterId: string;
+  /** Stops accepting, answers requests in flight, closes every connection. */
+  close(): Promise<void>;
+}
+
+export interface BrokerOptions {
+  /** Default: silent. */
+  readonly logger?: Logger;
+  /** The API registry; tests may inject their own. Default: handlers/index.ts. */
+  readonly handlers?: readonly Handler[];
+  /** Default: an empty in-memory catalog (until storage provides topics). */
+  readonly topics?: TopicCatalog;
+  /** Per-connection limits beyond the config keys; tests lower them. */
+  readonly maxInFlightPerConnection?: number;
+  readonly writeHighWaterMark?: number;
+}
+
+/** Requests a connection may have awaiting their response before reading pauses. */
+const DEFAULT_MAX_IN_FLIGHT = 100;
+/** Bytes queued for a socket above which reading pauses until 'drain'. */
+const DEFAULT_WRITE_HIGH_WATER_MARK = 1024 * 1024;
+
+export async function startBroker(config: BrokerConfig, options: BrokerOptions = {}): Promise<Broker> {
+  const log = options.logger ?? pino({ level: 'silent' });
+  const securityProtocolMap = config['listener.security.protocol.map'];
+  const listenerSpecs = parseListeners(config['listeners'], { securityProtocolMap });
+  const advertisedValues = config['advertised.listeners'];
+  const advertisedSpecs =
+    advertisedValues === null ? listenerSpecs : parseListeners(advertisedValues, { key: 'advertised.listeners', securityProtocolMap });
+  const limits: ConnectionLimits = {
+    maxRequestBytes: config['socket.request.max.bytes'],
+    maxInFlight: options.maxInFlightPerConnection ?? DEFAULT_MAX_IN_FLIGHT,
+    idleMs: config['connections.max.idle.ms'],
+  };
+  const connections = new Set<Connection>();
+  let nextConnectionId = 0;
+  let closing = false;
+  let dispatch: ReturnType<typeof createDispatch> | undefined;
+
+  const onSocket = (socket: Socket, listenerName: string): void => {
+    if (closing || dispatch === undefined) {
+      socket.destroy();
+      return;
+    }
+    const info = {
+      id: nextConnectionId++,
+      listenerName,
+      remote: `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`,
+      clientId: null,
+      clientSoftwareName: null,
+      clientSoftwareVersion: null,
+    };
+    const connection = new Connection(socket, info, dispatch, limits, log);
+    connections.add(connection);
+    void connection.done.then(() => connections.delete(connection));
+  };
+
+  const bound: BoundListener[] = [];
+  try {
+    for (const spec of listenerSpecs) {
+      bound.push(await bindListener(spec, options.writeHighWaterMark ?? DEFAULT_WRITE_HIGH_WATER_MARK, onSocket));
+    }
+  } catch (err) {
+    await Promise.all(bound.map((listener) => listener.close()));
+    throw err;
+  }
+
+  let state: BrokerState;
+  try {
+    state = {
+      config,
+      nodeId: config['node.id'],
+      clusterId: randomUuid(),
+      topics: options.topics ?? new MemoryTopicCatalog(),
+      handlers: options.handlers ?? registry,
+      advertised: advertisedEndpoints(advertisedSpecs, bound),
+      log,
+    };
+    dispatch = createDispatch(state);
+  } catch (err) {
+    await Promise.all(bound.map((listener) => listener.close()));
+    throw err;
+  }
+  log.info(
+    { listeners: bound.map((l) => `${l.name}://${l.host}:${l.port}`), nodeId: state.nodeId, clusterId: state.clusterId },
+    'broker started',
+  );
+
+  return {
+    addresses: bound.map(({ host, port }) => ({ host, port })),
+    clusterId: state.clusterId,
+    async close() {
+      if (closing) return;
+      closing = true;
+      const stopped = bound.map((listener) => listener.close());
+      await Promise.all([...connections].map((connection) => connection.close()));
+      await Promise.all(stopped);
+      log.info('broker stopped');
+    },
+  };
+}
+
+/**
+ * What Metadata tells a client, per listener name: the advertised listener of that name, with an
+ * empty host replaced by this machine's name (as Kafka does) and port 0 by the port bound.
+ */
+function advertisedEndpoints(advertised: readonly { name: string; host: string; port: number }[], bound: readonly BoundListener[]): Map<string, Endpoint> {
+  const endpoints = new Map<string, Endpoint>();
+  for (const spec of advertised) {
+    if (spec.host === '0.0.0.0' || spec.host === '::') {
+      throw new Error(`advertised.listeners: ${spec.name} cannot advertise the non-routable address ${spec.host}`);
+    }
+    const boundPort = bound.find((listener) => listener.name === spec.name)?.port;
+    if (spec.port === 0 && boundPort === undefined) {
+      throw new Error(`advertised.listeners: ${spec.name} has port 0 but no listener of that name is bound`);
+    }
+    endpoints.set(spec.name, { host: spec.host === '' ? hostname() : spec.host, port: spec.port === 0 ? boundPort! : spec.port });
+  }
+  return endpoints;
+}

@@ -1,0 +1,67 @@
+/**
+ * What a handler is, and what it sees. Handlers are registered in handlers/index.ts only.
+ *
+ * Handlers are invoked synchronously in arrival order: a handler that changes state must start that
+ * change before its first await, so pipelined requests (5 Produce requests of an idempotent producer)
+ * take effect in order. Responses are written in request order whatever order handlers finish in.
+ */
+import type { Logger } from 'pino';
+import type { BrokerConfig } from '../config/index.js';
+import type { ApiDescriptor } from '../protocol/generated/index.js';
+import type { ConnectionInfo } from './connection.js';
+import type { TopicCatalog } from './topic-catalog.js';
+
+/** Returned by a handler whose request gets no response at all (acks=0 Produce). */
+export const NO_RESPONSE: unique symbol = Symbol('no response');
+
+export interface Endpoint {
+  readonly host: string;
+  readonly port: number;
+}
+
+/** Broker-wide state every handler may read. */
+export interface BrokerState {
+  readonly config: BrokerConfig;
+  readonly nodeId: number;
+  readonly clusterId: string;
+  readonly topics: TopicCatalog;
+  /** The registry in force (ApiVersions is derived from it). */
+  readonly handlers: readonly Handler[];
+  /** Advertised endpoint per listener name: what Metadata tells a client that came in on that listener. */
+  readonly advertised: ReadonlyMap<string, Endpoint>;
+  readonly log: Logger;
+}
+
+export interface RequestHeaderInfo {
+  readonly apiKey: number;
+  readonly apiVersion: number;
+  readonly correlationId: number;
+  readonly clientId: string | null;
+}
+
+export interface RequestContext {
+  readonly broker: BrokerState;
+  readonly connection: ConnectionInfo;
+  readonly header: RequestHeaderInfo;
+}
+
+export type HandlerResult<Res> = Res | typeof NO_RESPONSE | Promise<Res | typeof NO_RESPONSE>;
+
+export interface Handler<Req = unknown, Res = unknown> {
+  /** The generated codec of this API (key, name, encoders and decoders). */
+  readonly api: ApiDescriptor<Req, Res>;
+  /** The versions served: Apache Kafka 4.x's range for this API, advertised by ApiVersions. */
+  readonly minVersion: number;
+  readonly maxVersion: number;
+  handle(ctx: RequestContext, request: Req, version: number): HandlerResult<Res>;
+  /**
+   * Answers a request whose version is outside the range, without parsing its body. Only
+   * ApiVersions has this (Kafka answers it in v0); for every other API the connection is closed.
+   */
+  unsupportedVersion?(ctx: RequestContext): { readonly response: Res; readonly version: number };
+}
+
+/** Types a handler against its generated request/response interfaces, then erases them for the registry. */
+export function defineHandler<Req, Res>(handler: Handler<Req, Res>): Handler {
+  return handler as unknown as Handler;
+}

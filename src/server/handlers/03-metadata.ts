@@ -1,0 +1,140 @@
+/**
+ * Metadata (key 3), v0–v12 (Kafka 4.3 serves 0–13; v13, the top-level error code, awaits the codec's spec).
+ *
+ * Brokers: this node at the advertised endpoint of the listener the request came in on. Controller:
+ * this node (a KRaft broker names a live broker, and this is the only one). Topics: all (v0: an empty
+ * list; v1+: a null list) or the ones named; each partition is led by this node, replicas = ISR = [node].
+ * An unknown name gets UNKNOWN_TOPIC_OR_PARTITION (INVALID_TOPIC_EXCEPTION if the name is illegal); when
+ * auto-creation is allowed and the catalog can create topics, the topic is created and reported as
+ * LEADER_NOT_AVAILABLE, as Kafka does, so the client asks again. Versions:
+ * - v0 / v1+: "all topics" is [] / null. v2+: cluster id. v4+: allow_auto_topic_creation. v7+: leader epoch.
+ * - v8+: authorized operations when asked (no authorizer: every supported operation), else the schema default;
+ *   cluster operations only in v8–v10.
+ * - v10+: topic ids. v12+: topics may be named by id (unknown id: UNKNOWN_TOPIC_ID); in v10–v11 an id or a
+ *   null name is an invalid request, answered with INVALID_REQUEST on every requested topic.
+ */
+import { ErrorCode } from '../../protocol/error-codes.js';
+import {
+  metadataApi,
+  type MetadataRequest,
+  type MetadataResponse,
+  type MetadataResponsePartition,
+  type MetadataResponseTopic,
+} from '../../protocol/generated/metadata.js';
+import { ZERO_UUID } from '../../protocol/io/reader.js';
+import {
+  AUTHORIZED_OPERATIONS_OMITTED,
+  CLUSTER_AUTHORIZED_OPERATIONS,
+  TOPIC_AUTHORIZED_OPERATIONS,
+} from '../authorized-operations.js';
+import { defineHandler, type Handler, type RequestContext } from '../handler.js';
+import type { TopicInfo } from '../topic-catalog.js';
+import { isInternalTopic, topicNameError } from '../topic-names.js';
+
+/** MetadataResponse's "no leader". */
+const NO_LEADER = -1;
+
+export const metadataHandler: Handler = defineHandler<MetadataRequest, MetadataResponse>({
+  api: metadataApi,
+  minVersion: 0,
+  maxVersion: 12,
+
+  async handle(ctx, request, version) {
+    const { broker } = ctx;
+    const endpoint = broker.advertised.get(ctx.connection.listenerName);
+    const response: MetadataResponse = {
+      throttleTimeMs: 0,
+      brokers: endpoint === undefined ? [] : [{ nodeId: broker.nodeId, host: endpoint.host, port: endpoint.port, rack: null }],
+      clusterId: broker.clusterId,
+      controllerId: broker.nodeId,
+      topics: [],
+      clusterAuthorizedOperations: AUTHORIZED_OPERATIONS_OMITTED,
+    };
+    const requested = request.topics;
+    if (requested !== null && version < 12 && requested.some((t) => t.name === null || (t.topicId !== ZERO_UUID && version >= 10))) {
+      response.topics = requested.map((t) => topicError(ErrorCode.INVALID_REQUEST, t.name ?? '', t.topicId, false));
+      return response;
+    }
+
+    const leaderReachable = endpoint !== undefined;
+    const allTopics = requested === null || (version === 0 && requested.length === 0);
+    if (allTopics) {
+      for (const topic of broker.topics.list()) response.topics.push(describeTopic(ctx, topic, leaderReachable, version));
+    } else {
+      const ids = [...new Set(requested.map((t) => t.topicId).filter((id) => id !== ZERO_UUID))];
+      if (ids.length > 0) {
+        for (const id of ids) {
+          const topic = broker.topics.getById(id);
+          response.topics.push(
+            topic === undefined ? topicError(ErrorCode.UNKNOWN_TOPIC_ID, null, id, false) : describeTopic(ctx, topic, leaderReachable, version),
+          );
+        }
+      } else {
+        const autoCreate = version < 4 || request.allowAutoTopicCreation;
+        for (const name of new Set(requested.map((t) => t.name ?? ''))) {
+          response.topics.push(await describeByName(ctx, name, autoCreate, leaderReachable, version));
+        }
+      }
+    }
+
+    if (version >= 8) {
+      if (version <= 10 && request.includeClusterAuthorizedOperations) {
+        response.clusterAuthorizedOperations = CLUSTER_AUTHORIZED_OPERATIONS;
+      }
+      if (request.includeTopicAuthorizedOperations) {
+        for (const topic of response.topics) {
+          if (topic.errorCode !== ErrorCode.UNKNOWN_TOPIC_ID) topic.topicAuthorizedOperations = TOPIC_AUTHORIZED_OPERATIONS;
+        }
+      }
+    }
+    return response;
+  },
+});
+
+async function describeByName(
+  ctx: RequestContext,
+  name: string,
+  autoCreateAllowed: boolean,
+  leaderReachable: boolean,
+  version: number,
+): Promise<MetadataResponseTopic> {
+  const { topics, config } = ctx.broker;
+  const known = topics.get(name);
+  if (known !== undefined) return describeTopic(ctx, known, leaderReachable, version);
+  if (topicNameError(name) !== null) return topicError(ErrorCode.INVALID_TOPIC_EXCEPTION, name, ZERO_UUID, isInternalTopic(name));
+  if (autoCreateAllowed && config['auto.create.topics.enable'] && topics.autoCreate !== undefined) {
+    const created = await topics.autoCreate(name);
+    return topicError(ErrorCode.LEADER_NOT_AVAILABLE, name, created.id, created.internal);
+  }
+  return topicError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, name, ZERO_UUID, isInternalTopic(name));
+}
+
+function describeTopic(ctx: RequestContext, topic: TopicInfo, leaderReachable: boolean, version: number): MetadataResponseTopic {
+  const nodeId = ctx.broker.nodeId;
+  // Without an endpoint on the client's listener the leader cannot be reached (Kafka: LISTENER_NOT_FOUND from v6).
+  const partitionError = leaderReachable ? ErrorCode.NONE : version >= 6 ? ErrorCode.LISTENER_NOT_FOUND : ErrorCode.LEADER_NOT_AVAILABLE;
+  const partitions: MetadataResponsePartition[] = [];
+  for (let index = 0; index < topic.partitionCount; index++) {
+    partitions.push({
+      errorCode: partitionError,
+      partitionIndex: index,
+      leaderId: leaderReachable ? nodeId : NO_LEADER,
+      leaderEpoch: 0,
+      replicaNodes: [nodeId],
+      isrNodes: [nodeId],
+      offlineReplicas: [],
+    });
+  }
+  return {
+    errorCode: ErrorCode.NONE,
+    name: topic.name,
+    topicId: topic.id,
+    isInternal: topic.internal,
+    partitions,
+    topicAuthorizedOperations: AUTHORIZED_OPERATIONS_OMITTED,
+  };
+}
+
+function topicError(errorCode: number, name: string | null, topicId: string, isInternal: boolean): MetadataResponseTopic {
+  return { errorCode, name, topicId, isInternal, partitions: [], topicAuthorizedOperations: AUTHORIZED_OPERATIONS_OMITTED };
+}
