@@ -46,8 +46,9 @@ const TRANSACTIONAL_MASK = 0x10;
 const CONTROL_MASK = 0x20;
 const DELETE_HORIZON_MASK = 0x40;
 
-export const Compression = { NONE: 0, GZIP: 1, SNAPPY: 2, LZ4: 3, ZSTD: 4 } as const;
-export type CompressionCodec = (typeof Compression)[keyof typeof Compression];
+/** Codec ids as stored in attributes (same values as compression/codec.ts's Codec). */
+export { Codec as Compression } from '../compression/codec.js';
+export type { CodecId as CompressionCodec } from '../compression/codec.js';
 
 export const TimestampType = { CREATE_TIME: 0, LOG_APPEND_TIME: 1 } as const;
 export type TimestampTypeValue = (typeof TimestampType)[keyof typeof TimestampType];
