@@ -1,0 +1,53 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ConfigError, formatListener, parseListeners, parseSecurityProtocolMap } from '../../src/config/index.js';
+
+function failsWith(values: string[], pattern: RegExp, key = 'listeners', securityProtocolMap?: string): void {
+  assert.throws(() => parseListeners(values, securityProtocolMap === undefined ? { key } : { key, securityProtocolMap }), (error: unknown) => {
+    assert.ok(error instanceof ConfigError);
+    assert.equal(error.key, key);
+    assert.match(error.message, pattern);
+    assert.ok(!error.message.includes('\n'));
+    return true;
+  });
+}
+
+test('NAME://host:port, with the name upper-cased as Kafka normalises it', () => {
+  assert.deepEqual(parseListeners(['PLAINTEXT://localhost:9092', 'plaintext2://10.0.0.1:0'], { securityProtocolMap: 'PLAINTEXT:PLAINTEXT,PLAINTEXT2:PLAINTEXT' }), [
+    { name: 'PLAINTEXT', host: 'localhost', port: 9092 },
+    { name: 'PLAINTEXT2', host: '10.0.0.1', port: 0 },
+  ]);
+});
+
+test('an empty host means all interfaces; IPv6 hosts come in brackets', () => {
+  assert.deepEqual(parseListeners(['PLAINTEXT://:9092']), [{ name: 'PLAINTEXT', host: '', port: 9092 }]);
+  assert.deepEqual(parseListeners(['PLAINTEXT://[::1]:9092']), [{ name: 'PLAINTEXT', host: '::1', port: 9092 }]);
+  assert.equal(formatListener({ name: 'PLAINTEXT', host: '::1', port: 9092 }), 'PLAINTEXT://[::1]:9092');
+  assert.equal(formatListener({ name: 'PLAINTEXT', host: '', port: 1 }), 'PLAINTEXT://:1');
+});
+
+test('malformed entries and ports out of range are rejected', () => {
+  failsWith(['localhost:9092'], /NAME:\/\/host:port/);
+  failsWith(['PLAINTEXT://localhost'], /NAME:\/\/host:port/);
+  failsWith(['PLAINTEXT://host:abc'], /NAME:\/\/host:port/);
+  failsWith(['PLAINTEXT://host:65536'], /between 0 and 65535/);
+  failsWith(['PLAINTEXT://host:-1'], /between 0 and 65535/, 'advertised.listeners');
+});
+
+test('each listener needs its own name', () => {
+  failsWith(['PLAINTEXT://:9092', 'PLAINTEXT://:9093'], /used twice/);
+});
+
+test('only PLAINTEXT is served; a name without a protocol is named in the error', () => {
+  failsWith(['SSL://:9093'], /SSL is not supported/);
+  failsWith(['SASL_PLAINTEXT://:9093'], /SASL_PLAINTEXT is not supported/);
+  failsWith(['CLIENT://:9093'], /no security protocol for listener CLIENT/);
+  failsWith(['CLIENT://:9093'], /SSL is not supported/, 'listeners', 'CLIENT:SSL');
+  assert.deepEqual(parseListeners(['client://:9093'], { securityProtocolMap: 'CLIENT:PLAINTEXT' }), [{ name: 'CLIENT', host: '', port: 9093 }]);
+});
+
+test('the security protocol map is NAME:PROTOCOL pairs', () => {
+  assert.deepEqual([...parseSecurityProtocolMap('a:plaintext, B:SSL')], [['A', 'PLAINTEXT'], ['B', 'SSL']]);
+  assert.throws(() => parseSecurityProtocolMap('A:TLS'), ConfigError);
+  assert.throws(() => parseSecurityProtocolMap('A'), ConfigError);
+});
