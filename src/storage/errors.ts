@@ -7,7 +7,9 @@ export type StorageErrorCode =
   | 'TOPIC_ALREADY_EXISTS'
   | 'KAFKA_STORAGE_ERROR'
   | 'CORRUPT_MESSAGE'
-  | 'INVALID_PARTITIONS';
+  | 'INVALID_PARTITIONS'
+  | 'INVALID_TOPIC_EXCEPTION'
+  | 'INCONSISTENT_CLUSTER_ID';
 
 export class StorageError extends Error {
   constructor(readonly code: StorageErrorCode, message: string) {

@@ -77,8 +77,8 @@ export class FileSegment implements LogSegment {
     segment.file = await open(segment.paths.log, 'r+');
     segment.bytes = info.size;
     if (trusted && (await segment.loadIndexes())) {
-      await segment.walkTail();
-      return { segment, recovered: false, truncatedBytes: 0 };
+      const cut = await segment.walkTail();
+      return { segment, recovered: cut !== undefined, truncatedBytes: cut ?? 0 };
     }
     const truncatedBytes = await segment.recover();
     return { segment, recovered: true, truncatedBytes };
@@ -275,8 +275,11 @@ export class FileSegment implements LogSegment {
     return true;
   }
 
-  /** After loading trusted indexes: walk from the last index entry to find the end offset and max timestamp. */
-  private async walkTail(): Promise<void> {
+  /**
+   * After loading trusted indexes: walk from the last index entry to find the end offset and max timestamp.
+   * Returns the bytes cut when the tail turned out torn and the segment had to be recovered.
+   */
+  private async walkTail(): Promise<number | undefined> {
     const file = await this.handle();
     if (this.bytes >= BATCH_HEADER_SIZE) {
       // Only the header is read; the batch goes on past it.
@@ -298,8 +301,9 @@ export class FileSegment implements LogSegment {
     this.bytesSinceIndexEntry = this.bytes - from;
     if (result.value.validEnd !== this.bytes) {
       // A clean shutdown never leaves a partial batch; if one is there, recover instead of trusting it.
-      await this.recover();
+      return this.recover();
     }
+    return undefined;
   }
 
   /** Walk every batch with CRC checks, rebuild the indexes and cut the file at the first bad byte. */

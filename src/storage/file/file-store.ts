@@ -1,0 +1,186 @@
+// The file engine's store: one log dir laid out as Kafka's (meta.properties, checkpoints, the
+// clean-shutdown marker, `<topic>-<partition>/` dirs) plus gregor's `topics/` metadata files.
+
+import { mkdir, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { LogConfig } from '../log-config.js';
+import type { TopicMetadata } from '../log-store.js';
+import { systemScheduler } from '../scheduler.js';
+import { SerialQueue } from '../serial-queue.js';
+import { StoreCore, type StoreCoreOptions } from '../store-core.js';
+import { syncDirectory, writeFileAtomic } from './atomic-file.js';
+import { readOffsetCheckpoint, writeCheckpoint } from './checkpoint-file.js';
+import { openFileLog, type FileLog } from './file-log.js';
+import type { FileSegment } from './file-segment.js';
+import { ensureMetaProperties, type MetaProperties } from './meta-properties.js';
+import {
+  CLEAN_SHUTDOWN_FILE,
+  DELETE_DIR_SUFFIX,
+  LOG_START_CHECKPOINT,
+  RECOVERY_POINT_CHECKPOINT,
+  TOPICS_DIR,
+  partitionDirName,
+} from './segment-files.js';
+import { readPartitionMetadata, readTopicFiles, topicFilePath, writePartitionMetadata, writeTopicFile } from './topic-files.js';
+
+export interface FileLogStoreOptions extends Partial<Omit<StoreCoreOptions, 'nodeId'>> {
+  logDir: string;
+  nodeId: number;
+  /** Report problems found while loading (malformed topic files); defaults to ignoring them. */
+  warn?: (message: string) => void;
+}
+
+/** What opening the store found: proof of a clean start, or how much recovery ran. */
+export interface StoreLoadStats {
+  cleanShutdown: boolean;
+  topics: number;
+  partitions: number;
+  segments: number;
+  recoveredSegments: number;
+  truncatedBytes: number;
+}
+
+export class FileLogStore extends StoreCore<FileSegment> {
+  readonly logDir: string;
+  readonly meta: MetaProperties;
+  readonly loadStats: StoreLoadStats;
+  private readonly checkpointQueue = new SerialQueue();
+  private logStartDirty = false;
+  private recoveryPoints = new Map<string, number>();
+  private logStarts = new Map<string, number>();
+
+  private constructor(options: FileLogStoreOptions, meta: MetaProperties, clean: boolean) {
+    super({ ...options, clusterId: meta.clusterId, scheduler: options.scheduler ?? systemScheduler });
+    this.logDir = options.logDir;
+    this.meta = meta;
+    this.loadStats = { cleanShutdown: clean, topics: 0, partitions: 0, segments: 0, recoveredSegments: 0, truncatedBytes: 0 };
+  }
+
+  static async open(options: FileLogStoreOptions): Promise<FileLogStore> {
+    const { logDir } = options;
+    await mkdir(join(logDir, TOPICS_DIR), { recursive: true });
+    const meta = await ensureMetaProperties(logDir, options.nodeId, options.clusterId);
+    const marker = join(logDir, CLEAN_SHUTDOWN_FILE);
+    const clean = await exists(marker);
+    const store = new FileLogStore(options, meta, clean);
+    store.recoveryPoints = await readOffsetCheckpoint(join(logDir, RECOVERY_POINT_CHECKPOINT));
+    store.logStarts = await readOffsetCheckpoint(join(logDir, LOG_START_CHECKPOINT));
+    await store.removeLeftoverDeletes();
+    const topics = await readTopicFiles(logDir, (file, why) => options.warn?.(`skipping topic file ${file}: ${why}`));
+    for (const topic of topics) await store.register(topic);
+    store.loadStats.topics = topics.length;
+    // From here on a crash must trigger recovery.
+    if (clean) {
+      await unlink(marker);
+      await syncDirectory(logDir);
+    }
+    return store;
+  }
+
+  protected async openLog(topic: TopicMetadata, partition: number, config: LogConfig): Promise<FileLog> {
+    const dir = join(this.logDir, partitionDirName(topic.name, partition));
+    const key = partitionDirName(topic.name, partition);
+    const fresh = !(await exists(dir));
+    const { log, stats } = await openFileLog({
+      dir,
+      topic: topic.name,
+      partition,
+      config,
+      scheduler: this.scheduler,
+      clean: this.loadStats.cleanShutdown && !fresh,
+      recoveryPoint: this.recoveryPoints.get(key) ?? 0,
+      logStartOffset: this.logStarts.get(key) ?? 0,
+      logStartChanged: () => this.logStartMoved(),
+    });
+    if ((await readPartitionMetadata(dir)) !== topic.topicId) await writePartitionMetadata(dir, topic.topicId);
+    if (fresh) await syncDirectory(this.logDir);
+    this.loadStats.partitions++;
+    this.loadStats.segments += stats.segments;
+    this.loadStats.recoveredSegments += stats.recoveredSegments;
+    this.loadStats.truncatedBytes += stats.truncatedBytes;
+    return log;
+  }
+
+  protected async saveTopic(topic: TopicMetadata): Promise<void> {
+    await writeTopicFile(this.logDir, topic);
+  }
+
+  /**
+   * Kafka's asynchronous delete: the topic file goes first (the topic no longer exists after a crash),
+   * each partition dir is renamed `<topic>-<p>.<uuid>-delete` and removed after file.delete.delay.ms.
+   */
+  protected async dropTopic(topic: TopicMetadata): Promise<void> {
+    await rm(topicFilePath(this.logDir, topic.name), { force: true });
+    await syncDirectory(join(this.logDir, TOPICS_DIR));
+    const doomed: string[] = [];
+    for (let p = 0; p < topic.partitions; p++) {
+      const dir = join(this.logDir, partitionDirName(topic.name, p));
+      const target = `${dir}.${randomBytes(16).toString('hex')}${DELETE_DIR_SUFFIX}`;
+      try {
+        await rename(dir, target);
+        doomed.push(target);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      }
+    }
+    await syncDirectory(this.logDir);
+    const delay = this.logConfigFor(topic.configs).fileDeleteDelayMs;
+    this.scheduler.after(delay, () => {
+      for (const dir of doomed) void rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    });
+    this.logStartMoved();
+  }
+
+  /** recovery-point-offset-checkpoint and log-start-offset-checkpoint for every open log. */
+  protected override async checkpoint(): Promise<void> {
+    await this.checkpointQueue.run(async () => {
+      const logs = this.allLogs();
+      await writeCheckpoint(join(this.logDir, RECOVERY_POINT_CHECKPOINT), logs.map((l) => [l.topic, l.partition, l.recoveryPoint]));
+      await this.writeLogStarts();
+    });
+  }
+
+  protected override async afterClose(): Promise<void> {
+    await writeFileAtomic(join(this.logDir, CLEAN_SHUTDOWN_FILE), '');
+  }
+
+  /** The start offset survives a crash: write it soon after it moves (coalesced). */
+  private logStartMoved(): void {
+    if (this.logStartDirty) return;
+    this.logStartDirty = true;
+    void this.checkpointQueue
+      .run(async () => {
+        if (!this.logStartDirty) return;
+        await this.writeLogStarts();
+      })
+      .catch(() => undefined);
+  }
+
+  private async writeLogStarts(): Promise<void> {
+    this.logStartDirty = false;
+    const logs = this.allLogs();
+    await writeCheckpoint(join(this.logDir, LOG_START_CHECKPOINT), logs.map((l) => [l.topic, l.partition, l.logStartOffset]));
+  }
+
+  /** Topic deletions interrupted by a restart finish now. */
+  private async removeLeftoverDeletes(): Promise<void> {
+    for (const name of await readdir(this.logDir)) {
+      if (name.endsWith(DELETE_DIR_SUFFIX)) await rm(join(this.logDir, name), { recursive: true, force: true });
+    }
+  }
+
+  /** Waits for pending checkpoint writes (tests and shutdown). */
+  async settle(): Promise<void> {
+    await this.checkpointQueue.idle();
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

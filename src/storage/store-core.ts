@@ -1,0 +1,202 @@
+// What both stores share: the topic table, one log per partition, config resolution, background tasks.
+// Engines open logs and persist topics (FileLogStore) or keep them in memory (MemoryLogStore).
+
+import { StorageError } from './errors.js';
+import { DEFAULT_LOG_CONFIG, logConfigFrom, type LogConfig } from './log-config.js';
+import { DEFAULT_BACKGROUND_INTERVALS, type BackgroundIntervals, type LogStore, type TopicMetadata } from './log-store.js';
+import type { Cancel, Scheduler } from './scheduler.js';
+import type { SegmentedLog } from './segmented-log.js';
+import type { LogSegment } from './segment.js';
+import { SerialQueue } from './serial-queue.js';
+import { isUuid, randomUuid } from './topic-id.js';
+
+export interface StoreCoreOptions {
+  clusterId: string;
+  nodeId: number;
+  scheduler: Scheduler;
+  /** Broker-level defaults (log.* settings) under every topic's overrides. */
+  defaults?: LogConfig;
+  /** Replaces logConfigFrom when the config layer resolves topic configs itself. */
+  resolveConfig?: (overrides: Readonly<Record<string, string>>, defaults: LogConfig) => LogConfig;
+}
+
+const LEGAL_TOPIC = /^[a-zA-Z0-9._-]{1,249}$/;
+const MAX_PARTITIONS = 1_000_000;
+
+export abstract class StoreCore<S extends LogSegment> implements LogStore {
+  readonly clusterId: string;
+  readonly nodeId: number;
+  protected readonly scheduler: Scheduler;
+  protected readonly defaults: LogConfig;
+  private readonly resolve: (overrides: Readonly<Record<string, string>>, defaults: LogConfig) => LogConfig;
+  protected readonly topicTable = new Map<string, TopicMetadata>();
+  protected readonly logTable = new Map<string, SegmentedLog<S>>();
+  /** Topic-level changes run one at a time. */
+  protected readonly adminQueue = new SerialQueue();
+  private background: Cancel[] = [];
+  protected closed = false;
+
+  constructor(options: StoreCoreOptions) {
+    this.clusterId = options.clusterId;
+    this.nodeId = options.nodeId;
+    this.scheduler = options.scheduler;
+    this.defaults = options.defaults ?? { ...DEFAULT_LOG_CONFIG };
+    this.resolve = options.resolveConfig ?? ((overrides, defaults) => logConfigFrom(overrides, defaults));
+  }
+
+  /** Open (or create) the log of one partition. */
+  protected abstract openLog(topic: TopicMetadata, partition: number, config: LogConfig): Promise<SegmentedLog<S>>;
+  /** Persist a topic's metadata (created or changed). */
+  protected abstract saveTopic(topic: TopicMetadata): Promise<void>;
+  /** Remove a topic's data once its logs are closed. */
+  protected abstract dropTopic(topic: TopicMetadata): Promise<void>;
+  /** Write the per-broker checkpoints (file engine). */
+  protected async checkpoint(): Promise<void> {}
+  /** After every log is closed (file engine: the clean-shutdown marker). */
+  protected async afterClose(): Promise<void> {}
+
+  topics(): TopicMetadata[] {
+    return [...this.topicTable.values()].map(copyTopic);
+  }
+  topic(name: string): TopicMetadata | undefined {
+    const t = this.topicTable.get(name);
+    return t === undefined ? undefined : copyTopic(t);
+  }
+  topicById(topicId: string): TopicMetadata | undefined {
+    for (const t of this.topicTable.values()) if (t.topicId === topicId) return copyTopic(t);
+    return undefined;
+  }
+  log(topic: string, partition: number): SegmentedLog<S> | undefined {
+    return this.logTable.get(logKey(topic, partition));
+  }
+  logConfigFor(configs: Readonly<Record<string, string>>): LogConfig {
+    return this.resolve(configs, this.defaults);
+  }
+
+  createTopic(name: string, partitions: number, configs: Record<string, string> = {}, topicId?: string): Promise<TopicMetadata> {
+    return this.adminQueue.run(async () => {
+      this.ensureOpen();
+      if (!LEGAL_TOPIC.test(name) || name === '.' || name === '..') {
+        throw new StorageError('INVALID_TOPIC_EXCEPTION', `illegal topic name '${name}'`);
+      }
+      if (this.topicTable.has(name)) throw new StorageError('TOPIC_ALREADY_EXISTS', `topic '${name}' already exists`);
+      if (!Number.isInteger(partitions) || partitions < 1 || partitions > MAX_PARTITIONS) {
+        throw new StorageError('INVALID_PARTITIONS', `invalid partition count ${partitions}`);
+      }
+      if (topicId !== undefined && !isUuid(topicId)) throw new StorageError('INVALID_TOPIC_EXCEPTION', `invalid topic id '${topicId}'`);
+      const topic: TopicMetadata = { name, topicId: topicId ?? randomUuid(), partitions, configs: { ...configs } };
+      await this.saveTopic(topic);
+      this.topicTable.set(name, topic);
+      await this.openPartitions(topic, 0);
+      return copyTopic(topic);
+    });
+  }
+
+  deleteTopic(name: string): Promise<void> {
+    return this.adminQueue.run(async () => {
+      this.ensureOpen();
+      const topic = this.requireTopic(name);
+      this.topicTable.delete(name);
+      for (let p = 0; p < topic.partitions; p++) {
+        const key = logKey(name, p);
+        await this.logTable.get(key)?.abandon();
+        this.logTable.delete(key);
+      }
+      await this.dropTopic(topic);
+    });
+  }
+
+  setTopicConfigs(name: string, configs: Record<string, string>): Promise<TopicMetadata> {
+    return this.adminQueue.run(async () => {
+      this.ensureOpen();
+      const topic = { ...this.requireTopic(name), configs: { ...configs } };
+      await this.saveTopic(topic);
+      this.topicTable.set(name, topic);
+      const config = this.logConfigFor(topic.configs);
+      for (let p = 0; p < topic.partitions; p++) this.log(name, p)?.updateConfig(config);
+      return copyTopic(topic);
+    });
+  }
+
+  addPartitions(name: string, total: number): Promise<TopicMetadata> {
+    return this.adminQueue.run(async () => {
+      this.ensureOpen();
+      const current = this.requireTopic(name);
+      if (!Number.isInteger(total) || total <= current.partitions || total > MAX_PARTITIONS) {
+        throw new StorageError('INVALID_PARTITIONS', `topic '${name}' has ${current.partitions} partitions; cannot change to ${total}`);
+      }
+      const topic = { ...current, partitions: total };
+      await this.saveTopic(topic);
+      this.topicTable.set(name, topic);
+      await this.openPartitions(topic, current.partitions);
+      return copyTopic(topic);
+    });
+  }
+
+  async runRetention(now?: number): Promise<number> {
+    let removed = 0;
+    for (const log of [...this.logTable.values()]) removed += await log.deleteOldSegments(now ?? this.scheduler.now());
+    return removed;
+  }
+
+  startBackground(intervals: Partial<BackgroundIntervals> = {}): void {
+    if (this.background.length > 0 || this.closed) return;
+    const every = { ...DEFAULT_BACKGROUND_INTERVALS, ...intervals };
+    const quietly = (job: () => Promise<unknown>) => () => void job().catch(() => undefined);
+    this.background.push(
+      this.scheduler.every(every.retentionCheckMs, quietly(() => this.runRetention())),
+      this.scheduler.every(every.flushCheckMs, quietly(async () => {
+        const now = this.scheduler.now();
+        for (const log of [...this.logTable.values()]) if (Number.isFinite(log.config.flushMs)) await log.maybeFlush(now);
+      })),
+      this.scheduler.every(every.checkpointMs, quietly(() => this.checkpoint())),
+    );
+  }
+
+  close(): Promise<void> {
+    return this.adminQueue.run(async () => {
+      if (this.closed) return;
+      this.closed = true;
+      for (const cancel of this.background) cancel();
+      this.background = [];
+      for (const log of this.logTable.values()) await log.close();
+      await this.checkpoint();
+      await this.afterClose();
+    });
+  }
+
+  /** Put a loaded topic and its logs in the tables (engines loading at startup). */
+  protected async register(topic: TopicMetadata): Promise<void> {
+    this.topicTable.set(topic.name, topic);
+    await this.openPartitions(topic, 0);
+  }
+
+  protected allLogs(): SegmentedLog<S>[] {
+    return [...this.logTable.values()];
+  }
+
+  private async openPartitions(topic: TopicMetadata, from: number): Promise<void> {
+    const config = this.logConfigFor(topic.configs);
+    for (let p = from; p < topic.partitions; p++) {
+      this.logTable.set(logKey(topic.name, p), await this.openLog(topic, p, config));
+    }
+  }
+
+  private requireTopic(name: string): TopicMetadata {
+    const topic = this.topicTable.get(name);
+    if (topic === undefined) throw new StorageError('UNKNOWN_TOPIC_OR_PARTITION', `unknown topic '${name}'`);
+    return topic;
+  }
+
+  protected ensureOpen(): void {
+    if (this.closed) throw new StorageError('KAFKA_STORAGE_ERROR', 'the log store is closed');
+  }
+}
+
+function logKey(topic: string, partition: number): string {
+  return `${topic}-${partition}`;
+}
+
+function copyTopic(t: TopicMetadata): TopicMetadata {
+  return { ...t, configs: { ...t.configs } };
+}
