@@ -5,6 +5,9 @@ import pretty from 'pino-pretty';
 export type LogFormat = 'auto' | 'pretty' | 'json';
 export const LOG_LEVELS: readonly (Level | 'silent')[] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
 
+/** Fields of the start-up line that its message already says in words: JSON only. */
+export const STARTUP_FIELDS = ['addresses', 'advertisedListeners', 'nodeId', 'clusterId', 'engine', 'logDirs', 'startupMs'] as const;
+
 export interface LoggerOptions {
   level?: Level | 'silent';
   /** auto = pretty when stdout is a TTY. */
@@ -17,6 +20,11 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const isPretty = format === 'pretty' || (format === 'auto' && process.stdout.isTTY === true);
   if (!isPretty) return pino({ level, base: { name: 'gregor' } });
   // The pretty stream runs in this thread (no worker): lines are written before the process exits.
-  const stream = pretty({ colorize: process.stdout.isTTY === true, sync: true, ignore: 'pid,hostname,name', translateTime: 'SYS:HH:MM:ss.l' });
+  const stream = pretty({
+    colorize: process.stdout.isTTY === true,
+    sync: true,
+    ignore: ['pid', 'hostname', 'name', ...STARTUP_FIELDS].join(','),
+    translateTime: 'SYS:HH:MM:ss.l',
+  });
   return pino({ level, base: { name: 'gregor' } }, stream);
 }

@@ -87,6 +87,8 @@ async function main(argv: string[]): Promise<void> {
       };
       await runBroker(start);
     })
+    // Options keep their kebab-case names only, so an unknown one is reported once, as typed.
+    .parserConfiguration({ 'camel-case-expansion': false })
     .strict()
     .help()
     .alias('help', 'h')

@@ -29,14 +29,19 @@ export async function runBroker(args: StartArguments): Promise<void> {
 
   // Loaded only now, so --help and config errors answer without loading the server.
   const { startBroker } = await import('../server/broker.js');
+  // The start-up line below is the first line at level info: the broker's own info lines during
+  // start-up would repeat it, so they are held back until it is written (debug and trace show all).
+  const brokerLogger = logger.child({});
+  if (logger.level === 'info') brokerLogger.level = 'warn';
   let broker: Broker;
   try {
-    broker = await startBroker(config, { logger });
+    broker = await startBroker(config, { logger: brokerLogger });
   } catch (error) {
     logger.fatal(`cannot start: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(EXIT_FAILURE);
   }
   logStarted(logger, config, broker);
+  brokerLogger.level = logger.level;
   closeOnSignals(logger, broker);
 }
 
@@ -48,7 +53,7 @@ function logStarted(logger: Logger, config: BrokerConfig, broker: Broker): void 
   // performance.now() counts from process start, so this is the whole start-up as a user sees it.
   const startupMs = Math.round(performance.now());
   const addresses = broker.addresses.map(hostPort);
-  const storage = config['gregor.log.engine'] === 'memory' ? 'in memory' : `data in ${config['log.dirs'].join(',')}`;
+  const storage = config['gregor.log.engine'] === 'memory' ? 'data in memory' : `data in ${config['log.dirs'].join(',')}`;
   logger.info(
     {
       addresses,
@@ -59,7 +64,8 @@ function logStarted(logger: Logger, config: BrokerConfig, broker: Broker): void 
       logDirs: config['log.dirs'],
       startupMs,
     },
-    `gregor listening on ${addresses.join(', ')} (${storage}), started in ${startupMs} ms`,
+    `gregor listening on ${addresses.join(', ')} (node ${config['node.id']}, cluster ${broker.clusterId}, ${storage}), ` +
+      `started in ${startupMs} ms`,
   );
 }
 
