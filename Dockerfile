@@ -1,0 +1,41 @@
+# gregor: a Kafka-compatible broker. Build:  docker build -t gregor .
+# Run:   docker run -p 9092:9092 -v gregor-data:/var/lib/gregor gregor
+# Clients on the host then bootstrap from localhost:9092. For other networks set what clients are told
+# to connect to: -e GREGOR_ADVERTISED_LISTENERS=PLAINTEXT://broker.example:9092 (or --advertised-listeners).
+# Any Kafka server.properties key can be set as GREGOR_<KEY> (upper-case, dots as underscores), with
+# --override key=value, or from a file mounted into the container and passed with --config.
+
+# --- build: compile the TypeScript with the dev dependencies ---
+FROM node:20-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+# Scripts are skipped so `prepare` does not compile before the sources are copied in.
+RUN npm ci --ignore-scripts
+COPY tsconfig.json ./
+COPY src ./src
+RUN npx tsc -p tsconfig.json
+
+# --- runtime: production dependencies and the compiled JavaScript only ---
+FROM node:20-slim AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
+COPY --from=build /app/dist/src ./dist/src
+
+# Data lives in a volume owned by the unprivileged `node` user of the base image.
+RUN mkdir -p /var/lib/gregor && chown node:node /var/lib/gregor
+USER node
+VOLUME /var/lib/gregor
+
+# Bind every interface inside the container; advertise localhost:9092, which is right for
+# `docker run -p 9092:9092` and is overridden by environment or flag for anything else.
+ENV GREGOR_LISTENERS=PLAINTEXT://0.0.0.0:9092 \
+    GREGOR_ADVERTISED_LISTENERS=PLAINTEXT://localhost:9092 \
+    GREGOR_LOG_DIRS=/var/lib/gregor
+EXPOSE 9092
+
+# node is PID 1 and handles SIGTERM itself: `docker stop` shuts the broker down cleanly.
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["node", "dist/src/cli/main.js"]
+CMD ["start"]
