@@ -93,6 +93,14 @@ export function runLogContract(engine: string, open: LogFactory): void {
     assert.deepEqual(await log.offsetForTimestamp(MAX_TIMESTAMP), { offset: 4, timestamp: 120, leaderEpoch: 2 });
   });
 
+  withLog('offsetForTimestamp looks inside compressed batches, which are stored as sent', {}, async (log) => {
+    const gzip = await makeBatch({ timestamps: [200, 230, 210], compression: 1 });
+    await log.append(Buffer.from(gzip), { leaderEpoch: 0 });
+    assert.deepEqual(await log.offsetForTimestamp(220), { offset: 1, timestamp: 230, leaderEpoch: 0 });
+    const [stored] = batchesOf((await log.read(0, 1000)).records);
+    assert.deepEqual(stored!.subarray(61), gzip.subarray(61), 'records are not recompressed');
+  });
+
   withLog('LogAppendTime stamps the append time into each batch', { messageTimestampType: 'LogAppendTime' }, async (log) => {
     const r = await log.append(await batchOf(2, 5), { leaderEpoch: 0, now: 777_000 });
     assert.equal(r.logAppendTime, 777_000);
