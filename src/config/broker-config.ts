@@ -130,9 +130,10 @@ function resolveNodeId(values: Record<string, unknown>, isSet: (key: BrokerConfi
 
 function resolveLogDirs(values: Record<string, unknown>, isSet: (key: BrokerConfigKey) => boolean): void {
   // Kafka reads log.dirs, and log.dir only when log.dirs is unset; gregor's default log.dirs is ./data.
-  if (isSet('log.dir') && !isSet('log.dirs')) values['log.dirs'] = [values['log.dir'] as string];
-  const dirs = values['log.dirs'] as string[] | null;
-  if (dirs === null || dirs.length === 0) {
+  if (isSet('log.dir') && !isSet('log.dirs')) values['log.dirs'] = values['log.dir'];
+  const dirs = (values['log.dirs'] as string[] | null)?.filter((dir) => dir !== '') ?? [];
+  values['log.dirs'] = dirs;
+  if (dirs.length === 0) {
     const key = isSet('log.dirs') ? 'log.dirs' : 'log.dir';
     throw new ConfigError(key, `Invalid value "" for configuration ${key}: expects at least one directory`);
   }
@@ -145,7 +146,9 @@ function checkListeners(values: Record<string, unknown>): void {
     throw new ConfigError('listeners', 'Invalid value "" for configuration listeners: expects at least one NAME://host:port');
   }
   const advertisedValues = values['advertised.listeners'] as string[] | null;
-  if (advertisedValues === null) return;
+  // An empty advertised.listeners means the same as unset: advertise the listeners.
+  if (advertisedValues !== null && advertisedValues.length === 0) values['advertised.listeners'] = null;
+  if (advertisedValues === null || advertisedValues.length === 0) return;
   const advertised = parseListeners(advertisedValues, { key: 'advertised.listeners', securityProtocolMap });
   for (const listener of advertised) {
     if (listener.host === '0.0.0.0' || listener.host === '::') {

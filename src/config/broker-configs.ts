@@ -1,7 +1,8 @@
 // Every broker config gregor knows, keyed by Kafka's own name, with Kafka 4.x's type, default,
 // valid values and update mode (looked up in Kafka's ServerConfigs, ServerLogConfigs, SocketServerConfigs,
 // KRaftConfigs, ReplicationConfigs, CleanerConfig, GroupCoordinatorConfig, TransactionLogConfig,
-// TransactionStateManagerConfig and DynamicBrokerConfig). The doc lines are gregor's own words.
+// TransactionStateManagerConfig and DynamicBrokerConfig, and checked against the config reference that
+// Kafka 4.3.1 generates). The doc lines are gregor's own words.
 //
 // Defaults that differ from Kafka on purpose carry `kafkaDefault`:
 //   listeners            PLAINTEXT://localhost:9092 (Kafka: PLAINTEXT://:9092) — a dev broker stays on loopback
@@ -13,7 +14,7 @@
 //   transaction.state.log.min.isr    1 (Kafka: 3, 3, 2) — there is only one broker
 //   gregor.log.engine    gregor's own: file (segment files under log.dirs) or memory
 import {
-  atLeast, between, bool, className, csvString, custom, double, eachOneOf, int, list, long, named, oneOf,
+  atLeast, between, bool, className, custom, double, eachOneOf, int, list, long, named, oneOf,
   short, string,
 } from './define.js';
 import { INT_MAX_VALUE, LONG_MAX_VALUE } from './config-types.js';
@@ -39,16 +40,16 @@ export const brokerConfigDefinitions = named({
   'node.id': int({ default: 1, valid: atLeast(0), doc: 'The id of this node in the cluster; gregor is node 1 unless told otherwise.' }),
   'broker.id': int({ default: 1, kafkaDefault: -1, doc: 'The broker id; on a KRaft node it must equal node.id, and follows it when only one is set.' }),
   'process.roles': list({ default: ['broker', 'controller'], kafkaDefault: [], valid: eachOneOf('broker', 'controller'), doc: 'The roles this node plays; gregor is always a combined broker and controller.' }),
-  'controller.listener.names': string({ default: null, doc: 'Names of the listeners the controller uses; gregor has no separate controller listener.' }),
+  'controller.listener.names': list({ default: [], doc: 'Names of the listeners the controller uses; gregor has no separate controller listener.' }),
   'broker.rack': string({ default: null, doc: 'The rack this broker is in, reported to clients for rack-aware fetching.' }),
 
   // --- listeners and network ---
-  'listeners': csvString({ default: ['PLAINTEXT://localhost:9092'], kafkaDefault: ['PLAINTEXT://:9092'], valid: custom(listenerForm, () => null), mode: 'per-broker', doc: 'Addresses to listen on, as NAME://host:port; an empty host binds all interfaces, port 0 an ephemeral port.' }),
-  'advertised.listeners': csvString({ default: null, valid: custom(listenerForm, () => null), mode: 'per-broker', doc: 'Addresses clients are told to connect to, if not the listeners themselves; 0.0.0.0 cannot be advertised.' }),
+  'listeners': list({ default: ['PLAINTEXT://localhost:9092'], kafkaDefault: ['PLAINTEXT://:9092'], valid: custom(listenerForm, () => null), mode: 'per-broker', doc: 'Addresses to listen on, as NAME://host:port; an empty host binds all interfaces, port 0 an ephemeral port.' }),
+  'advertised.listeners': list({ default: null, valid: custom(listenerForm, () => null), doc: 'Addresses clients are told to connect to, if not the listeners themselves; 0.0.0.0 cannot be advertised.' }),
   'listener.security.protocol.map': string({ default: DEFAULT_SECURITY_PROTOCOL_MAP, mode: 'per-broker', doc: 'Security protocol of each listener name, as NAME:PROTOCOL pairs; gregor serves PLAINTEXT only.' }),
   'inter.broker.listener.name': string({ default: null, doc: 'Listener other brokers use to reach this one; unused by a single gregor node.' }),
   'security.inter.broker.protocol': string({ default: 'PLAINTEXT', valid: oneOf('PLAINTEXT', 'SSL', 'SASL_PLAINTEXT', 'SASL_SSL'), doc: 'Security protocol between brokers; unused by a single gregor node.' }),
-  'early.start.listeners': string({ default: null, doc: 'Listeners started before the rest of the broker is ready.' }),
+  'early.start.listeners': list({ default: null, doc: 'Listeners started before the rest of the broker is ready.' }),
   'socket.request.max.bytes': int({ default: 100 * MiB, valid: atLeast(1), doc: 'Largest request, in bytes, a client may send; a larger size prefix closes the connection.' }),
   'socket.send.buffer.bytes': int({ default: 100 * 1024, doc: 'Socket send buffer size; -1 leaves the OS default.' }),
   'socket.receive.buffer.bytes': int({ default: 100 * 1024, doc: 'Socket receive buffer size; -1 leaves the OS default.' }),
@@ -83,14 +84,14 @@ export const brokerConfigDefinitions = named({
   'max.incremental.fetch.session.cache.slots': int({ default: 1000, valid: atLeast(0), doc: 'Most incremental fetch sessions kept at once.' }),
   'create.topic.policy.class.name': className({ default: null, doc: 'Class that checks topic creations (a Java plugin; not loaded by gregor).' }),
   'alter.config.policy.class.name': className({ default: null, doc: 'Class that checks config changes (a Java plugin; not loaded by gregor).' }),
-  'authorizer.class.name': string({ default: '', doc: 'Authorizer class; empty means every request is allowed.' }),
-  'num.replica.fetchers': int({ default: 1, mode: 'cluster-wide', doc: 'Threads fetching from leaders on other brokers.' }),
+  'authorizer.class.name': string({ default: '', valid: custom('non-null string', () => null), doc: 'Authorizer class; empty means every request is allowed.' }),
+  'num.replica.fetchers': int({ default: 1, valid: atLeast(1), mode: 'cluster-wide', doc: 'Threads fetching from leaders on other brokers.' }),
   'replica.lag.time.max.ms': long({ default: 30000, doc: 'A follower that has not caught up for this long leaves the in-sync replicas.' }),
 
   // --- log storage ---
   'gregor.log.engine': string({ default: 'file', valid: oneOf('file', 'memory'), doc: 'Where partitions are kept: segment files under log.dirs, or memory only (gone at exit).' }),
-  'log.dirs': csvString({ default: ['./data'], kafkaDefault: null, doc: 'Directories holding partition data, comma-separated; when unset, log.dir is used.' }),
-  'log.dir': string({ default: '/tmp/kafka-logs', doc: 'The data directory used when log.dirs is not set.' }),
+  'log.dirs': list({ default: ['./data'], kafkaDefault: null, doc: 'Directories holding partition data, comma-separated; when unset, log.dir is used.' }),
+  'log.dir': list({ default: ['/tmp/kafka-logs'], doc: 'The data directory used when log.dirs is not set.' }),
   'log.segment.bytes': int({ default: 1024 * MiB, valid: atLeast(MiB), mode: 'cluster-wide', doc: 'Size at which a new log segment is started.' }),
   'log.roll.ms': long({ default: null, mode: 'cluster-wide', doc: 'Age at which a new log segment is started; when unset, log.roll.hours is used.' }),
   'log.roll.hours': int({ default: 168, valid: atLeast(1), doc: 'Age in hours at which a new log segment is started.' }),
@@ -114,7 +115,6 @@ export const brokerConfigDefinitions = named({
   'log.message.timestamp.type': string({ default: 'CreateTime', valid: oneOf('CreateTime', 'LogAppendTime'), mode: 'cluster-wide', doc: 'Whether record timestamps are the producer\'s (CreateTime) or the broker\'s append time.' }),
   'log.message.timestamp.before.max.ms': long({ default: LONG_MAX_VALUE, valid: atLeast(0), mode: 'cluster-wide', doc: 'How far in the past a CreateTime timestamp may be before the batch is rejected.' }),
   'log.message.timestamp.after.max.ms': long({ default: HOUR_MS, valid: atLeast(0), mode: 'cluster-wide', doc: 'How far in the future a CreateTime timestamp may be before the batch is rejected.' }),
-  'log.message.downconversion.enable': bool({ default: true, mode: 'cluster-wide', doc: 'Deprecated and without effect since Kafka 4.0: old record formats are no longer served.' }),
   'log.dir.failure.timeout.ms': long({ default: 30000, valid: atLeast(1), doc: 'How long the broker waits after a log directory fails before shutting down.' }),
   'num.recovery.threads.per.data.dir': int({ default: 2, valid: atLeast(1), mode: 'cluster-wide', doc: 'Threads per data directory recovering logs at start-up and flushing at shutdown.' }),
   'log.local.retention.ms': long({ default: -2, valid: atLeast(-2), mode: 'cluster-wide', doc: 'With tiered storage, how long segments stay local; -2 follows log.retention.ms.' }),
@@ -139,9 +139,9 @@ export const brokerConfigDefinitions = named({
   'group.max.session.timeout.ms': int({ default: 1800000, doc: 'Longest session timeout a classic-protocol consumer may ask for.' }),
   'group.initial.rebalance.delay.ms': int({ default: 0, kafkaDefault: 3000, doc: 'How long a new classic group waits for more members before its first rebalance; gregor does not wait.' }),
   'group.max.size': int({ default: INT_MAX_VALUE, valid: atLeast(1), doc: 'Most members in one classic group.' }),
-  'group.coordinator.rebalance.protocols': list({ default: ['classic', 'consumer'], valid: eachOneOf('classic', 'consumer', 'share'), doc: 'Group protocols the coordinator serves.' }),
-  'group.coordinator.threads': int({ default: 1, valid: atLeast(1), doc: 'Threads running the group coordinator (Kafka tuning).' }),
-  'group.coordinator.append.linger.ms': int({ default: 10, valid: atLeast(0), doc: 'How long the coordinator gathers records before writing them.' }),
+  'group.coordinator.rebalance.protocols': list({ default: ['classic', 'consumer', 'streams'], valid: eachOneOf('consumer', 'classic', 'share', 'streams'), doc: 'Group protocols the coordinator serves.' }),
+  'group.coordinator.threads': int({ default: 4, valid: atLeast(1), doc: 'Threads running the group coordinator (Kafka tuning).' }),
+  'group.coordinator.append.linger.ms': int({ default: -1, valid: atLeast(-1), doc: 'How long the coordinator gathers records before writing them; -1 writes when the batch is full or nothing else is queued.' }),
   'group.consumer.session.timeout.ms': int({ default: 45000, valid: atLeast(1), doc: 'Session timeout of members of consumer-protocol groups.' }),
   'group.consumer.min.session.timeout.ms': int({ default: 45000, valid: atLeast(1), doc: 'Shortest session timeout of consumer-protocol groups.' }),
   'group.consumer.max.session.timeout.ms': int({ default: 60000, valid: atLeast(1), doc: 'Longest session timeout of consumer-protocol groups.' }),
@@ -149,7 +149,7 @@ export const brokerConfigDefinitions = named({
   'group.consumer.min.heartbeat.interval.ms': int({ default: 5000, valid: atLeast(1), doc: 'Shortest heartbeat interval of consumer-protocol groups.' }),
   'group.consumer.max.heartbeat.interval.ms': int({ default: 15000, valid: atLeast(1), doc: 'Longest heartbeat interval of consumer-protocol groups.' }),
   'group.consumer.max.size': int({ default: INT_MAX_VALUE, valid: atLeast(1), doc: 'Most members in one consumer-protocol group.' }),
-  'group.consumer.assignors': list({ default: ['org.apache.kafka.coordinator.group.assignor.UniformAssignor', 'org.apache.kafka.coordinator.group.assignor.RangeAssignor'], doc: 'Server-side assignors of consumer-protocol groups; the first is the default.' }),
+  'group.consumer.assignors': list({ default: ['uniform', 'range'], doc: 'Server-side assignors of consumer-protocol groups; the first is the default.' }),
   'offset.metadata.max.bytes': int({ default: 4096, doc: 'Longest metadata string stored with a committed offset.' }),
   'offsets.load.buffer.size': int({ default: 5 * MiB, valid: atLeast(1), doc: 'Batch size for reading the offsets topic at load.' }),
   'offsets.retention.minutes': int({ default: 7 * 24 * 60, valid: atLeast(1), doc: 'How long committed offsets of an empty group are kept.' }),

@@ -23,8 +23,6 @@ export interface ConfigDefinition<T = unknown> {
   readonly sensitive: boolean;
   /** Checks a parsed value; returns what is wrong (a short phrase) or null. */
   check(value: T): string | null;
-  /** Replaces the type's own parsing where Kafka parses the text itself (comma-split STRING configs). */
-  parse?(text: string): unknown;
 }
 
 /** A broken config value: names the key and says what it accepts, in one line. */
@@ -111,7 +109,7 @@ export function parseTyped(type: ConfigType, raw: string): unknown {
 export function parseConfigValue<T>(def: ConfigDefinition<T>, raw: string): T {
   const isNullable = def.default === null;
   if (isNullable && raw.trim() === '' && def.type !== 'STRING' && def.type !== 'LIST') return null as T;
-  const value = def.parse === undefined ? parseTyped(def.type, raw) : def.parse(raw.trim());
+  const value = parseTyped(def.type, raw);
   if (value === undefined) throw invalid(def, raw);
   const problem = def.check(value as T);
   if (problem !== null) throw invalid(def, raw);
@@ -143,7 +141,6 @@ export function formatConfigValue(type: ConfigType, value: unknown): string | nu
   if (value === null || value === undefined) return null;
   switch (type) {
     case 'LIST': return (value as readonly string[]).join(',');
-    case 'STRING': return Array.isArray(value) ? value.join(',') : String(value);
     case 'DOUBLE': return formatJavaDouble(value as number);
     case 'LONG': return (value as number) >= LONG_MAX_VALUE ? LONG_MAX.toString() : String(value);
     default: return String(value);

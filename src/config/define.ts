@@ -86,16 +86,6 @@ export const className = <D extends string | null>(s: Spec<D, string>) => build<
 export const password = <D extends string | null>(s: Spec<D, string>) => build<string, D>('PASSWORD', s);
 export const list = <D extends string[] | null>(s: Spec<D, string[]>) => build<string[], D>('LIST', s);
 
-/** A STRING config that Kafka splits on commas itself (listeners, log.dirs): typed as a list here. */
-export const csvString = <D extends string[] | null>(s: Spec<D, string[]>) => ({
-  ...build<string[], D>('STRING', s),
-  parse: splitCsv,
-});
-
-function splitCsv(text: string): string[] {
-  return text.split(',').map((part) => part.trim()).filter((part) => part !== '');
-}
-
 /** Turns a record of unnamed definitions into named ones, keeping each key's value type. */
 export function named<R extends Record<string, UnnamedDefinition<unknown>>>(
   table: R,

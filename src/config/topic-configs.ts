@@ -1,4 +1,4 @@
-// Every topic-level config of Kafka 4.x (TopicConfig / LogConfig), with its type, default, valid values
+// Every topic-level config of Kafka 4.x (TopicConfig / LogConfig, checked against Kafka 4.3.1's reference), with its type, default, valid values
 // and the broker keys it falls back to (ServerTopicConfigSynonyms), highest precedence first.
 // A topic override wins; otherwise the broker's effective value for the first synonym is used.
 import type { BrokerConfig } from './broker-config.js';
@@ -41,7 +41,6 @@ export const topicConfigDefinitions = named({
   'local.retention.ms': withSynonyms(long({ default: -2, valid: atLeast(-2), doc: 'With tiered storage, how long segments stay local; -2 follows retention.ms.' }), 'log.local.retention.ms'),
   'max.compaction.lag.ms': withSynonyms(long({ default: LONG_MAX_VALUE, valid: atLeast(1), doc: 'Oldest a record may get before it must be compacted.' }), 'log.cleaner.max.compaction.lag.ms'),
   'max.message.bytes': withSynonyms(int({ default: DEFAULT_MAX_MESSAGE_BYTES, valid: atLeast(0), doc: 'Largest record batch, in bytes, the topic accepts.' }), 'message.max.bytes'),
-  'message.downconversion.enable': withSynonyms(bool({ default: true, doc: 'Deprecated and without effect since Kafka 4.0.' }), 'log.message.downconversion.enable'),
   'message.timestamp.after.max.ms': withSynonyms(long({ default: 60 * 60 * 1000, valid: atLeast(0), doc: 'How far in the future a CreateTime timestamp may be before the batch is rejected.' }), 'log.message.timestamp.after.max.ms'),
   'message.timestamp.before.max.ms': withSynonyms(long({ default: LONG_MAX_VALUE, valid: atLeast(0), doc: 'How far in the past a CreateTime timestamp may be before the batch is rejected.' }), 'log.message.timestamp.before.max.ms'),
   'message.timestamp.type': withSynonyms(string({ default: 'CreateTime', valid: oneOf('CreateTime', 'LogAppendTime'), doc: 'Whether record timestamps are the producer\'s (CreateTime) or the broker\'s append time.' }), 'log.message.timestamp.type'),

