@@ -98,7 +98,8 @@ async function main(argv: string[]): Promise<void> {
     .wrap(Math.min(110, process.stdout.columns ?? 110))
     .fail((message, error) => {
       if (error !== undefined && error !== null) throw error;
-      usageFailure(`${message} (see gregor --help)`);
+      // yargs spreads some messages over lines; the command's errors are one line.
+      usageFailure(`${message.replace(/\s*\n\s*/g, ' ')} (see gregor --help)`);
     })
     .parseAsync();
 }

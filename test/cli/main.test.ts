@@ -46,6 +46,7 @@ test('a bad value from the environment exits 2 the same way', () => {
 test('bad flags and files exit 2 with one line', () => {
   assertOneLineUsageError(run(['--port', '70000']), '--port', '65535');
   assertOneLineUsageError(run(['--bogus-flag']), 'bogus-flag');
+  assertOneLineUsageError(run(['--log-level', 'loud']), 'log-level', 'loud');
   assertOneLineUsageError(run(['--config', '/no/such/file.properties']), '/no/such/file.properties');
   assertOneLineUsageError(run(['--override', 'novalue']), '--override', 'key=value');
 });
