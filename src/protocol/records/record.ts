@@ -114,11 +114,20 @@ export interface RecordMeta {
 }
 
 /**
- * Walks the records of an uncompressed records section (see batchRecordsData) reading only offsetDelta,
- * timestampDelta and whether a key is present; nothing is allocated per record (the meta object is reused: copy
- * what you keep). Checks the same structure decodeBatchRecords does. Returns the number of records walked.
+ * Walks the records of the batch at the start of `batch` (decompressing it first if needed) reading only
+ * offsetDelta, timestampDelta and whether a key is present. See walkRecordMeta. Returns the number of records.
  */
-export function forEachRecordMeta(data: Buffer, recordCount: number, cb: (meta: RecordMeta) => void): number {
+export function forEachRecordMeta(batch: Buffer, cb: (meta: RecordMeta) => void, options: DecodeOptions = {}): number {
+  const header = readBatchHeader(batch);
+  return walkRecordMeta(batchRecordsData(batch, header, options), header.recordCount, cb);
+}
+
+/**
+ * Walks an uncompressed records section (see batchRecordsData) reading only offsetDelta, timestampDelta and
+ * whether a key is present; nothing is allocated per record (the meta object is reused: copy what you keep).
+ * Checks the same structure decodeBatchRecords does. Returns the number of records walked.
+ */
+export function walkRecordMeta(data: Buffer, recordCount: number, cb: (meta: RecordMeta) => void): number {
   if (recordCount < 0) throw invalid(`invalid record count ${recordCount}`);
   const c: Cursor = { pos: 0 };
   const meta: RecordMeta = { index: 0, offsetDelta: 0, timestampDelta: 0, hasKey: false, sizeInBytes: 0 };
@@ -176,13 +185,15 @@ export interface EncodeBatchInput {
   logAppendTime?: number;
   /** Needed only for a batch without records (what compaction can leave); otherwise the last record's delta. */
   lastOffsetDelta?: number;
+  /** Set by the log cleaner: stored as baseTimestamp (with the delete-horizon attribute), record deltas relative to it. */
+  deleteHorizonMs?: number;
   records: readonly RecordInput[];
 }
 
-/** A complete v2 batch, CRC included. baseTimestamp is the first record's timestamp, as Kafka's builder writes. */
+/** A complete v2 batch, CRC included. baseTimestamp is the first record's timestamp (or the delete horizon), as Kafka's builder writes. */
 export function encodeRecordBatch(input: EncodeBatchInput): Buffer {
   const records = input.records;
-  const baseTimestamp = records.length > 0 ? records[0]!.timestamp : NO_TIMESTAMP;
+  const baseTimestamp = input.deleteHorizonMs ?? (records.length > 0 ? records[0]!.timestamp : NO_TIMESTAMP);
   let maxTimestamp = NO_TIMESTAMP;
   for (const r of records) if (r.timestamp > maxTimestamp) maxTimestamp = r.timestamp;
   const timestampType = input.timestampType ?? TimestampType.CREATE_TIME;
@@ -206,6 +217,7 @@ export function encodeRecordBatch(input: EncodeBatchInput): Buffer {
     timestampType,
     isTransactional: input.isTransactional ?? false,
     isControl: input.isControl ?? false,
+    hasDeleteHorizon: input.deleteHorizonMs !== undefined,
   });
   batch.writeInt16BE(attributes, 21);
   batch.writeInt32BE(lastOffsetDelta, 23);

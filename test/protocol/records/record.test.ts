@@ -1,12 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { Compression, TimestampType, readBatchHeader, verifyBatchCrc } from '../../../src/protocol/records/batch.js';
+import { Compression, TimestampType, hasDeleteHorizon, readBatchHeader, verifyBatchCrc } from '../../../src/protocol/records/batch.js';
 import {
   batchRecordsData,
   decodeBatchRecords,
   encodeRecordBatch,
   forEachRecordMeta,
+  walkRecordMeta,
   type RecordInput,
 } from '../../../src/protocol/records/record.js';
 import { ControlRecordType, encodeControlBatch, readControlRecordType, readTransactionMarker } from '../../../src/protocol/records/control.js';
@@ -88,6 +89,14 @@ test('LogAppendTime batches report the append time for every record', () => {
   assert.ok(decodeBatchRecords(batch).every((r) => r.timestamp === 1_800_000_000_000));
 });
 
+test('a delete horizon is stored as baseTimestamp with its attribute; record timestamps survive', () => {
+  const batch = encodeRecordBatch({ ...fixtureBatch, deleteHorizonMs: FIXTURE.baseTimestamp + 86_400_000 });
+  const h = readBatchHeader(batch);
+  assert.ok(hasDeleteHorizon(h.attributes));
+  assert.equal(h.baseTimestamp, FIXTURE.baseTimestamp + 86_400_000);
+  assert.deepEqual(decodeBatchRecords(batch).map((r) => r.timestamp), fixtureRecords.map((r) => r.timestamp));
+});
+
 test('a batch without records (as compaction leaves them) keeps its lastOffsetDelta', () => {
   const batch = encodeRecordBatch({ baseOffset: 10, lastOffsetDelta: 4, records: [] });
   const h = readBatchHeader(batch);
@@ -100,8 +109,9 @@ test('forEachRecordMeta walks offset and timestamp deltas and key presence', () 
   for (const codec of Object.values(Compression)) {
     const batch = encodeRecordBatch({ ...fixtureBatch, compression: codec });
     const seen: [number, number, boolean][] = [];
-    const n = forEachRecordMeta(batchRecordsData(batch), readBatchHeader(batch).recordCount, (m) => seen.push([m.offsetDelta, m.timestampDelta, m.hasKey]));
+    const n = forEachRecordMeta(batch, (m) => seen.push([m.offsetDelta, m.timestampDelta, m.hasKey]));
     assert.equal(n, 3);
+    assert.equal(walkRecordMeta(batchRecordsData(batch), 3, () => {}), 3);
     assert.deepEqual(seen, [[0, 0, true], [1, 5, false], [2, 9, true]]);
   }
 });
@@ -117,7 +127,7 @@ test('structural damage is a ProtocolError, never a crash', () => {
   const lessCount = Buffer.from(good);
   lessCount.writeInt32BE(2, 57);
   assert.throws(() => decodeBatchRecords(lessCount), /still remaining/);
-  assert.throws(() => forEachRecordMeta(batchRecordsData(lessCount), 2, () => {}), /still remaining/);
+  assert.throws(() => forEachRecordMeta(lessCount, () => {}), /still remaining/);
   // A huge count is refused before allocation.
   const hugeCount = Buffer.from(good);
   hugeCount.writeInt32BE(0x7fffffff, 57);
