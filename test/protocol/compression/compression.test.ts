@@ -164,3 +164,22 @@ test('zstd: a bomb of RLE blocks is refused from its headers alone', () => {
   assert.equal(zstdOutputBound(bomb), 10_000 * 128 * 1024);
   assert.throws(() => decompress(Codec.ZSTD, bomb, 64 * MiB), isProtocolError('too-large'));
 });
+
+test('mutated or cut compressed input fails only with ProtocolError (deterministic fuzz)', () => {
+  let seed = 12345;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+  const input = sampleRecords(60_000);
+  for (const codec of [Codec.GZIP, Codec.SNAPPY, Codec.LZ4, Codec.ZSTD]) {
+    const packed = compress(codec, input);
+    for (let n = 0; n < 300; n++) {
+      const b = Buffer.from(packed);
+      for (let j = 0; j < 1 + n % 4; j++) b[Math.floor(rnd() * b.length)] = Math.floor(rnd() * 256);
+      const cut = n % 5 === 0 ? b.subarray(0, Math.floor(rnd() * b.length)) : b;
+      try {
+        decompress(codec, cut, MiB);
+      } catch (e) {
+        assert.ok(e instanceof ProtocolError, `codec ${codec} mutation ${n}: ${String(e)}`);
+      }
+    }
+  }
+});
