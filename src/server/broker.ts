@@ -6,13 +6,16 @@ import { hostname } from 'node:os';
 import type { Socket } from 'node:net';
 import { pino, type Logger } from 'pino';
 import { parseListeners, type BrokerConfig } from '../config/index.js';
-import { randomUuid } from '../storage/topic-id.js';
+import { backgroundIntervals, openLogStore } from '../broker/open-store.js';
+import { StoreTopicCatalog } from '../broker/store-topic-catalog.js';
+import type { LogStore } from '../storage/log-store.js';
+import { MemoryLogStore } from '../storage/memory/memory-store.js';
 import { Connection, type ConnectionLimits } from './connection.js';
 import type { BrokerState, Endpoint, Handler } from './handler.js';
 import { handlers as registry } from './handlers/index.js';
 import { bindListener, type BoundListener } from './listener.js';
 import { createDispatch } from './router.js';
-import { MemoryTopicCatalog, type TopicCatalog } from './topic-catalog.js';
+import type { TopicCatalog } from './topic-catalog.js';
 
 export interface Broker {
   /** The bound address of each listener, in configuration order (port 0 resolved). */
@@ -27,8 +30,13 @@ export interface BrokerOptions {
   readonly logger?: Logger;
   /** The API registry; tests may inject their own. Default: handlers/index.ts. */
   readonly handlers?: readonly Handler[];
-  /** Default: an empty in-memory catalog (until storage provides topics). */
+  /**
+   * Default: the store's topics. A test catalog given here is what Metadata reads; without `store` the
+   * broker then keeps its data in memory (a test must not write to the configured log.dirs).
+   */
   readonly topics?: TopicCatalog;
+  /** An already-open store to serve (tests); the broker closes it on close(). Default: opened from config. */
+  readonly store?: LogStore;
   /** Per-connection limits beyond the config keys; tests lower them. */
   readonly maxInFlightPerConnection?: number;
   readonly writeHighWaterMark?: number;
@@ -74,6 +82,11 @@ export async function startBroker(config: BrokerConfig, options: BrokerOptions =
     void connection.done.then(() => connections.delete(connection));
   };
 
+  // Logs are loaded (and recovered) before any listener accepts a client, as Kafka does.
+  const store: LogStore =
+    options.store ??
+    (options.topics !== undefined ? new MemoryLogStore({ nodeId: config['node.id'] }) : await openLogStore(config, (msg) => log.warn(msg)));
+
   const bound: BoundListener[] = [];
   try {
     for (const spec of listenerSpecs) {
@@ -81,6 +94,7 @@ export async function startBroker(config: BrokerConfig, options: BrokerOptions =
     }
   } catch (err) {
     await Promise.all(bound.map((listener) => listener.close()));
+    await store.close();
     throw err;
   }
 
@@ -88,16 +102,19 @@ export async function startBroker(config: BrokerConfig, options: BrokerOptions =
   try {
     state = {
       config,
-      nodeId: config['node.id'],
-      clusterId: randomUuid(),
-      topics: options.topics ?? new MemoryTopicCatalog(),
+      nodeId: store.nodeId,
+      clusterId: store.clusterId,
+      topics: options.topics ?? new StoreTopicCatalog(store, config),
+      store,
       handlers: options.handlers ?? registry,
       advertised: advertisedEndpoints(advertisedSpecs, bound),
       log,
     };
     dispatch = createDispatch(state);
+    store.startBackground(backgroundIntervals(config));
   } catch (err) {
     await Promise.all(bound.map((listener) => listener.close()));
+    await store.close();
     throw err;
   }
   log.info(
@@ -114,6 +131,8 @@ export async function startBroker(config: BrokerConfig, options: BrokerOptions =
       const stopped = bound.map((listener) => listener.close());
       await Promise.all([...connections].map((connection) => connection.close()));
       await Promise.all(stopped);
+      // After the connections: no append is in flight, and the file engine marks the shutdown clean.
+      await store.close();
       log.info('broker stopped');
     },
   };

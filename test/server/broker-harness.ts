@@ -8,7 +8,8 @@ import { startBroker, type Broker, type BrokerOptions } from '../../src/server/b
 import { RawClient } from './raw-client.js';
 
 export async function startTestBroker(settings: Record<string, string> = {}, options: BrokerOptions = {}): Promise<Broker & { port: number }> {
-  const config = resolveBrokerConfig({ listeners: 'PLAINTEXT://127.0.0.1:0', ...settings });
+  // Memory engine unless a test asks otherwise: tests must not share the configured log.dirs.
+  const config = resolveBrokerConfig({ listeners: 'PLAINTEXT://127.0.0.1:0', 'gregor.log.engine': 'memory', ...settings });
   const broker = await startBroker(config, options);
   return Object.assign(broker, { port: broker.addresses[0]!.port });
 }
