@@ -5,8 +5,9 @@
  * this node (a KRaft broker names a live broker, and this is the only one). Topics: all (v0: an empty
  * list; v1+: a null list) or the ones named; each partition is led by this node, replicas = ISR = [node].
  * An unknown name gets UNKNOWN_TOPIC_OR_PARTITION (INVALID_TOPIC_EXCEPTION if the name is illegal); when
- * auto-creation is allowed and the catalog can create topics, the topic is created and reported as
- * LEADER_NOT_AVAILABLE, as Kafka does, so the client asks again. Versions:
+ * auto-creation is allowed (v0-3 always, v4+ allow_auto_topic_creation, and auto.create.topics.enable) the
+ * topic is created before answering, yet the answer is the one Kafka 4.3 gives while its controller creates
+ * the topic: UNKNOWN_TOPIC_OR_PARTITION with the zero id, so the client asks again. Versions:
  * - v0 / v1+: "all topics" is [] / null. v2+: cluster id. v4+: allow_auto_topic_creation. v7+: leader epoch.
  * - v8+: authorized operations when asked (no authorizer: every supported operation), else the schema default;
  *   cluster operations only in v8–v10.
@@ -103,8 +104,8 @@ async function describeByName(
   if (known !== undefined) return describeTopic(ctx, known, leaderReachable, version);
   if (topicNameError(name) !== null) return topicError(ErrorCode.INVALID_TOPIC_EXCEPTION, name, ZERO_UUID, isInternalTopic(name));
   if (autoCreateAllowed && config['auto.create.topics.enable'] && topics.autoCreate !== undefined) {
-    const created = await topics.autoCreate(name);
-    return topicError(ErrorCode.LEADER_NOT_AVAILABLE, name, created.id, created.internal);
+    await topics.autoCreate(name);
+    return topicError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, name, ZERO_UUID, isInternalTopic(name));
   }
   return topicError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, name, ZERO_UUID, isInternalTopic(name));
 }

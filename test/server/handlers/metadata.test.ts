@@ -130,7 +130,7 @@ test('the advertised listener is what clients are told', async () => {
   }
 });
 
-test('auto-creation goes through the catalog when allowed, and is reported as LEADER_NOT_AVAILABLE', async () => {
+test('auto-creation goes through the catalog when allowed, and is first reported as UNKNOWN_TOPIC_OR_PARTITION (Kafka 4.3)', async () => {
   const created: string[] = [];
   const catalog = new (class extends MemoryTopicCatalog {
     async autoCreate(name: string): Promise<TopicInfo> {
@@ -146,7 +146,8 @@ test('auto-creation goes through the catalog when allowed, and is reported as LE
     const refused = await roundTrip(client, metadataApi, 12, request(byName(['fresh']), { allowAutoTopicCreation: false }));
     assert.equal(refused.topics[0]!.errorCode, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
     const first = await roundTrip(client, metadataApi, 12, request(byName(['fresh'])));
-    assert.equal(first.topics[0]!.errorCode, ErrorCode.LEADER_NOT_AVAILABLE);
+    assert.equal(first.topics[0]!.errorCode, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+    assert.equal(first.topics[0]!.topicId, 'AAAAAAAAAAAAAAAAAAAAAA');
     const second = await roundTrip(client, metadataApi, 12, request(byName(['fresh'])));
     assert.equal(second.topics[0]!.errorCode, ErrorCode.NONE);
     assert.deepEqual(created, ['fresh']);
