@@ -5,8 +5,20 @@
 import type { Handler } from '../handler.js';
 import { metadataHandler } from './03-metadata.js';
 import { apiVersionsHandler } from './18-api-versions.js';
+import { createTopicsHandler } from './19-create-topics.js';
+import { deleteTopicsHandler } from './20-delete-topics.js';
+import { describeConfigsHandler } from './32-describe-configs.js';
+import { alterConfigsHandler } from './33-alter-configs.js';
+import { createPartitionsHandler } from './37-create-partitions.js';
+import { incrementalAlterConfigsHandler } from './44-incremental-alter-configs.js';
 
 export const handlers: readonly Handler[] = [
   metadataHandler,
   apiVersionsHandler,
+  createTopicsHandler,
+  deleteTopicsHandler,
+  describeConfigsHandler,
+  alterConfigsHandler,
+  createPartitionsHandler,
+  incrementalAlterConfigsHandler,
 ];

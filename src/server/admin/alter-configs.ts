@@ -1,0 +1,224 @@
+/**
+ * AlterConfigs and IncrementalAlterConfigs, shared: Kafka's broker-side checks (each resource once,
+ * no duplicate keys, no null values), then per resource type:
+ * - TOPIC: the new override set (legacy: replaces every override; incremental: SET, DELETE, APPEND,
+ *   SUBTRACT, lists starting from the default) is validated as a whole and applied at once through
+ *   the store, so logs pick up e.g. retention.ms immediately.
+ * - BROKER (this node's id, or '' for the cluster default): dynamic configs kept in memory and
+ *   reported by DescribeConfigs; read-only keys are refused as Kafka refuses them.
+ * - BROKER_LOGGER (incremental only): logger levels; the root logger drives the broker's own log level.
+ */
+import type { Level } from 'pino';
+import {
+  brokerConfigDefinition, ConfigError, parseConfigValue, topicConfigDefinition, type ConfigDefinition,
+} from '../../config/index.js';
+import { ErrorCode } from '../../protocol/error-codes.js';
+import type { RequestContext } from '../handler.js';
+import { ResourceType } from './config-sources.js';
+import { topicConfigsProblem } from './config-validation.js';
+import { dynamicConfigs } from './dynamic-configs.js';
+import { apiErrorOf, defaultApiError, type ApiError } from './storage-errors.js';
+import { invalidTopicNameMessage } from './topic-rules.js';
+
+export const OpType = { SET: 0, DELETE: 1, APPEND: 2, SUBTRACT: 3 } as const;
+const OP_NAMES = ['SET', 'DELETE', 'APPEND', 'SUBTRACT'] as const;
+
+export interface ConfigChange {
+  readonly name: string;
+  /** OpType id; legacy AlterConfigs entries are SETs of the whole set. */
+  readonly op: number;
+  readonly value: string | null;
+}
+
+export interface ResourceChanges {
+  readonly resourceType: number;
+  readonly resourceName: string;
+  readonly configs: readonly ConfigChange[];
+}
+
+const NONE: ApiError = { code: ErrorCode.NONE, message: null };
+
+function invalidRequest(message: string): ApiError {
+  return { code: ErrorCode.INVALID_REQUEST, message };
+}
+
+function invalidConfig(message: string): ApiError {
+  return { code: ErrorCode.INVALID_CONFIG, message };
+}
+
+/** Applies (or with validateOnly, only checks) every resource's changes; one result per resource, in order. */
+export async function alterResources(
+  ctx: RequestContext,
+  resources: readonly ResourceChanges[],
+  validateOnly: boolean,
+  legacy: boolean,
+): Promise<ApiError[]> {
+  const seen = new Map<string, number>();
+  for (const r of resources) {
+    const key = `${r.resourceType}:${r.resourceName}`;
+    seen.set(key, (seen.get(key) ?? 0) + 1);
+  }
+  return Promise.all(resources.map(async (resource) => {
+    if (seen.get(`${resource.resourceType}:${resource.resourceName}`)! > 1) return invalidRequest('Each resource must appear at most once.');
+    const names = resource.configs.map((c) => c.name);
+    if (new Set(names).size !== names.length) return invalidRequest('Error due to duplicate config keys');
+    const nullUpdates = resource.configs.filter((c) => c.value === null && (legacy || c.op !== OpType.DELETE)).map((c) => c.name);
+    if (nullUpdates.length > 0) return invalidRequest(`Null value not supported for : ${nullUpdates.join(', ')}`);
+    const unknownOp = resource.configs.find((c) => OP_NAMES[c.op] === undefined);
+    if (unknownOp !== undefined) return invalidRequest(`Unknown operations type ${unknownOp.op}`);
+    try {
+      switch (resource.resourceType) {
+        case ResourceType.TOPIC: return await alterTopic(ctx, resource, validateOnly, legacy);
+        case ResourceType.BROKER: return alterBroker(ctx, resource, validateOnly, legacy);
+        case ResourceType.BROKER_LOGGER:
+          if (!legacy) return alterLoggers(ctx, resource, validateOnly);
+          return invalidRequest(`Unknown resource type ${resource.resourceType}`);
+        default: return invalidRequest(`Unknown resource type ${resource.resourceType}`);
+      }
+    } catch (error) {
+      return apiErrorOf(error);
+    }
+  }));
+}
+
+/** The current value of a list config as its parts (Kafka's getParts: the default when unset). */
+function listParts(current: string | undefined, def: ConfigDefinition | undefined): string[] {
+  const value = current ?? (def !== undefined && Array.isArray(def.default) ? (def.default as string[]).join(',') : undefined);
+  return value === undefined ? [] : value.split(',').filter((part) => part !== '');
+}
+
+/** Applies incremental operations to a string map; an error for APPEND/SUBTRACT on a non-list key. */
+function applyOps(
+  current: Readonly<Record<string, string>>,
+  changes: readonly ConfigChange[],
+  definition: (name: string) => ConfigDefinition | undefined,
+): Record<string, string> | ApiError {
+  const next: Record<string, string> = { ...current };
+  for (const change of changes) {
+    const def = definition(change.name);
+    switch (change.op) {
+      case OpType.SET: next[change.name] = change.value!; break;
+      case OpType.DELETE: delete next[change.name]; break;
+      default: {
+        if (def?.type !== 'LIST') {
+          return invalidConfig(`Can't ${OP_NAMES[change.op]} to key ${change.name} because its type is not LIST.`);
+        }
+        const parts = listParts(next[change.name], def);
+        for (const value of change.value!.split(',')) {
+          if (change.op === OpType.APPEND) {
+            if (!parts.includes(value)) parts.push(value);
+          } else {
+            const at = parts.indexOf(value);
+            if (at !== -1) parts.splice(at, 1);
+          }
+        }
+        next[change.name] = parts.join(',');
+      }
+    }
+  }
+  return next;
+}
+
+async function alterTopic(ctx: RequestContext, resource: ResourceChanges, validateOnly: boolean, legacy: boolean): Promise<ApiError> {
+  const name = resource.resourceName;
+  if (name === '') return invalidRequest('Default topic resources are not allowed.');
+  const nameProblem = invalidTopicNameMessage(name);
+  if (nameProblem !== null) return { code: ErrorCode.INVALID_TOPIC_EXCEPTION, message: nameProblem };
+  const { store, config } = ctx.broker;
+  const current = store.topic(name)?.configs ?? {};
+  let next: Record<string, string> | ApiError;
+  if (legacy) {
+    next = {};
+    for (const change of resource.configs) next[change.name] = change.value!;
+  } else {
+    next = applyOps(current, resource.configs, topicConfigDefinition);
+  }
+  if ('code' in next) return next as ApiError;
+  const problem = topicConfigsProblem(next, config);
+  if (problem !== null) return invalidConfig(problem);
+  if (store.topic(name) === undefined) return defaultApiError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+  if (!validateOnly) await store.setTopicConfigs(name, next);
+  return NONE;
+}
+
+function brokerDefinition(name: string): ConfigDefinition | undefined {
+  return brokerConfigDefinition(name) as ConfigDefinition | undefined;
+}
+
+function alterBroker(ctx: RequestContext, resource: ResourceChanges, validateOnly: boolean, legacy: boolean): ApiError {
+  const name = resource.resourceName;
+  const nodeId = ctx.broker.nodeId;
+  if (name !== '') {
+    if (!/^[+-]?\d+$/.test(name)) return invalidRequest(`Node id must be an integer, but it is: ${name}`);
+    if (Number(name) !== nodeId) return invalidRequest(`Unexpected broker id, expected ${nodeId}, but received ${name}`);
+  }
+  const dynamic = dynamicConfigs(ctx.broker);
+  const target = name === '' ? dynamic.clusterDefault : dynamic.perBroker;
+  let next: Record<string, string> | ApiError;
+  if (legacy) {
+    next = {};
+    for (const change of resource.configs) next[change.name] = change.value!;
+  } else {
+    next = applyOps(Object.fromEntries(target), resource.configs, brokerDefinition);
+  }
+  if ('code' in next) return invalidRequest((next as ApiError).message ?? '');
+  const readOnly = Object.keys(next).filter((key) => brokerDefinition(key)?.updateMode === 'read-only');
+  if (readOnly.length > 0) return invalidRequest(`Cannot update these configs dynamically: Set(${readOnly.join(', ')})`);
+  for (const [key, value] of Object.entries(next)) {
+    const def = brokerDefinition(key);
+    if (def === undefined) continue;
+    try {
+      parseConfigValue(def, value);
+    } catch (error) {
+      if (error instanceof ConfigError) return invalidRequest(error.message);
+      throw error;
+    }
+  }
+  if (!validateOnly) {
+    target.clear();
+    for (const [key, value] of Object.entries(next)) target.set(key, value);
+  }
+  return NONE;
+}
+
+const LOG_LEVELS = ['DEBUG', 'ERROR', 'FATAL', 'INFO', 'TRACE', 'WARN'];
+const PINO_LEVELS: Readonly<Record<string, Level>> = {
+  TRACE: 'trace', DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error', FATAL: 'fatal',
+};
+export const ROOT_LOGGER = 'root';
+
+function alterLoggers(ctx: RequestContext, resource: ResourceChanges, validateOnly: boolean): ApiError {
+  const name = resource.resourceName;
+  const nodeId = ctx.broker.nodeId;
+  if (!/^[+-]?\d+$/.test(name)) return invalidRequest(`Node id must be an integer, but it is: ${name}`);
+  // Kafka's message names its own id twice here.
+  if (Number(name) !== nodeId) return invalidRequest(`Unexpected node id. Expected ${nodeId}, but received ${nodeId}`);
+  const loggers = dynamicConfigs(ctx.broker).loggers;
+  const exists = (logger: string): boolean => logger === ROOT_LOGGER || loggers.has(logger);
+  for (const change of resource.configs) {
+    switch (change.op) {
+      case OpType.SET:
+        if (!LOG_LEVELS.includes(change.value!)) {
+          return invalidConfig(`Cannot set the log level of ${change.name} to ${change.value} as it is not a supported log level. ` +
+            `Valid log levels are ${LOG_LEVELS.join(', ')}`);
+        }
+        break;
+      case OpType.DELETE:
+        if (!exists(change.name)) return invalidConfig(`Logger ${change.name} does not exist!`);
+        if (change.name === ROOT_LOGGER) return invalidRequest(`Removing the log level of the ${ROOT_LOGGER} logger is not allowed`);
+        break;
+      default:
+        return invalidRequest(`${OP_NAMES[change.op]} operation is not allowed for the BROKER_LOGGER resource`);
+    }
+  }
+  if (validateOnly) return NONE;
+  for (const change of resource.configs) {
+    if (change.op === OpType.SET) {
+      loggers.set(change.name, change.value!);
+      if (change.name === ROOT_LOGGER) ctx.broker.log.level = PINO_LEVELS[change.value!]!;
+    } else {
+      loggers.delete(change.name);
+    }
+  }
+  return NONE;
+}

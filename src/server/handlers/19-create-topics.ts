@@ -1,0 +1,175 @@
+/**
+ * CreateTopics (key 19), v2–v7 (Kafka 4.3's range; v0–1 are gone).
+ *
+ * Checks each topic in Kafka's controller order: duplicates in the request and __cluster_metadata
+ * (INVALID_REQUEST, answered after the others), the name (INVALID_TOPIC_EXCEPTION, also for a '.'/'_'
+ * collision with an existing topic), existence (TOPIC_ALREADY_EXISTS), configs (INVALID_CONFIG with
+ * ConfigDef's messages), then partitions and replication: -1 takes num.partitions /
+ * default.replication.factor, a factor above one broker is INVALID_REPLICATION_FACTOR, and manual
+ * assignments must name this broker once per partition, for partitions 0..n-1. validate_only checks
+ * all of that and creates nothing (the answer still carries a fresh topic id, as Kafka's does).
+ * Versions: v5+ the result carries partitions, replication factor and every effective config
+ * (sorted by name, with source, read-only, sensitive); v7+ the topic id.
+ */
+import { ErrorCode } from '../../protocol/error-codes.js';
+import {
+  createTopicsApi,
+  type CreatableTopic,
+  type CreatableTopicResult,
+  type CreateTopicsRequest,
+  type CreateTopicsResponse,
+} from '../../protocol/generated/create-topics.js';
+import { ZERO_UUID } from '../../protocol/io/reader.js';
+import { randomUuid } from '../../storage/topic-id.js';
+import { ConfigDescriber } from '../admin/config-describer.js';
+import { ConfigSourceId } from '../admin/config-sources.js';
+import { topicConfigsProblem } from '../admin/config-validation.js';
+import { dynamicConfigs } from '../admin/dynamic-configs.js';
+import { apiErrorOf, type ApiError } from '../admin/storage-errors.js';
+import { manualAssignmentProblem } from '../admin/replica-assignment.js';
+import { CLUSTER_METADATA_TOPIC, collidingTopic, invalidTopicNameMessage } from '../admin/topic-rules.js';
+import { defineHandler, type Handler, type RequestContext } from '../handler.js';
+
+/** What a valid topic becomes. */
+interface TopicPlan {
+  readonly partitions: number;
+  readonly replicationFactor: number;
+  readonly configs: Record<string, string>;
+}
+
+export const createTopicsHandler: Handler = defineHandler<CreateTopicsRequest, CreateTopicsResponse>({
+  api: createTopicsApi,
+  minVersion: 2,
+  maxVersion: 7,
+
+  async handle(ctx, request, version) {
+    const counts = new Map<string, number>();
+    for (const topic of request.topics) counts.set(topic.name, (counts.get(topic.name) ?? 0) + 1);
+    const existing = ctx.broker.store.topics().map((t) => t.name);
+
+    const pending: Promise<CreatableTopicResult>[] = [];
+    for (const topic of request.topics) {
+      if (counts.get(topic.name) !== 1 || topic.name === CLUSTER_METADATA_TOPIC) continue;
+      const checked = planTopic(ctx, topic, existing);
+      if ('code' in checked) {
+        pending.push(Promise.resolve(failure(topic.name, checked)));
+      } else if (request.validateOnly) {
+        pending.push(Promise.resolve(success(ctx, topic.name, randomUuid(), checked, version)));
+      } else {
+        pending.push(
+          ctx.broker.store.createTopic(topic.name, checked.partitions, checked.configs).then(
+            (created) => success(ctx, topic.name, created.topicId, checked, version),
+            (error: unknown) => failure(topic.name, creationError(topic.name, error)),
+          ),
+        );
+      }
+    }
+    const topics = await Promise.all(pending);
+    for (const [name, count] of counts) {
+      if (count > 1) topics.push(failure(name, { code: ErrorCode.INVALID_REQUEST, message: 'Duplicate topic name.' }));
+    }
+    if (counts.get(CLUSTER_METADATA_TOPIC) === 1) {
+      topics.push(failure(CLUSTER_METADATA_TOPIC, {
+        code: ErrorCode.INVALID_REQUEST,
+        message: `Creation of internal topic ${CLUSTER_METADATA_TOPIC} is prohibited.`,
+      }));
+    }
+    return { throttleTimeMs: 0, topics };
+  },
+});
+
+function planTopic(ctx: RequestContext, topic: CreatableTopic, existing: readonly string[]): TopicPlan | ApiError {
+  const { config, store, nodeId } = ctx.broker;
+  const nameProblem = invalidTopicNameMessage(topic.name);
+  if (nameProblem !== null) return { code: ErrorCode.INVALID_TOPIC_EXCEPTION, message: nameProblem };
+  if (store.topic(topic.name) !== undefined) {
+    return { code: ErrorCode.TOPIC_ALREADY_EXISTS, message: `Topic '${topic.name}' already exists.` };
+  }
+  const collision = collidingTopic(topic.name, existing);
+  if (collision !== undefined) {
+    return { code: ErrorCode.INVALID_TOPIC_EXCEPTION, message: `Topic '${topic.name}' collides with existing topic: ${collision}` };
+  }
+
+  const nullConfigs = topic.configs.filter((c) => c.value === null).map((c) => c.name);
+  if (nullConfigs.length > 0) {
+    return { code: ErrorCode.INVALID_CONFIG, message: `Null value not supported for topic configs: ${nullConfigs.join(',')}` };
+  }
+  const configs: Record<string, string> = {};
+  for (const entry of topic.configs) configs[entry.name] = entry.value!;
+  const configProblem = topicConfigsProblem(configs, config);
+  if (configProblem !== null) return { code: ErrorCode.INVALID_CONFIG, message: configProblem };
+
+  if (topic.assignments.length > 0) return planAssignments(topic, nodeId, configs);
+  if (topic.replicationFactor < -1 || topic.replicationFactor === 0) {
+    return { code: ErrorCode.INVALID_REPLICATION_FACTOR, message: 'Replication factor must be larger than 0, or -1 to use the default value.' };
+  }
+  if (topic.numPartitions < -1 || topic.numPartitions === 0) {
+    return { code: ErrorCode.INVALID_PARTITIONS, message: 'Number of partitions was set to an invalid non-positive value.' };
+  }
+  const partitions = topic.numPartitions === -1 ? config['num.partitions'] : topic.numPartitions;
+  const replicationFactor = topic.replicationFactor === -1 ? config['default.replication.factor'] : topic.replicationFactor;
+  if (replicationFactor > 1) {
+    return {
+      code: ErrorCode.INVALID_REPLICATION_FACTOR,
+      message: `Unable to replicate the partition ${replicationFactor} time(s): The target replication factor of ${replicationFactor} ` +
+        'cannot be reached because only 1 broker(s) are registered or some brokers have all their log directories cordoned.',
+    };
+  }
+  return { partitions, replicationFactor, configs };
+}
+
+/** Kafka's checks on a manual assignment; on one broker every partition must be [this node]. */
+function planAssignments(topic: CreatableTopic, nodeId: number, configs: Record<string, string>): TopicPlan | ApiError {
+  if (topic.replicationFactor !== -1) {
+    return { code: ErrorCode.INVALID_REQUEST, message: 'A manual partition assignment was specified, but replication factor was not set to -1.' };
+  }
+  if (topic.numPartitions !== -1) {
+    return { code: ErrorCode.INVALID_REQUEST, message: 'A manual partition assignment was specified, but numPartitions was not set to -1.' };
+  }
+  const seen = new Set<number>();
+  let replicationFactor: number | undefined;
+  for (const assignment of topic.assignments) {
+    if (seen.has(assignment.partitionIndex)) {
+      return invalidAssignment(`Found multiple manual partition assignments for partition ${assignment.partitionIndex}`);
+    }
+    const problem = manualAssignmentProblem(assignment.brokerIds, nodeId, replicationFactor);
+    if (problem !== null) return invalidAssignment(problem);
+    replicationFactor = assignment.brokerIds.length;
+    seen.add(assignment.partitionIndex);
+  }
+  for (let i = 0; i < seen.size; i++) {
+    if (!seen.has(i)) return invalidAssignment('partitions should be a consecutive 0-based integer sequence');
+  }
+  return { partitions: seen.size, replicationFactor: replicationFactor ?? 1, configs };
+}
+
+/** A topic created by a concurrent request gets Kafka's wording too. */
+function creationError(name: string, error: unknown): ApiError {
+  const apiError = apiErrorOf(error);
+  return apiError.code === ErrorCode.TOPIC_ALREADY_EXISTS ? { code: apiError.code, message: `Topic '${name}' already exists.` } : apiError;
+}
+
+function invalidAssignment(message: string): ApiError {
+  return { code: ErrorCode.INVALID_REPLICA_ASSIGNMENT, message };
+}
+
+function failure(name: string, error: ApiError): CreatableTopicResult {
+  return {
+    name, topicId: ZERO_UUID, errorCode: error.code, errorMessage: error.message,
+    topicConfigErrorCode: ErrorCode.NONE, numPartitions: -1, replicationFactor: -1, configs: [],
+  };
+}
+
+function success(ctx: RequestContext, name: string, topicId: string, plan: TopicPlan, version: number): CreatableTopicResult {
+  const configs = version < 5 ? [] : new ConfigDescriber(ctx.broker.config, dynamicConfigs(ctx.broker)).topicEntries(plan.configs).map((entry) => ({
+    // Kafka answers a topic's own settings here as they were given (" 1000 "), not parsed.
+    name: entry.name,
+    value: entry.sensitive ? null : entry.source === ConfigSourceId.DYNAMIC_TOPIC_CONFIG ? plan.configs[entry.name] ?? entry.value : entry.value,
+    readOnly: entry.readOnly,
+    configSource: entry.source, isSensitive: entry.sensitive,
+  }));
+  return {
+    name, topicId, errorCode: ErrorCode.NONE, errorMessage: null, topicConfigErrorCode: ErrorCode.NONE,
+    numPartitions: plan.partitions, replicationFactor: plan.replicationFactor, configs,
+  };
+}

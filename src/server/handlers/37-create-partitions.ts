@@ -1,0 +1,82 @@
+/**
+ * CreatePartitions (key 37), v0–v3 (Kafka 4.3's range).
+ *
+ * Grows a topic to `count` partitions as Kafka's controller does: a name given twice is
+ * INVALID_REQUEST ("Duplicate topic name.", answered first); an unknown topic
+ * UNKNOWN_TOPIC_OR_PARTITION; the same or a smaller count INVALID_PARTITIONS with Kafka's message;
+ * manual assignments must number the new partitions and name only this broker, once, with the
+ * topic's replication factor (1). validate_only checks without creating.
+ */
+import { ErrorCode } from '../../protocol/error-codes.js';
+import {
+  createPartitionsApi,
+  type CreatePartitionsRequest,
+  type CreatePartitionsResponse,
+  type CreatePartitionsTopic,
+  type CreatePartitionsTopicResult,
+} from '../../protocol/generated/create-partitions.js';
+import { manualAssignmentProblem } from '../admin/replica-assignment.js';
+import { apiErrorOf, defaultApiError, type ApiError } from '../admin/storage-errors.js';
+import { defineHandler, type Handler, type RequestContext } from '../handler.js';
+
+export const createPartitionsHandler: Handler = defineHandler<CreatePartitionsRequest, CreatePartitionsResponse>({
+  api: createPartitionsApi,
+  minVersion: 0,
+  maxVersion: 3,
+
+  async handle(ctx, request) {
+    const counts = new Map<string, number>();
+    for (const topic of request.topics) counts.set(topic.name, (counts.get(topic.name) ?? 0) + 1);
+    const results: CreatePartitionsTopicResult[] = [];
+    for (const [name, count] of counts) {
+      if (count > 1) results.push(result(name, { code: ErrorCode.INVALID_REQUEST, message: 'Duplicate topic name.' }));
+    }
+    const pending: Promise<CreatePartitionsTopicResult>[] = [];
+    for (const topic of request.topics) {
+      if (counts.get(topic.name) !== 1) continue;
+      const problem = check(ctx, topic);
+      if (problem !== null) pending.push(Promise.resolve(result(topic.name, problem)));
+      else if (request.validateOnly) pending.push(Promise.resolve(result(topic.name, null)));
+      else {
+        pending.push(ctx.broker.store.addPartitions(topic.name, topic.count).then(
+          () => result(topic.name, null),
+          (error: unknown) => result(topic.name, apiErrorOf(error)),
+        ));
+      }
+    }
+    results.push(...(await Promise.all(pending)));
+    return { throttleTimeMs: 0, results };
+  },
+});
+
+function check(ctx: RequestContext, topic: CreatePartitionsTopic): ApiError | null {
+  const current = ctx.broker.store.topic(topic.name);
+  if (current === undefined) return defaultApiError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+  if (topic.count === current.partitions) {
+    return { code: ErrorCode.INVALID_PARTITIONS, message: `Topic already has ${current.partitions} partition(s).` };
+  }
+  if (topic.count < current.partitions) {
+    return {
+      code: ErrorCode.INVALID_PARTITIONS,
+      message: `The topic ${topic.name} currently has ${current.partitions} partition(s); ${topic.count} would not be an increase.`,
+    };
+  }
+  const additional = topic.count - current.partitions;
+  if (topic.assignments !== null) {
+    if (topic.assignments.length !== additional) {
+      return {
+        code: ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+        message: `Attempted to add ${additional} additional partition(s), but only ${topic.assignments.length} assignment(s) were specified.`,
+      };
+    }
+    for (const assignment of topic.assignments) {
+      const problem = manualAssignmentProblem(assignment.brokerIds, ctx.broker.nodeId, 1);
+      if (problem !== null) return { code: ErrorCode.INVALID_REPLICA_ASSIGNMENT, message: problem };
+    }
+  }
+  return null;
+}
+
+function result(name: string, error: ApiError | null): CreatePartitionsTopicResult {
+  return { name, errorCode: error?.code ?? ErrorCode.NONE, errorMessage: error?.message ?? null };
+}
