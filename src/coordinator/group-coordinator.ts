@@ -1,0 +1,251 @@
+/**
+ * The group coordinator runtime: feeds requests and timer events to the GroupShard state machine,
+ * replays what it returns, appends its records to __consumer_offsets (per partition, in order) and
+ * releases each response once its records are in the log. Loads the topic at start-up through the
+ * same replay path.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { pino } from 'pino';
+import type { BrokerConfig } from '../config/index.js';
+import { ErrorCode } from '../protocol/error-codes.js';
+import type { DescribedGroup } from '../protocol/generated/describe-groups.js';
+import type { HeartbeatRequest, HeartbeatResponse } from '../protocol/generated/heartbeat.js';
+import { createJoinGroupResponse, type JoinGroupRequest, type JoinGroupResponse } from '../protocol/generated/join-group.js';
+import type { MemberIdentity, MemberResponse } from '../protocol/generated/leave-group.js';
+import type { ListedGroup } from '../protocol/generated/list-groups.js';
+import type { OffsetCommitRequest, OffsetCommitResponseTopic } from '../protocol/generated/offset-commit.js';
+import type { OffsetDeleteRequest, OffsetDeleteResponseTopic } from '../protocol/generated/offset-delete.js';
+import { createSyncGroupResponse, type SyncGroupRequest, type SyncGroupResponse } from '../protocol/generated/sync-group.js';
+import type { LogStore } from '../storage/log-store.js';
+import { systemScheduler, type Cancel, type Scheduler } from '../storage/scheduler.js';
+import { groupConfigFrom } from './group/group-config.js';
+import { GroupShard } from './group/group-shard.js';
+import type { MemberContext } from './group/membership.js';
+import type { FetchedGroup } from './group/offsets.js';
+import type { GroupRecord } from './group/records.js';
+import { KeyedTimer } from './runtime/keyed-timer.js';
+import { OffsetsLog } from './runtime/offsets-log.js';
+import type { Outcome } from './runtime/outcome.js';
+
+export type { MemberContext } from './group/membership.js';
+export type { FetchedGroup } from './group/offsets.js';
+
+export interface GroupCoordinatorOptions {
+  readonly store: LogStore;
+  readonly config: BrokerConfig;
+  /** Clock and timers; tests pass a ManualScheduler. Default: real time. */
+  readonly scheduler?: Scheduler;
+  readonly log?: Logger;
+  /** Member id suffixes; tests make them predictable. Default: random UUIDs. */
+  readonly newUuid?: () => string;
+}
+
+export class GroupCoordinator {
+  /** The state machine (tests and tools may inspect it). */
+  readonly shard: GroupShard;
+  private readonly offsetsLog: OffsetsLog;
+  private readonly timer: KeyedTimer<Outcome<void>>;
+  private readonly scheduler: Scheduler;
+  private readonly log: Logger;
+  private stopCleanup: Cancel | undefined;
+  private active = false;
+
+  private constructor(options: GroupCoordinatorOptions) {
+    this.scheduler = options.scheduler ?? systemScheduler;
+    this.log = options.log ?? pino({ level: 'silent' });
+    const config = groupConfigFrom(options.config);
+    this.timer = new KeyedTimer(this.scheduler, (result) => void this.apply(result).catch(() => undefined));
+    this.shard = new GroupShard(config, this.timer, this.scheduler, options.newUuid ?? randomUUID);
+    this.offsetsLog = new OffsetsLog(options.store, options.config, () => this.scheduler.now());
+    this.cleanupIntervalMs = config.offsetsRetentionCheckIntervalMs;
+  }
+
+  private readonly cleanupIntervalMs: number;
+
+  /** Loads __consumer_offsets (when it exists) and starts serving. */
+  static async open(options: GroupCoordinatorOptions): Promise<GroupCoordinator> {
+    const coordinator = new GroupCoordinator(options);
+    const stats = await coordinator.offsetsLog.load(
+      (record) => coordinator.shard.replay(record),
+      (message) => coordinator.log.warn(`skipping unreadable group record: ${message}`),
+    );
+    coordinator.shard.onLoaded();
+    coordinator.stopCleanup = coordinator.scheduler.every(coordinator.cleanupIntervalMs, () => coordinator.cleanupExpired());
+    coordinator.active = true;
+    if (stats.records > 0) coordinator.log.info({ records: stats.records, skipped: stats.skipped }, 'group coordinator loaded');
+    return coordinator;
+  }
+
+  get isActive(): boolean {
+    return this.active;
+  }
+
+  partitionFor(groupId: string): number {
+    return this.offsetsLog.partitionFor(groupId);
+  }
+
+  /** Creates __consumer_offsets on first use, as Kafka's FindCoordinator does. */
+  ensureTopic(): Promise<void> {
+    return this.offsetsLog.ensureTopic();
+  }
+
+  // ---- requests (each starts its state change synchronously, before any await) ----
+
+  joinGroup(ctx: MemberContext, request: JoinGroupRequest): Promise<JoinGroupResponse> {
+    if (!this.active) return Promise.resolve({ ...createJoinGroupResponse(), memberId: request.memberId, errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE });
+    return new Promise((resolve) => {
+      const result = this.shard.joinGroup(ctx, request, resolve);
+      this.apply(result).catch(() =>
+        resolve({ ...createJoinGroupResponse(), memberId: request.memberId, errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE }),
+      );
+    });
+  }
+
+  syncGroup(request: SyncGroupRequest): Promise<SyncGroupResponse> {
+    if (!this.active) return Promise.resolve({ ...createSyncGroupResponse(), errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE });
+    return new Promise((resolve) => {
+      const result = this.shard.syncGroup(request, resolve);
+      this.apply(result).catch(() => resolve({ ...createSyncGroupResponse(), errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE }));
+    });
+  }
+
+  heartbeat(request: HeartbeatRequest): HeartbeatResponse {
+    if (!this.active) return { throttleTimeMs: 0, errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE };
+    return this.shard.heartbeat(request).response;
+  }
+
+  async leaveGroup(groupId: string, members: readonly MemberIdentity[]): Promise<{ errorCode: number; members: MemberResponse[] }> {
+    if (!this.active) return { errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, members: [] };
+    const result = this.shard.leaveGroup(groupId, members);
+    try {
+      return await this.apply(result);
+    } catch {
+      return { errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, members: [] };
+    }
+  }
+
+  async commitOffsets(request: OffsetCommitRequest, apiVersion: number): Promise<OffsetCommitResponseTopic[]> {
+    const failAll = (errorCode: number): OffsetCommitResponseTopic[] =>
+      request.topics.map((t) => ({ name: t.name, partitions: t.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode })) }));
+    if (!this.active) return failAll(ErrorCode.COORDINATOR_NOT_AVAILABLE);
+    const result = this.shard.commitOffsets(request, apiVersion);
+    try {
+      return await this.apply(result);
+    } catch {
+      return failAll(ErrorCode.COORDINATOR_NOT_AVAILABLE);
+    }
+  }
+
+  /** Committed offsets of one group, read once the partition's pending writes are in the log. */
+  async fetchOffsets(groupId: string, topics: readonly { name: string; partitionIndexes: readonly number[] }[] | null): Promise<FetchedGroup> {
+    if (!this.active) return { errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, topics: [] };
+    await this.offsetsLog.settled(this.partitionFor(groupId));
+    return this.shard.fetchOffsets(groupId, topics);
+  }
+
+  async deleteOffsets(request: OffsetDeleteRequest): Promise<{ errorCode: number; topics: OffsetDeleteResponseTopic[] }> {
+    if (!this.active) return { errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, topics: [] };
+    const result = this.shard.deleteOffsets(request);
+    try {
+      return await this.apply(result);
+    } catch {
+      return { errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, topics: [] };
+    }
+  }
+
+  describeGroups(groupIds: readonly string[]): DescribedGroup[] {
+    return groupIds.map((groupId) => {
+      const described = this.shard.describeGroup(groupId);
+      return this.active ? described : { ...described, errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE };
+    });
+  }
+
+  listGroups(statesFilter: readonly string[], typesFilter: readonly string[]): { errorCode: number; groups: ListedGroup[] } {
+    if (!this.active) return { errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, groups: [] };
+    return { errorCode: ErrorCode.NONE, groups: this.shard.listGroups(statesFilter, typesFilter) };
+  }
+
+  async deleteGroups(groupIds: readonly string[]): Promise<{ groupId: string; errorCode: number }[]> {
+    if (!this.active) return groupIds.map((groupId) => ({ groupId, errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE }));
+    const result = this.shard.deleteGroups(groupIds);
+    try {
+      return await this.apply(result);
+    } catch {
+      return result.response.map(({ groupId, errorCode }) => ({
+        groupId,
+        errorCode: errorCode === ErrorCode.NONE ? ErrorCode.COORDINATOR_NOT_AVAILABLE : errorCode,
+      }));
+    }
+  }
+
+  /** Runs the offsets-retention clean-up now (it also runs every offsets.retention.check.interval.ms). */
+  cleanupExpired(): Promise<void> {
+    if (!this.active) return Promise.resolve();
+    return this.apply(this.shard.cleanupExpired()).catch(() => undefined);
+  }
+
+  /**
+   * Stops serving: timers stop, parked JoinGroup/SyncGroup requests are answered NOT_COORDINATOR (so
+   * connections can close), and the returned promise resolves once every queued write is in the log.
+   */
+  close(): Promise<void> {
+    if (this.active) {
+      this.active = false;
+      this.stopCleanup?.();
+      this.timer.cancelAll();
+      this.shard.unload();
+    }
+    return this.offsetsLog.settledAll();
+  }
+
+  // ---- the runtime ----
+
+  /**
+   * Replays the outcome's records (when marked so), appends them to their partitions, then runs the
+   * outcome's onWritten and resolves with its response; rejects when a write failed.
+   */
+  private apply<R>(result: Outcome<R>): Promise<R> {
+    if (result.replay) for (const record of result.records) this.shard.replay(record);
+    const followUp = (error: Error | null): void => {
+      const next = result.onWritten?.(error);
+      if (next !== undefined) void this.apply(next).catch(() => undefined);
+    };
+    if (result.records.length === 0) {
+      followUp(null);
+      return Promise.resolve(result.response);
+    }
+    const byPartition = new Map<number, GroupRecord[]>();
+    for (const record of result.records) {
+      const partition = this.partitionFor(record.group);
+      let list = byPartition.get(partition);
+      if (list === undefined) byPartition.set(partition, (list = []));
+      list.push(record);
+    }
+    const writes = [...byPartition].map(([partition, records]) =>
+      this.offsetsLog.append(partition, records, () => {
+        for (const record of records) this.shard.written(record);
+        this.maybeRewrite(partition);
+      }),
+    );
+    return Promise.all(writes).then(
+      () => {
+        followUp(null);
+        return result.response;
+      },
+      (error: Error) => {
+        this.log.error({ err: error }, 'writing to __consumer_offsets failed');
+        followUp(error);
+        throw error;
+      },
+    );
+  }
+
+  private maybeRewrite(partition: number): void {
+    if (!this.offsetsLog.needsRewrite(partition)) return;
+    const owns = (groupId: string): boolean => this.partitionFor(groupId) === partition;
+    this.offsetsLog.rewrite(partition, () => this.shard.liveRecords(owns)).catch((error: Error) => {
+      this.log.error({ err: error }, `rewriting __consumer_offsets-${partition} failed`);
+    });
+  }
+}

@@ -1,0 +1,236 @@
+/**
+ * The group coordinator's state machine (Kafka's GroupCoordinatorShard): classic groups and committed
+ * offsets. Every request or timer event becomes an Outcome; `replay` applies a record, the same at
+ * load and live; the clock and timers are injected. Group admin (DescribeGroups, ListGroups,
+ * DeleteGroups) lives here; membership and offsets in their own modules.
+ */
+import { ErrorCode } from '../../protocol/error-codes.js';
+import type { DescribedGroup } from '../../protocol/generated/describe-groups.js';
+import type { HeartbeatRequest, HeartbeatResponse } from '../../protocol/generated/heartbeat.js';
+import type { JoinGroupRequest, JoinGroupResponse } from '../../protocol/generated/join-group.js';
+import type { MemberIdentity, MemberResponse } from '../../protocol/generated/leave-group.js';
+import type { ListedGroup } from '../../protocol/generated/list-groups.js';
+import type { OffsetCommitRequest, OffsetCommitResponseTopic } from '../../protocol/generated/offset-commit.js';
+import type { OffsetDeleteRequest, OffsetDeleteResponseTopic } from '../../protocol/generated/offset-delete.js';
+import type { SyncGroupRequest, SyncGroupResponse } from '../../protocol/generated/sync-group.js';
+import type { GroupMetadataValue } from '../../protocol/generated/internal/group-coordinator/group-metadata-value.js';
+import type { CoordinatorTimer } from '../runtime/keyed-timer.js';
+import { outcome, type Outcome } from '../runtime/outcome.js';
+import { ClassicGroup, type GroupState } from './classic-group.js';
+import { ClassicMember, type Responder } from './classic-member.js';
+import type { GroupConfig } from './group-config.js';
+import { groupMetadataValue, Membership, type Clock, type MemberContext } from './membership.js';
+import { OffsetOps, OffsetStore, type FetchedGroup } from './offsets.js';
+import { groupMetadataRecord, groupTombstone, type GroupRecord } from './records.js';
+
+export const CLASSIC_GROUP_TYPE = 'classic';
+
+export class GroupShard {
+  private readonly groups = new Map<string, ClassicGroup>();
+  private readonly offsets = new OffsetStore();
+  /** The last GroupMetadata value written per group: what a log rewrite must carry forward. */
+  private readonly persistedGroups = new Map<string, GroupMetadataValue>();
+  private readonly membership: Membership;
+  private readonly offsetOps: OffsetOps;
+
+  constructor(
+    config: GroupConfig,
+    timer: CoordinatorTimer<Outcome<void>>,
+    clock: Clock,
+    newUuid: () => string,
+  ) {
+    this.membership = new Membership(this.groups, config, timer, clock, newUuid);
+    this.offsetOps = new OffsetOps(this.groups, this.offsets, this.membership, config, clock);
+  }
+
+  // ---- requests ----
+
+  joinGroup(ctx: MemberContext, request: JoinGroupRequest, respond: Responder<JoinGroupResponse>): Outcome<void> {
+    return this.membership.join(ctx, request, respond);
+  }
+
+  syncGroup(request: SyncGroupRequest, respond: Responder<SyncGroupResponse>): Outcome<void> {
+    return this.membership.sync(request, respond);
+  }
+
+  heartbeat(request: HeartbeatRequest): Outcome<HeartbeatResponse> {
+    return outcome(this.membership.heartbeat(request));
+  }
+
+  leaveGroup(groupId: string, members: readonly MemberIdentity[]): Outcome<{ errorCode: number; members: MemberResponse[] }> {
+    return this.membership.leave(groupId, members);
+  }
+
+  commitOffsets(request: OffsetCommitRequest, apiVersion: number): Outcome<OffsetCommitResponseTopic[]> {
+    return this.offsetOps.commit(request, apiVersion);
+  }
+
+  fetchOffsets(groupId: string, topics: readonly { name: string; partitionIndexes: readonly number[] }[] | null): FetchedGroup {
+    return this.offsetOps.fetch(groupId, topics);
+  }
+
+  deleteOffsets(request: OffsetDeleteRequest): Outcome<{ errorCode: number; topics: OffsetDeleteResponseTopic[] }> {
+    return this.offsetOps.delete(request);
+  }
+
+  describeGroup(groupId: string): DescribedGroup {
+    const group = this.groups.get(groupId);
+    const described: DescribedGroup = {
+      errorCode: ErrorCode.NONE,
+      groupId,
+      groupState: 'Dead',
+      protocolType: '',
+      protocolData: '',
+      members: [],
+      authorizedOperations: -2147483648,
+    };
+    if (groupId === '') return { ...described, errorCode: ErrorCode.INVALID_GROUP_ID };
+    if (group === undefined) return described;
+    // Member metadata and assignments are shown only once the group is Stable.
+    const stable = group.is('Stable');
+    return {
+      ...described,
+      groupState: group.state,
+      protocolType: group.protocolType ?? '',
+      protocolData: stable ? (group.protocolName ?? '') : '',
+      members: [...group.members.values()].map((m) => ({
+        memberId: m.memberId,
+        groupInstanceId: m.groupInstanceId,
+        clientId: m.clientId,
+        clientHost: m.clientHost,
+        memberMetadata: stable ? (m.metadata(group.protocolName ?? '') ?? Buffer.alloc(0)) : Buffer.alloc(0),
+        memberAssignment: stable ? m.assignment : Buffer.alloc(0),
+      })),
+    };
+  }
+
+  /** ListGroups with Kafka's filters: states case-insensitive; types by name (every group here is "classic"). */
+  listGroups(statesFilter: readonly string[], typesFilter: readonly string[]): ListedGroup[] {
+    const states = new Set(statesFilter.map((s) => s.trim().toLowerCase()));
+    const types = new Set(typesFilter.map((t) => t.trim().toLowerCase()));
+    const listed: ListedGroup[] = [];
+    for (const group of this.groups.values()) {
+      if (states.size > 0 && !states.has(group.state.toLowerCase())) continue;
+      if (types.size > 0 && !types.has(CLASSIC_GROUP_TYPE)) continue;
+      listed.push({ groupId: group.groupId, protocolType: group.protocolType ?? '', groupState: group.state, groupType: CLASSIC_GROUP_TYPE });
+    }
+    return listed;
+  }
+
+  /** DeleteGroups for the groups of one batch: per-group error codes and the tombstones of those deleted. */
+  deleteGroups(groupIds: readonly string[]): Outcome<{ groupId: string; errorCode: number }[]> {
+    const records: GroupRecord[] = [];
+    const results = groupIds.map((groupId) => {
+      if (groupId === '') return { groupId, errorCode: ErrorCode.INVALID_GROUP_ID };
+      const group = this.groups.get(groupId);
+      if (group === undefined || group.is('Dead')) return { groupId, errorCode: ErrorCode.GROUP_ID_NOT_FOUND };
+      if (!group.is('Empty')) return { groupId, errorCode: ErrorCode.NON_EMPTY_GROUP };
+      this.offsetOps.deleteAll(groupId, records);
+      records.push(groupTombstone(groupId));
+      return { groupId, errorCode: ErrorCode.NONE };
+    });
+    return outcome(results, records);
+  }
+
+  /** The periodic clean-up (offsets.retention.check.interval.ms): expired offsets, then empty groups left without offsets. */
+  cleanupExpired(): Outcome<void> {
+    const records: GroupRecord[] = [];
+    for (const [groupId, group] of this.groups) {
+      const allExpired = this.offsetOps.expire(groupId, records);
+      if (allExpired && group.is('Empty')) records.push(groupTombstone(groupId));
+    }
+    return outcome(undefined, records);
+  }
+
+  // ---- records ----
+
+  /** Applies one record: at load for every record, live for the outcomes marked replay. */
+  replay(record: GroupRecord): void {
+    if (record.type === 'offset') {
+      // Offsets of a group unknown so far belong to a "simple" group (commits outside group management).
+      if (record.value !== null && !this.groups.has(record.group)) {
+        this.groups.set(record.group, new ClassicGroup(record.group, 'Empty', null));
+      }
+      this.offsets.replay(record);
+      return;
+    }
+    if (record.value === null) {
+      this.groups.delete(record.group);
+      this.persistedGroups.delete(record.group);
+      return;
+    }
+    this.persistedGroups.set(record.group, record.value);
+    this.groups.set(record.group, groupFromRecord(record.group, record.value));
+  }
+
+  /** Called for every group record once it is in the log (live), so a rewrite carries the latest. */
+  written(record: GroupRecord): void {
+    if (record.type !== 'group') return;
+    if (record.value === null) this.persistedGroups.delete(record.group);
+    else this.persistedGroups.set(record.group, record.value);
+  }
+
+  onLoaded(): void {
+    this.membership.onLoaded();
+  }
+
+  unload(): void {
+    this.membership.unload();
+  }
+
+  /** Records that recreate the persisted state of the groups `owns` selects (one __consumer_offsets partition). */
+  liveRecords(owns: (groupId: string) => boolean): GroupRecord[] {
+    const records: GroupRecord[] = [];
+    for (const [groupId, value] of this.persistedGroups) if (owns(groupId)) records.push(groupMetadataRecord(groupId, value));
+    for (const record of this.offsets.liveRecords(owns)) records.push(record);
+    return records;
+  }
+
+  // ---- inspection (tests, tools) ----
+
+  group(groupId: string): ClassicGroup | undefined {
+    return this.groups.get(groupId);
+  }
+
+  groupState(groupId: string): GroupState | 'Dead' {
+    return this.groups.get(groupId)?.state ?? 'Dead';
+  }
+
+  /** The value that would be written for the group now (tests compare it with what replay rebuilds). */
+  currentMetadata(groupId: string): GroupMetadataValue | undefined {
+    const group = this.groups.get(groupId);
+    if (group === undefined) return undefined;
+    return groupMetadataValue(group, new Map([...group.members.values()].map((m) => [m.memberId, m.assignment] as const)));
+  }
+}
+
+/** Kafka's replay of a GroupMetadata value: members of the recorded generation; Stable when it has any, else Empty. */
+function groupFromRecord(groupId: string, value: GroupMetadataValue): ClassicGroup {
+  const group = new ClassicGroup(
+    groupId,
+    value.members.length === 0 ? 'Empty' : 'Stable',
+    value.currentStateTimestamp === -1n ? null : Number(value.currentStateTimestamp),
+    value.generation,
+    value.protocolType === '' ? null : value.protocolType,
+    value.protocol,
+    value.leader,
+  );
+  for (const m of value.members) {
+    const member = new ClassicMember(
+      m.memberId,
+      m.groupInstanceId,
+      m.clientId,
+      m.clientHost,
+      m.rebalanceTimeout === -1 ? m.sessionTimeout : m.rebalanceTimeout,
+      m.sessionTimeout,
+      value.protocolType,
+      [{ name: value.protocol ?? '', metadata: m.subscription }],
+    );
+    member.assignment = m.assignment;
+    group.add(member, null);
+  }
+  // add() elects the first member leader when none is set; the recorded leader wins.
+  group.leaderId = value.leader;
+  group.subscribedTopics = group.computeSubscribedTopics();
+  return group;
+}

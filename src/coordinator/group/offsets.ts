@@ -1,0 +1,244 @@
+/**
+ * Committed offsets (Kafka's OffsetMetadataManager): OffsetCommit, OffsetFetch, OffsetDelete and
+ * expiration. The offsets map changes only by replaying OffsetCommit records.
+ */
+import { ErrorCode } from '../../protocol/error-codes.js';
+import type { OffsetCommitRequest, OffsetCommitResponseTopic } from '../../protocol/generated/offset-commit.js';
+import type { OffsetDeleteRequest, OffsetDeleteResponseTopic } from '../../protocol/generated/offset-delete.js';
+import type { OffsetFetchResponseTopics } from '../../protocol/generated/offset-fetch.js';
+import { outcome, type Outcome } from '../runtime/outcome.js';
+import { ClassicGroup } from './classic-group.js';
+import type { GroupConfig } from './group-config.js';
+import { GroupError } from './group-error.js';
+import { validateMember, type Clock, type Membership } from './membership.js';
+import { offsetCommitRecord, offsetTombstone, type GroupRecord, type OffsetAndMetadata, type OffsetCommitRecord } from './records.js';
+
+/** OffsetCommitRequest.DEFAULT_RETENTION_TIME: use the broker's retention. */
+const DEFAULT_RETENTION_TIME = -1n;
+const INVALID_OFFSET = -1n;
+
+export interface FetchedGroup {
+  errorCode: number;
+  topics: OffsetFetchResponseTopics[];
+}
+
+/** group → topic → partition → committed offset. */
+export class OffsetStore {
+  private readonly byGroup = new Map<string, Map<string, Map<number, OffsetAndMetadata>>>();
+
+  get(group: string, topic: string, partition: number): OffsetAndMetadata | undefined {
+    return this.byGroup.get(group)?.get(topic)?.get(partition);
+  }
+
+  topics(group: string): ReadonlyMap<string, ReadonlyMap<number, OffsetAndMetadata>> | undefined {
+    return this.byGroup.get(group);
+  }
+
+  groups(): IterableIterator<string> {
+    return this.byGroup.keys();
+  }
+
+  replay(record: OffsetCommitRecord): void {
+    const { group, topic, partition, value } = record;
+    if (value !== null) {
+      let topics = this.byGroup.get(group);
+      if (topics === undefined) this.byGroup.set(group, (topics = new Map()));
+      let partitions = topics.get(topic);
+      if (partitions === undefined) topics.set(topic, (partitions = new Map()));
+      partitions.set(partition, value);
+      return;
+    }
+    const topics = this.byGroup.get(group);
+    const partitions = topics?.get(topic);
+    if (partitions === undefined) return;
+    partitions.delete(partition);
+    if (partitions.size === 0) topics!.delete(topic);
+    if (topics!.size === 0) this.byGroup.delete(group);
+  }
+
+  /** The records that recreate every offset of these groups (used when the log is rewritten). */
+  *liveRecords(groups: (group: string) => boolean): Generator<OffsetCommitRecord> {
+    for (const [group, topics] of this.byGroup) {
+      if (!groups(group)) continue;
+      for (const [topic, partitions] of topics) {
+        for (const [partition, value] of partitions) yield offsetCommitRecord(group, topic, partition, value);
+      }
+    }
+  }
+}
+
+export class OffsetOps {
+  constructor(
+    private readonly groups: Map<string, ClassicGroup>,
+    private readonly offsets: OffsetStore,
+    private readonly membership: Membership,
+    private readonly config: GroupConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  commit(request: OffsetCommitRequest, apiVersion: number): Outcome<OffsetCommitResponseTopic[]> {
+    const failAll = (errorCode: number): Outcome<OffsetCommitResponseTopic[]> =>
+      outcome(request.topics.map((t) => ({ name: t.name, partitions: t.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode })) })));
+    if (request.groupId === '') return failAll(ErrorCode.INVALID_GROUP_ID);
+    let group = this.groups.get(request.groupId);
+    try {
+      if (group === undefined) {
+        if (request.generationIdOrMemberEpoch >= 0) {
+          throw new GroupError(apiVersion >= 9 ? ErrorCode.GROUP_ID_NOT_FOUND : ErrorCode.ILLEGAL_GENERATION);
+        }
+        // A commit outside group management (admin client, assign()): a "simple" group is created.
+        group = new ClassicGroup(request.groupId, 'Empty', this.clock.now());
+        this.groups.set(request.groupId, group);
+      }
+      validateOffsetCommit(group, request.memberId, request.groupInstanceId, request.generationIdOrMemberEpoch);
+    } catch (error) {
+      return failAll(GroupError.codeOf(error));
+    }
+
+    // Commits keep a classic member's session alive while the group is Stable or rebalancing.
+    const member = group.member(request.memberId);
+    if (member !== undefined && (group.is('Stable') || group.is('PreparingRebalance'))) this.membership.rescheduleHeartbeat(group, member);
+
+    const now = this.clock.now();
+    const expireTimestamp = request.retentionTimeMs === DEFAULT_RETENTION_TIME ? null : now + Number(request.retentionTimeMs);
+    const records: GroupRecord[] = [];
+    const topics: OffsetCommitResponseTopic[] = request.topics.map((topic) => ({
+      name: topic.name,
+      partitions: topic.partitions.map((p) => {
+        const metadata = p.committedMetadata ?? '';
+        if (Buffer.byteLength(metadata) > this.config.offsetMetadataMaxBytes) {
+          return { partitionIndex: p.partitionIndex, errorCode: ErrorCode.OFFSET_METADATA_TOO_LARGE };
+        }
+        records.push(
+          offsetCommitRecord(request.groupId, topic.name, p.partitionIndex, {
+            offset: Number(p.committedOffset),
+            leaderEpoch: p.committedLeaderEpoch,
+            metadata,
+            commitTimestamp: now,
+            expireTimestamp,
+          }),
+        );
+        return { partitionIndex: p.partitionIndex, errorCode: ErrorCode.NONE };
+      }),
+    }));
+    return outcome(topics, records);
+  }
+
+  /** One group's committed offsets: the partitions asked for (-1 when none), or all of them when topics is null. */
+  fetch(groupId: string, topics: readonly { name: string; partitionIndexes: readonly number[] }[] | null): FetchedGroup {
+    const group = this.groups.get(groupId);
+    const stored = group === undefined || group.is('Dead') ? undefined : this.offsets.topics(groupId);
+    if (topics === null) {
+      const all: OffsetFetchResponseTopics[] = [];
+      for (const [name, partitions] of stored ?? []) {
+        all.push({
+          name,
+          partitions: [...partitions].map(([partitionIndex, o]) => ({
+            partitionIndex,
+            committedOffset: BigInt(o.offset),
+            committedLeaderEpoch: o.leaderEpoch,
+            metadata: o.metadata,
+            errorCode: ErrorCode.NONE,
+          })),
+        });
+      }
+      return { errorCode: ErrorCode.NONE, topics: all };
+    }
+    return {
+      errorCode: ErrorCode.NONE,
+      topics: topics.map((t) => ({
+        name: t.name,
+        partitions: t.partitionIndexes.map((partitionIndex) => {
+          const o = stored?.get(t.name)?.get(partitionIndex);
+          return o === undefined
+            ? { partitionIndex, committedOffset: INVALID_OFFSET, committedLeaderEpoch: -1, metadata: '', errorCode: ErrorCode.NONE }
+            : { partitionIndex, committedOffset: BigInt(o.offset), committedLeaderEpoch: o.leaderEpoch, metadata: o.metadata, errorCode: ErrorCode.NONE };
+        }),
+      })),
+    };
+  }
+
+  /** OffsetDelete: top-level error code and per-partition results. */
+  delete(request: OffsetDeleteRequest): Outcome<{ errorCode: number; topics: OffsetDeleteResponseTopic[] }> {
+    const fail = (errorCode: number) => outcome({ errorCode, topics: [] as OffsetDeleteResponseTopic[] });
+    if (request.groupId === '') return fail(ErrorCode.INVALID_GROUP_ID);
+    const group = this.groups.get(request.groupId);
+    if (group === undefined || group.is('Dead')) return fail(ErrorCode.GROUP_ID_NOT_FOUND);
+    if (!group.is('Empty') && !group.usesConsumerProtocol()) return fail(ErrorCode.NON_EMPTY_GROUP);
+
+    const records: GroupRecord[] = [];
+    const topics = request.topics.map((topic) => {
+      const subscribed = group.isSubscribedToTopic(topic.name);
+      return {
+        name: topic.name,
+        partitions: topic.partitions.map(({ partitionIndex }) => {
+          if (subscribed) return { partitionIndex, errorCode: ErrorCode.GROUP_SUBSCRIBED_TO_TOPIC };
+          if (this.offsets.get(request.groupId, topic.name, partitionIndex) !== undefined) {
+            records.push(offsetTombstone(request.groupId, topic.name, partitionIndex));
+          }
+          return { partitionIndex, errorCode: ErrorCode.NONE };
+        }),
+      };
+    });
+    return outcome({ errorCode: ErrorCode.NONE, topics }, records);
+  }
+
+  /** Tombstones for every offset of a group (DeleteGroups). */
+  deleteAll(groupId: string, records: GroupRecord[]): void {
+    for (const [topic, partitions] of this.offsets.topics(groupId) ?? []) {
+      for (const partition of partitions.keys()) records.push(offsetTombstone(groupId, topic, partition));
+    }
+  }
+
+  /**
+   * Tombstones for the group's expired offsets (Kafka's cleanupExpiredOffsets); true when every offset
+   * expired, so an empty group may be deleted too.
+   */
+  expire(groupId: string, records: GroupRecord[]): boolean {
+    const topics = this.offsets.topics(groupId);
+    if (topics === undefined) return true;
+    const group = this.groups.get(groupId);
+    if (group === undefined) return false;
+    const baseTimestamp = expirationBase(group);
+    if (baseTimestamp === null) return false;
+    const now = this.clock.now();
+    let allExpired = true;
+    for (const [topic, partitions] of topics) {
+      if (group.isSubscribedToTopic(topic)) {
+        allExpired = false;
+        continue;
+      }
+      for (const [partition, o] of partitions) {
+        const expired = o.expireTimestamp !== null ? now >= o.expireTimestamp : now - baseTimestamp(o) >= this.config.offsetsRetentionMs;
+        if (expired) records.push(offsetTombstone(groupId, topic, partition));
+        else allExpired = false;
+      }
+    }
+    return allExpired;
+  }
+}
+
+/**
+ * Kafka's offsetExpirationCondition: an empty group's offsets age from when it became empty; a stable
+ * consumer group's unsubscribed offsets and a simple group's offsets age from their commit; otherwise none expire.
+ */
+function expirationBase(group: ClassicGroup): ((o: OffsetAndMetadata) => number) | null {
+  if (group.protocolType === null) return (o) => o.commitTimestamp;
+  if (group.is('Empty')) return (o) => group.currentStateTimestamp ?? o.commitTimestamp;
+  if (group.usesConsumerProtocol() && group.subscribedTopics !== null && group.is('Stable')) return (o) => o.commitTimestamp;
+  return null;
+}
+
+/** Kafka's ClassicGroup.validateOffsetCommit. */
+function validateOffsetCommit(group: ClassicGroup, memberId: string, groupInstanceId: string | null, generationId: number): void {
+  if (group.is('Dead')) throw new GroupError(ErrorCode.COORDINATOR_NOT_AVAILABLE);
+  // Generation -1 on an empty group: the admin client or a consumer outside group management.
+  if (generationId < 0 && group.is('Empty')) return;
+  if (generationId >= 0 || memberId !== '' || groupInstanceId !== null) {
+    validateMember(group, memberId, groupInstanceId);
+    if (generationId !== group.generationId) throw new GroupError(ErrorCode.ILLEGAL_GENERATION);
+  } else if (!group.is('Empty')) {
+    throw new GroupError(ErrorCode.UNKNOWN_MEMBER_ID);
+  }
+  if (group.is('CompletingRebalance')) throw new GroupError(ErrorCode.REBALANCE_IN_PROGRESS);
+}

@@ -1,0 +1,98 @@
+/**
+ * Bytes of the __consumer_offsets records (Kafka's GroupCoordinatorRecordSerde): key and value each
+ * start with an int16 version; the key version names the record type. Keys of record types this
+ * coordinator does not serve (consumer/share group records, versions 3+) decode to null and are skipped.
+ */
+import {
+  decodeGroupMetadataKey,
+  encodeGroupMetadataKey,
+} from '../../protocol/generated/internal/group-coordinator/group-metadata-key.js';
+import {
+  decodeGroupMetadataValue,
+  encodeGroupMetadataValue,
+} from '../../protocol/generated/internal/group-coordinator/group-metadata-value.js';
+import { decodeOffsetCommitKey, encodeOffsetCommitKey } from '../../protocol/generated/internal/group-coordinator/offset-commit-key.js';
+import {
+  decodeOffsetCommitValue,
+  encodeOffsetCommitValue,
+} from '../../protocol/generated/internal/group-coordinator/offset-commit-value.js';
+import { Reader } from '../../protocol/io/reader.js';
+import { Writer } from '../../protocol/io/writer.js';
+import {
+  GROUP_METADATA_KEY_VERSION,
+  GROUP_METADATA_VALUE_VERSION,
+  OFFSET_COMMIT_KEY_VERSION,
+  type GroupRecord,
+  type OffsetAndMetadata,
+} from './records.js';
+
+/** OffsetCommitRequest.DEFAULT_TIMESTAMP: "no expire timestamp". */
+const NO_TIMESTAMP = -1n;
+
+export function encodeRecordKey(record: GroupRecord): Buffer {
+  const w = new Writer(64);
+  if (record.type === 'offset') {
+    w.int16(OFFSET_COMMIT_KEY_VERSION);
+    encodeOffsetCommitKey(w, { group: record.group, topic: record.topic, partition: record.partition }, OFFSET_COMMIT_KEY_VERSION);
+  } else {
+    w.int16(GROUP_METADATA_KEY_VERSION);
+    encodeGroupMetadataKey(w, { group: record.group }, GROUP_METADATA_KEY_VERSION);
+  }
+  return w.toBuffer();
+}
+
+export function encodeRecordValue(record: GroupRecord): Buffer | null {
+  if (record.value === null) return null;
+  const w = new Writer(128);
+  if (record.type === 'offset') {
+    const v = record.value;
+    const version = v.expireTimestamp === null ? 3 : 1;
+    w.int16(version);
+    encodeOffsetCommitValue(
+      w,
+      {
+        offset: BigInt(v.offset),
+        leaderEpoch: v.leaderEpoch,
+        metadata: v.metadata,
+        commitTimestamp: BigInt(v.commitTimestamp),
+        expireTimestamp: v.expireTimestamp === null ? NO_TIMESTAMP : BigInt(v.expireTimestamp),
+      },
+      version,
+    );
+  } else {
+    w.int16(GROUP_METADATA_VALUE_VERSION);
+    encodeGroupMetadataValue(w, record.value, GROUP_METADATA_VALUE_VERSION);
+  }
+  return w.toBuffer();
+}
+
+/** The record a key/value pair holds, null for record types other than offsets and classic groups. Throws ProtocolError on bad bytes. */
+export function decodeRecord(key: Buffer, value: Buffer | null): GroupRecord | null {
+  const kr = new Reader(key);
+  const keyVersion = kr.int16();
+  if (keyVersion === 0 || keyVersion === 1) {
+    const k = decodeOffsetCommitKey(kr, keyVersion);
+    return { type: 'offset', group: k.group, topic: k.topic, partition: k.partition, value: value === null ? null : decodeOffsetValue(value) };
+  }
+  if (keyVersion === 2) {
+    const k = decodeGroupMetadataKey(kr, keyVersion);
+    if (value === null) return { type: 'group', group: k.group, value: null };
+    const vr = new Reader(value);
+    const valueVersion = vr.int16();
+    return { type: 'group', group: k.group, value: decodeGroupMetadataValue(vr, valueVersion) };
+  }
+  return null;
+}
+
+function decodeOffsetValue(value: Buffer): OffsetAndMetadata {
+  const r = new Reader(value);
+  const version = r.int16();
+  const v = decodeOffsetCommitValue(r, version);
+  return {
+    offset: Number(v.offset),
+    leaderEpoch: v.leaderEpoch,
+    metadata: v.metadata,
+    commitTimestamp: Number(v.commitTimestamp),
+    expireTimestamp: v.expireTimestamp === NO_TIMESTAMP ? null : Number(v.expireTimestamp),
+  };
+}

@@ -1,0 +1,16 @@
+/** Java's String.hashCode (UTF-16 code units, int32 overflow), which Kafka uses to place a group. */
+export function javaStringHashCode(value: string): number {
+  let hash = 0;
+  for (let i = 0; i < value.length; i++) hash = (Math.imul(hash, 31) + value.charCodeAt(i)) | 0;
+  return hash;
+}
+
+/** Kafka's Utils.abs: Integer.MIN_VALUE maps to 0 rather than staying negative. */
+export function kafkaAbs(value: number): number {
+  return value === -2147483648 ? 0 : Math.abs(value);
+}
+
+/** The __consumer_offsets partition that owns a group: Utils.abs(groupId.hashCode()) % partitions. */
+export function partitionForGroup(groupId: string, partitions: number): number {
+  return kafkaAbs(javaStringHashCode(groupId)) % partitions;
+}

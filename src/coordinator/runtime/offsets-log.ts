@@ -1,0 +1,177 @@
+/**
+ * __consumer_offsets as the coordinator's log: created on first use with Kafka's settings
+ * (offsets.topic.num.partitions, compact), appended to in order per partition, read back at load.
+ *
+ * Growth bound (until compaction lands): when a partition has taken more than max(4 MiB, 4 × its
+ * live state) since its last rewrite, the live state of its groups is appended again and the log
+ * start offset moved to where that rewrite begins. Safe at any crash point: the rewrite only repeats
+ * the latest value of each key, so old + new replay to the same state, and the old records are only
+ * dropped once the rewrite is in the log.
+ */
+import type { BrokerConfig } from '../../config/index.js';
+import { autoCreateTopic, CONSUMER_OFFSETS_TOPIC } from '../../broker/auto-create.js';
+import { PARTITION_LEADER_EPOCH } from '../../broker/leader-epoch.js';
+import { decodeBatchRecords, encodeRecordBatch, isControl, lastOffsetAt, readBatchHeader, type RecordInput } from '../../protocol/records/index.js';
+import type { LogStore } from '../../storage/log-store.js';
+import type { PartitionLog } from '../../storage/log.js';
+import { decodeRecord, encodeRecordKey, encodeRecordValue } from '../group/record-serde.js';
+import type { GroupRecord } from '../group/records.js';
+import { partitionForGroup } from './java-hash.js';
+
+export { CONSUMER_OFFSETS_TOPIC };
+
+/** Records per batch when many are written at once (a rewrite, a DeleteGroups of a big group). */
+const RECORDS_PER_BATCH = 1000;
+const REWRITE_MIN_BYTES = 4 * 1024 * 1024;
+const REWRITE_FACTOR = 4;
+
+export interface LoadStats {
+  readonly records: number;
+  readonly skipped: number;
+}
+
+export class OffsetsLog {
+  /** Per partition: the tail of its append chain (appends run one after another, in call order). */
+  private readonly tails = new Map<number, Promise<unknown>>();
+  private readonly bytesSinceRewrite = new Map<number, number>();
+  private readonly liveBytes = new Map<number, number>();
+  private readonly rewriting = new Set<number>();
+
+  constructor(
+    private readonly store: LogStore,
+    private readonly config: BrokerConfig,
+    private readonly now: () => number,
+  ) {}
+
+  /** The partition count: the topic's when it exists (fixed at creation), else the configured one. */
+  get partitions(): number {
+    return this.store.topic(CONSUMER_OFFSETS_TOPIC)?.partitions ?? this.config['offsets.topic.num.partitions'];
+  }
+
+  partitionFor(groupId: string): number {
+    return partitionForGroup(groupId, this.partitions);
+  }
+
+  exists(): boolean {
+    return this.store.topic(CONSUMER_OFFSETS_TOPIC) !== undefined;
+  }
+
+  /** Creates the topic as Kafka does on the first FindCoordinator. */
+  async ensureTopic(): Promise<void> {
+    if (!this.exists()) await autoCreateTopic(this.store, this.config, CONSUMER_OFFSETS_TOPIC);
+  }
+
+  /**
+   * Appends the records of one partition after every earlier append to it; resolves once they are in
+   * the OS. `onAppended` runs in the chain right after the write, before the next append starts.
+   */
+  append(partition: number, records: readonly GroupRecord[], onAppended?: () => void): Promise<void> {
+    const run = async (): Promise<void> => {
+      await this.ensureTopic();
+      const log = this.log(partition);
+      const bytes = await appendRecords(log, records, this.now());
+      this.bytesSinceRewrite.set(partition, (this.bytesSinceRewrite.get(partition) ?? 0) + bytes);
+      onAppended?.();
+    };
+    const tail = (this.tails.get(partition) ?? Promise.resolve()).then(run, run);
+    this.tails.set(partition, tail.catch(() => undefined));
+    return tail;
+  }
+
+  /** Resolves once every append queued so far on the partition has finished. */
+  async settled(partition: number): Promise<void> {
+    await this.tails.get(partition);
+  }
+
+  async settledAll(): Promise<void> {
+    await Promise.all(this.tails.values());
+  }
+
+  /** Whether the partition has grown enough since its last rewrite to be rewritten. */
+  needsRewrite(partition: number): boolean {
+    if (this.rewriting.has(partition)) return false;
+    const since = this.bytesSinceRewrite.get(partition) ?? 0;
+    return since > Math.max(REWRITE_MIN_BYTES, REWRITE_FACTOR * (this.liveBytes.get(partition) ?? 0));
+  }
+
+  /**
+   * Re-appends the partition's live state and then drops everything before it. `live` is taken when the
+   * rewrite's turn in the append chain comes, so it reflects every record written before it.
+   */
+  rewrite(partition: number, live: () => readonly GroupRecord[]): Promise<void> {
+    this.rewriting.add(partition);
+    const run = async (): Promise<void> => {
+      const log = this.log(partition);
+      const start = log.logEndOffset;
+      const bytes = await appendRecords(log, live(), this.now());
+      await log.deleteRecordsBefore(start);
+      this.liveBytes.set(partition, bytes);
+      this.bytesSinceRewrite.set(partition, 0);
+    };
+    const tail = (this.tails.get(partition) ?? Promise.resolve()).then(run, run).finally(() => this.rewriting.delete(partition));
+    this.tails.set(partition, tail.catch(() => undefined));
+    return tail;
+  }
+
+  /** Reads every partition from its start, handing each record to `replay` in log order. */
+  async load(replay: (record: GroupRecord) => void, onBadRecord: (message: string) => void): Promise<LoadStats> {
+    let records = 0;
+    let skipped = 0;
+    if (!this.exists()) return { records, skipped };
+    const maxBytes = this.config['offsets.load.buffer.size'];
+    for (let partition = 0; partition < this.partitions; partition++) {
+      const log = this.log(partition);
+      let offset = log.logStartOffset;
+      let bytes = 0;
+      while (offset < log.logEndOffset) {
+        const read = await log.read(offset, maxBytes);
+        if (read.records.length === 0) break;
+        for (const batch of read.records) {
+          bytes += batch.length;
+          offset = lastOffsetAt(batch, 0) + 1;
+          // Transaction markers belong to transactional offset commits (a later issue).
+          if (isControl(readBatchHeader(batch).attributes)) continue;
+          for (const r of decodeBatchRecords(batch)) {
+            try {
+              if (r.key === null) throw new Error('record without a key');
+              const record = decodeRecord(r.key, r.value);
+              if (record === null) skipped++;
+              else {
+                replay(record);
+                records++;
+              }
+            } catch (error) {
+              skipped++;
+              onBadRecord(`${CONSUMER_OFFSETS_TOPIC}-${partition} offset ${r.offset}: ${(error as Error).message}`);
+            }
+          }
+        }
+      }
+      this.bytesSinceRewrite.set(partition, bytes);
+    }
+    return { records, skipped };
+  }
+
+  private log(partition: number): PartitionLog {
+    const log = this.store.log(CONSUMER_OFFSETS_TOPIC, partition);
+    if (log === undefined) throw new Error(`${CONSUMER_OFFSETS_TOPIC}-${partition} does not exist`);
+    return log;
+  }
+}
+
+/** Appends the records as batches of at most RECORDS_PER_BATCH, in one append; returns the bytes written. */
+async function appendRecords(log: PartitionLog, records: readonly GroupRecord[], now: number): Promise<number> {
+  if (records.length === 0) return 0;
+  const batches: Buffer[] = [];
+  for (let i = 0; i < records.length; i += RECORDS_PER_BATCH) {
+    const inputs: RecordInput[] = records.slice(i, i + RECORDS_PER_BATCH).map((record) => ({
+      timestamp: now,
+      key: encodeRecordKey(record),
+      value: encodeRecordValue(record),
+    }));
+    batches.push(encodeRecordBatch({ records: inputs }));
+  }
+  const bytes = batches.length === 1 ? batches[0]! : Buffer.concat(batches);
+  await log.append(bytes, { leaderEpoch: PARTITION_LEADER_EPOCH, now });
+  return bytes.length;
+}
