@@ -7,6 +7,7 @@ import type { Socket } from 'node:net';
 import { pino, type Logger } from 'pino';
 import { parseListeners, type BrokerConfig } from '../config/index.js';
 import { backgroundIntervals, openLogStore } from '../broker/open-store.js';
+import { ReplicaManager } from '../broker/replica-manager.js';
 import { StoreTopicCatalog } from '../broker/store-topic-catalog.js';
 import type { LogStore } from '../storage/log-store.js';
 import { MemoryLogStore } from '../storage/memory/memory-store.js';
@@ -106,6 +107,7 @@ export async function startBroker(config: BrokerConfig, options: BrokerOptions =
       clusterId: store.clusterId,
       topics: options.topics ?? new StoreTopicCatalog(store, config),
       store,
+      replicaManager: new ReplicaManager(store, config),
       handlers: options.handlers ?? registry,
       advertised: advertisedEndpoints(advertisedSpecs, bound),
       log,
@@ -129,6 +131,8 @@ export async function startBroker(config: BrokerConfig, options: BrokerOptions =
       if (closing) return;
       closing = true;
       const stopped = bound.map((listener) => listener.close());
+      // Pending long polls answer now with what they have, so connections can drain.
+      state.replicaManager.shutdown();
       await Promise.all([...connections].map((connection) => connection.close()));
       await Promise.all(stopped);
       // After the connections: no append is in flight, and the file engine marks the shutdown clean.

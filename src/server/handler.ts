@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import type { BrokerConfig } from '../config/index.js';
 import type { ApiDescriptor } from '../protocol/generated/index.js';
 import type { LogStore } from '../storage/log-store.js';
+import type { ReplicaManager } from '../broker/replica-manager.js';
 import type { ConnectionInfo } from './connection.js';
 import type { TopicCatalog } from './topic-catalog.js';
 
@@ -28,6 +29,8 @@ export interface BrokerState {
   readonly topics: TopicCatalog;
   /** Topics and partition logs (gregor.log.engine: file under log.dirs[0], or memory). */
   readonly store: LogStore;
+  /** The Kafka-level partition layer over the store: appends, partition lookups, fetch sessions, long polls. */
+  readonly replicaManager: ReplicaManager;
   /** The registry in force (ApiVersions is derived from it). */
   readonly handlers: readonly Handler[];
   /** Advertised endpoint per listener name: what Metadata tells a client that came in on that listener. */

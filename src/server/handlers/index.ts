@@ -3,20 +3,28 @@
  * handlers/NN-api-name.ts with its version range; ApiVersions is derived from this list.
  */
 import type { Handler } from '../handler.js';
+import { produceHandler } from './00-produce.js';
+import { fetchHandler } from './01-fetch.js';
+import { listOffsetsHandler } from './02-list-offsets.js';
 import { metadataHandler } from './03-metadata.js';
 import { apiVersionsHandler } from './18-api-versions.js';
 import { createTopicsHandler } from './19-create-topics.js';
 import { deleteTopicsHandler } from './20-delete-topics.js';
+import { offsetForLeaderEpochHandler } from './23-offset-for-leader-epoch.js';
 import { describeConfigsHandler } from './32-describe-configs.js';
 import { alterConfigsHandler } from './33-alter-configs.js';
 import { createPartitionsHandler } from './37-create-partitions.js';
 import { incrementalAlterConfigsHandler } from './44-incremental-alter-configs.js';
 
 export const handlers: readonly Handler[] = [
+  produceHandler,
+  fetchHandler,
+  listOffsetsHandler,
   metadataHandler,
   apiVersionsHandler,
   createTopicsHandler,
   deleteTopicsHandler,
+  offsetForLeaderEpochHandler,
   describeConfigsHandler,
   alterConfigsHandler,
   createPartitionsHandler,

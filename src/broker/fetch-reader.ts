@@ -1,0 +1,84 @@
+// Reads the partitions of one Fetch the way ReplicaManager.readFromLog does: in order, each at most its
+// partition_max_bytes and what is left of the response's max_bytes; the first batch is returned whole even
+// when larger, but only until some partition has returned data (KIP-74).
+import { ErrorCode } from '../protocol/error-codes.js';
+import { OffsetOutOfRangeError, StorageError } from '../storage/errors.js';
+import type { LogStore } from '../storage/log-store.js';
+import type { FetchTarget } from './fetch-context.js';
+import { leaderEpochError } from './leader-epoch.js';
+import { endOffsetForEpoch } from './partition-epochs.js';
+
+export const READ_UNCOMMITTED = 0;
+export const READ_COMMITTED = 1;
+
+export interface PartitionRead {
+  errorCode: number;
+  /** Resolved topic name ('' when the id is unknown). */
+  topic: string;
+  highWatermark: number;
+  lastStableOffset: number;
+  logStartOffset: number;
+  records: Buffer[];
+  bytes: number;
+  /** Set when the client's last fetched epoch ends before its fetch offset (the log diverged). */
+  divergingEpoch: { epoch: number; endOffset: number } | null;
+  /** Error found before the log was read (unknown topic or partition): Kafka answers these from KafkaApis. */
+  beforeRead: boolean;
+}
+
+export interface ReadLimits {
+  /** The response's byte budget: min(max_bytes, fetch.max.bytes). */
+  readonly maxBytes: number;
+  readonly isolationLevel: number;
+  readonly usesTopicIds: boolean;
+}
+
+function errorRead(errorCode: number, topic: string, beforeRead: boolean): PartitionRead {
+  return { errorCode, topic, highWatermark: -1, lastStableOffset: -1, logStartOffset: -1, records: [], bytes: 0, divergingEpoch: null, beforeRead };
+}
+
+export async function readPartitions(store: LogStore, targets: readonly FetchTarget[], limits: ReadLimits): Promise<PartitionRead[]> {
+  let remaining = limits.maxBytes;
+  let minOneBatch = true;
+  const results: PartitionRead[] = [];
+  for (const target of targets) {
+    const result = await readPartition(store, target, limits, Math.min(target.request.maxBytes, remaining), minOneBatch);
+    if (result.bytes > 0) minOneBatch = false;
+    remaining = Math.max(0, remaining - result.bytes);
+    results.push(result);
+  }
+  return results;
+}
+
+async function readPartition(store: LogStore, target: FetchTarget, limits: ReadLimits, maxBytes: number, minOneBatch: boolean): Promise<PartitionRead> {
+  const topic = limits.usesTopicIds ? store.topicById(target.topicId) : store.topic(target.topic);
+  if (topic === undefined) {
+    return errorRead(limits.usesTopicIds ? ErrorCode.UNKNOWN_TOPIC_ID : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, target.topic, true);
+  }
+  const log = store.log(topic.name, target.partition);
+  if (log === undefined) return errorRead(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, topic.name, true);
+  const epochError = leaderEpochError(target.request.currentLeaderEpoch);
+  if (epochError !== ErrorCode.NONE) return errorRead(epochError, topic.name, false);
+
+  const { fetchOffset, lastFetchedEpoch } = target.request;
+  const highWatermark = log.highWatermark;
+  // Single node: no transactions yet, so the last stable offset is the high watermark.
+  const lastStableOffset = highWatermark;
+  const base = { errorCode: ErrorCode.NONE, topic: topic.name, highWatermark, lastStableOffset, logStartOffset: log.logStartOffset, beforeRead: false };
+  if (lastFetchedEpoch >= 0) {
+    const end = endOffsetForEpoch(log, lastFetchedEpoch);
+    if (end.epoch < 0 || end.startOffset < 0) return errorRead(ErrorCode.OFFSET_OUT_OF_RANGE, topic.name, false);
+    if (end.epoch < lastFetchedEpoch || end.startOffset < fetchOffset) {
+      return { ...base, records: [], bytes: 0, divergingEpoch: { epoch: end.epoch, endOffset: end.startOffset } };
+    }
+  }
+  try {
+    const maxOffset = limits.isolationLevel === READ_COMMITTED ? lastStableOffset : highWatermark;
+    const read = await log.read(fetchOffset, maxBytes, { maxOffset, minOneBatch });
+    return { ...base, highWatermark: read.highWatermark, lastStableOffset: read.highWatermark, logStartOffset: read.logStartOffset, records: read.records, bytes: read.bytes, divergingEpoch: null };
+  } catch (error) {
+    if (error instanceof OffsetOutOfRangeError) return errorRead(ErrorCode.OFFSET_OUT_OF_RANGE, topic.name, false);
+    if (error instanceof StorageError) return errorRead(ErrorCode[error.code], topic.name, false);
+    throw error;
+  }
+}

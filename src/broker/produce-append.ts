@@ -1,0 +1,112 @@
+// One partition of a Produce request, validated and appended as Kafka's ReplicaManager.appendToLocalLog,
+// UnifiedLog.appendAsLeader and LogValidator do it: framing checks, size and CRC, per-record checks, broker-side
+// compression, the producer-state seam, then the append. Errors come back as Kafka's codes, never thrown.
+import type { TopicConfig } from '../config/index.js';
+import { ErrorCode } from '../protocol/error-codes.js';
+import { recordsToBuffer, type RecordsValue } from '../protocol/io/writer.js';
+import {
+  TimestampType,
+  compressionOf,
+  setMaxTimestamp,
+  validateProducedBatch,
+  validateProducedRecords,
+  type RecordError,
+  type ValidationFailure,
+} from '../protocol/records/index.js';
+import { StorageError } from '../storage/errors.js';
+import type { PartitionLog } from '../storage/log.js';
+import { PARTITION_LEADER_EPOCH } from './leader-epoch.js';
+import type { ProducerStateCheck } from './producer-state.js';
+import { codecLevel, needsRebuild, rebuildBatch, targetCodec } from './recompress.js';
+
+/** What ProduceResponse reports for one partition (offsets as numbers; -1 where Kafka reports none). */
+export interface PartitionAppendOutcome {
+  errorCode: number;
+  baseOffset: number;
+  logAppendTime: number;
+  logStartOffset: number;
+  recordErrors: RecordError[];
+  /** Set only for per-record failures, as Kafka sets it only for a RecordValidationException. */
+  errorMessage: string | null;
+}
+
+export interface AppendTarget {
+  readonly topic: string;
+  readonly partition: number;
+  readonly log: PartitionLog;
+  readonly config: TopicConfig;
+}
+
+export function failed(errorCode: number, logStartOffset = -1): PartitionAppendOutcome {
+  return { errorCode, baseOffset: -1, logAppendTime: -1, logStartOffset, recordErrors: [], errorMessage: null };
+}
+
+export async function appendProduced(
+  target: AppendTarget,
+  records: RecordsValue | null,
+  apiVersion: number,
+  producerState: ProducerStateCheck,
+  now: number,
+): Promise<PartitionAppendOutcome> {
+  const { log, config } = target;
+  const payload = records === null ? null : Buffer.isBuffer(records) ? records : recordsToBuffer(records);
+  const framing = validateProducedBatch(payload, { apiVersion, maxMessageBytes: config['max.message.bytes'] });
+  if (!framing.ok) return rejected(framing, log);
+  let batch = payload!.subarray(framing.pos, framing.pos + framing.size);
+  const header = framing.header;
+  const appendTimeTopic = config['message.timestamp.type'] === 'LogAppendTime';
+  const checked = validateProducedRecords(batch, header, {
+    now,
+    timestampType: appendTimeTopic ? TimestampType.LOG_APPEND_TIME : TimestampType.CREATE_TIME,
+    timestampBeforeMaxMs: config['message.timestamp.before.max.ms'],
+    timestampAfterMaxMs: config['message.timestamp.after.max.ms'],
+    compacted: config['cleanup.policy'].includes('compact'),
+  });
+  if (!checked.ok) return rejected(checked, log);
+
+  const codec = targetCodec(config, compressionOf(header.attributes));
+  if (needsRebuild(header, codec, checked.offsetsSequential)) {
+    batch = rebuildBatch(batch, header, codec, codecLevel(config, codec));
+    // Re-checked after compression changed the size, as UnifiedLog does.
+    if (batch.length > config['max.message.bytes']) return failed(ErrorCode.MESSAGE_TOO_LARGE);
+  } else if (!appendTimeTopic) {
+    // LogValidator writes the max timestamp it computed from the records (CRC redone only if it changed).
+    setMaxTimestamp(batch, 0, TimestampType.CREATE_TIME, checked.maxTimestamp);
+  }
+  if (batch.length > config['segment.bytes']) return failed(ErrorCode.RECORD_LIST_TOO_LARGE);
+
+  const verdict = producerState.beforeAppend(log, header);
+  if (verdict.kind === 'reject') return { ...failed(verdict.errorCode, log.logStartOffset), errorMessage: verdict.message };
+  if (verdict.kind === 'duplicate') {
+    return { ...failed(ErrorCode.NONE, log.logStartOffset), baseOffset: verdict.baseOffset, logAppendTime: verdict.logAppendTime };
+  }
+  try {
+    const result = await log.append(batch, { leaderEpoch: PARTITION_LEADER_EPOCH, timestampType: config['message.timestamp.type'] === 'LogAppendTime' ? 'LogAppendTime' : 'CreateTime', now });
+    producerState.afterAppend(log, header, result.baseOffset);
+    return {
+      errorCode: ErrorCode.NONE,
+      baseOffset: result.baseOffset,
+      logAppendTime: result.logAppendTime,
+      logStartOffset: result.logStartOffset,
+      recordErrors: [],
+      errorMessage: null,
+    };
+  } catch (error) {
+    if (error instanceof StorageError) return failed(ErrorCode[error.code]);
+    throw error;
+  }
+}
+
+/**
+ * Kafka answers checks made before the log (request framing: "Produce requests with version ...", sizes, CRC)
+ * without a log start offset; the log's own validation failures carry it, and per-record ones their message.
+ */
+function rejected(failure: ValidationFailure, log: PartitionLog): PartitionAppendOutcome {
+  if (failure.recordErrors.length > 0) {
+    return { ...failed(failure.errorCode, log.logStartOffset), recordErrors: failure.recordErrors, errorMessage: failure.message };
+  }
+  const fromLog =
+    (failure.errorCode === ErrorCode.INVALID_RECORD && !failure.message.startsWith('Produce requests with version')) ||
+    failure.errorCode === ErrorCode.INVALID_TIMESTAMP;
+  return failed(failure.errorCode, fromLog ? log.logStartOffset : -1);
+}

@@ -1,0 +1,89 @@
+/**
+ * Produce (key 0), v3–v11 served; v0–v2 advertised but refused (Kafka 4.3.1 advertises 0–13 for KAFKA-18659's
+ * librdkafka bug and closes the connection on v0–v2; the codec's spec stops at 11).
+ *
+ * Each partition is validated and appended by the ReplicaManager (src/broker/produce-append.ts): unknown topic
+ * or partition, internal topics (INVALID_TOPIC_EXCEPTION unless the client id is `__admin_client`), framing,
+ * MESSAGE_TOO_LARGE, CORRUPT_MESSAGE, INVALID_RECORD / INVALID_TIMESTAMP with per-record errors, broker-side
+ * compression, RECORD_LIST_TOO_LARGE. acks must be -1, 0 or 1 (else INVALID_REQUIRED_ACKS on every known
+ * partition); a single node has the write in its only in-sync replica once it is in the OS, so -1 answers as 1
+ * and timeout_ms never expires. acks=0 gets no response, and an error closes the connection, as Kafka does.
+ * Topics are not auto-created here: Kafka creates them only from Metadata.
+ * - v5+: log start offset. v8+: record errors and error message. v10+: current leader / node endpoints only
+ *   accompany NOT_LEADER_OR_FOLLOWER, which a single node never returns.
+ */
+import { ErrorCode } from '../../protocol/error-codes.js';
+import {
+  produceApi,
+  type PartitionProduceResponse,
+  type ProduceRequest,
+  type ProduceResponse,
+} from '../../protocol/generated/produce.js';
+import { createLeaderIdAndEpoch } from '../../protocol/generated/produce.js';
+import { failed, type PartitionAppendOutcome } from '../../broker/produce-append.js';
+import { CloseConnection } from '../connection.js';
+import { defineHandler, NO_RESPONSE, type Handler } from '../handler.js';
+
+/** Kafka's AdminUtils.ADMIN_CLIENT_ID: the one client allowed to write internal topics. */
+const ADMIN_CLIENT_ID = '__admin_client';
+const FIRST_SERVED_VERSION = 3;
+const VALID_ACKS: ReadonlySet<number> = new Set([-1, 0, 1]);
+
+export const produceHandler: Handler = defineHandler<ProduceRequest, ProduceResponse>({
+  api: produceApi,
+  minVersion: 0,
+  maxVersion: 11,
+
+  async handle(ctx, request, version) {
+    if (version < FIRST_SERVED_VERSION) {
+      throw new CloseConnection(`Produce v${version} is not supported (Kafka 4 serves v${FIRST_SERVED_VERSION}+)`);
+    }
+    const { replicaManager } = ctx.broker;
+    const internalTopicsAllowed = ctx.header.clientId === ADMIN_CLIENT_ID;
+    const acksValid = VALID_ACKS.has(request.acks);
+    // Every append starts before the first await, so pipelined requests reach each log in arrival order.
+    const pending = request.topicData.map((topic) => ({
+      name: topic.name,
+      partitions: topic.partitionData.map((p) => ({
+        index: p.index,
+        outcome: acksValid
+          ? replicaManager.appendRecords(topic.name, p.index, p.records, { apiVersion: version, internalTopicsAllowed })
+          : Promise.resolve(invalidAcks(replicaManager.partition(topic.name, p.index).ok)),
+      })),
+    }));
+    const response: ProduceResponse = { responses: [], throttleTimeMs: 0, nodeEndpoints: [] };
+    let anyError = false;
+    for (const topic of pending) {
+      const partitionResponses: PartitionProduceResponse[] = [];
+      for (const p of topic.partitions) {
+        const outcome = await p.outcome;
+        if (outcome.errorCode !== ErrorCode.NONE) anyError = true;
+        partitionResponses.push(partitionResponse(p.index, outcome));
+      }
+      response.responses.push({ name: topic.name, partitionResponses });
+    }
+    if (request.acks === 0) {
+      // The client reads no answer, so Kafka closes the connection to tell it something went wrong.
+      if (anyError) throw new CloseConnection('acks=0 produce request failed');
+      return NO_RESPONSE;
+    }
+    return response;
+  },
+});
+
+function invalidAcks(partitionKnown: boolean): PartitionAppendOutcome {
+  return failed(partitionKnown ? ErrorCode.INVALID_REQUIRED_ACKS : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+}
+
+function partitionResponse(index: number, outcome: PartitionAppendOutcome): PartitionProduceResponse {
+  return {
+    index,
+    errorCode: outcome.errorCode,
+    baseOffset: BigInt(outcome.baseOffset),
+    logAppendTimeMs: BigInt(outcome.logAppendTime),
+    logStartOffset: BigInt(outcome.logStartOffset),
+    recordErrors: outcome.recordErrors.map((e) => ({ batchIndex: e.batchIndex, batchIndexErrorMessage: e.message })),
+    errorMessage: outcome.errorMessage,
+    currentLeader: createLeaderIdAndEpoch(),
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * Fetch (key 1), v4–v17 (Kafka 4.3.1 serves 4–18; the codec's spec stops at 17).
+ *
+ * Reads each partition up to the high watermark (read_committed: the last stable offset, equal to it until
+ * transactions exist) with Kafka's byte limits: max_bytes capped by fetch.max.bytes, partition_max_bytes, and
+ * the first batch whole until a partition has returned data. Waits up to max_wait_ms for min_bytes, woken
+ * by appends; a partition error, a diverging epoch or broker shutdown answers at once. Incremental fetch
+ * sessions (KIP-227, v7+) come from the broker's FetchSessionCache. Partition errors: UNKNOWN_TOPIC_OR_PARTITION,
+ * UNKNOWN_TOPIC_ID (v13+), OFFSET_OUT_OF_RANGE, FENCED_LEADER_EPOCH / UNKNOWN_LEADER_EPOCH (v9+ current epoch);
+ * session errors are top-level. Records go out as the log's buffers, by reference.
+ * - v4+: isolation level, last stable offset, aborted transactions (read_committed: [], else null; an unknown
+ *   topic or partition always [] as Kafka answers those before reading). v5+: log start offset.
+ * - v7+: sessions. v11+: preferred read replica (always -1). v12+: diverging epoch from last_fetched_epoch.
+ * - v13+: topics by id, no names in the response.
+ */
+import { ErrorCode } from '../../protocol/error-codes.js';
+import {
+  createEpochEndOffset,
+  createPartitionData,
+  fetchApi,
+  type FetchRequest,
+  type FetchResponse,
+  type FetchableTopicResponse,
+  type PartitionData,
+} from '../../protocol/generated/fetch.js';
+import { ZERO_UUID } from '../../protocol/io/reader.js';
+import { newFetchContext, TOPIC_ID_VERSION, type FetchTarget } from '../../broker/fetch-context.js';
+import { READ_COMMITTED, readPartitions, type PartitionRead } from '../../broker/fetch-reader.js';
+import { waitForAppend } from '../../broker/fetch-wait.js';
+import type { PartitionLog } from '../../storage/log.js';
+import { defineHandler, type Handler, type RequestContext } from '../handler.js';
+
+export const fetchHandler: Handler = defineHandler<FetchRequest, FetchResponse>({
+  api: fetchApi,
+  minVersion: 4,
+  maxVersion: 17,
+
+  async handle(ctx, request, version) {
+    const { replicaManager, config } = ctx.broker;
+    const context = newFetchContext(request, version, replicaManager.fetchSessions);
+    if (context.kind === 'error') return emptyResponse(context.errorCode, 0);
+    const usesTopicIds = version >= TOPIC_ID_VERSION;
+    const limits = {
+      maxBytes: Math.min(request.maxBytes, config['fetch.max.bytes']),
+      isolationLevel: request.isolationLevel,
+      usesTopicIds,
+    };
+    const store = replicaManager.store;
+    let reads = await readPartitions(store, context.targets, limits);
+    if (mustWait(request, reads)) {
+      const deadline = Date.now() + request.maxWaitMs;
+      const logs = watchedLogs(ctx, context.targets, reads);
+      for (;;) {
+        const reason = await waitForAppend(logs, deadline - Date.now(), replicaManager.shutdownSignal);
+        reads = await readPartitions(store, context.targets, limits);
+        if (reason !== 'append' || !mustWait(request, reads)) break;
+      }
+    }
+    const outcomes = reads.map((r) => ({
+      errorCode: r.errorCode,
+      highWatermark: r.highWatermark,
+      logStartOffset: r.logStartOffset,
+      bytes: r.bytes,
+      diverging: r.divergingEpoch !== null,
+    }));
+    const done = context.complete(outcomes);
+    if (done.errorCode !== ErrorCode.NONE) return emptyResponse(done.errorCode, done.sessionId);
+    const response = emptyResponse(ErrorCode.NONE, done.sessionId);
+    let current: FetchableTopicResponse | undefined;
+    context.targets.forEach((target, i) => {
+      if (!done.include[i]) return;
+      const read = reads[i]!;
+      // Consecutive partitions of one topic share an entry, as Kafka builds the response.
+      const same = current !== undefined && (usesTopicIds ? current.topicId === target.topicId : current.topic === target.topic);
+      if (!same) {
+        current = { topic: usesTopicIds ? read.topic : target.topic, topicId: usesTopicIds ? target.topicId : ZERO_UUID, partitions: [] };
+        response.responses.push(current);
+      }
+      current!.partitions.push(partitionData(target, read, request.isolationLevel));
+    });
+    return response;
+  },
+});
+
+/** DelayedFetch's rule: wait only while nothing forces an answer and fewer than min_bytes are ready. */
+function mustWait(request: FetchRequest, reads: readonly PartitionRead[]): boolean {
+  if (request.maxWaitMs <= 0) return false;
+  let bytes = 0;
+  let readable = 0;
+  for (const read of reads) {
+    if (read.beforeRead) continue;
+    readable++;
+    if (read.errorCode !== ErrorCode.NONE || read.divergingEpoch !== null) return false;
+    bytes += read.bytes;
+  }
+  return readable > 0 && bytes < request.minBytes;
+}
+
+function watchedLogs(ctx: RequestContext, targets: readonly FetchTarget[], reads: readonly PartitionRead[]): PartitionLog[] {
+  const logs: PartitionLog[] = [];
+  reads.forEach((read, i) => {
+    if (read.beforeRead) return;
+    const log = ctx.broker.store.log(read.topic, targets[i]!.partition);
+    if (log !== undefined) logs.push(log);
+  });
+  return logs;
+}
+
+function partitionData(target: FetchTarget, read: PartitionRead, isolationLevel: number): PartitionData {
+  const data = createPartitionData();
+  data.partitionIndex = target.partition;
+  data.errorCode = read.errorCode;
+  data.highWatermark = BigInt(read.highWatermark);
+  data.lastStableOffset = BigInt(read.lastStableOffset);
+  data.logStartOffset = BigInt(read.logStartOffset);
+  data.abortedTransactions = read.beforeRead || isolationLevel === READ_COMMITTED ? [] : null;
+  data.preferredReadReplica = -1;
+  data.records = read.records;
+  if (read.divergingEpoch !== null) {
+    data.divergingEpoch = { ...createEpochEndOffset(), epoch: read.divergingEpoch.epoch, endOffset: BigInt(read.divergingEpoch.endOffset) };
+  }
+  return data;
+}
+
+function emptyResponse(errorCode: number, sessionId: number): FetchResponse {
+  return { throttleTimeMs: 0, errorCode, sessionId, responses: [], nodeEndpoints: [] };
+}

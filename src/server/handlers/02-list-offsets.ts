@@ -1,0 +1,103 @@
+/**
+ * ListOffsets (key 2), v1–v10 (Kafka 4.3.1 serves 1–11; the codec's spec stops at 10).
+ *
+ * Per partition, as Kafka's Partition.fetchOffsetForTimestamp answers a consumer: -1 latest (the high watermark;
+ * read_committed: the last stable offset, the same until transactions exist) with the leader epoch; -2 earliest and
+ * -4 earliest local (the log start offset, its epoch); -3 the record with the largest timestamp; -5 latest tiered
+ * (no tiered storage: none); otherwise the first record whose timestamp is at or after the one asked, if below the
+ * high watermark. "None" is timestamp -1, offset -1, epoch -1. A partition named twice gets one INVALID_REQUEST answer.
+ * Errors: UNKNOWN_TOPIC_OR_PARTITION, FENCED_LEADER_EPOCH / UNKNOWN_LEADER_EPOCH (v4+ current leader epoch).
+ * - v2+: isolation level. v4+: leader epoch in the response. v7+ -3, v8+ -4, v9+ -5 (client-side gates).
+ */
+import { ErrorCode } from '../../protocol/error-codes.js';
+import {
+  listOffsetsApi,
+  type ListOffsetsPartitionResponse,
+  type ListOffsetsRequest,
+  type ListOffsetsResponse,
+} from '../../protocol/generated/list-offsets.js';
+import { leaderEpochError, PARTITION_LEADER_EPOCH } from '../../broker/leader-epoch.js';
+import { epochForOffset } from '../../broker/partition-epochs.js';
+import { READ_COMMITTED } from '../../broker/fetch-reader.js';
+import {
+  EARLIEST_LOCAL_TIMESTAMP,
+  EARLIEST_TIMESTAMP,
+  LATEST_TIMESTAMP,
+  MAX_TIMESTAMP,
+} from '../../storage/log.js';
+import { StorageError } from '../../storage/errors.js';
+
+type SegmentedLogLike = { readonly highWatermark: number };
+import { defineHandler, type Handler, type RequestContext } from '../handler.js';
+
+const LATEST_TIERED_TIMESTAMP = -5;
+
+export const listOffsetsHandler: Handler = defineHandler<ListOffsetsRequest, ListOffsetsResponse>({
+  api: listOffsetsApi,
+  minVersion: 1,
+  maxVersion: 10,
+
+  async handle(ctx, request) {
+    const seen = new Map<string, number>();
+    for (const topic of request.topics) {
+      for (const p of topic.partitions) seen.set(`${topic.name}\u0000${p.partitionIndex}`, (seen.get(`${topic.name}\u0000${p.partitionIndex}`) ?? 0) + 1);
+    }
+    const answered = new Set<string>();
+    const response: ListOffsetsResponse = { throttleTimeMs: 0, topics: [] };
+    for (const topic of request.topics) {
+      const partitions: ListOffsetsPartitionResponse[] = [];
+      for (const p of topic.partitions) {
+        const key = `${topic.name}\u0000${p.partitionIndex}`;
+        if (seen.get(key)! > 1) {
+          if (!answered.has(key)) partitions.push(none(p.partitionIndex, ErrorCode.INVALID_REQUEST));
+          answered.add(key);
+          continue;
+        }
+        partitions.push(await listOffset(ctx, topic.name, p.partitionIndex, p.currentLeaderEpoch, Number(p.timestamp), request.isolationLevel));
+      }
+      response.topics.push({ name: topic.name, partitions });
+    }
+    return response;
+  },
+});
+
+async function listOffset(ctx: RequestContext, topic: string, index: number, currentLeaderEpoch: number, timestamp: number, isolationLevel: number): Promise<ListOffsetsPartitionResponse> {
+  const found = ctx.broker.replicaManager.partition(topic, index);
+  if (!found.ok) return none(index, found.errorCode);
+  const epochError = leaderEpochError(currentLeaderEpoch);
+  if (epochError !== ErrorCode.NONE) return none(index, epochError);
+  const log = found.log;
+  // read_committed stops at the last stable offset, which is the high watermark until transactions exist.
+  const lastFetchable = isolationLevel === READ_COMMITTED ? lastStableOffset(log) : log.highWatermark;
+  switch (timestamp) {
+    case LATEST_TIMESTAMP:
+      return answer(index, -1, lastFetchable, PARTITION_LEADER_EPOCH);
+    case EARLIEST_TIMESTAMP:
+    case EARLIEST_LOCAL_TIMESTAMP:
+      return answer(index, -1, log.logStartOffset, epochForOffset(log, log.logStartOffset));
+    case LATEST_TIERED_TIMESTAMP:
+      return none(index, ErrorCode.NONE);
+  }
+  if (timestamp < 0 && timestamp !== MAX_TIMESTAMP) return none(index, ErrorCode.NONE);
+  try {
+    const hit = await log.offsetForTimestamp(timestamp);
+    if (hit === null || hit.offset >= lastFetchable) return none(index, ErrorCode.NONE);
+    return answer(index, hit.timestamp, hit.offset, hit.leaderEpoch >= 0 ? hit.leaderEpoch : epochForOffset(log, hit.offset));
+  } catch (error) {
+    if (error instanceof StorageError) return none(index, ErrorCode[error.code]);
+    throw error;
+  }
+}
+
+function lastStableOffset(log: SegmentedLogLike): number {
+  return log.highWatermark;
+}
+
+function answer(partitionIndex: number, timestamp: number, offset: number, leaderEpoch: number): ListOffsetsPartitionResponse {
+  return { partitionIndex, errorCode: ErrorCode.NONE, oldStyleOffsets: [], timestamp: BigInt(timestamp), offset: BigInt(offset), leaderEpoch };
+}
+
+function none(partitionIndex: number, errorCode: number): ListOffsetsPartitionResponse {
+  return { partitionIndex, errorCode, oldStyleOffsets: [], timestamp: -1n, offset: -1n, leaderEpoch: -1 };
+}
+
