@@ -1,0 +1,128 @@
+// Produce over a real socket: offsets, acks, Kafka's per-partition errors, broker-side compression.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ErrorCode } from '../../src/protocol/error-codes.js';
+import { metadataApi } from '../../src/protocol/generated/metadata.js';
+import { Codec } from '../../src/protocol/compression/index.js';
+import { compressionOf, decodeBatchRecords, readBatchHeader, splitBatches, TimestampType, timestampTypeOf } from '../../src/protocol/records/index.js';
+import { ZERO_UUID } from '../../src/protocol/io/reader.js';
+import { RawClient } from '../server/raw-client.js';
+import { roundTrip } from '../server/broker-harness.js';
+import { batch, fetch, fetchRequest, produce, recordsOf, values, withDataBroker } from './data-harness.js';
+
+test('appends get consecutive offsets and come back from Fetch byte for byte', async () => {
+  await withDataBroker(async ({ store, client }) => {
+    await store.createTopic('orders', 2);
+    const first = await produce(client, 'orders', 1, batch(values('a', 'b', 'c')));
+    const p = first.responses[0]!.partitionResponses[0]!;
+    assert.deepEqual([p.index, p.errorCode, p.baseOffset, p.logAppendTimeMs, p.logStartOffset], [1, 0, 0n, -1n, 0n]);
+    const second = await produce(client, 'orders', 1, batch(values('d')), { acks: 1 });
+    assert.equal(second.responses[0]!.partitionResponses[0]!.baseOffset, 3n);
+    const fetched = await fetch(client, fetchRequest([{ topic: 'orders', partition: 1 }]));
+    const part = fetched.responses[0]!.partitions[0]!;
+    assert.equal(part.highWatermark, 4n);
+    const records = recordsOf(part.records);
+    const { batches } = splitBatches(records);
+    assert.equal(batches.length, 2);
+    const decoded = batches.flatMap((b) => decodeBatchRecords(records.subarray(b.pos, b.pos + b.size)));
+    assert.deepEqual(decoded.map((r) => [r.offset, r.value?.toString()]), [[0, 'a'], [1, 'b'], [2, 'c'], [3, 'd']]);
+    assert.equal(readBatchHeader(records, 0).partitionLeaderEpoch, 0);
+  });
+});
+
+test('acks=0 gets no response; the next request is answered in order', async () => {
+  await withDataBroker(async ({ store, client }) => {
+    await store.createTopic('fire', 1);
+    const { encodeRequest } = await import('../server/broker-harness.js');
+    const { produceApi } = await import('../../src/protocol/generated/produce.js');
+    client.send(encodeRequest(produceApi, 9, { transactionalId: null, acks: 0, timeoutMs: 0, topicData: [{ name: 'fire', partitionData: [{ index: 0, records: batch(values('x')) }] }] }, 900));
+    const meta = await roundTrip(client, metadataApi, 12, { topics: [{ name: 'fire', topicId: ZERO_UUID }], allowAutoTopicCreation: false, includeClusterAuthorizedOperations: false, includeTopicAuthorizedOperations: false });
+    assert.equal(meta.topics[0]!.errorCode, ErrorCode.NONE);
+    assert.equal(store.log('fire', 0)!.logEndOffset, 1);
+  });
+});
+
+test('acks=0 with an error closes the connection, as Kafka does', async () => {
+  await withDataBroker(async ({ broker }) => {
+    const client = await RawClient.connect(broker.port);
+    const { encodeRequest } = await import('../server/broker-harness.js');
+    const { produceApi } = await import('../../src/protocol/generated/produce.js');
+    client.send(encodeRequest(produceApi, 9, { transactionalId: null, acks: 0, timeoutMs: 0, topicData: [{ name: 'missing', partitionData: [{ index: 0, records: batch(values('x')) }] }] }, 901));
+    await client.whenClosed;
+  });
+});
+
+test('invalid acks, unknown topics and partitions, internal topics', async () => {
+  await withDataBroker(async ({ store, client }) => {
+    await store.createTopic('t', 1);
+    await store.createTopic('__consumer_offsets', 1);
+    const code = async (topic: string, partition: number, acks = 1) => (await produce(client, topic, partition, batch(values('v')), { acks })).responses[0]!.partitionResponses[0]!;
+    assert.equal((await code('t', 0, 2)).errorCode, ErrorCode.INVALID_REQUIRED_ACKS);
+    assert.equal((await code('nope', 0, 2)).errorCode, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+    assert.equal((await code('t', 3)).errorCode, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+    const internal = await code('__consumer_offsets', 0);
+    assert.deepEqual([internal.errorCode, internal.baseOffset, internal.logStartOffset], [ErrorCode.INVALID_TOPIC_EXCEPTION, -1n, -1n]);
+    assert.equal(store.topic('nope'), undefined, 'Produce does not auto-create (Kafka creates topics only from Metadata)');
+  });
+});
+
+test('Produce v0-v2 close the connection (Kafka 4 advertises them but refuses them)', async () => {
+  await withDataBroker(async ({ broker, store }) => {
+    await store.createTopic('t', 1);
+    const client = await RawClient.connect(broker.port);
+    await assert.rejects(produce(client, 't', 0, batch(values('v')), { version: 2 }), /closed/);
+  });
+});
+
+test('Kafka validation errors: CRC, size, timestamps (record errors, message), compacted topics need keys', async () => {
+  await withDataBroker(async ({ store, client }) => {
+    await store.createTopic('v', 1, { 'max.message.bytes': '200', 'message.timestamp.after.max.ms': '1000' });
+    await store.createTopic('compacted', 1, { 'cleanup.policy': 'compact' });
+    const corrupt = batch(values('hello'));
+    corrupt[corrupt.length - 1] ^= 0xff;
+    const crc = (await produce(client, 'v', 0, corrupt)).responses[0]!.partitionResponses[0]!;
+    assert.deepEqual([crc.errorCode, crc.errorMessage], [ErrorCode.CORRUPT_MESSAGE, null]);
+    const large = (await produce(client, 'v', 0, batch([{ value: Buffer.alloc(300) }]))).responses[0]!.partitionResponses[0]!;
+    assert.equal(large.errorCode, ErrorCode.MESSAGE_TOO_LARGE);
+    const future = (await produce(client, 'v', 0, batch([{ value: Buffer.from('ok'), timestamp: Date.now() }, { value: Buffer.from('late'), timestamp: Date.now() + 3_600_000 }]))).responses[0]!.partitionResponses[0]!;
+    assert.equal(future.errorCode, ErrorCode.INVALID_TIMESTAMP);
+    assert.equal(future.errorMessage, 'One or more records have been rejected due to invalid timestamp');
+    assert.deepEqual(future.recordErrors.map((e) => e.batchIndex), [1]);
+    assert.equal(future.logStartOffset, 0n);
+    const keyless = (await produce(client, 'compacted', 0, batch([{ key: Buffer.from('k'), value: Buffer.from('1') }, { value: Buffer.from('2') }]))).responses[0]!.partitionResponses[0]!;
+    assert.equal(keyless.errorCode, ErrorCode.INVALID_RECORD);
+    assert.deepEqual(keyless.recordErrors, [{ batchIndex: 1, batchIndexErrorMessage: 'Compacted topic cannot accept message without key' }]);
+    const empty = (await produce(client, 'v', 0, null)).responses[0]!.partitionResponses[0]!;
+    assert.equal(empty.errorCode, ErrorCode.INVALID_RECORD);
+    assert.equal(store.log('v', 0)!.logEndOffset, 0, 'nothing invalid was appended');
+  });
+});
+
+test('LogAppendTime topics stamp the append time and report it', async () => {
+  await withDataBroker(async ({ store, client }) => {
+    await store.createTopic('stamped', 1, { 'message.timestamp.type': 'LogAppendTime' });
+    const before = Date.now();
+    const p = (await produce(client, 'stamped', 0, batch([{ value: Buffer.from('x'), timestamp: 5 }]))).responses[0]!.partitionResponses[0]!;
+    assert.ok(p.logAppendTimeMs >= BigInt(before), `logAppendTime ${p.logAppendTimeMs}`);
+    const records = recordsOf((await fetch(client, fetchRequest([{ topic: 'stamped' }]))).responses[0]!.partitions[0]!.records);
+    const header = readBatchHeader(records, 0);
+    assert.equal(timestampTypeOf(header.attributes), TimestampType.LOG_APPEND_TIME);
+    assert.equal(BigInt(header.maxTimestamp), p.logAppendTimeMs);
+  });
+});
+
+test('a topic compression.type other than producer recompresses batches', async () => {
+  await withDataBroker(async ({ store, client }) => {
+    await store.createTopic('zipped', 1, { 'compression.type': 'gzip' });
+    await store.createTopic('plain', 1, { 'compression.type': 'uncompressed' });
+    await produce(client, 'zipped', 0, batch([{ key: Buffer.from('k'), value: Buffer.from('v'.repeat(500)), headers: [{ key: 'h', value: Buffer.from('1') }] }]));
+    await produce(client, 'plain', 0, batch(values('a', 'b'), { compression: Codec.LZ4 }));
+    const zipped = recordsOf((await fetch(client, fetchRequest([{ topic: 'zipped' }]))).responses[0]!.partitions[0]!.records);
+    assert.equal(compressionOf(readBatchHeader(zipped, 0).attributes), Codec.GZIP);
+    const [record] = decodeBatchRecords(zipped);
+    assert.deepEqual([record!.key?.toString(), record!.value?.length, record!.headers[0]!.key], ['k', 500, 'h']);
+    const plain = recordsOf((await fetch(client, fetchRequest([{ topic: 'plain' }]))).responses[0]!.partitions[0]!.records);
+    assert.equal(compressionOf(readBatchHeader(plain, 0).attributes), Codec.NONE);
+    assert.deepEqual(decodeBatchRecords(plain).map((r) => r.value?.toString()), ['a', 'b']);
+  });
+});
