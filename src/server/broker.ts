@@ -9,6 +9,7 @@ import { parseListeners, type BrokerConfig } from '../config/index.js';
 import { backgroundIntervals, openLogStore } from '../broker/open-store.js';
 import { ReplicaManager } from '../broker/replica-manager.js';
 import { StoreTopicCatalog } from '../broker/store-topic-catalog.js';
+import { GroupCoordinator } from '../coordinator/group-coordinator.js';
 import type { LogStore } from '../storage/log-store.js';
 import { MemoryLogStore } from '../storage/memory/memory-store.js';
 import { Connection, type ConnectionLimits } from './connection.js';
@@ -87,6 +88,14 @@ export async function startBroker(config: BrokerConfig, options: BrokerOptions =
   const store: LogStore =
     options.store ??
     (options.topics !== undefined ? new MemoryLogStore({ nodeId: config['node.id'] }) : await openLogStore(config, (msg) => log.warn(msg)));
+  // Groups and committed offsets are loaded from __consumer_offsets before any client is accepted.
+  let groups: GroupCoordinator;
+  try {
+    groups = await GroupCoordinator.open({ store, config, log });
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
 
   const bound: BoundListener[] = [];
   try {
@@ -95,6 +104,7 @@ export async function startBroker(config: BrokerConfig, options: BrokerOptions =
     }
   } catch (err) {
     await Promise.all(bound.map((listener) => listener.close()));
+    await groups.close();
     await store.close();
     throw err;
   }
@@ -108,6 +118,7 @@ export async function startBroker(config: BrokerConfig, options: BrokerOptions =
       topics: options.topics ?? new StoreTopicCatalog(store, config),
       store,
       replicaManager: new ReplicaManager(store, config),
+      groups,
       handlers: options.handlers ?? registry,
       advertised: advertisedEndpoints(advertisedSpecs, bound),
       log,
@@ -116,6 +127,7 @@ export async function startBroker(config: BrokerConfig, options: BrokerOptions =
     store.startBackground(backgroundIntervals(config));
   } catch (err) {
     await Promise.all(bound.map((listener) => listener.close()));
+    await groups.close();
     await store.close();
     throw err;
   }
@@ -133,8 +145,11 @@ export async function startBroker(config: BrokerConfig, options: BrokerOptions =
       const stopped = bound.map((listener) => listener.close());
       // Pending long polls answer now with what they have, so connections can drain.
       state.replicaManager.shutdown();
+      // Parked JoinGroup/SyncGroup requests are answered now too; queued group writes finish before the store closes.
+      const groupsClosed = state.groups.close();
       await Promise.all([...connections].map((connection) => connection.close()));
       await Promise.all(stopped);
+      await groupsClosed;
       // After the connections: no append is in flight, and the file engine marks the shutdown clean.
       await store.close();
       log.info('broker stopped');

@@ -10,6 +10,7 @@ import type { BrokerConfig } from '../config/index.js';
 import type { ApiDescriptor } from '../protocol/generated/index.js';
 import type { LogStore } from '../storage/log-store.js';
 import type { ReplicaManager } from '../broker/replica-manager.js';
+import type { GroupCoordinator } from '../coordinator/group-coordinator.js';
 import type { ConnectionInfo } from './connection.js';
 import type { TopicCatalog } from './topic-catalog.js';
 
@@ -31,6 +32,8 @@ export interface BrokerState {
   readonly store: LogStore;
   /** The Kafka-level partition layer over the store: appends, partition lookups, fetch sessions, long polls. */
   readonly replicaManager: ReplicaManager;
+  /** Classic consumer groups and committed offsets (persisted in __consumer_offsets). */
+  readonly groups: GroupCoordinator;
   /** The registry in force (ApiVersions is derived from it). */
   readonly handlers: readonly Handler[];
   /** Advertised endpoint per listener name: what Metadata tells a client that came in on that listener. */

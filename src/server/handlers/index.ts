@@ -7,6 +7,15 @@ import { produceHandler } from './00-produce.js';
 import { fetchHandler } from './01-fetch.js';
 import { listOffsetsHandler } from './02-list-offsets.js';
 import { metadataHandler } from './03-metadata.js';
+import { offsetCommitHandler } from './08-offset-commit.js';
+import { offsetFetchHandler } from './09-offset-fetch.js';
+import { findCoordinatorHandler } from './10-find-coordinator.js';
+import { joinGroupHandler } from './11-join-group.js';
+import { heartbeatHandler } from './12-heartbeat.js';
+import { leaveGroupHandler } from './13-leave-group.js';
+import { syncGroupHandler } from './14-sync-group.js';
+import { describeGroupsHandler } from './15-describe-groups.js';
+import { listGroupsHandler } from './16-list-groups.js';
 import { apiVersionsHandler } from './18-api-versions.js';
 import { createTopicsHandler } from './19-create-topics.js';
 import { deleteTopicsHandler } from './20-delete-topics.js';
@@ -14,13 +23,24 @@ import { offsetForLeaderEpochHandler } from './23-offset-for-leader-epoch.js';
 import { describeConfigsHandler } from './32-describe-configs.js';
 import { alterConfigsHandler } from './33-alter-configs.js';
 import { createPartitionsHandler } from './37-create-partitions.js';
+import { deleteGroupsHandler } from './42-delete-groups.js';
 import { incrementalAlterConfigsHandler } from './44-incremental-alter-configs.js';
+import { offsetDeleteHandler } from './47-offset-delete.js';
 
 export const handlers: readonly Handler[] = [
   produceHandler,
   fetchHandler,
   listOffsetsHandler,
   metadataHandler,
+  offsetCommitHandler,
+  offsetFetchHandler,
+  findCoordinatorHandler,
+  joinGroupHandler,
+  heartbeatHandler,
+  leaveGroupHandler,
+  syncGroupHandler,
+  describeGroupsHandler,
+  listGroupsHandler,
   apiVersionsHandler,
   createTopicsHandler,
   deleteTopicsHandler,
@@ -28,5 +48,7 @@ export const handlers: readonly Handler[] = [
   describeConfigsHandler,
   alterConfigsHandler,
   createPartitionsHandler,
+  deleteGroupsHandler,
   incrementalAlterConfigsHandler,
+  offsetDeleteHandler,
 ];

@@ -1,0 +1,72 @@
+/**
+ * FindCoordinator (key 10), v0–v6.
+ *
+ * This node coordinates every group and every transactional id. For a group key the first request
+ * creates __consumer_offsets (offsets.topic.num.partitions partitions), as Kafka does; gregor creates
+ * it in-process and answers at once where Kafka answers COORDINATOR_NOT_AVAILABLE until it exists.
+ * Key type 0 = group, 1 = transaction; 2 (share) and anything else is INVALID_REQUEST (no share
+ * coordinator). Versions:
+ * - v0: group key only. v1–v3: key type; error_message ("NONE" on success, as Kafka's Errors.message()).
+ * - v4+: batched coordinator_keys, one result each (error_message null).
+ */
+import { ErrorCode } from '../../protocol/error-codes.js';
+import {
+  findCoordinatorApi,
+  type Coordinator,
+  type FindCoordinatorRequest,
+  type FindCoordinatorResponse,
+} from '../../protocol/generated/find-coordinator.js';
+import { defineHandler, type Handler, type RequestContext } from '../handler.js';
+
+const GROUP = 0;
+const TRANSACTION = 1;
+
+interface Answer {
+  errorCode: number;
+  nodeId: number;
+  host: string;
+  port: number;
+}
+
+const NO_NODE = { nodeId: -1, host: '', port: -1 };
+
+export const findCoordinatorHandler: Handler = defineHandler<FindCoordinatorRequest, FindCoordinatorResponse>({
+  api: findCoordinatorApi,
+  minVersion: 0,
+  maxVersion: 6,
+
+  async handle(ctx, request, version) {
+    const keyType = version === 0 ? GROUP : request.keyType;
+    if (version >= 4) {
+      const coordinators: Coordinator[] = [];
+      for (const key of request.coordinatorKeys) {
+        const answer = await coordinatorFor(ctx, keyType);
+        coordinators.push({ key, ...answer, errorMessage: null });
+      }
+      return { throttleTimeMs: 0, errorCode: 0, errorMessage: null, nodeId: 0, host: '', port: 0, coordinators };
+    }
+    const answer = await coordinatorFor(ctx, keyType);
+    return {
+      throttleTimeMs: 0,
+      ...answer,
+      errorMessage: answer.errorCode === ErrorCode.NONE ? 'NONE' : null,
+      coordinators: [],
+    };
+  },
+});
+
+async function coordinatorFor(ctx: RequestContext, keyType: number): Promise<Answer> {
+  if (keyType !== GROUP && keyType !== TRANSACTION) return { errorCode: ErrorCode.INVALID_REQUEST, ...NO_NODE };
+  const endpoint = ctx.broker.advertised.get(ctx.connection.listenerName);
+  if (endpoint === undefined) return { errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, ...NO_NODE };
+  if (keyType === GROUP) {
+    if (!ctx.broker.groups.isActive) return { errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, ...NO_NODE };
+    try {
+      await ctx.broker.groups.ensureTopic();
+    } catch (error) {
+      ctx.broker.log.error({ err: error }, 'creating __consumer_offsets failed');
+      return { errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, ...NO_NODE };
+    }
+  }
+  return { errorCode: ErrorCode.NONE, nodeId: ctx.broker.nodeId, host: endpoint.host, port: endpoint.port };
+}
