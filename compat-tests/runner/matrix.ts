@@ -1,0 +1,48 @@
+// Prints the client × scenario matrix, the reasons behind each fail and skip, and the closing count line.
+import type { Outcome } from './types.js';
+
+export interface Result {
+  client: string;
+  scenario: string;
+  outcome: Outcome;
+}
+
+export interface Tally {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+export function tally(results: readonly Result[]): Tally {
+  const count = (status: Outcome['status']): number => results.filter((r) => r.outcome.status === status).length;
+  return { passed: count('pass'), failed: count('fail'), skipped: count('skip') };
+}
+
+export function formatMatrix(results: readonly Result[], title: string): string {
+  const clients = [...new Set(results.map((r) => r.client))];
+  const scenarios = [...new Set(results.map((r) => r.scenario))];
+  const notes: string[] = [];
+  const cell = (client: string, scenario: string): string => {
+    const result = results.find((r) => r.client === client && r.scenario === scenario);
+    if (result === undefined) return '';
+    const { outcome } = result;
+    if (outcome.status === 'pass') return 'pass';
+    notes.push(`(${notes.length + 1}) ${client} / ${scenario}: ${outcome.status}: ${outcome.reason}`);
+    return `${outcome.status} (${notes.length})`;
+  };
+  const header = ['client \\ scenario', ...scenarios];
+  const rows = clients.map((client) => [client, ...scenarios.map((scenario) => cell(client, scenario))]);
+  const widths = header.map((_, column) => Math.max(...[header, ...rows].map((row) => (row[column] ?? '').length)));
+  const line = (row: string[]): string => row.map((text, column) => text.padEnd(widths[column] ?? 0)).join('  ').trimEnd();
+  const { passed, failed, skipped } = tally(results);
+  return [
+    title,
+    '',
+    line(header),
+    ...rows.map(line),
+    '',
+    ...notes,
+    ...(notes.length > 0 ? [''] : []),
+    `${passed} passed, ${failed} failed, ${skipped} skipped`,
+  ].join('\n');
+}

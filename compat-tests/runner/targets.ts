@@ -1,0 +1,86 @@
+// Starts the broker a compat run talks to: gregor as a child process, or the reference Apache Kafka.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { repoRoot } from '../lib/paths.js';
+import { freePort, freePortPair } from '../lib/ports.js';
+import { startReferenceBroker } from '../reference/broker.js';
+import type { Target } from './types.js';
+
+export async function startReferenceTarget(): Promise<Target> {
+  const broker = await startReferenceBroker({ port: await freePortPair(), fresh: true });
+  return { kind: 'reference', bootstrap: broker.bootstrap, restart: () => broker.restart(), stop: () => broker.stop() };
+}
+
+function portAnswers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/**
+ * gregor from the build: `node dist/src/cli/main.js` on 127.0.0.1:<free port>, advertising that address (as the
+ * reference broker does), with data in a temporary directory so a restart keeps it.
+ */
+export async function startGregorTarget(): Promise<Target> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'gregor-compat-'));
+  const main = join(repoRoot, 'dist', 'src', 'cli', 'main.js');
+  const args = [main, '--host', '127.0.0.1', '--port', String(port), '--advertised-listeners', `PLAINTEXT://127.0.0.1:${port}`,
+    '--data-dir', dataDir, '--log-level', 'warn', '--log-format', 'json'];
+  let child: ChildProcess | undefined;
+
+  const start = async (): Promise<void> => {
+    let output = '';
+    const process_ = spawn(process.execPath, args, {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = process_;
+    process_.stdout?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
+    process_.stderr?.on('data', (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
+    let exited = false;
+    process_.once('exit', () => (exited = true));
+    const deadline = Date.now() + 30_000;
+    while (!(await portAnswers(port))) {
+      if (exited || Date.now() > deadline) {
+        process_.kill('SIGKILL');
+        const lastLines = output.trim().split('\n').slice(-3).join(' | ');
+        throw new Error(`gregor did not start on 127.0.0.1:${port}${lastLines ? `: ${lastLines}` : ''}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+
+  const stop = async (): Promise<void> => {
+    const running = child;
+    child = undefined;
+    if (running === undefined || running.exitCode !== null) return;
+    const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
+    running.kill('SIGTERM');
+    const timer = setTimeout(() => running.kill('SIGKILL'), 15_000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  await start();
+  return {
+    kind: 'gregor',
+    bootstrap: `127.0.0.1:${port}`,
+    restart: async () => {
+      await stop();
+      await start();
+    },
+    stop: async () => {
+      await stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
