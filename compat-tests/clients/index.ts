@@ -1,7 +1,19 @@
 // Every client the compat runner knows, in matrix order.
+import { join } from 'node:path';
+import { cacheDir, compatDir } from '../lib/paths.js';
+import { externalClient } from '../runner/external.js';
 import type { ClientSuite } from '../runner/types.js';
 import { javaTools } from './java-tools/scenarios.js';
 import { kafkajs } from './kafkajs/scenarios.js';
 import { kcat } from './kcat/scenarios.js';
 
-export const CLIENTS: readonly ClientSuite[] = [kafkajs, kcat, javaTools];
+const venvPython = join(cacheDir, 'py', 'venv', 'bin', 'python');
+
+const confluentKafka = externalClient({
+  name: 'confluent-kafka',
+  installScript: join(compatDir, 'clients', 'python', 'install.sh'),
+  command: () => [venvPython, join(compatDir, 'clients', 'confluent-kafka', 'scenarios.py')],
+  scenarios: ['metadata', 'produce-consume', 'topic-admin'],
+});
+
+export const CLIENTS: readonly ClientSuite[] = [kafkajs, kcat, javaTools, confluentKafka];
