@@ -114,20 +114,11 @@ export interface RecordMeta {
 }
 
 /**
- * Walks the records of the batch at the start of `batch` (decompressing it first if needed) reading only
- * offsetDelta, timestampDelta and whether a key is present. See walkRecordMeta. Returns the number of records.
- */
-export function forEachRecordMeta(batch: Buffer, cb: (meta: RecordMeta) => void, options: DecodeOptions = {}): number {
-  const header = readBatchHeader(batch);
-  return walkRecordMeta(batchRecordsData(batch, header, options), header.recordCount, cb);
-}
-
-/**
  * Walks an uncompressed records section (see batchRecordsData) reading only offsetDelta, timestampDelta and
  * whether a key is present; nothing is allocated per record (the meta object is reused: copy what you keep).
  * Checks the same structure decodeBatchRecords does. Returns the number of records walked.
  */
-export function walkRecordMeta(data: Buffer, recordCount: number, cb: (meta: RecordMeta) => void): number {
+export function forEachRecordMeta(data: Buffer, recordCount: number, cb: (meta: RecordMeta) => void): number {
   if (recordCount < 0) throw invalid(`invalid record count ${recordCount}`);
   const c: Cursor = { pos: 0 };
   const meta: RecordMeta = { index: 0, offsetDelta: 0, timestampDelta: 0, hasKey: false, sizeInBytes: 0 };
@@ -156,6 +147,12 @@ export function walkRecordMeta(data: Buffer, recordCount: number, cb: (meta: Rec
   }
   if (c.pos !== data.length) throw invalid('incorrect declared batch size, records still remaining');
   return recordCount;
+}
+
+/** forEachRecordMeta over the batch at the start of `batch`, decompressing its records first if needed. */
+export function forEachBatchRecordMeta(batch: Buffer, cb: (meta: RecordMeta) => void, options: DecodeOptions = {}): number {
+  const header = readBatchHeader(batch);
+  return forEachRecordMeta(batchRecordsData(batch, header, options), header.recordCount, cb);
 }
 
 // ---- encoding ----

@@ -25,7 +25,7 @@ import {
   type BatchHeader,
 } from './batch.js';
 import { Codec, isCodecId } from '../compression/codec.js';
-import { DEFAULT_MAX_UNCOMPRESSED_BYTES, batchRecordsData, walkRecordMeta } from './record.js';
+import { DEFAULT_MAX_UNCOMPRESSED_BYTES, batchRecordsData, forEachRecordMeta } from './record.js';
 
 export interface RecordError {
   /** Index of the record in the batch (ProduceResponse's BatchIndex). */
@@ -152,7 +152,7 @@ export function validateProducedRecords(batch: Buffer, header: BatchHeader, opti
   let maxTimestamp = NO_TIMESTAMP;
   let offsetsSequential = true;
   try {
-    walkRecordMeta(data, header.recordCount, (m) => {
+    forEachRecordMeta(data, header.recordCount, (m) => {
       const timestamp = batchLogAppendTime ? header.maxTimestamp : header.baseTimestamp + m.timestampDelta;
       if (m.offsetDelta !== m.index) offsetsSequential = false;
       if (timestamp > maxTimestamp) maxTimestamp = timestamp;

@@ -6,8 +6,8 @@ import {
   batchRecordsData,
   decodeBatchRecords,
   encodeRecordBatch,
+  forEachBatchRecordMeta,
   forEachRecordMeta,
-  walkRecordMeta,
   type RecordInput,
 } from '../../../src/protocol/records/record.js';
 import { ControlRecordType, encodeControlBatch, readControlRecordType, readTransactionMarker } from '../../../src/protocol/records/control.js';
@@ -109,9 +109,9 @@ test('forEachRecordMeta walks offset and timestamp deltas and key presence', () 
   for (const codec of Object.values(Compression)) {
     const batch = encodeRecordBatch({ ...fixtureBatch, compression: codec });
     const seen: [number, number, boolean][] = [];
-    const n = forEachRecordMeta(batch, (m) => seen.push([m.offsetDelta, m.timestampDelta, m.hasKey]));
+    const n = forEachBatchRecordMeta(batch, (m) => seen.push([m.offsetDelta, m.timestampDelta, m.hasKey]));
     assert.equal(n, 3);
-    assert.equal(walkRecordMeta(batchRecordsData(batch), 3, () => {}), 3);
+    assert.equal(forEachRecordMeta(batchRecordsData(batch), 3, () => {}), 3);
     assert.deepEqual(seen, [[0, 0, true], [1, 5, false], [2, 9, true]]);
   }
 });
@@ -127,7 +127,8 @@ test('structural damage is a ProtocolError, never a crash', () => {
   const lessCount = Buffer.from(good);
   lessCount.writeInt32BE(2, 57);
   assert.throws(() => decodeBatchRecords(lessCount), /still remaining/);
-  assert.throws(() => forEachRecordMeta(lessCount, () => {}), /still remaining/);
+  assert.throws(() => forEachBatchRecordMeta(lessCount, () => {}), /still remaining/);
+  assert.throws(() => forEachRecordMeta(batchRecordsData(lessCount), 2, () => {}), /still remaining/);
   // A huge count is refused before allocation.
   const hugeCount = Buffer.from(good);
   hugeCount.writeInt32BE(0x7fffffff, 57);
