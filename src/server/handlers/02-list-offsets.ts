@@ -31,13 +31,14 @@ type SegmentedLogLike = { readonly highWatermark: number };
 import { defineHandler, type Handler, type RequestContext } from '../handler.js';
 
 const LATEST_TIERED_TIMESTAMP = -5;
+const LEADER_EPOCH_VERSION = 4;
 
 export const listOffsetsHandler: Handler = defineHandler<ListOffsetsRequest, ListOffsetsResponse>({
   api: listOffsetsApi,
   minVersion: 1,
   maxVersion: 10,
 
-  async handle(ctx, request) {
+  async handle(ctx, request, version) {
     const seen = new Map<string, number>();
     for (const topic of request.topics) {
       for (const p of topic.partitions) seen.set(`${topic.name}\u0000${p.partitionIndex}`, (seen.get(`${topic.name}\u0000${p.partitionIndex}`) ?? 0) + 1);
@@ -57,6 +58,8 @@ export const listOffsetsHandler: Handler = defineHandler<ListOffsetsRequest, Lis
       }
       response.topics.push({ name: topic.name, partitions });
     }
+    // The leader epoch is a v4+ field: older versions cannot carry it.
+    if (version < LEADER_EPOCH_VERSION) for (const t of response.topics) for (const p of t.partitions) p.leaderEpoch = -1;
     return response;
   },
 });
