@@ -183,3 +183,11 @@ test('mutated or cut compressed input fails only with ProtocolError (determinist
     }
   }
 });
+
+test('a limit beyond any buffer size (or Infinity) means no limit, for every codec', () => {
+  for (const codec of Object.values(Codec)) {
+    const packed = compress(codec, Buffer.from('hello'));
+    assert.equal(decompress(codec, packed, Number.MAX_SAFE_INTEGER).toString(), 'hello');
+    assert.equal(decompress(codec, packed, Infinity).toString(), 'hello');
+  }
+});
