@@ -75,7 +75,7 @@ export function decodeBatchRecords(batch: Buffer, options: DecodeOptions = {}): 
     const length = readVarint(data, c, data.length);
     const start = c.pos;
     const end = start + length;
-    if (length < 0 || end > data.length) throw invalid(`record ${i} declares ${length} bytes, ${data.length - start} remain`);
+    if (length < 1 || end > data.length) throw invalid(`record ${i} declares ${length} bytes, ${data.length - start} remain`);
     const attributes = data.readInt8(c.pos++);
     const timestampDelta = readVarlong(data, c, end);
     const offsetDelta = readVarint(data, c, end);
@@ -127,7 +127,7 @@ export function forEachRecordMeta(data: Buffer, recordCount: number, cb: (meta: 
     const length = readVarint(data, c, data.length);
     const start = c.pos;
     const end = start + length;
-    if (length < 0 || end > data.length) throw invalid(`record ${i} declares ${length} bytes, ${data.length - start} remain`);
+    if (length < 1 || end > data.length) throw invalid(`record ${i} declares ${length} bytes, ${data.length - start} remain`);
     c.pos++; // attributes
     meta.timestampDelta = readVarlong(data, c, end);
     meta.offsetDelta = readVarint(data, c, end);

@@ -133,6 +133,12 @@ test('structural damage is a ProtocolError, never a crash', () => {
   const hugeCount = Buffer.from(good);
   hugeCount.writeInt32BE(0x7fffffff, 57);
   assert.throws(() => decodeBatchRecords(hugeCount), isInvalid);
+  // A zero-length record at the very end of the data.
+  const empty = Buffer.concat([good.subarray(0, 61), Buffer.from([0])]);
+  empty.writeInt32BE(empty.length - 12, 8);
+  empty.writeInt32BE(1, 57);
+  assert.throws(() => decodeBatchRecords(empty), isInvalid);
+  assert.throws(() => forEachBatchRecordMeta(empty, () => {}), isInvalid);
   // First record's length varint claims more than there is.
   const longRecord = Buffer.from(good);
   longRecord[61] = 0x7e;
