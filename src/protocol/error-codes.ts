@@ -1,5 +1,6 @@
-// Every Kafka error code (Errors.java, Kafka 4.x: codes -1..133), with Kafka's default message and whether the
-// client treats it as retriable (its exception class extends RetriableException).
+// Every Kafka error code as Kafka 4.4's client defines it (Errors: codes -1..136; 134-136 are new in 4.4), with
+// Kafka's default message and whether it is retriable (its exception is a RetriableException). Read from the
+// kafka-clients 4.4.0 jar itself (Errors.values()).
 // Use codes by name: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, never a bare number.
 
 export const ErrorCode = {
@@ -138,6 +139,9 @@ export const ErrorCode = {
   STREAMS_INVALID_TOPOLOGY_EPOCH: 131,
   STREAMS_TOPOLOGY_FENCED: 132,
   SHARE_SESSION_LIMIT_REACHED: 133,
+  GROUP_DELETION_FAILED: 134,
+  STREAMS_TOPOLOGY_DESCRIPTION_UPDATE_FAILED: 135,
+  CONTROLLER_ID_NOT_REGISTERED: 136,
 } as const;
 
 export type ErrorName = keyof typeof ErrorCode;
@@ -178,7 +182,7 @@ const TABLE: ReadonlyArray<readonly [ErrorName, boolean, string]> = [
   ['INVALID_REQUIRED_ACKS', false, "Produce request specified an invalid value for required acks."],
   ['ILLEGAL_GENERATION', false, "Specified group generation id is not valid."],
   ['INCONSISTENT_GROUP_PROTOCOL', false, "The group member's supported protocols are incompatible with those of existing members or first group member tried to join with empty protocol type or empty protocol list."],
-  ['INVALID_GROUP_ID', false, "The configured groupId is invalid."],
+  ['INVALID_GROUP_ID', false, "The group id is invalid."],
   ['UNKNOWN_MEMBER_ID', false, "The coordinator is not aware of this member."],
   ['INVALID_SESSION_TIMEOUT', false, "The session timeout is not within the range allowed by the broker (as configured by group.min.session.timeout.ms and group.max.session.timeout.ms)."],
   ['REBALANCE_IN_PROGRESS', false, "The group is rebalancing, so a rejoin is needed."],
@@ -235,7 +239,7 @@ const TABLE: ReadonlyArray<readonly [ErrorName, boolean, string]> = [
   ['OFFSET_NOT_AVAILABLE', true, "The leader high watermark has not caught up from a recent leader election so the offsets cannot be guaranteed to be monotonically increasing."],
   ['MEMBER_ID_REQUIRED', false, "The group member needs to have a valid member id before actually entering a consumer group."],
   ['PREFERRED_LEADER_NOT_AVAILABLE', true, "The preferred leader was not available."],
-  ['GROUP_MAX_SIZE_REACHED', false, "The consumer group has reached its max size."],
+  ['GROUP_MAX_SIZE_REACHED', false, "The group has reached its maximum size."],
   ['FENCED_INSTANCE_ID', false, "The broker rejected this static consumer since another consumer with the same group.instance.id has registered with a different member.id."],
   ['ELIGIBLE_LEADERS_NOT_AVAILABLE', true, "Eligible topic partition leaders are not available."],
   ['ELECTION_NOT_NEEDED', true, "Leader election not needed for topic partition."],
@@ -278,7 +282,7 @@ const TABLE: ReadonlyArray<readonly [ErrorName, boolean, string]> = [
   ['INVALID_RECORD_STATE', false, "The record state is invalid. The acknowledgement of delivery could not be completed."],
   ['SHARE_SESSION_NOT_FOUND', true, "The share session was not found."],
   ['INVALID_SHARE_SESSION_EPOCH', true, "The share session epoch is invalid."],
-  ['FENCED_STATE_EPOCH', false, "The share coordinator rejected the request because the share-group state epoch did not match."],
+  ['FENCED_STATE_EPOCH', false, "The coordinator rejected the request because the state epoch did not match."],
   ['INVALID_VOTER_KEY', false, "The voter key doesn't match the receiving replica's key."],
   ['DUPLICATE_VOTER', false, "The voter is already part of the set of voters."],
   ['VOTER_NOT_FOUND', false, "The voter is not part of the set of voters."],
@@ -287,7 +291,10 @@ const TABLE: ReadonlyArray<readonly [ErrorName, boolean, string]> = [
   ['STREAMS_INVALID_TOPOLOGY', false, "The supplied topology is invalid."],
   ['STREAMS_INVALID_TOPOLOGY_EPOCH', false, "The supplied topology epoch is invalid."],
   ['STREAMS_TOPOLOGY_FENCED', false, "The supplied topology epoch is outdated."],
-  ['SHARE_SESSION_LIMIT_REACHED', false, "The limit of share sessions has been reached."],
+  ['SHARE_SESSION_LIMIT_REACHED', true, "The limit of share sessions has been reached."],
+  ['GROUP_DELETION_FAILED', false, "DeleteGroups could not complete; see the error message on the per-group result for details."],
+  ['STREAMS_TOPOLOGY_DESCRIPTION_UPDATE_FAILED', false, "The broker could not process the topology description update; see the error message for details."],
+  ['CONTROLLER_ID_NOT_REGISTERED', false, "The given controller ID was not registered."],
 ];
 
 const BY_CODE = new Map<number, ErrorInfo>(

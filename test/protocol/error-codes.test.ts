@@ -2,12 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ErrorCode, allErrorInfos, errorInfo, errorName, isRetriable } from '../../src/protocol/error-codes.js';
 
-test('codes are unique and cover -1..133 without gaps', () => {
+test('codes are unique and cover -1..136 without gaps', () => {
   const codes = Object.values(ErrorCode);
   assert.equal(new Set(codes).size, codes.length);
   const sorted = [...codes].sort((a, b) => a - b);
   assert.equal(sorted[0], -1);
-  assert.equal(sorted.at(-1), 133);
+  assert.equal(sorted.at(-1), 136);
   sorted.forEach((c, i) => assert.equal(c, i - 1));
   assert.equal(allErrorInfos().length, codes.length);
 });
@@ -31,11 +31,12 @@ test('well-known codes have Kafka numbers', () => {
   assert.equal(ErrorCode.FENCED_MEMBER_EPOCH, 110);
   assert.equal(ErrorCode.TRANSACTION_ABORTABLE, 120);
   assert.equal(ErrorCode.SHARE_SESSION_LIMIT_REACHED, 133);
+  assert.equal(ErrorCode.CONTROLLER_ID_NOT_REGISTERED, 136);
 });
 
 test('retriable flags follow the exception classes', () => {
   for (const name of ['CORRUPT_MESSAGE', 'UNKNOWN_TOPIC_OR_PARTITION', 'NOT_LEADER_OR_FOLLOWER', 'REQUEST_TIMED_OUT', 'NOT_COORDINATOR',
-    'COORDINATOR_LOAD_IN_PROGRESS', 'NOT_ENOUGH_REPLICAS', 'CONCURRENT_TRANSACTIONS', 'UNSTABLE_OFFSET_COMMIT', 'UNKNOWN_TOPIC_ID'] as const) {
+    'COORDINATOR_LOAD_IN_PROGRESS', 'NOT_ENOUGH_REPLICAS', 'CONCURRENT_TRANSACTIONS', 'UNSTABLE_OFFSET_COMMIT', 'UNKNOWN_TOPIC_ID', 'SHARE_SESSION_LIMIT_REACHED'] as const) {
     assert.ok(isRetriable(ErrorCode[name]), name);
   }
   for (const name of ['NONE', 'UNKNOWN_SERVER_ERROR', 'OFFSET_OUT_OF_RANGE', 'MESSAGE_TOO_LARGE', 'INVALID_RECORD', 'REBALANCE_IN_PROGRESS',
