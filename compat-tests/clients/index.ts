@@ -16,4 +16,11 @@ const confluentKafka = externalClient({
   scenarios: ['metadata', 'produce-consume', 'topic-admin'],
 });
 
-export const CLIENTS: readonly ClientSuite[] = [kafkajs, kcat, javaTools, confluentKafka];
+const franzGo = externalClient({
+  name: 'franz-go',
+  installScript: join(compatDir, 'clients', 'franz-go', 'install.sh'),
+  command: () => [join(cacheDir, 'go', 'bin', 'franz-go-compat')],
+  scenarios: ['metadata', 'produce-consume', 'topic-admin'],
+});
+
+export const CLIENTS: readonly ClientSuite[] = [kafkajs, kcat, javaTools, confluentKafka, franzGo];
