@@ -39,6 +39,8 @@ export interface GroupCoordinatorOptions {
   readonly log?: Logger;
   /** Member id suffixes; tests make them predictable. Default: random UUIDs. */
   readonly newUuid?: () => string;
+  /** Bytes a __consumer_offsets partition may take before its live state is rewritten (default 4 MiB; tests lower it). */
+  readonly rewriteMinBytes?: number;
 }
 
 export class GroupCoordinator {
@@ -57,7 +59,7 @@ export class GroupCoordinator {
     const config = groupConfigFrom(options.config);
     this.timer = new KeyedTimer(this.scheduler, (result) => void this.apply(result).catch(() => undefined));
     this.shard = new GroupShard(config, this.timer, this.scheduler, options.newUuid ?? randomUUID);
-    this.offsetsLog = new OffsetsLog(options.store, options.config, () => this.scheduler.now());
+    this.offsetsLog = new OffsetsLog(options.store, options.config, () => this.scheduler.now(), options.rewriteMinBytes);
     this.cleanupIntervalMs = config.offsetsRetentionCheckIntervalMs;
   }
 

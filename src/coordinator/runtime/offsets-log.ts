@@ -22,7 +22,7 @@ export { CONSUMER_OFFSETS_TOPIC };
 
 /** Records per batch when many are written at once (a rewrite, a DeleteGroups of a big group). */
 const RECORDS_PER_BATCH = 1000;
-const REWRITE_MIN_BYTES = 4 * 1024 * 1024;
+export const REWRITE_MIN_BYTES = 4 * 1024 * 1024;
 const REWRITE_FACTOR = 4;
 
 export interface LoadStats {
@@ -41,6 +41,7 @@ export class OffsetsLog {
     private readonly store: LogStore,
     private readonly config: BrokerConfig,
     private readonly now: () => number,
+    private readonly rewriteMinBytes = REWRITE_MIN_BYTES,
   ) {}
 
   /** The partition count: the topic's when it exists (fixed at creation), else the configured one. */
@@ -91,7 +92,7 @@ export class OffsetsLog {
   needsRewrite(partition: number): boolean {
     if (this.rewriting.has(partition)) return false;
     const since = this.bytesSinceRewrite.get(partition) ?? 0;
-    return since > Math.max(REWRITE_MIN_BYTES, REWRITE_FACTOR * (this.liveBytes.get(partition) ?? 0));
+    return since > Math.max(this.rewriteMinBytes, REWRITE_FACTOR * (this.liveBytes.get(partition) ?? 0));
   }
 
   /**

@@ -1,0 +1,186 @@
+// The runtime over a real (memory) log store: records in __consumer_offsets with Kafka's layout,
+// reload through the same replay path, tolerance of bad records, and the bound on the topic's growth.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { resolveBrokerConfig } from '../../src/config/index.js';
+import { GroupCoordinator } from '../../src/coordinator/group-coordinator.js';
+import { decodeRecord, encodeRecordKey, encodeRecordValue } from '../../src/coordinator/group/record-serde.js';
+import { javaStringHashCode, partitionForGroup } from '../../src/coordinator/runtime/java-hash.js';
+import { ErrorCode } from '../../src/protocol/error-codes.js';
+import { createJoinGroupRequest, type JoinGroupResponse } from '../../src/protocol/generated/join-group.js';
+import { createOffsetCommitRequest } from '../../src/protocol/generated/offset-commit.js';
+import { createSyncGroupRequest } from '../../src/protocol/generated/sync-group.js';
+import { decodeBatchRecords, encodeRecordBatch, lastOffsetAt } from '../../src/protocol/records/index.js';
+import { MemoryLogStore } from '../../src/storage/memory/memory-store.js';
+import { ManualScheduler } from '../../src/storage/scheduler.js';
+import { subscription } from './group-harness.js';
+
+const config = resolveBrokerConfig({ 'offsets.topic.num.partitions': '3' });
+const ctx = { clientId: 'c', clientHost: '/127.0.0.1', apiVersion: 3 };
+
+function commit(groupId: string, offsets: Record<string, number>, generation = -1, memberId = '') {
+  return {
+    ...createOffsetCommitRequest(),
+    groupId,
+    generationIdOrMemberEpoch: generation,
+    memberId,
+    topics: Object.entries(offsets).map(([name, offset]) => ({
+      name,
+      partitions: [{ partitionIndex: 0, committedOffset: BigInt(offset), committedLeaderEpoch: -1, commitTimestamp: -1n, committedMetadata: null }],
+    })),
+  };
+}
+
+async function open(store: MemoryLogStore, scheduler = new ManualScheduler(5_000), rewriteMinBytes?: number): Promise<GroupCoordinator> {
+  return GroupCoordinator.open({ store, config, scheduler, ...(rewriteMinBytes === undefined ? {} : { rewriteMinBytes }) });
+}
+
+/** Every record of one __consumer_offsets partition, from its log start. */
+async function partitionRecords(store: MemoryLogStore, partition: number): Promise<{ key: Buffer; value: Buffer | null }[]> {
+  const log = store.log('__consumer_offsets', partition)!;
+  const out: { key: Buffer; value: Buffer | null }[] = [];
+  let offset = log.logStartOffset;
+  while (offset < log.logEndOffset) {
+    const read = await log.read(offset, 1 << 20);
+    for (const batch of read.records) {
+      for (const r of decodeBatchRecords(batch)) out.push({ key: r.key!, value: r.value });
+      offset = lastOffsetAt(batch, 0) + 1;
+    }
+  }
+  return out;
+}
+
+test("Java's String.hashCode and Kafka's partition choice", () => {
+  assert.equal(javaStringHashCode('hello'), 99162322);
+  assert.equal(javaStringHashCode('polygenelubricants'), -2147483648);
+  assert.equal(partitionForGroup('polygenelubricants', 50), 0, 'Utils.abs(Integer.MIN_VALUE) is 0');
+  assert.equal(partitionForGroup('hello', 50), 99162322 % 50);
+  assert.equal(partitionForGroup('', 50), 0);
+});
+
+test('record bytes: OffsetCommitKey v1 / OffsetCommitValue v3 (v1 with an expire timestamp), GroupMetadataKey v2 / value v3', () => {
+  const offset = { type: 'offset', group: 'g', topic: 't', partition: 2, value: { offset: 7, leaderEpoch: 1, metadata: 'm', commitTimestamp: 1000, expireTimestamp: null } } as const;
+  assert.equal(encodeRecordKey(offset).toString('hex'), '0001' + '00016700017400000002');
+  assert.equal(encodeRecordValue(offset)!.toString('hex'), '0003' + '0000000000000007' + '00000001' + '00016d' + '00000000000003e8');
+  const expiring = { ...offset, value: { ...offset.value, expireTimestamp: 2000 } };
+  assert.equal(encodeRecordValue(expiring)!.toString('hex'), '0001' + '0000000000000007' + '00016d' + '00000000000003e8' + '00000000000007d0');
+  // v1 has no leader epoch field: it reads back as -1.
+  assert.deepEqual(decodeRecord(encodeRecordKey(expiring), encodeRecordValue(expiring)), { ...expiring, value: { ...expiring.value, leaderEpoch: -1 } });
+  assert.deepEqual(decodeRecord(encodeRecordKey(offset), encodeRecordValue(offset)), offset);
+  const group = { type: 'group', group: 'g', value: null } as const;
+  assert.equal(encodeRecordKey(group).toString('hex'), '0002' + '000167');
+  assert.equal(encodeRecordValue(group), null);
+  // Consumer-protocol group records (key versions 3+) are not ours: skipped, not an error.
+  assert.equal(decodeRecord(Buffer.from('00030001670000', 'hex'), null), null);
+});
+
+test('offsets and a stable group survive a reload from __consumer_offsets', async () => {
+  const store = new MemoryLogStore({ nodeId: 1 });
+  const scheduler = new ManualScheduler(5_000);
+  const first = await open(store, scheduler);
+  assert.equal(store.topic('__consumer_offsets'), undefined, 'created on first use, as Kafka does');
+
+  const joining = first.joinGroup(ctx, {
+    ...createJoinGroupRequest(),
+    groupId: 'group-a',
+    sessionTimeoutMs: 10000,
+    rebalanceTimeoutMs: 10000,
+    protocolType: 'consumer',
+    protocols: [{ name: 'range', metadata: subscription(['t']) }],
+  });
+  await scheduler.advance(0); // the initial rebalance delay (0) elapses
+  const join: JoinGroupResponse = await joining;
+  assert.equal(store.topic('__consumer_offsets')?.partitions, 3);
+  const memberId = join.memberId;
+  assert.equal(join.errorCode, ErrorCode.NONE);
+  const sync = await first.syncGroup({ ...createSyncGroupRequest(), groupId: 'group-a', generationId: 1, memberId, assignments: [{ memberId, assignment: Buffer.from('as') }] });
+  assert.equal(sync.errorCode, ErrorCode.NONE);
+  const committed = await first.commitOffsets(commit('group-a', { t: 42 }, 1, memberId), 8);
+  assert.equal(committed[0]!.partitions[0]!.errorCode, ErrorCode.NONE);
+  await first.commitOffsets(commit('simple', { t: 1, u: 2 }), 8);
+  await first.commitOffsets(commit('simple', { t: 3 }), 8); // the last record per key wins
+  await first.close();
+
+  // Records sit in the partition Kafka would choose.
+  const partition = partitionForGroup('group-a', 3);
+  const groupKeys = (await partitionRecords(store, partition)).map((r) => decodeRecord(r.key, r.value)?.group);
+  assert.ok(groupKeys.includes('group-a'));
+
+  const second = await open(store, new ManualScheduler(6_000));
+  assert.deepEqual(
+    (await second.fetchOffsets('simple', null)).topics.map((t) => [t.name, t.partitions[0]!.committedOffset]).sort(),
+    [
+      ['t', 3n],
+      ['u', 2n],
+    ],
+  );
+  assert.equal((await second.fetchOffsets('group-a', [{ name: 't', partitionIndexes: [0] }])).topics[0]!.partitions[0]!.committedOffset, 42n);
+  const described = second.describeGroups(['group-a'])[0]!;
+  assert.equal(described.groupState, 'Stable');
+  assert.deepEqual(described.members.map((m) => [m.memberId, m.memberAssignment.toString()]), [[memberId, 'as']]);
+  assert.equal(second.heartbeat({ groupId: 'group-a', memberId, generationId: 1, groupInstanceId: null }).errorCode, ErrorCode.NONE);
+  await second.close();
+});
+
+test('deletions survive a reload (tombstones win over earlier records)', async () => {
+  const store = new MemoryLogStore({ nodeId: 1 });
+  const first = await open(store);
+  await first.commitOffsets(commit('doomed', { t: 1 }), 8);
+  await first.commitOffsets(commit('kept', { t: 1, u: 1 }), 8);
+  assert.deepEqual(await first.deleteGroups(['doomed']), [{ groupId: 'doomed', errorCode: ErrorCode.NONE }]);
+  const deleted = await first.deleteOffsets({ groupId: 'kept', topics: [{ name: 'u', partitions: [{ partitionIndex: 0 }] }] });
+  assert.equal(deleted.errorCode, ErrorCode.NONE);
+  await first.close();
+  const second = await open(store);
+  assert.deepEqual(second.listGroups([], []).groups.map((g) => g.groupId), ['kept']);
+  assert.deepEqual((await second.fetchOffsets('kept', null)).topics.map((t) => t.name), ['t']);
+  await second.close();
+});
+
+test('loading skips records it cannot read and keeps the rest', async () => {
+  const store = new MemoryLogStore({ nodeId: 1 });
+  const first = await open(store);
+  await first.commitOffsets(commit('g', { t: 5 }), 8);
+  await first.close();
+  const partition = partitionForGroup('g', 3);
+  const junk = encodeRecordBatch({
+    records: [
+      { timestamp: 0, key: Buffer.from('0001ffff', 'hex'), value: Buffer.from('00') },
+      { timestamp: 0, key: null, value: null },
+      { timestamp: 0, key: Buffer.from('0009', 'hex'), value: null },
+    ],
+  });
+  await store.log('__consumer_offsets', partition)!.append(junk, { leaderEpoch: 0 });
+  const second = await open(store);
+  assert.equal((await second.fetchOffsets('g', null)).topics[0]!.partitions[0]!.committedOffset, 5n);
+  await second.close();
+});
+
+test('the topic does not grow without bound: a partition past the threshold is rewritten with its live state', async () => {
+  const store = new MemoryLogStore({ nodeId: 1 });
+  const coordinator = await open(store, new ManualScheduler(5_000), 16 * 1024);
+  for (let i = 0; i < 1000; i++) await coordinator.commitOffsets(commit('busy', { t: i, u: 1_000_000 + i }), 8);
+  await coordinator.close();
+  const partition = partitionForGroup('busy', 3);
+  const log = store.log('__consumer_offsets', partition)!;
+  assert.ok(log.logStartOffset > 0, 'old records were dropped');
+  const live = await partitionRecords(store, partition);
+  assert.ok(live.length < 300, `${live.length} records remain readable`);
+  const reloaded = await open(store);
+  assert.deepEqual(
+    (await reloaded.fetchOffsets('busy', null)).topics.map((t) => [t.name, t.partitions[0]!.committedOffset]).sort(),
+    [
+      ['t', 999n],
+      ['u', 1_000_999n],
+    ],
+  );
+  await reloaded.close();
+});
+
+test('a closed coordinator answers COORDINATOR_NOT_AVAILABLE', async () => {
+  const store = new MemoryLogStore({ nodeId: 1 });
+  const coordinator = await open(store);
+  await coordinator.close();
+  assert.equal(coordinator.heartbeat({ groupId: 'g', memberId: 'm', generationId: 1, groupInstanceId: null }).errorCode, ErrorCode.COORDINATOR_NOT_AVAILABLE);
+  assert.equal((await coordinator.commitOffsets(commit('g', { t: 1 }), 8))[0]!.partitions[0]!.errorCode, ErrorCode.COORDINATOR_NOT_AVAILABLE);
+});
