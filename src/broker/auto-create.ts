@@ -3,22 +3,36 @@
 // internal topics with their dedicated settings.
 import type { BrokerConfig } from '../config/index.js';
 import type { LogStore, TopicMetadata } from '../storage/log-store.js';
+import { ErrorCode } from '../protocol/error-codes.js';
 import { StorageError } from '../storage/errors.js';
+
+/** gregor is a single node. */
+const LIVE_BROKERS = 1;
 
 export const CONSUMER_OFFSETS_TOPIC = '__consumer_offsets';
 export const TRANSACTION_STATE_TOPIC = '__transaction_state';
 
-/** Partition count and overrides Kafka gives a topic it creates on its own. */
-export function autoCreateSpec(name: string, config: BrokerConfig): { partitions: number; configs: Record<string, string> } {
+/** Kafka's reason for not creating a topic, with its error code (INVALID_REPLICATION_FACTOR here). */
+export class AutoCreateError extends Error {
+  constructor(readonly errorCode: number, message: string) {
+    super(message);
+    this.name = 'AutoCreateError';
+  }
+}
+
+/** Partition count, replication factor and overrides Kafka gives a topic it creates on its own. */
+export function autoCreateSpec(name: string, config: BrokerConfig): { partitions: number; replicationFactor: number; configs: Record<string, string> } {
   if (name === CONSUMER_OFFSETS_TOPIC) {
     return {
       partitions: config['offsets.topic.num.partitions'],
+      replicationFactor: config['offsets.topic.replication.factor'],
       configs: { 'cleanup.policy': 'compact', 'compression.type': 'producer', 'segment.bytes': String(config['offsets.topic.segment.bytes']) },
     };
   }
   if (name === TRANSACTION_STATE_TOPIC) {
     return {
       partitions: config['transaction.state.log.num.partitions'],
+      replicationFactor: config['transaction.state.log.replication.factor'],
       configs: {
         'cleanup.policy': 'compact',
         'compression.type': 'none',
@@ -28,7 +42,7 @@ export function autoCreateSpec(name: string, config: BrokerConfig): { partitions
       },
     };
   }
-  return { partitions: config['num.partitions'], configs: {} };
+  return { partitions: config['num.partitions'], replicationFactor: config['default.replication.factor'], configs: {} };
 }
 
 /**
@@ -38,7 +52,13 @@ export function autoCreateSpec(name: string, config: BrokerConfig): { partitions
 export async function autoCreateTopic(store: LogStore, config: BrokerConfig, name: string): Promise<TopicMetadata> {
   const existing = store.topic(name);
   if (existing !== undefined) return existing;
-  const { partitions, configs } = autoCreateSpec(name, config);
+  const { partitions, replicationFactor, configs } = autoCreateSpec(name, config);
+  if (replicationFactor > LIVE_BROKERS) {
+    throw new AutoCreateError(
+      ErrorCode.INVALID_REPLICATION_FACTOR,
+      `Unable to replicate the partition ${replicationFactor} time(s): The target replication factor of ${replicationFactor} cannot be reached because only ${LIVE_BROKERS} broker(s) are registered.`,
+    );
+  }
   try {
     return await store.createTopic(name, partitions, configs);
   } catch (error) {

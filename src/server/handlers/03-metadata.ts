@@ -104,7 +104,12 @@ async function describeByName(
   if (known !== undefined) return describeTopic(ctx, known, leaderReachable, version);
   if (topicNameError(name) !== null) return topicError(ErrorCode.INVALID_TOPIC_EXCEPTION, name, ZERO_UUID, isInternalTopic(name));
   if (autoCreateAllowed && config['auto.create.topics.enable'] && topics.autoCreate !== undefined) {
-    await topics.autoCreate(name);
+    try {
+      await topics.autoCreate(name);
+    } catch (error) {
+      // Kafka's controller creates the topic after answering; a creation it refuses never shows in Metadata.
+      ctx.broker.log.warn({ topic: name, reason: error instanceof Error ? error.message : String(error) }, 'topic auto-creation failed');
+    }
     return topicError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, name, ZERO_UUID, isInternalTopic(name));
   }
   return topicError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, name, ZERO_UUID, isInternalTopic(name));
