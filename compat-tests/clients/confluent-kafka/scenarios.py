@@ -95,7 +95,10 @@ def topic_admin(bootstrap, prefix):
     resource = ConfigResource(ConfigResource.Type.TOPIC, topic, incremental_configs=[
         ConfigEntry("retention.ms", "3600000", incremental_operation=AlterConfigOpType.SET)])
     admin.incremental_alter_configs([resource])[resource].result(TIMEOUT)
-    assert topic_configs(admin, topic, names) == {"cleanup.policy": "compact", "retention.ms": "3600000"}
+    # The broker applies an altered config once the controller's record reaches it: read until it shows.
+    want = {"cleanup.policy": "compact", "retention.ms": "3600000"}
+    eventually(f"configs {want}", lambda: True if topic_configs(admin, topic, names) == want else None)
+    assert topic_configs(admin, topic, names) == want
     admin.create_partitions([NewPartitions(topic, 5)])[topic].result(TIMEOUT)
     eventually("5 partitions", lambda: True if len(admin.list_topics(topic, timeout=TIMEOUT).topics[topic].partitions) == 5 else None)
     admin.delete_topics([topic])[topic].result(TIMEOUT)

@@ -252,7 +252,10 @@ func topicAdmin(ctx context.Context, bootstrap, prefix string) error {
 			return response.Err
 		}
 	}
-	if err := expectConfigs(ctx, adm, topic, map[string]string{"cleanup.policy": "compact", "retention.ms": "3600000"}); err != nil {
+	// The broker applies an altered config once the controller's record reaches it: read until it shows.
+	if err := eventually(ctx, "the altered config", func() error {
+		return expectConfigs(ctx, adm, topic, map[string]string{"cleanup.policy": "compact", "retention.ms": "3600000"})
+	}); err != nil {
 		return err
 	}
 	grown, err := adm.UpdatePartitions(ctx, 5, topic)

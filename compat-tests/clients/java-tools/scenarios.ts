@@ -105,12 +105,16 @@ async function topicAdmin(context: ScenarioContext) {
 
   // kafka-configs alters incrementally: cleanup.policy stays.
   assert.match(await configs('--alter', '--add-config', 'retention.ms=3600000'), /Completed updating config for topic/);
-  const dynamic = (await configs('--describe'))
-    .split('\n')
-    .map((line) => line.trim().split(' ')[0])
-    .filter((entry): entry is string => entry !== undefined && entry.includes('='))
-    .sort();
-  assert.deepEqual(dynamic, ['cleanup.policy=compact', 'retention.ms=3600000']);
+  // The broker applies an altered config once the controller's record reaches it: read until it shows.
+  await eventually('the altered configs', async () => {
+    const dynamic = (await configs('--describe'))
+      .split('\n')
+      .map((line) => line.trim().split(' ')[0])
+      .filter((entry): entry is string => entry !== undefined && entry.includes('='))
+      .sort();
+    assert.deepEqual(dynamic, ['cleanup.policy=compact', 'retention.ms=3600000']);
+    return true;
+  });
 
   await topics(context, '--alter', '--topic', topic, '--partitions', '5');
   described = parseDescribe(await topics(context, '--describe', '--topic', topic));

@@ -154,9 +154,11 @@ async function topicAdmin(context: ScenarioContext) {
       validateOnly: false,
       resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configEntries: [{ name: 'retention.ms', value: '3600000' }] }],
     });
-    assert.deepEqual(await topicConfigs(admin, topic, ['cleanup.policy', 'retention.ms']), {
-      'cleanup.policy': 'delete',
-      'retention.ms': '3600000',
+    // The broker applies an altered config once the controller's record reaches it: read until it shows.
+    const altered = { 'cleanup.policy': 'delete', 'retention.ms': '3600000' };
+    await eventually('the altered configs', async () => {
+      assert.deepEqual(await topicConfigs(admin, topic, ['cleanup.policy', 'retention.ms']), altered);
+      return true;
     });
     await admin.createPartitions({ topicPartitions: [{ topic, count: 5 }] });
     await eventually('5 partitions', async () => ((await partitionCount(admin, topic)) === 5 ? true : undefined));
