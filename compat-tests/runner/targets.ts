@@ -4,14 +4,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { repoRoot } from '../lib/paths.js';
+import { cacheDir, repoRoot } from '../lib/paths.js';
 import { freePort, freePortPair } from '../lib/ports.js';
 import { startReferenceBroker } from '../reference/broker.js';
 import type { Target } from './types.js';
 
 export async function startReferenceTarget(): Promise<Target> {
-  const broker = await startReferenceBroker({ port: await freePortPair(), fresh: true });
-  return { kind: 'reference', bootstrap: broker.bootstrap, restart: () => broker.restart(), stop: () => broker.stop() };
+  const port = await freePortPair();
+  const broker = await startReferenceBroker({ port, fresh: true });
+  const stop = async (): Promise<void> => {
+    await broker.stop();
+    // A run's broker state is on a random port and never reused; keep the cache from filling up.
+    rmSync(join(cacheDir, 'reference', String(port)), { recursive: true, force: true });
+  };
+  return { kind: 'reference', bootstrap: broker.bootstrap, restart: () => broker.restart(), stop };
 }
 
 function portAnswers(port: number): Promise<boolean> {
