@@ -9,15 +9,13 @@
  * - BROKER_LOGGER (incremental only): logger levels; the root logger drives the broker's own log level.
  */
 import type { Level } from 'pino';
-import {
-  brokerConfigDefinition, ConfigError, parseConfigValue, topicConfigDefinition, type ConfigDefinition,
-} from '../../config/index.js';
+import { brokerConfigDefinition, topicConfigDefinition, type ConfigDefinition } from '../../config/index.js';
 import { ErrorCode } from '../../protocol/error-codes.js';
 import type { RequestContext } from '../handler.js';
 import { ResourceType } from './config-sources.js';
-import { topicConfigsProblem } from './config-validation.js';
+import { configValueProblem, topicConfigsProblem } from './config-validation.js';
 import { dynamicConfigs } from './dynamic-configs.js';
-import { apiErrorOf, defaultApiError, type ApiError } from './storage-errors.js';
+import { apiErrorOf, type ApiError } from './storage-errors.js';
 import { invalidTopicNameMessage } from './topic-rules.js';
 
 export const OpType = { SET: 0, DELETE: 1, APPEND: 2, SUBTRACT: 3 } as const;
@@ -136,7 +134,7 @@ async function alterTopic(ctx: RequestContext, resource: ResourceChanges, valida
   if ('code' in next) return next as ApiError;
   const problem = topicConfigsProblem(next, config);
   if (problem !== null) return invalidConfig(problem);
-  if (store.topic(name) === undefined) return defaultApiError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+  if (store.topic(name) === undefined) return { code: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, message: `The topic '${name}' does not exist.` };
   if (!validateOnly) await store.setTopicConfigs(name, next);
   return NONE;
 }
@@ -163,16 +161,14 @@ function alterBroker(ctx: RequestContext, resource: ResourceChanges, validateOnl
   }
   if ('code' in next) return invalidRequest((next as ApiError).message ?? '');
   const readOnly = Object.keys(next).filter((key) => brokerDefinition(key)?.updateMode === 'read-only');
-  if (readOnly.length > 0) return invalidRequest(`Cannot update these configs dynamically: Set(${readOnly.join(', ')})`);
+  if (readOnly.length > 0) return invalidRequest(`Cannot update these configs dynamically: [${readOnly.join(', ')}]`);
   for (const [key, value] of Object.entries(next)) {
     const def = brokerDefinition(key);
-    if (def === undefined) continue;
-    try {
-      parseConfigValue(def, value);
-    } catch (error) {
-      if (error instanceof ConfigError) return invalidRequest(error.message);
-      throw error;
-    }
+    const problem = def === undefined ? null : configValueProblem(def, value);
+    if (problem !== null) return invalidRequest(problem);
+  }
+  if (name === '' && !Object.hasOwn(next, 'min.insync.replicas')) {
+    return invalidConfig('Cluster-level min.insync.replicas cannot be removed while ELR is enabled.');
   }
   if (!validateOnly) {
     target.clear();
@@ -191,8 +187,7 @@ function alterLoggers(ctx: RequestContext, resource: ResourceChanges, validateOn
   const name = resource.resourceName;
   const nodeId = ctx.broker.nodeId;
   if (!/^[+-]?\d+$/.test(name)) return invalidRequest(`Node id must be an integer, but it is: ${name}`);
-  // Kafka's message names its own id twice here.
-  if (Number(name) !== nodeId) return invalidRequest(`Unexpected node id. Expected ${nodeId}, but received ${nodeId}`);
+  if (Number(name) !== nodeId) return invalidRequest(`Unexpected node id. Expected ${nodeId}, but received ${name}`);
   const loggers = dynamicConfigs(ctx.broker).loggers;
   const exists = (logger: string): boolean => logger === ROOT_LOGGER || loggers.has(logger);
   for (const change of resource.configs) {

@@ -42,10 +42,9 @@ function validatorMessage(def: ConfigDefinition, value: unknown, problem: string
   return `Value ${problem}`;
 }
 
-/** Kafka's message for one topic config (name, raw value), or null when it is valid. */
-export function topicConfigProblem(name: string, raw: string): string | null {
-  const def = topicConfigDefinition(name);
-  if (def === undefined) return `Unknown topic config name: ${name}`;
+/** Kafka's message for one config value against its definition, or null when it is valid. */
+export function configValueProblem(def: ConfigDefinition, raw: string): string | null {
+  const name = def.name;
   const parsed = parseTyped(def.type, raw);
   if (parsed === undefined) return `Invalid value ${raw} for configuration ${name}: ${typeMismatch(def)}`;
   const problem = def.check(parsed);
@@ -63,6 +62,13 @@ export function topicConfigProblem(name: string, raw: string): string | null {
     return error instanceof Error ? error.message : String(error);
   }
   return null;
+}
+
+/** Kafka's message for one topic config (name, raw value), or null when it is valid. */
+export function topicConfigProblem(name: string, raw: string): string | null {
+  const def = topicConfigDefinition(name);
+  if (def === undefined) return `Unknown topic config name: ${name}`;
+  return configValueProblem(def, raw);
 }
 
 /**

@@ -37,13 +37,14 @@ export const describeConfigsHandler: Handler = defineHandler<DescribeConfigsRequ
     const results = request.resources.map((resource): DescribeConfigsResult => {
       const answer = describe(ctx, resource);
       const base = { resourceType: resource.resourceType, resourceName: resource.resourceName };
-      if ('message' in answer) return { ...base, errorCode: answer.code, errorMessage: answer.message, configs: [] };
+      // Kafka leaves the message at the schema's default, "", when it sets none.
+      if ('message' in answer) return { ...base, errorCode: answer.code, errorMessage: answer.message ?? '', configs: [] };
       const wanted = resource.configurationKeys;
       const entries = wanted === null || wanted.length === 0 ? answer : answer.filter((e) => wanted.includes(e.name));
       return {
         ...base,
         errorCode: ErrorCode.NONE,
-        errorMessage: null,
+        errorMessage: '',
         configs: entries.map((entry) => toWire(entry, request.includeSynonyms, request.includeDocumentation)),
       };
     });
@@ -110,7 +111,7 @@ function toWire(entry: ConfigEntry, includeSynonyms: boolean, includeDocumentati
     name: entry.name,
     value: entry.value,
     readOnly: entry.readOnly,
-    isDefault: entry.source === ConfigSourceId.DEFAULT_CONFIG,
+    isDefault: false, // v0 only, not served
     configSource: entry.source,
     isSensitive: entry.sensitive,
     synonyms: includeSynonyms ? entry.synonyms.map((s) => ({ name: s.name, value: s.value, source: s.source })) : [],

@@ -16,7 +16,7 @@ import {
   type CreatePartitionsTopicResult,
 } from '../../protocol/generated/create-partitions.js';
 import { manualAssignmentProblem } from '../admin/replica-assignment.js';
-import { apiErrorOf, defaultApiError, type ApiError } from '../admin/storage-errors.js';
+import { apiErrorOf, type ApiError } from '../admin/storage-errors.js';
 import { defineHandler, type Handler, type RequestContext } from '../handler.js';
 
 export const createPartitionsHandler: Handler = defineHandler<CreatePartitionsRequest, CreatePartitionsResponse>({
@@ -51,7 +51,7 @@ export const createPartitionsHandler: Handler = defineHandler<CreatePartitionsRe
 
 function check(ctx: RequestContext, topic: CreatePartitionsTopic): ApiError | null {
   const current = ctx.broker.store.topic(topic.name);
-  if (current === undefined) return defaultApiError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+  if (current === undefined) return { code: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, message: null };
   if (topic.count === current.partitions) {
     return { code: ErrorCode.INVALID_PARTITIONS, message: `Topic already has ${current.partitions} partition(s).` };
   }
