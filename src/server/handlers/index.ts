@@ -25,6 +25,12 @@ import { alterConfigsHandler } from './33-alter-configs.js';
 import { createPartitionsHandler } from './37-create-partitions.js';
 import { deleteGroupsHandler } from './42-delete-groups.js';
 import { incrementalAlterConfigsHandler } from './44-incremental-alter-configs.js';
+import { deleteRecordsHandler } from './21-delete-records.js';
+import { describeLogDirsHandler } from './35-describe-log-dirs.js';
+import { electLeadersHandler } from './43-elect-leaders.js';
+import { listPartitionReassignmentsHandler } from './46-list-partition-reassignments.js';
+import { describeClusterHandler } from './60-describe-cluster.js';
+import { describeTopicPartitionsHandler } from './75-describe-topic-partitions.js';
 import { offsetDeleteHandler } from './47-offset-delete.js';
 
 export const handlers: readonly Handler[] = [
@@ -50,5 +56,11 @@ export const handlers: readonly Handler[] = [
   createPartitionsHandler,
   deleteGroupsHandler,
   incrementalAlterConfigsHandler,
+  deleteRecordsHandler,
+  describeLogDirsHandler,
+  electLeadersHandler,
+  listPartitionReassignmentsHandler,
+  describeClusterHandler,
+  describeTopicPartitionsHandler,
   offsetDeleteHandler,
 ];

@@ -1,0 +1,50 @@
+/**
+ * DeleteRecords (key 21), v0–v2 (Kafka 4.3's range).
+ *
+ * Moves each partition's log start offset up to the requested offset (-1: the high watermark) and
+ * answers the new low watermark. An unknown topic or partition is UNKNOWN_TOPIC_OR_PARTITION; an offset
+ * above the high watermark or below -1 OFFSET_OUT_OF_RANGE; a topic whose cleanup.policy lacks
+ * "delete" POLICY_VIOLATION, as in Kafka. Failed partitions report low watermark -1.
+ */
+import { ErrorCode } from '../../protocol/error-codes.js';
+import {
+  deleteRecordsApi,
+  type DeleteRecordsPartitionResult,
+  type DeleteRecordsRequest,
+  type DeleteRecordsResponse,
+} from '../../protocol/generated/delete-records.js';
+import { apiErrorOf } from '../admin/storage-errors.js';
+import { defineHandler, type Handler, type RequestContext } from '../handler.js';
+
+/** "Up to the high watermark". */
+const HIGH_WATERMARK = -1n;
+const UNKNOWN_LOW_WATERMARK = -1n;
+
+export const deleteRecordsHandler: Handler = defineHandler<DeleteRecordsRequest, DeleteRecordsResponse>({
+  api: deleteRecordsApi,
+  minVersion: 0,
+  maxVersion: 2,
+
+  async handle(ctx, request) {
+    const topics = await Promise.all(request.topics.map(async (topic) => ({
+      name: topic.name,
+      partitions: await Promise.all(topic.partitions.map((p) => deletePartition(ctx, topic.name, p.partitionIndex, p.offset))),
+    })));
+    return { throttleTimeMs: 0, topics };
+  },
+});
+
+async function deletePartition(ctx: RequestContext, topic: string, partitionIndex: number, offset: bigint): Promise<DeleteRecordsPartitionResult> {
+  const failed = (errorCode: number): DeleteRecordsPartitionResult => ({ partitionIndex, lowWatermark: UNKNOWN_LOW_WATERMARK, errorCode });
+  const log = ctx.broker.store.log(topic, partitionIndex);
+  if (log === undefined) return failed(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+  if (!log.config.deleteEnabled) return failed(ErrorCode.POLICY_VIOLATION);
+  const target = offset === HIGH_WATERMARK ? log.highWatermark : Number(offset);
+  if (target < 0 || target > log.highWatermark) return failed(ErrorCode.OFFSET_OUT_OF_RANGE);
+  try {
+    const lowWatermark = await log.deleteRecordsBefore(target);
+    return { partitionIndex, lowWatermark: BigInt(lowWatermark), errorCode: ErrorCode.NONE };
+  } catch (error) {
+    return failed(apiErrorOf(error).code);
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * DescribeLogDirs (key 35), v1–v4 (Kafka 4.3 serves 1–5; v5 awaits the codec's spec).
+ *
+ * One log directory, log.dirs' first (where the store keeps its data), with the size of each partition
+ * of the topics asked for (null: all), offset lag 0 (nothing to catch up with) and no future replicas.
+ * Unknown topics and partitions are left out, as Kafka does. v4+: the directory's total and usable
+ * bytes (-1 when the file system cannot say).
+ */
+import { statfsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ErrorCode } from '../../protocol/error-codes.js';
+import {
+  describeLogDirsApi,
+  type DescribeLogDirsRequest,
+  type DescribeLogDirsResponse,
+  type DescribeLogDirsTopic,
+} from '../../protocol/generated/describe-log-dirs.js';
+import { defineHandler, type Handler } from '../handler.js';
+
+const UNKNOWN_BYTES = -1n;
+
+export const describeLogDirsHandler: Handler = defineHandler<DescribeLogDirsRequest, DescribeLogDirsResponse>({
+  api: describeLogDirsApi,
+  minVersion: 1,
+  maxVersion: 4,
+
+  handle(ctx, request) {
+    const { store, config } = ctx.broker;
+    const logDir = resolve(config['log.dirs'][0] ?? '.');
+    const wanted = request.topics === null ? null : new Map(request.topics.map((t) => [t.topic, new Set(t.partitions)]));
+    const topics: DescribeLogDirsTopic[] = [];
+    for (const topic of store.topics().sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      const partitionFilter = wanted === null ? null : wanted.get(topic.name);
+      if (partitionFilter === undefined) continue;
+      const partitions = [];
+      for (let p = 0; p < topic.partitions; p++) {
+        if (partitionFilter !== null && !partitionFilter.has(p)) continue;
+        const log = store.log(topic.name, p);
+        if (log === undefined) continue;
+        partitions.push({ partitionIndex: p, partitionSize: BigInt(log.sizeInBytes()), offsetLag: 0n, isFutureKey: false });
+      }
+      if (partitions.length > 0) topics.push({ name: topic.name, partitions });
+    }
+    const space = diskSpace(logDir);
+    return {
+      throttleTimeMs: 0,
+      errorCode: ErrorCode.NONE,
+      results: [{ errorCode: ErrorCode.NONE, logDir, topics, totalBytes: space.total, usableBytes: space.usable }],
+    };
+  },
+});
+
+function diskSpace(dir: string): { total: bigint; usable: bigint } {
+  try {
+    const stats = statfsSync(dir, { bigint: true });
+    return { total: stats.blocks * stats.bsize, usable: stats.bavail * stats.bsize };
+  } catch {
+    return { total: UNKNOWN_BYTES, usable: UNKNOWN_BYTES };
+  }
+}

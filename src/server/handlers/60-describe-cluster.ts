@@ -1,0 +1,52 @@
+/**
+ * DescribeCluster (key 60), v0–v1 (Kafka 4.3 serves 0–2; v2, include_fenced_brokers, awaits the codec's spec).
+ *
+ * The cluster id, this node as the only broker (at the advertised endpoint of the listener the request
+ * came in on, with broker.rack) and as the controller id (a KRaft broker names a live broker there), and
+ * the cluster's authorized operations when asked (no authorizer: all). v1: asking for controller
+ * endpoints is UNSUPPORTED_ENDPOINT_TYPE, as a broker answers it.
+ */
+import { ErrorCode } from '../../protocol/error-codes.js';
+import {
+  describeClusterApi,
+  type DescribeClusterRequest,
+  type DescribeClusterResponse,
+} from '../../protocol/generated/describe-cluster.js';
+import { AUTHORIZED_OPERATIONS_OMITTED, CLUSTER_AUTHORIZED_OPERATIONS } from '../authorized-operations.js';
+import { defineHandler, type Handler } from '../handler.js';
+
+/** Kafka's EndpointType ids. */
+const BROKER_ENDPOINTS = 1;
+const CONTROLLER_ENDPOINTS = 2;
+
+export const describeClusterHandler: Handler = defineHandler<DescribeClusterRequest, DescribeClusterResponse>({
+  api: describeClusterApi,
+  minVersion: 0,
+  maxVersion: 1,
+
+  handle(ctx, request, version) {
+    const { broker } = ctx;
+    const response: DescribeClusterResponse = {
+      throttleTimeMs: 0,
+      errorCode: ErrorCode.NONE,
+      errorMessage: null,
+      endpointType: BROKER_ENDPOINTS,
+      clusterId: broker.clusterId,
+      controllerId: broker.nodeId,
+      brokers: [],
+      clusterAuthorizedOperations: request.includeClusterAuthorizedOperations ? CLUSTER_AUTHORIZED_OPERATIONS : AUTHORIZED_OPERATIONS_OMITTED,
+    };
+    if (version >= 1 && request.endpointType !== BROKER_ENDPOINTS) {
+      response.errorCode = ErrorCode.UNSUPPORTED_ENDPOINT_TYPE;
+      response.errorMessage = request.endpointType === CONTROLLER_ENDPOINTS
+        ? 'The request was sent to an endpoint of type BROKER, but we wanted an endpoint of type CONTROLLER'
+        : `Unsupported endpoint type ${request.endpointType}`;
+      return response;
+    }
+    const endpoint = broker.advertised.get(ctx.connection.listenerName);
+    if (endpoint !== undefined) {
+      response.brokers.push({ brokerId: broker.nodeId, host: endpoint.host, port: endpoint.port, rack: broker.config['broker.rack'] });
+    }
+    return response;
+  },
+});

@@ -1,0 +1,92 @@
+/**
+ * DescribeTopicPartitions (key 75), v0 (Kafka 4.3's range).
+ *
+ * The named topics (or all, when none is named), sorted by name, from the cursor on, with at most
+ * min(response_partition_limit, max.request.partition.size.limit) partitions (at least 1) in the
+ * answer; when the limit cuts the walk short, next_cursor names where to go on. Every partition is
+ * led by this node (epoch 0), replicas = ISR = [node], no eligible leader replicas. A named topic that
+ * does not exist is UNKNOWN_TOPIC_OR_PARTITION (INVALID_TOPIC_EXCEPTION for an illegal name); a cursor
+ * outside the named topics or with a negative partition makes the request INVALID_REQUEST.
+ */
+import { ErrorCode } from '../../protocol/error-codes.js';
+import {
+  describeTopicPartitionsApi,
+  type DescribeTopicPartitionsRequest,
+  type DescribeTopicPartitionsResponse,
+  type DescribeTopicPartitionsResponsePartition,
+  type DescribeTopicPartitionsResponseTopic,
+} from '../../protocol/generated/describe-topic-partitions.js';
+import { ZERO_UUID } from '../../protocol/io/reader.js';
+import { AUTHORIZED_OPERATIONS_OMITTED, TOPIC_AUTHORIZED_OPERATIONS } from '../authorized-operations.js';
+import { defineHandler, type Handler } from '../handler.js';
+import { isInternalTopic, topicNameError } from '../topic-names.js';
+
+/** Kafka's max.request.partition.size.limit default (not a gregor setting yet). */
+const MAX_REQUEST_PARTITION_SIZE_LIMIT = 2000;
+
+export const describeTopicPartitionsHandler: Handler = defineHandler<DescribeTopicPartitionsRequest, DescribeTopicPartitionsResponse>({
+  api: describeTopicPartitionsApi,
+  minVersion: 0,
+  maxVersion: 0,
+
+  handle(ctx, request) {
+    const { store, nodeId } = ctx.broker;
+    const cursor = request.cursor;
+    const cursorTopic = cursor?.topicName ?? '';
+    const fetchAll = request.topics.length === 0;
+    const names = new Set((fetchAll ? store.topics().map((t) => t.name) : request.topics.map((t) => t.name)).filter((n) => n >= cursorTopic));
+    // Kafka fails the whole request (no message field exists to carry its reason).
+    const invalid = (): DescribeTopicPartitionsResponse => ({
+      throttleTimeMs: 0,
+      topics: request.topics.map((t) => ({
+        errorCode: ErrorCode.INVALID_REQUEST, name: t.name, topicId: ZERO_UUID, isInternal: false, partitions: [],
+        topicAuthorizedOperations: AUTHORIZED_OPERATIONS_OMITTED,
+      })),
+      nextCursor: null,
+    });
+    if (!fetchAll && cursor !== null && !names.has(cursor.topicName)) {
+      return invalid();
+    }
+    if (cursor !== null && cursor.partitionIndex < 0) return invalid();
+
+    let remaining = Math.max(Math.min(MAX_REQUEST_PARTITION_SIZE_LIMIT, request.responsePartitionLimit), 1);
+    const response: DescribeTopicPartitionsResponse = { throttleTimeMs: 0, topics: [], nextCursor: null };
+    for (const name of [...names].sort()) {
+      if (remaining === 0) {
+        response.nextCursor = { topicName: name, partitionIndex: 0 };
+        break;
+      }
+      const topic = store.topic(name);
+      if (topic === undefined) {
+        if (!fetchAll) {
+          response.topics.push({
+            errorCode: topicNameError(name) === null ? ErrorCode.UNKNOWN_TOPIC_OR_PARTITION : ErrorCode.INVALID_TOPIC_EXCEPTION,
+            name, topicId: ZERO_UUID, isInternal: isInternalTopic(name), partitions: [],
+            topicAuthorizedOperations: TOPIC_AUTHORIZED_OPERATIONS,
+          });
+        }
+        continue;
+      }
+      const start = name === cursorTopic && cursor !== null ? cursor.partitionIndex : 0;
+      const end = Math.min(topic.partitions, start + remaining);
+      const partitions: DescribeTopicPartitionsResponsePartition[] = [];
+      for (let p = start; p < end; p++) {
+        partitions.push({
+          errorCode: ErrorCode.NONE, partitionIndex: p, leaderId: nodeId, leaderEpoch: 0, replicaNodes: [nodeId], isrNodes: [nodeId],
+          eligibleLeaderReplicas: [], lastKnownElr: [], offlineReplicas: [],
+        });
+      }
+      const entry: DescribeTopicPartitionsResponseTopic = {
+        errorCode: ErrorCode.NONE, name, topicId: topic.topicId, isInternal: isInternalTopic(name), partitions,
+        topicAuthorizedOperations: TOPIC_AUTHORIZED_OPERATIONS,
+      };
+      response.topics.push(entry);
+      if (end < topic.partitions) {
+        response.nextCursor = { topicName: name, partitionIndex: end };
+        break;
+      }
+      remaining -= partitions.length;
+    }
+    return response;
+  },
+});
