@@ -4,7 +4,7 @@
  * The cluster id, this node as the only broker (at the advertised endpoint of the listener the request
  * came in on, with broker.rack) and as the controller id (a KRaft broker names a live broker there), and
  * the cluster's authorized operations when asked (no authorizer: all). v1: asking for controller
- * endpoints is UNSUPPORTED_ENDPOINT_TYPE, as a broker answers it.
+ * endpoints is MISMATCHED_ENDPOINT_TYPE, as a broker answers it.
  */
 import { ErrorCode } from '../../protocol/error-codes.js';
 import {
@@ -37,7 +37,10 @@ export const describeClusterHandler: Handler = defineHandler<DescribeClusterRequ
       clusterAuthorizedOperations: request.includeClusterAuthorizedOperations ? CLUSTER_AUTHORIZED_OPERATIONS : AUTHORIZED_OPERATIONS_OMITTED,
     };
     if (version >= 1 && request.endpointType !== BROKER_ENDPOINTS) {
-      response.errorCode = ErrorCode.UNSUPPORTED_ENDPOINT_TYPE;
+      // Kafka's error answer carries no controller and no operations.
+      response.controllerId = -1;
+      response.clusterAuthorizedOperations = AUTHORIZED_OPERATIONS_OMITTED;
+      response.errorCode = ErrorCode.MISMATCHED_ENDPOINT_TYPE;
       response.errorMessage = request.endpointType === CONTROLLER_ENDPOINTS
         ? 'The request was sent to an endpoint of type BROKER, but we wanted an endpoint of type CONTROLLER'
         : `Unsupported endpoint type ${request.endpointType}`;
