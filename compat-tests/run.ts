@@ -1,12 +1,24 @@
 // The compat runner: every client × scenario against gregor (default) or Apache Kafka (--reference).
-//   npm run compat [-- --reference] [--client kafkajs,kcat] [--scenario metadata] [--list]
-// Prints the matrix and a closing "N passed, N failed, N skipped" line; exits 1 if anything failed.
+//   npm run compat [-- --reference [--record]] [--differential] [--strict] [--client a,b] [--scenario x,y] [--list]
+//                  [--bootstrap 127.0.0.1:PORT]   (a broker already running; a reference one is restarted by port)
+// Against gregor, cells listed in pending.json that fail read "skip (pending: ...)" (CI mode, the default;
+// --strict turns it off). --differential compares gregor's deterministic results with the ones a reference run
+// recorded (--reference --record) in differential/kafka-<version>.json.
+// Prints the matrix and a closing "N passed, N failed, N skipped" line; exits 1 iff a cell failed unexpectedly.
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CLIENTS } from './clients/index.js';
+import { compatDir } from './lib/paths.js';
+import { applyDifferential, loadRecorded, record } from './runner/differential.js';
 import { formatMatrix, tally, type Result } from './runner/matrix.js';
-import { startGregorTarget, startReferenceTarget } from './runner/targets.js';
+import { applyPending, loadPending } from './runner/pending.js';
+import { runningTarget, startGregorTarget, startReferenceTarget } from './runner/targets.js';
 import { SCENARIOS, type Outcome, type ScenarioContext, type Target } from './runner/types.js';
+
+const KAFKA_VERSION = process.env.KAFKA_VERSION ?? '4.3.1';
+const pendingFile = join(compatDir, 'pending.json');
+const recordedFile = join(compatDir, 'differential', `kafka-${KAFKA_VERSION}.json`);
 
 function listOption(values: string[] | undefined): string[] {
   return (values ?? []).flatMap((value) => value.split(',')).map((value) => value.trim()).filter(Boolean);
@@ -25,19 +37,27 @@ async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
       reference: { type: 'boolean', default: false },
+      record: { type: 'boolean', default: false },
+      differential: { type: 'boolean', default: false },
+      ci: { type: 'boolean', default: false },
+      strict: { type: 'boolean', default: false },
       client: { type: 'string', multiple: true },
       scenario: { type: 'string', multiple: true },
       list: { type: 'boolean', default: false },
+      bootstrap: { type: 'string' },
     },
   });
   const wantedClients = listOption(values.client);
   const wantedScenarios = listOption(values.scenario);
+  const clientNames = CLIENTS.map((c) => c.name);
   for (const name of wantedClients) {
-    if (!CLIENTS.some((client) => client.name === name)) throw new Error(`unknown client ${name}; known: ${CLIENTS.map((c) => c.name).join(', ')}`);
+    if (!clientNames.includes(name)) throw new Error(`unknown client ${name}; known: ${clientNames.join(', ')}`);
   }
   for (const name of wantedScenarios) {
     if (!(SCENARIOS as readonly string[]).includes(name)) throw new Error(`unknown scenario ${name}; known: ${SCENARIOS.join(', ')}`);
   }
+  if (values.record && !values.reference) throw new Error('--record records a reference run: add --reference');
+  if (values.differential && values.reference) throw new Error('--differential compares gregor with a recorded reference run');
   const clients = CLIENTS.filter((client) => wantedClients.length === 0 || wantedClients.includes(client.name));
   const scenarios = SCENARIOS.filter((scenario) => wantedScenarios.length === 0 || wantedScenarios.includes(scenario));
   if (values.list) {
@@ -46,12 +66,17 @@ async function main(): Promise<number> {
   }
 
   const kind = values.reference ? 'reference' : 'gregor';
+  const pending = kind === 'gregor' && !values.strict ? loadPending(pendingFile, clientNames) : [];
+  const recorded = values.differential ? loadRecorded(recordedFile) : undefined;
+  if (values.differential && recorded === undefined) throw new Error(`--differential: no ${recordedFile}; record one with --reference --record`);
   const runId = randomBytes(3).toString('hex');
   const results: Result[] = [];
+  const started = Date.now();
   let target: Target | undefined;
   let targetFailure: string | undefined;
   try {
-    target = values.reference ? await startReferenceTarget() : await startGregorTarget();
+    if (values.bootstrap !== undefined) target = runningTarget(kind, values.bootstrap);
+    else target = values.reference ? await startReferenceTarget() : await startGregorTarget();
     console.error(`compat: ${kind} broker at ${target.bootstrap}`);
   } catch (error) {
     targetFailure = `${kind} broker did not start: ${(error as Error).message}`;
@@ -71,26 +96,46 @@ async function main(): Promise<number> {
       }
       for (const scenarioName of scenarios) {
         const scenario = client.scenarios[scenarioName];
+        const cannot = client.cannot?.[scenarioName];
+        const observations: Record<string, unknown> = {};
         let outcome: Outcome;
+        const cellStarted = Date.now();
         if (blocked !== undefined || target === undefined) outcome = { status: 'fail', reason: blocked ?? 'no broker' };
+        else if (cannot !== undefined) outcome = { status: 'skip', reason: `${cannot} (clients/${client.name}/FINDINGS.md)` };
         else if (scenario === undefined) outcome = { status: 'skip', reason: 'not written for this client yet' };
         else {
           const context: ScenarioContext = {
             target,
             name: (suffix) => `compat-${client.name}-${scenarioName}-${runId}-${suffix}`,
+            observe: (key, value) => {
+              observations[key] = value;
+            },
           };
           console.error(`compat: ${client.name} / ${scenarioName} ...`);
           outcome = await outcomeOf(() => scenario(context));
         }
-        console.error(`compat: ${client.name} / ${scenarioName}: ${outcome.status}${outcome.status === 'pass' ? '' : `: ${outcome.reason}`}`);
-        results.push({ client: client.name, scenario: scenarioName, outcome });
+        let result: Result = { client: client.name, scenario: scenarioName, outcome, observations };
+        if (recorded !== undefined) result = applyDifferential(result, recorded);
+        result = applyPending(result, pending);
+        const seconds = ((Date.now() - cellStarted) / 1000).toFixed(1);
+        const shown = result.outcome.status === 'pass' ? '' : `: ${result.outcome.reason}`;
+        console.error(`compat: ${client.name} / ${scenarioName}: ${result.outcome.status}${shown} (${seconds} s)`);
+        if (result.pendingFailure !== undefined) console.error(`compat:   (pending cell failed with: ${result.pendingFailure})`);
+        results.push(result);
       }
     }
   } finally {
     await target?.stop();
   }
 
-  console.log(formatMatrix(results, `compat matrix against ${kind === 'reference' ? 'Apache Kafka (reference)' : 'gregor'}`));
+  if (values.record) {
+    const written = record(recordedFile, KAFKA_VERSION, results);
+    console.error(`compat: recorded ${written} cells' observations in ${recordedFile}`);
+  }
+  const title = `compat matrix against ${kind === 'reference' ? `Apache Kafka ${KAFKA_VERSION} (reference)` : 'gregor'}` +
+    `${recorded !== undefined ? `, differential against Kafka ${recorded.kafka}` : ''}`;
+  console.log(formatMatrix(results, title));
+  console.log(`(${((Date.now() - started) / 1000).toFixed(0)} s)`);
   return tally(results).failed > 0 ? 1 : 0;
 }
 

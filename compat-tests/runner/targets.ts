@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cacheDir, repoRoot } from '../lib/paths.js';
+import { describeFailure, runCommand } from '../lib/command.js';
+import { cacheDir, referenceDir, repoRoot } from '../lib/paths.js';
 import { freePort, freePortPair } from '../lib/ports.js';
 import { startReferenceBroker } from '../reference/broker.js';
 import type { Target } from './types.js';
@@ -18,6 +19,24 @@ export async function startReferenceTarget(): Promise<Target> {
     rmSync(join(cacheDir, 'reference', String(port)), { recursive: true, force: true });
   };
   return { kind: 'reference', bootstrap: broker.bootstrap, restart: () => broker.restart(), stop };
+}
+
+/**
+ * A broker someone else started (for working on a scenario without a fresh broker each run). A reference broker
+ * started by reference/start.sh on that port can restart; gregor cannot (the run does not own its process).
+ */
+export function runningTarget(kind: 'gregor' | 'reference', bootstrap: string): Target {
+  const port = Number(bootstrap.split(':')[1]);
+  return {
+    kind,
+    bootstrap,
+    restart: async () => {
+      if (kind !== 'reference') throw new Error('cannot restart a gregor the run did not start');
+      const result = await runCommand(join(referenceDir, 'restart.sh'), [String(port)], { timeoutMs: 180_000 });
+      if (result.code !== 0) throw new Error(describeFailure('reference/restart.sh', result));
+    },
+    stop: async () => {},
+  };
 }
 
 function portAnswers(port: number): Promise<boolean> {

@@ -21,19 +21,43 @@ export interface ScenarioContext {
   readonly target: Target;
   /** A name no earlier run used on this broker (topics, groups), e.g. "compat-kafkajs-metadata-3f9a-topic". */
   name(suffix: string): string;
+  /**
+   * Records a result that Kafka makes deterministic (offsets, error codes, reported configs, group states) under
+   * a key naming what it is. The differential mode compares these with Kafka's. Never put run names in a value.
+   */
+  observe(key: string, value: unknown): void;
 }
 
 /** A scenario throws (an AssertionError or any Error) to fail, returns skip(...) when the client cannot do it. */
 export type Scenario = (context: ScenarioContext) => Promise<Outcome>;
 
 /** Scenario names in matrix order; each client implements those it can. */
-export const SCENARIOS = ['metadata', 'produce-consume', 'topic-admin'] as const;
+export const SCENARIOS = [
+  'metadata',
+  'topic-admin',
+  'produce-consume',
+  'group-rebalance',
+  'commit-resume',
+  'offset-reset',
+  'two-groups',
+  'seek-replay',
+  'offsets-for-times',
+  'idempotent-producer',
+  'transactions',
+  'broker-restart',
+  'error-unknown-topic',
+  'error-message-too-large',
+  'error-invalid-topic',
+  'error-invalid-config',
+] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export interface ClientSuite {
-  /** Matrix row label and folder name under compat-tests/clients. */
+  /** Matrix column label and folder name under compat-tests/clients. */
   readonly name: string;
   /** Installs the client if needed (idempotent, cached). Throws if it cannot. */
   install(): Promise<void>;
   readonly scenarios: Partial<Record<ScenarioName, Scenario>>;
+  /** Scenarios the client cannot express, with the reason (its FINDINGS.md says more). */
+  readonly cannot?: Partial<Record<ScenarioName, string>>;
 }
