@@ -1,13 +1,27 @@
 // Every client the compat runner knows, in matrix order.
 import { join } from 'node:path';
-import { cacheDir, compatDir } from '../lib/paths.js';
+import { cacheDir, compatDir, referenceDir } from '../lib/paths.js';
 import { externalClient } from '../runner/external.js';
-import type { ClientSuite } from '../runner/types.js';
+import { SCENARIOS, type ClientSuite } from '../runner/types.js';
 import { javaTools } from './java-tools/scenarios.js';
 import { kafkajs } from './kafkajs/scenarios.js';
 import { kcat } from './kcat/scenarios.js';
 
 const venvPython = join(cacheDir, 'py', 'venv', 'bin', 'python');
+const kafkaLibs = join(cacheDir, `kafka-${process.env.KAFKA_VERSION ?? '4.3.1'}`, 'libs');
+
+const javaClient = externalClient({
+  name: 'java-client',
+  installScript: join(compatDir, 'clients', 'java-client', 'install.sh'),
+  command: () => [
+    process.env.JAVA ?? 'java',
+    `-Dlog4j2.configurationFile=${join(referenceDir, 'log4j2-tools.xml')}`,
+    '-cp',
+    `${join(cacheDir, 'java-client', 'classes')}:${kafkaLibs}/*`,
+    'Scenarios',
+  ],
+  scenarios: SCENARIOS,
+});
 
 const confluentKafka = externalClient({
   name: 'confluent-kafka',
@@ -23,4 +37,4 @@ const franzGo = externalClient({
   scenarios: ['metadata', 'produce-consume', 'topic-admin'],
 });
 
-export const CLIENTS: readonly ClientSuite[] = [kafkajs, kcat, javaTools, confluentKafka, franzGo];
+export const CLIENTS: readonly ClientSuite[] = [kafkajs, javaClient, javaTools, kcat, confluentKafka, franzGo];
