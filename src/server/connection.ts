@@ -99,7 +99,7 @@ export class Connection {
     if (!this.closed && !this.draining) {
       this.draining = true;
       this.socket.pause();
-      this.maybeFinishDraining();
+      this.pump();
     }
     return this.done;
   }
@@ -117,31 +117,54 @@ export class Connection {
     this.pump();
   }
 
-  /** Dispatches buffered frames while under the limits, then pauses or resumes reading to match. */
+  /**
+   * Takes buffered frames while under the limits, writes the responses that are ready, and repeats
+   * while either makes progress; then pauses or resumes reading to match. Responses produced while
+   * taking a burst of frames leave in one corked write.
+   */
   private pump(): void {
-    // flush() calls back into pump(); the guard keeps many frames in one chunk a loop, not a recursion.
+    // A handler's promise settles in a later microtask, so pump() is only re-entered through reject().
     if (this.pumping) return;
     this.pumping = true;
+    // Corked: responses written during this burst leave in one write, yet each write() still
+    // reports the high-water mark at once, so a burst stops as soon as the socket is full.
+    this.socket.cork();
     try {
-      while (!this.closed && !this.draining && !this.writeBlocked && this.inFlight < this.limits.maxInFlight) {
-        let frame: Buffer | null;
-        try {
-          frame = this.decoder.next();
-        } catch (err) {
-          if (!(err instanceof FrameError)) throw err;
-          this.reject(err);
-          return;
-        }
-        if (frame === null) break;
-        this.handleFrame(frame);
+      for (;;) {
+        const took = this.takeFrames();
+        const wrote = this.writeCompleted();
+        if (!took && !wrote) break;
       }
     } finally {
       this.pumping = false;
+      this.socket.uncork();
     }
-    if (this.closed || this.draining) return;
-    const blocked = this.writeBlocked || this.inFlight >= this.limits.maxInFlight;
-    if (blocked) this.socket.pause();
+    if (this.closed) return;
+    if (this.draining) {
+      this.maybeFinishDraining();
+      return;
+    }
+    if (this.writeBlocked || this.inFlight >= this.limits.maxInFlight) this.socket.pause();
     else this.socket.resume();
+  }
+
+  /** Dispatches frames in arrival order while under the limits; true if any was taken. */
+  private takeFrames(): boolean {
+    let took = false;
+    while (!this.closed && !this.draining && !this.writeBlocked && this.inFlight < this.limits.maxInFlight) {
+      let frame: Buffer | null;
+      try {
+        frame = this.decoder.next();
+      } catch (err) {
+        if (!(err instanceof FrameError)) throw err;
+        this.reject(err);
+        return false;
+      }
+      if (frame === null) break;
+      took = true;
+      this.handleFrame(frame);
+    }
+    return took;
   }
 
   private handleFrame(frame: Buffer): void {
@@ -159,20 +182,19 @@ export class Connection {
         (bytes) => {
           slot.done = true;
           slot.bytes = bytes;
-          this.flush();
+          this.pump();
         },
         (err: unknown) => this.reject(err),
       );
     } else {
       this.slots.push({ done: true, bytes: result });
-      this.flush();
+      this.writeCompleted();
     }
   }
 
-  /** Writes completed responses from the head of the queue, coalesced into one socket write. */
-  private flush(): void {
-    if (this.closed) return;
-    this.socket.cork();
+  /** Writes completed responses from the head of the queue (pump() corks around it); true if any slot completed. */
+  private writeCompleted(): boolean {
+    if (this.closed || this.head === this.slots.length || !this.slots[this.head]!.done) return false;
     while (this.head < this.slots.length && this.slots[this.head]!.done) {
       const bytes = this.slots[this.head]!.bytes;
       this.slots[this.head] = DONE;
@@ -182,7 +204,6 @@ export class Connection {
         if (!this.socket.write(buf)) this.writeBlocked = true;
       }
     }
-    this.socket.uncork();
     if (this.head === this.slots.length) {
       this.slots = [];
       this.head = 0;
@@ -190,8 +211,7 @@ export class Connection {
       this.slots = this.slots.slice(this.head);
       this.head = 0;
     }
-    if (this.draining) this.maybeFinishDraining();
-    else this.pump();
+    return true;
   }
 
   private maybeFinishDraining(): void {

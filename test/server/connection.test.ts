@@ -1,6 +1,6 @@
 // The connection layer on its own, with a tiny test dispatcher standing in for the router:
 // request = int32 id + int8 command; response = the id, padded to the requested size.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server, type Socket } from 'node:net';
 import { pino } from 'pino';
@@ -31,6 +31,12 @@ function request(id: number, command: number, responseBytes = 4): Buffer {
   return body;
 }
 
+const open: Harness[] = [];
+// A failed assertion must not leave a server holding the test process open.
+after(async () => {
+  for (const h of open) await h.close();
+});
+
 async function harness(limits: Partial<ConnectionLimits> = {}, writeHighWaterMark = 16 * 1024): Promise<Harness> {
   const h: Harness = {
     server: undefined as unknown as Server,
@@ -41,7 +47,7 @@ async function harness(limits: Partial<ConnectionLimits> = {}, writeHighWaterMar
     slow: new Map(),
     close: async () => {
       for (const s of h.sockets) s.destroy();
-      await new Promise<void>((resolve) => h.server.close(() => resolve()));
+      if (h.server.listening) await new Promise<void>((resolve) => h.server.close(() => resolve()));
     },
   };
   const respond = (id: number, size: number): ResponseBytes => {
@@ -74,6 +80,7 @@ async function harness(limits: Partial<ConnectionLimits> = {}, writeHighWaterMar
   await new Promise<void>((resolve) => h.server.listen(0, '127.0.0.1', () => resolve()));
   const address = h.server.address();
   h.port = typeof address === 'object' && address !== null ? address.port : 0;
+  open.push(h);
   return h;
 }
 
