@@ -1,6 +1,7 @@
 // The router through a real broker: what closes a connection, what does not, and response order.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { pino } from 'pino';
 import { ErrorCode } from '../../src/protocol/error-codes.js';
 import { apiVersionsApi } from '../../src/protocol/generated/api-versions.js';
 import { metadataApi, type MetadataRequest, type MetadataResponse } from '../../src/protocol/generated/metadata.js';
@@ -161,4 +162,25 @@ test('close() stops accepting and closes open connections', async () => {
   await broker.close();
   await client.whenClosed;
   await assert.rejects(RawClient.connect(broker.port));
+});
+
+test('closing after a bad request logs one warning naming the client', async () => {
+  const lines: string[] = [];
+  const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) });
+  const broker = await startTestBroker({}, { logger });
+  try {
+    const client = await RawClient.connect(broker.port);
+    const { localAddress: address, localPort: port } = client.socket;
+    const unknownKey = encodeRequest(apiVersionsApi, 0, API_VERSIONS_V0, 1, 'my-client');
+    unknownKey.writeInt16BE(999, 0);
+    client.send(unknownKey);
+    await client.whenClosed;
+    assert.equal(lines.length, 1);
+    const entry = JSON.parse(lines[0]!) as { level: number; client: string; reason: string };
+    assert.equal(entry.level, 40);
+    assert.match(entry.client, new RegExp(`^${String(address).replace(/\./g, '\\.')}:${port} `));
+    assert.match(entry.reason, /unknown api key 999 .*"my-client"/);
+  } finally {
+    await broker.close();
+  }
 });
