@@ -30,6 +30,13 @@ const confluentKafka = externalClient({
   scenarios: ['metadata', 'produce-consume', 'topic-admin'],
 });
 
+const kafkaPython = externalClient({
+  name: 'kafka-python',
+  installScript: join(compatDir, 'clients', 'python', 'install.sh'),
+  command: () => [venvPython, join(compatDir, 'clients', 'kafka-python', 'scenarios.py')],
+  scenarios: SCENARIOS,
+});
+
 const franzGo = externalClient({
   name: 'franz-go',
   installScript: join(compatDir, 'clients', 'franz-go', 'install.sh'),
@@ -37,4 +44,4 @@ const franzGo = externalClient({
   scenarios: ['metadata', 'produce-consume', 'topic-admin'],
 });
 
-export const CLIENTS: readonly ClientSuite[] = [kafkajs, javaClient, javaTools, kcat, confluentKafka, franzGo];
+export const CLIENTS: readonly ClientSuite[] = [kafkajs, javaClient, javaTools, kcat, confluentKafka, kafkaPython, franzGo];
