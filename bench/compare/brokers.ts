@@ -1,0 +1,164 @@
+// The two brokers under test, started and stopped the same way from the benchmark's point of view: each is one
+// process on a loopback port with its data on the same filesystem, measured through /proc by its pid.
+//   gregor: node dist/src/cli/main.js --port P --data-dir D (a child of this process)
+//   kafka:  compat-tests/reference/start.sh (Apache Kafka 4.3.1, single-node KRaft, JVM options of that script)
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, openSync, closeSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { cacheDir, referenceDir, repoRoot } from '../../compat-tests/lib/paths.js';
+import { freePort, freePortPair } from '../../compat-tests/lib/ports.js';
+import { isAlive, startedAtSinceBoot, uptimeSeconds } from './proc.js';
+import { waitForApiVersions } from './wire.js';
+
+const run = promisify(execFile);
+
+export type BrokerKind = 'gregor' | 'kafka';
+export const BROKER_KINDS: readonly BrokerKind[] = ['gregor', 'kafka'];
+
+export interface RunningBroker {
+  readonly kind: BrokerKind;
+  readonly port: number;
+  readonly bootstrap: string;
+  readonly pid: number;
+  /** From the process's start (kernel clock) to its first successful ApiVersions answer. */
+  readonly startupMs: number;
+  /** SIGTERM and wait: the broker's own clean shutdown. */
+  stop(): Promise<void>;
+  /** SIGKILL: no shutdown at all, as after a crash. */
+  kill(): Promise<void>;
+}
+
+export interface BrokerLauncher {
+  readonly kind: BrokerKind;
+  /** Where the broker keeps its partitions (for sizing the data). */
+  readonly dataDir: string;
+  /** fresh: empty data directory first. */
+  start(fresh: boolean): Promise<RunningBroker>;
+  /** Stops whatever is still running and removes the data. */
+  dispose(): Promise<void>;
+}
+
+async function waitForExit(pid: number, limitMs: number): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (isAlive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  if (isAlive(pid)) throw new Error(`process ${pid} still alive after ${limitMs / 1000} s`);
+}
+
+/** Start-up as the kernel saw it: the process's start time to the moment ApiVersions first succeeded. */
+async function measureStartup(pid: number, port: number): Promise<number> {
+  const started = startedAtSinceBoot(pid);
+  await waitForApiVersions(port, () => isAlive(pid));
+  return Math.max(0, (uptimeSeconds() - started) * 1000);
+}
+
+export async function gregorLauncher(workDir: string): Promise<BrokerLauncher> {
+  const port = await freePort();
+  const dataDir = join(workDir, 'gregor-data');
+  const logFile = join(workDir, 'gregor.log');
+  const main = join(repoRoot, 'dist', 'src', 'cli', 'main.js');
+  let child: ChildProcess | undefined;
+
+  const stopChild = async (signal: NodeJS.Signals) => {
+    const current = child;
+    child = undefined;
+    if (current?.pid === undefined || current.exitCode !== null) return;
+    current.kill(signal);
+    await waitForExit(current.pid, 60_000);
+  };
+
+  return {
+    kind: 'gregor',
+    dataDir,
+    async start(fresh) {
+      if (fresh) rmSync(dataDir, { recursive: true, force: true });
+      mkdirSync(dataDir, { recursive: true });
+      const log = openSync(logFile, 'a');
+      const spawned = spawn(process.execPath, [main, '--port', String(port), '--data-dir', dataDir, '--log-level', 'warn', '--log-format', 'json'], {
+        stdio: ['ignore', log, log],
+      });
+      closeSync(log);
+      child = spawned;
+      const pid = spawned.pid;
+      if (pid === undefined) throw new Error('gregor did not start (no pid)');
+      let startupMs: number;
+      try {
+        startupMs = await measureStartup(pid, port);
+      } catch (error) {
+        throw new Error(`${(error as Error).message}; see ${logFile}`);
+      }
+      return {
+        kind: 'gregor',
+        port,
+        bootstrap: `127.0.0.1:${port}`,
+        pid,
+        startupMs,
+        stop: () => stopChild('SIGTERM'),
+        kill: () => stopChild('SIGKILL'),
+      };
+    },
+    async dispose() {
+      await stopChild('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function kafkaLauncher(): Promise<BrokerLauncher> {
+  const port = await freePortPair();
+  const state = join(cacheDir, 'reference', String(port));
+  const pidFile = join(state, 'pid');
+  const dataDir = join(state, 'data');
+  const script = (name: string) => join(referenceDir, name);
+  let pid: number | undefined;
+
+  const readPid = (): number | undefined => {
+    if (!existsSync(pidFile)) return undefined;
+    const value = Number(readFileSync(pidFile, 'utf8').trim());
+    return Number.isInteger(value) && value > 0 && isAlive(value) ? value : undefined;
+  };
+
+  return {
+    kind: 'kafka',
+    dataDir,
+    async start(fresh) {
+      rmSync(pidFile, { force: true });
+      const args = [...(fresh ? ['--fresh'] : []), String(port)];
+      // start.sh formats storage if needed, launches the JVM, writes its pid and waits for "Kafka Server started".
+      const launcher = spawn(script('start.sh'), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      launcher.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const launched = new Promise<number | null>((resolve) => launcher.on('close', resolve));
+      let exited = false;
+      void launched.then(() => (exited = true));
+      while ((pid = readPid()) === undefined) {
+        if (exited) throw new Error(`reference/start.sh failed: ${stderr.trim()}`);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      const jvm = pid;
+      const startupMs = await measureStartup(jvm, port);
+      if ((await launched) !== 0) throw new Error(`reference/start.sh failed: ${stderr.trim()}`);
+      return {
+        kind: 'kafka',
+        port,
+        bootstrap: `127.0.0.1:${port}`,
+        pid: jvm,
+        startupMs,
+        stop: async () => {
+          await run(script('stop.sh'), [String(port)]);
+          pid = undefined;
+        },
+        kill: async () => {
+          process.kill(jvm, 'SIGKILL');
+          await waitForExit(jvm, 30_000);
+          rmSync(pidFile, { force: true });
+          pid = undefined;
+        },
+      };
+    },
+    async dispose() {
+      if (pid !== undefined && isAlive(pid)) await run(script('stop.sh'), [String(port)]).catch(() => process.kill(pid!, 'SIGKILL'));
+      rmSync(state, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,145 @@
+// `npm run bench`: gregor against Apache Kafka 4.3.1 on this machine, the same workloads with the same clients,
+// each broker started in turn (never both at once). Writes bench/results/*.json, bench/charts/*.svg and the results
+// section of BENCHMARKS.md.
+//   npm run bench -- [--quick] [--runs N] [--only produce-java,latency,...] [--from bench/results/latest.json]
+//   --quick   small sizes and a reduced produce matrix: a few minutes, indicative figures only
+//   --runs    repetitions (default 3, or 1 with --quick); the run order of the brokers alternates
+//   --only    a subset of: startup memory produce-java produce-rdkafka fetch cpu latency scale
+//   --from    no measuring: rewrite the charts and BENCHMARKS.md from a saved results file
+import { cpus, loadavg, totalmem } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { repoRoot } from '../compat-tests/lib/paths.js';
+import { installReference } from '../compat-tests/reference/broker.js';
+import { gregorLauncher, kafkaLauncher, type BrokerKind, type BrokerLauncher } from './compare/brokers.js';
+import { fullPlan, quickPlan } from './compare/plan.js';
+import { chartFor, resultsMarkdown, spliceResults, summarise, type ResultsFile } from './compare/report.js';
+import { runSuite, WORKLOADS, type WorkloadId } from './compare/suite.js';
+
+const benchDir = join(repoRoot, 'bench');
+const resultsDir = join(benchDir, 'results');
+const chartsDir = join(benchDir, 'charts');
+const documentPath = join(repoRoot, 'BENCHMARKS.md');
+
+function log(message: string): void {
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+}
+
+function parseOptions() {
+  const { values } = parseArgs({
+    options: {
+      quick: { type: 'boolean', default: false },
+      runs: { type: 'string' },
+      only: { type: 'string' },
+      from: { type: 'string' },
+    },
+    strict: true,
+  });
+  const runs = values.runs === undefined ? undefined : Number(values.runs);
+  if (runs !== undefined && !(Number.isInteger(runs) && runs >= 1)) throw new Error(`--runs expects a whole number ≥ 1, got ${values.runs}`);
+  const only = new Set<WorkloadId>();
+  for (const name of (values.only ?? WORKLOADS.join(',')).split(',').map((s) => s.trim()).filter(Boolean)) {
+    if (!(WORKLOADS as readonly string[]).includes(name)) throw new Error(`--only: unknown workload ${name} (one of ${WORKLOADS.join(', ')})`);
+    only.add(name as WorkloadId);
+  }
+  return { quick: values.quick === true, runs, only, from: values.from };
+}
+
+function writeReport(results: ResultsFile): void {
+  const rows = summarise(results);
+  mkdirSync(chartsDir, { recursive: true });
+  const workloads = [...new Set(rows.map((r) => r.workload))];
+  for (const workload of workloads) writeFileSync(join(chartsDir, `${workload}.svg`), chartFor(workload, rows.filter((r) => r.workload === workload)));
+  const section = resultsMarkdown(results, rows, (workload) => `bench/charts/${workload}.svg`);
+  const document = existsSync(documentPath) ? readFileSync(documentPath, 'utf8') : '# Benchmarks\n';
+  writeFileSync(documentPath, spliceResults(document, section));
+  for (const r of rows) {
+    const ratio = r.ratio.n === 0 ? 'no figure' : `${r.ratio.median.toFixed(3)}×`;
+    process.stdout.write(`${r.workload.padEnd(16)} ${r.label.padEnd(44)} gregor ${r.gregor.median.toFixed(2).padStart(10)}  kafka ${r.kafka.median.toFixed(2).padStart(10)} ${r.unit.padEnd(9)} ${ratio}\n`);
+  }
+  log(`wrote ${documentPath} and ${workloads.length} charts in ${chartsDir}`);
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions();
+  if (options.from !== undefined) {
+    writeReport(JSON.parse(readFileSync(options.from, 'utf8')) as ResultsFile);
+    return;
+  }
+  const plan = options.quick ? quickPlan(options.runs ?? 1) : fullPlan(options.runs ?? 3);
+  await installReference();
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const workDir = join(benchDir, '.cache', `run-${stamp}`);
+  mkdirSync(workDir, { recursive: true });
+  const launchers: Record<BrokerKind, BrokerLauncher> = { gregor: await gregorLauncher(workDir), kafka: await kafkaLauncher() };
+  const disposeAll = () => Promise.allSettled(Object.values(launchers).map((l) => l.dispose()));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      log(`${signal}: stopping the brokers`);
+      void disposeAll().then(() => process.exit(130));
+    });
+  }
+
+  const results: ResultsFile = {
+    startedAt: new Date().toISOString(),
+    finishedAt: '',
+    plan,
+    host: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', memoryGB: Math.round(totalmem() / 2 ** 30), node: process.version, loadBefore: loadavg(), loadAfter: [] },
+    latencyRate: 0,
+    figures: [],
+    failures: [],
+  };
+  // Half of Kafka's maximum for 1 KiB records (kafka-producer-perf-test, acks=1, one partition), fixed at first use
+  // so every run of both brokers sees the same rate. Kafka goes first in run 1 so that figure exists by then.
+  const latencyRate = () => {
+    if (results.latencyRate > 0) return results.latencyRate;
+    const kafkaMax = results.figures.find((f) => f.broker === 'kafka' && f.workload === 'produce-java' && f.case === '1 KiB acks=1 none 1p');
+    const half = kafkaMax === undefined ? plan.latencyFallbackRate : Math.round((kafkaMax.value * 1e6) / 1024 / 2 / 100) * 100;
+    results.latencyRate = Math.max(100, Math.min(plan.latencyMaxRate, half));
+    return results.latencyRate;
+  };
+
+  try {
+    for (let run = 0; run < plan.runs; run++) {
+      const order: BrokerKind[] = run % 2 === 0 ? ['kafka', 'gregor'] : ['gregor', 'kafka'];
+      for (const kind of order) {
+        log(`run ${run + 1}/${plan.runs}: ${kind}`);
+        try {
+          await runSuite(launchers[kind], {
+            plan,
+            only: options.only,
+            latencyRate,
+            record: (figure) => results.figures.push({ ...figure, broker: kind, run }),
+            log,
+            fail: (step, error) => {
+              const message = error instanceof Error ? error.message : String(error);
+              log(`FAILED ${step}: ${message}`);
+              results.failures.push({ run, step, message });
+            },
+          });
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          log(`FAILED ${kind} run ${run + 1}: ${message}`);
+          results.failures.push({ run, step: `${kind}: suite`, message });
+        } finally {
+          await launchers[kind].dispose();
+        }
+      }
+    }
+  } finally {
+    await disposeAll();
+  }
+  results.finishedAt = new Date().toISOString();
+  results.host.loadAfter = loadavg();
+  mkdirSync(resultsDir, { recursive: true });
+  const json = JSON.stringify(results, null, 2);
+  writeFileSync(join(resultsDir, `${stamp}${plan.quick ? '-quick' : ''}.json`), json);
+  writeFileSync(join(resultsDir, 'latest.json'), json);
+  writeReport(results);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
