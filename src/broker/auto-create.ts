@@ -5,12 +5,12 @@ import type { BrokerConfig } from '../config/index.js';
 import type { LogStore, TopicMetadata } from '../storage/log-store.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { StorageError } from '../storage/errors.js';
+import { CONSUMER_OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC } from '../server/topic-names.js';
 
 /** gregor is a single node. */
 const LIVE_BROKERS = 1;
 
-export const CONSUMER_OFFSETS_TOPIC = '__consumer_offsets';
-export const TRANSACTION_STATE_TOPIC = '__transaction_state';
+export { CONSUMER_OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC };
 
 /** Kafka's reason for not creating a topic, with its error code (INVALID_REPLICATION_FACTOR here). */
 export class AutoCreateError extends Error {

@@ -16,7 +16,7 @@ import { ResourceType } from './config-sources.js';
 import { configValueProblem, topicConfigsProblem } from './config-validation.js';
 import { dynamicConfigs } from './dynamic-configs.js';
 import { apiErrorOf, type ApiError } from './storage-errors.js';
-import { invalidTopicNameMessage } from './topic-rules.js';
+import { invalidTopicNameMessage } from '../topic-names.js';
 
 export const OpType = { SET: 0, DELETE: 1, APPEND: 2, SUBTRACT: 3 } as const;
 const OP_NAMES = ['SET', 'DELETE', 'APPEND', 'SUBTRACT'] as const;

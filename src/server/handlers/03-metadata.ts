@@ -30,7 +30,7 @@ import {
 } from '../authorized-operations.js';
 import { defineHandler, type Handler, type RequestContext } from '../handler.js';
 import type { TopicInfo } from '../topic-catalog.js';
-import { isInternalTopic, topicNameError } from '../topic-names.js';
+import { isInternalTopic, isValidTopicName } from '../topic-names.js';
 
 /** MetadataResponse's "no leader". */
 const NO_LEADER = -1;
@@ -102,7 +102,7 @@ async function describeByName(
   const { topics, config } = ctx.broker;
   const known = topics.get(name);
   if (known !== undefined) return describeTopic(ctx, known, leaderReachable, version);
-  if (topicNameError(name) !== null) return topicError(ErrorCode.INVALID_TOPIC_EXCEPTION, name, ZERO_UUID, isInternalTopic(name));
+  if (!isValidTopicName(name)) return topicError(ErrorCode.INVALID_TOPIC_EXCEPTION, name, ZERO_UUID, isInternalTopic(name));
   if (autoCreateAllowed && config['auto.create.topics.enable'] && topics.autoCreate !== undefined) {
     try {
       await topics.autoCreate(name);

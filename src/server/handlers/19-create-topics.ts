@@ -27,7 +27,7 @@ import { topicConfigsProblem } from '../admin/config-validation.js';
 import { dynamicConfigs } from '../admin/dynamic-configs.js';
 import { apiErrorOf, type ApiError } from '../admin/storage-errors.js';
 import { manualAssignmentProblem } from '../admin/replica-assignment.js';
-import { CLUSTER_METADATA_TOPIC, collidingTopic, invalidTopicNameMessage } from '../admin/topic-rules.js';
+import { CLUSTER_METADATA_TOPIC, collidingTopic, invalidTopicNameMessage } from '../topic-names.js';
 import { defineHandler, type Handler, type RequestContext } from '../handler.js';
 
 /** What a valid topic becomes. */

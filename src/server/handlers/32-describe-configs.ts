@@ -21,7 +21,7 @@ import {
 import { ConfigDescriber, type ConfigEntry } from '../admin/config-describer.js';
 import { ConfigSourceId, ResourceType } from '../admin/config-sources.js';
 import { dynamicConfigs } from '../admin/dynamic-configs.js';
-import { invalidTopicNameMessage } from '../admin/topic-rules.js';
+import { invalidTopicNameMessage } from '../topic-names.js';
 import { ROOT_LOGGER } from '../admin/alter-configs.js';
 import { defineHandler, type Handler, type RequestContext } from '../handler.js';
 

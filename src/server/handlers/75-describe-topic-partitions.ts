@@ -19,7 +19,7 @@ import {
 import { ZERO_UUID } from '../../protocol/io/reader.js';
 import { AUTHORIZED_OPERATIONS_OMITTED, TOPIC_AUTHORIZED_OPERATIONS } from '../authorized-operations.js';
 import { defineHandler, type Handler } from '../handler.js';
-import { isInternalTopic, topicNameError } from '../topic-names.js';
+import { isInternalTopic, isValidTopicName } from '../topic-names.js';
 
 /** Kafka's max.request.partition.size.limit default (not a gregor setting yet). */
 const MAX_REQUEST_PARTITION_SIZE_LIMIT = 2000;
@@ -60,7 +60,7 @@ export const describeTopicPartitionsHandler: Handler = defineHandler<DescribeTop
       if (topic === undefined) {
         if (!fetchAll) {
           response.topics.push({
-            errorCode: topicNameError(name) === null ? ErrorCode.UNKNOWN_TOPIC_OR_PARTITION : ErrorCode.INVALID_TOPIC_EXCEPTION,
+            errorCode: isValidTopicName(name) ? ErrorCode.UNKNOWN_TOPIC_OR_PARTITION : ErrorCode.INVALID_TOPIC_EXCEPTION,
             name, topicId: ZERO_UUID, isInternal: isInternalTopic(name), partitions: [],
             topicAuthorizedOperations: TOPIC_AUTHORIZED_OPERATIONS,
           });
