@@ -25,6 +25,10 @@ export function logConfigOf(topic: TopicConfig): LogConfig {
     deleteEnabled: policy.includes('delete'),
     compactEnabled: policy.includes('compact'),
     maxMessageBytes: topic['max.message.bytes'],
+    deleteRetentionMs: topic['delete.retention.ms'],
+    minCleanableDirtyRatio: topic['min.cleanable.dirty.ratio'],
+    minCompactionLagMs: topic['min.compaction.lag.ms'],
+    maxCompactionLagMs: unbounded(topic['max.compaction.lag.ms']),
   };
 }
 

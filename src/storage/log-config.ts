@@ -23,6 +23,16 @@ export interface LogConfig {
   /** cleanup.policy includes "compact". */
   compactEnabled: boolean;
   maxMessageBytes: number;
+  // Compaction (src/storage/cleaner reads them; optional so a config built elsewhere still type-checks,
+  // absent means Kafka's default).
+  /** delete.retention.ms: how long a cleaned tombstone (or transaction marker) is kept. */
+  deleteRetentionMs?: number;
+  /** min.cleanable.dirty.ratio */
+  minCleanableDirtyRatio?: number;
+  /** min.compaction.lag.ms */
+  minCompactionLagMs?: number;
+  /** max.compaction.lag.ms (Infinity: no limit). */
+  maxCompactionLagMs?: number;
 }
 
 export const DEFAULT_LOG_CONFIG: Readonly<LogConfig> = Object.freeze({
@@ -40,6 +50,10 @@ export const DEFAULT_LOG_CONFIG: Readonly<LogConfig> = Object.freeze({
   deleteEnabled: true,
   compactEnabled: false,
   maxMessageBytes: 1024 * 1024 + 12,
+  deleteRetentionMs: 24 * 60 * 60 * 1000,
+  minCleanableDirtyRatio: 0.5,
+  minCompactionLagMs: 0,
+  maxCompactionLagMs: Infinity,
 });
 
 const LONG_MAX = '9223372036854775807';
@@ -75,5 +89,9 @@ export function logConfigFrom(
     deleteEnabled: policies === undefined ? defaults.deleteEnabled : policies.includes('delete'),
     compactEnabled: policies === undefined ? defaults.compactEnabled : policies.includes('compact'),
     maxMessageBytes: num(overrides['max.message.bytes'], defaults.maxMessageBytes),
+    deleteRetentionMs: num(overrides['delete.retention.ms'], defaults.deleteRetentionMs ?? DEFAULT_LOG_CONFIG.deleteRetentionMs!),
+    minCleanableDirtyRatio: num(overrides['min.cleanable.dirty.ratio'], defaults.minCleanableDirtyRatio ?? DEFAULT_LOG_CONFIG.minCleanableDirtyRatio!),
+    minCompactionLagMs: num(overrides['min.compaction.lag.ms'], defaults.minCompactionLagMs ?? DEFAULT_LOG_CONFIG.minCompactionLagMs!),
+    maxCompactionLagMs: num(overrides['max.compaction.lag.ms'], defaults.maxCompactionLagMs ?? DEFAULT_LOG_CONFIG.maxCompactionLagMs!),
   };
 }

@@ -1,6 +1,7 @@
 // The broker's storage: topics (id, partition count, config overrides) and one PartitionLog per partition.
 // Engines: FileLogStore (src/storage/file/file-store.ts) and MemoryLogStore (src/storage/memory/memory-store.ts).
 
+import type { CleanerSettings } from './cleaner/cleaner-config.js';
 import type { LogConfig } from './log-config.js';
 import type { SegmentedLog } from './segmented-log.js';
 import type { LogSegment } from './segment.js';
@@ -47,6 +48,8 @@ export interface BackgroundIntervals {
   flushCheckMs: number;
   /** log.flush.offset.checkpoint.interval.ms */
   checkpointMs: number;
+  /** The log cleaner (log.cleaner.*); Kafka's defaults when absent. */
+  cleaner?: Partial<CleanerSettings>;
 }
 
 export const DEFAULT_BACKGROUND_INTERVALS: BackgroundIntervals = {

@@ -29,10 +29,19 @@ export function shouldRoll(segment: RollCandidate, config: LogConfig, now: numbe
     segment.rollingBasedTimestamp >= 0 ? append.maxTimestamp - segment.rollingBasedTimestamp : now - segment.created;
   return (
     segment.size > config.segmentBytes - append.bytes ||
-    (segment.size > 0 && waited > config.segmentMs - segment.rollJitterMs) ||
+    (segment.size > 0 && waited > maxSegmentMs(config) - segment.rollJitterMs) ||
     segment.indexFull ||
     append.lastOffset - segment.baseOffset > INT32_MAX
   );
+}
+
+/**
+ * Kafka's LogConfig.maxSegmentMs: a compacted topic also rolls by max.compaction.lag.ms, so records in the
+ * active segment (which is never cleaned) get compacted within that lag.
+ */
+export function maxSegmentMs(config: LogConfig): number {
+  const lag = config.maxCompactionLagMs ?? Infinity;
+  return config.compactEnabled && lag > 0 ? Math.min(lag, config.segmentMs) : config.segmentMs;
 }
 
 /** Kafka's randomSegmentJitter: uniform in [0, min(segment.jitter.ms, segment.ms)). */

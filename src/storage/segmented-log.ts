@@ -258,6 +258,25 @@ export class SegmentedLog<S extends LogSegment> implements PartitionLog {
     });
   }
 
+  /**
+   * The log cleaner's swap: `replacement` takes the place of `old` (a contiguous run of inactive segments),
+   * with `commit` doing the engine's crash-safe file work while no append, roll, truncation or retention can
+   * interleave. Returns false (nothing done) when the run is no longer in the log as it was (retention,
+   * truncation or a topic delete got there first); the caller then discards its copy.
+   */
+  replaceSegments(old: readonly S[], replacement: S, commit: () => Promise<void>): Promise<boolean> {
+    return this.queue.run(async () => {
+      if (this.closed || old.length === 0) return false;
+      const first = this.segmentList.indexOf(old[0]!);
+      const last = first + old.length - 1;
+      if (first < 0 || last >= this.segmentList.length - 1) return false;
+      for (let i = 0; i < old.length; i++) if (this.segmentList[first + i] !== old[i]) return false;
+      await commit();
+      this.segmentList = [...this.segmentList.slice(0, first), replacement, ...this.segmentList.slice(last + 1)];
+      return true;
+    });
+  }
+
   /** flush.ms: flush when the last flush is older than that. */
   async maybeFlush(now: number): Promise<void> {
     if (now - this.lastFlushTime >= this.cfg.flushMs && this.recovered < this.endOffset) {

@@ -1,6 +1,8 @@
 // What both stores share: the topic table, one log per partition, config resolution, background tasks.
 // Engines open logs and persist topics (FileLogStore) or keep them in memory (MemoryLogStore).
 
+import type { CleanerStorage } from './cleaner/cleaner-storage.js';
+import { LogCleaner } from './cleaner/log-cleaner.js';
 import { StorageError } from './errors.js';
 import { DEFAULT_LOG_CONFIG, logConfigFrom, type LogConfig } from './log-config.js';
 import { DEFAULT_BACKGROUND_INTERVALS, type BackgroundIntervals, type LogStore, type TopicMetadata } from './log-store.js';
@@ -34,6 +36,7 @@ export abstract class StoreCore<S extends LogSegment> implements LogStore {
   /** Topic-level changes run one at a time. */
   protected readonly adminQueue = new SerialQueue();
   private background: Cancel[] = [];
+  private cleaner: LogCleaner<S> | undefined;
   protected closed = false;
 
   constructor(options: StoreCoreOptions) {
@@ -54,6 +57,15 @@ export abstract class StoreCore<S extends LogSegment> implements LogStore {
   protected async checkpoint(): Promise<void> {}
   /** After every log is closed (file engine: the clean-shutdown marker). */
   protected async afterClose(): Promise<void> {}
+  /** Where the log cleaner writes cleaned segments and its checkpoint (undefined: no cleaner). */
+  protected cleanerStorage(): CleanerStorage<S> | undefined {
+    return undefined;
+  }
+
+  /** The log cleaner once startBackground ran with it enabled (tests drive it with kick()). */
+  get logCleaner(): LogCleaner<S> | undefined {
+    return this.cleaner;
+  }
 
   topics(): TopicMetadata[] {
     return [...this.topicTable.values()].map(copyTopic);
@@ -151,6 +163,11 @@ export abstract class StoreCore<S extends LogSegment> implements LogStore {
       })),
       this.scheduler.every(every.checkpointMs, quietly(() => this.checkpoint())),
     );
+    const storage = this.cleanerStorage();
+    if (storage !== undefined && (every.cleaner?.enable ?? true)) {
+      this.cleaner = new LogCleaner<S>({ logs: () => this.allLogs(), storage, scheduler: this.scheduler, settings: every.cleaner ?? {} });
+      this.cleaner.start();
+    }
   }
 
   close(): Promise<void> {
@@ -159,6 +176,8 @@ export abstract class StoreCore<S extends LogSegment> implements LogStore {
       this.closed = true;
       for (const cancel of this.background) cancel();
       this.background = [];
+      // The clean in progress stops at its next slice; its unfinished copy is discarded.
+      await this.cleaner?.stop();
       for (const log of this.logTable.values()) await log.close();
       await this.checkpoint();
       await this.afterClose();

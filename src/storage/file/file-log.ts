@@ -2,13 +2,15 @@
 // them after a clean shutdown, otherwise recover from the recovery point (CRC-check, rebuild indexes, cut
 // a torn tail and drop the segments after it).
 
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EpochEntry } from '../leader-epoch.js';
 import type { LogConfig } from '../log-config.js';
 import { randomRollJitter } from '../roll-policy.js';
 import type { Scheduler } from '../scheduler.js';
 import { SegmentedLog } from '../segmented-log.js';
+import { syncDirectory } from './atomic-file.js';
+import { walkBatches } from './batch-walker.js';
 import { readCheckpoint, writeCheckpoint } from './checkpoint-file.js';
 import { FileSegment, type SegmentContext } from './file-segment.js';
 import {
@@ -44,7 +46,10 @@ export interface LoadStats {
   truncatedBytes: number;
 }
 
-const LEFTOVER_SUFFIXES = [DELETED_SUFFIX, '.tmp', '.cleaned', '.swap'];
+export const CLEANED_SUFFIX = '.cleaned';
+export const SWAP_SUFFIX = '.swap';
+const LEFTOVER_SUFFIXES = [DELETED_SUFFIX, '.tmp'];
+const SEGMENT_SUFFIXES = [LOG_SUFFIX, INDEX_SUFFIX, TIME_INDEX_SUFFIX];
 
 export async function openFileLog(options: OpenFileLogOptions): Promise<{ log: FileLog; stats: LoadStats }> {
   const { dir, scheduler } = options;
@@ -52,6 +57,7 @@ export async function openFileLog(options: OpenFileLogOptions): Promise<{ log: F
   let log: FileLog | undefined;
   const ctx: SegmentContext = { dir, scheduler, config: () => log?.config ?? options.config };
 
+  await finishInterruptedSwaps(dir);
   const names = await readdir(dir);
   const bases: number[] = [];
   for (const name of names) {
@@ -119,4 +125,74 @@ export async function openFileLog(options: OpenFileLogOptions): Promise<{ log: F
     await writeCheckpoint(epochPath, log.leaderEpochs().map((e) => [e.epoch, e.startOffset]));
   }
   return { log, stats };
+}
+
+/** Base offset of a segment file name (.log/.index/.timeindex) once `suffix` is taken off, else undefined. */
+function segmentBase(name: string, suffix = ''): number | undefined {
+  if (!name.endsWith(suffix)) return undefined;
+  const stem = name.slice(0, name.length - suffix.length);
+  for (const s of SEGMENT_SUFFIXES) {
+    const base = parseSegmentFileName(stem, s);
+    if (base !== undefined) return base;
+  }
+  return undefined;
+}
+
+/**
+ * The log cleaner's crash recovery, Kafka's LogLoader rules: `.cleaned` files are an unfinished clean (dropped,
+ * the old segments stay). `.swap` files at or above the lowest `.cleaned` offset belong to that unfinished
+ * step and go too. The remaining `.swap` files are a finished clean whose swap was interrupted: the old
+ * segment files in the offset range they cover are deleted and the `.swap` files take their names.
+ */
+async function finishInterruptedSwaps(dir: string): Promise<void> {
+  const names = await readdir(dir);
+  let minCleaned = Infinity;
+  for (const name of names) {
+    const base = segmentBase(name, CLEANED_SUFFIX);
+    if (base === undefined) continue;
+    minCleaned = Math.min(minCleaned, base);
+    await rm(join(dir, name), { force: true });
+  }
+  const swaps: string[] = [];
+  for (const name of names) {
+    const base = segmentBase(name, SWAP_SUFFIX);
+    if (base === undefined) continue;
+    if (base >= minCleaned) await rm(join(dir, name), { force: true });
+    else swaps.push(name);
+  }
+  if (swaps.length === 0) {
+    if (minCleaned !== Infinity) await syncDirectory(dir);
+    return;
+  }
+  let from = Infinity;
+  let to = -Infinity;
+  for (const name of swaps) {
+    const base = parseSegmentFileName(name.slice(0, -SWAP_SUFFIX.length), LOG_SUFFIX);
+    if (base === undefined) continue;
+    from = Math.min(from, base);
+    to = Math.max(to, await nextOffsetOf(join(dir, name), base));
+  }
+  for (const name of names) {
+    const base = segmentBase(name);
+    if (base !== undefined && base >= from && base < to) await rm(join(dir, name), { force: true });
+  }
+  for (const name of swaps) await rename(join(dir, name), join(dir, name.slice(0, -SWAP_SUFFIX.length)));
+  await syncDirectory(dir);
+}
+
+/** One past the last offset in a .log file (its base offset when it holds no batch). */
+async function nextOffsetOf(path: string, baseOffset: number): Promise<number> {
+  const file = await open(path, 'r');
+  try {
+    const size = (await file.stat()).size;
+    let next = baseOffset;
+    const walk = walkBatches(file, 0, size);
+    for await (const chunk of walk) {
+      const last = chunk.batches[chunk.batches.length - 1];
+      if (last !== undefined) next = last.lastOffset + 1;
+    }
+    return next;
+  } finally {
+    await file.close();
+  }
 }

@@ -2,7 +2,7 @@
 // patched), `<base>.index` and `<base>.timeindex` the sparse indexes. All I/O is asynchronous.
 
 import { constants } from 'node:fs';
-import { open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { open, rename, rm, stat, utimes, type FileHandle } from 'node:fs/promises';
 import { BATCH_HEADER_SIZE, baseOffsetAt, batchSizeAt, lastOffsetAt, maxTimestampAt } from '../../protocol/records/batch.js';
 import { scanBatches, type AssignedAppend, type BatchInfo } from '../batches.js';
 import { StorageError } from '../errors.js';
@@ -33,7 +33,7 @@ export class FileSegment implements LogSegment {
   private bytesSinceIndexEntry = 0;
   private lastModified: number;
   private file: FileHandle | undefined;
-  private readonly paths: ReturnType<typeof segmentPaths>;
+  private paths: ReturnType<typeof segmentPaths>;
   readonly offsetIndex: OffsetIndex;
   readonly timeIndex: TimeIndex;
 
@@ -42,9 +42,10 @@ export class FileSegment implements LogSegment {
     readonly baseOffset: number,
     private readonly created: number,
     private readonly rollJitterMs: number,
+    suffix = '',
   ) {
     const cfg = ctx.config();
-    this.paths = segmentPaths(ctx.dir, baseOffset);
+    this.paths = withSuffix(segmentPaths(ctx.dir, baseOffset), suffix);
     this.offsetIndex = new OffsetIndex(baseOffset, Math.floor(cfg.segmentIndexBytes / OFFSET_ENTRY_SIZE));
     this.timeIndex = new TimeIndex(baseOffset, Math.floor(cfg.segmentIndexBytes / TIME_ENTRY_SIZE));
     this.next = baseOffset;
@@ -52,9 +53,12 @@ export class FileSegment implements LogSegment {
     this.lastModified = created;
   }
 
-  /** A new empty segment (replacing any files of the same name). */
-  static async create(ctx: SegmentContext, baseOffset: number, now: number, rollJitterMs: number): Promise<FileSegment> {
-    const segment = new FileSegment(ctx, baseOffset, now, rollJitterMs);
+  /**
+   * A new empty segment (replacing any files of the same name). `suffix` names a segment that is not part of
+   * the log yet (the cleaner's `.cleaned` copy); renameFiles gives it its final names.
+   */
+  static async create(ctx: SegmentContext, baseOffset: number, now: number, rollJitterMs: number, suffix = ''): Promise<FileSegment> {
+    const segment = new FileSegment(ctx, baseOffset, now, rollJitterMs, suffix);
     segment.file = await open(segment.paths.log, 'w+');
     for (const path of [segment.paths.index, segment.paths.timeIndex]) await (await open(path, 'w')).close();
     return segment;
@@ -107,6 +111,30 @@ export class FileSegment implements LogSegment {
 
   largestTimestamp(): number {
     return this.maxTs >= 0 ? this.maxTs : this.lastModified;
+  }
+
+  /** When the segment was last written (the .log file's mtime). */
+  get lastModifiedMs(): number {
+    return this.lastModified;
+  }
+
+  /** The cleaner keeps the replaced segments' time on their cleaned copy (retention and delete horizons use it). */
+  async setLastModified(ms: number): Promise<void> {
+    await utimes(this.paths.log, ms / 1000, ms / 1000);
+    this.lastModified = ms;
+  }
+
+  /**
+   * Rename the segment's files from their current suffix to `suffix` ('' for the final names), the .log
+   * last so that a .log with a suffix means every file of it has one. Open handles stay valid.
+   */
+  async renameFiles(suffix: string, afterEach?: (path: string) => Promise<void> | void): Promise<void> {
+    const target = withSuffix(segmentPaths(this.ctx.dir, this.baseOffset), suffix);
+    for (const key of ['index', 'timeIndex', 'log'] as const) {
+      await rename(this.paths[key], target[key]);
+      this.paths = { ...this.paths, [key]: target[key] };
+      await afterEach?.(target[key]);
+    }
   }
 
   async append(buf: Buffer, assigned: AssignedAppend, now: number): Promise<void> {
@@ -230,6 +258,8 @@ export class FileSegment implements LogSegment {
         if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
       }
     }
+    // Readers holding this segment now reopen the renamed files (the cleaner may put a new segment under the old name).
+    this.paths = { log: this.paths.log + DELETED_SUFFIX, index: this.paths.index + DELETED_SUFFIX, timeIndex: this.paths.timeIndex + DELETED_SUFFIX };
     const file = this.file;
     this.file = undefined;
     this.ctx.scheduler.after(this.ctx.config().fileDeleteDelayMs, () => {
@@ -348,6 +378,10 @@ export class FileSegment implements LogSegment {
     await persistIndex(this.paths.timeIndex, this.timeIndex.persisted * TIME_ENTRY_SIZE, this.timeIndex.unpersistedBytes(), sync);
     this.timeIndex.persisted = this.timeIndex.entries;
   }
+}
+
+function withSuffix(paths: ReturnType<typeof segmentPaths>, suffix: string): ReturnType<typeof segmentPaths> {
+  return suffix === '' ? paths : { log: paths.log + suffix, index: paths.index + suffix, timeIndex: paths.timeIndex + suffix };
 }
 
 /** Write `tail` at `position` and cut the file there, so it holds exactly the in-memory entries. */

@@ -9,6 +9,7 @@ import type { TopicMetadata } from '../log-store.js';
 import { systemScheduler } from '../scheduler.js';
 import { SerialQueue } from '../serial-queue.js';
 import { StoreCore, type StoreCoreOptions } from '../store-core.js';
+import { FileCleanerStorage, type SwapStepHook } from '../cleaner/cleaner-storage.js';
 import { syncDirectory, writeFileAtomic } from './atomic-file.js';
 import { readOffsetCheckpoint, writeCheckpoint } from './checkpoint-file.js';
 import { openFileLog, type FileLog } from './file-log.js';
@@ -29,6 +30,8 @@ export interface FileLogStoreOptions extends Partial<Omit<StoreCoreOptions, 'nod
   nodeId: number;
   /** Report problems found while loading (malformed topic files); defaults to ignoring them. */
   warn?: (message: string) => void;
+  /** Tests: called after each step of the cleaner's segment swap (crash tests kill the process there). */
+  cleanerSwapStep?: SwapStepHook;
 }
 
 /** What opening the store found: proof of a clean start, or how much recovery ran. */
@@ -49,12 +52,18 @@ export class FileLogStore extends StoreCore<FileSegment> {
   private logStartDirty = false;
   private recoveryPoints = new Map<string, number>();
   private logStarts = new Map<string, number>();
+  private readonly swapStep: SwapStepHook | undefined;
 
   private constructor(options: FileLogStoreOptions, meta: MetaProperties, clean: boolean) {
     super({ ...options, clusterId: meta.clusterId, scheduler: options.scheduler ?? systemScheduler });
     this.logDir = options.logDir;
     this.meta = meta;
     this.loadStats = { cleanShutdown: clean, topics: 0, partitions: 0, segments: 0, recoveredSegments: 0, truncatedBytes: 0 };
+    this.swapStep = options.cleanerSwapStep;
+  }
+
+  protected override cleanerStorage(): FileCleanerStorage {
+    return new FileCleanerStorage(this.logDir, this.scheduler, this.swapStep);
   }
 
   static async open(options: FileLogStoreOptions): Promise<FileLogStore> {

@@ -5,6 +5,7 @@ import type { LogConfig } from '../log-config.js';
 import type { TopicMetadata } from '../log-store.js';
 import { systemScheduler } from '../scheduler.js';
 import { StoreCore, type StoreCoreOptions } from '../store-core.js';
+import { MemoryCleanerStorage } from '../cleaner/cleaner-storage.js';
 import { createMemoryLog, type MemoryLog } from './memory-log.js';
 import type { MemorySegment } from './memory-segment.js';
 
@@ -17,6 +18,9 @@ export class MemoryLogStore extends StoreCore<MemorySegment> {
 
   protected async openLog(topic: TopicMetadata, partition: number, config: LogConfig): Promise<MemoryLog> {
     return createMemoryLog(topic.name, partition, config, this.scheduler);
+  }
+  protected override cleanerStorage(): MemoryCleanerStorage {
+    return new MemoryCleanerStorage();
   }
   protected async saveTopic(): Promise<void> {}
   protected async dropTopic(): Promise<void> {}
