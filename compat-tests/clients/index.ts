@@ -44,4 +44,11 @@ const franzGo = externalClient({
   scenarios: ['metadata', 'produce-consume', 'topic-admin'],
 });
 
-export const CLIENTS: readonly ClientSuite[] = [kafkajs, javaClient, javaTools, kcat, confluentKafka, kafkaPython, franzGo];
+const sarama = externalClient({
+  name: 'sarama',
+  installScript: join(compatDir, 'clients', 'sarama', 'install.sh'),
+  command: () => [join(cacheDir, 'go', 'bin', 'sarama-compat')],
+  scenarios: SCENARIOS,
+});
+
+export const CLIENTS: readonly ClientSuite[] = [kafkajs, javaClient, javaTools, kcat, confluentKafka, kafkaPython, franzGo, sarama];
