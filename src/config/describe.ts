@@ -1,119 +1,177 @@
-// What DescribeConfigs reports for each config: value as Kafka prints it, source, synonyms in precedence
-// order, read-only, sensitive, type and documentation. Handlers map these names onto the wire enums.
-import {
-  brokerConfigDefinition, brokerConfigDefinitions, brokerConfigSynonyms,
-} from './broker-configs.js';
+/**
+ * What DescribeConfigs (and CreateTopics v5+) report for each config, computed as Kafka's ConfigHelper
+ * does: a value, its source, and the synonyms in precedence order (dynamic per-broker, dynamic
+ * cluster default, static broker setting, default), starting at the config's own broker name — so
+ * retention.ms, whose log.retention.ms is unset by default, lists no synonyms, as in Kafka.
+ */
+import { brokerConfigDefinition, brokerConfigDefinitions, brokerConfigSynonyms } from './broker-configs.js';
 import { explicitBrokerSettings, type BrokerConfig } from './broker-config.js';
 import { formatConfigValue, parseConfigValue, type ConfigDefinition, type ConfigType } from './config-types.js';
-import { topicConfigDefinition, topicConfigDefinitions } from './topic-configs.js';
+import { resolveTopicConfig, topicConfigDefinition, topicConfigDefinitions } from './topic-configs.js';
 
-/** Kafka's ConfigSource names; the wire ids are in CONFIG_SOURCE_IDS. */
-export type ConfigSource = 'DYNAMIC_TOPIC_CONFIG' | 'STATIC_BROKER_CONFIG' | 'DEFAULT_CONFIG';
-export const CONFIG_SOURCE_IDS: Readonly<Record<ConfigSource, number>> = {
+/** Kafka's DescribeConfigs ConfigSource ids, also used by CreateTopics v5+ configs. */
+export const ConfigSourceId = {
+  UNKNOWN: 0,
   DYNAMIC_TOPIC_CONFIG: 1,
+  DYNAMIC_BROKER_CONFIG: 2,
+  DYNAMIC_DEFAULT_BROKER_CONFIG: 3,
   STATIC_BROKER_CONFIG: 4,
   DEFAULT_CONFIG: 5,
-};
+  DYNAMIC_BROKER_LOGGER_CONFIG: 6,
+} as const;
+
 /** Kafka's ConfigType ids as DescribeConfigs v3+ sends them. */
 export const CONFIG_TYPE_IDS: Readonly<Record<ConfigType, number>> = {
   BOOLEAN: 1, STRING: 2, INT: 3, SHORT: 4, LONG: 5, DOUBLE: 6, LIST: 7, CLASS: 8, PASSWORD: 9,
 };
 
-export interface ConfigSynonymDescription {
-  readonly name: string;
-  readonly value: string | null;
-  readonly source: ConfigSource;
+/** Broker configs set at run time (raw text, as AlterConfigs received them). */
+export interface DynamicConfigLayers {
+  /** BROKER resource named by this node's id. */
+  readonly perBroker: ReadonlyMap<string, string>;
+  /** BROKER resource with the empty name: defaults for every broker. */
+  readonly clusterDefault: ReadonlyMap<string, string>;
 }
 
-export interface ConfigDescription {
+const NO_DYNAMIC_CONFIGS: DynamicConfigLayers = { perBroker: new Map(), clusterDefault: new Map() };
+
+export interface ConfigSynonymEntry {
+  readonly name: string;
+  readonly value: string | null;
+  /** A ConfigSourceId. */
+  readonly source: number;
+}
+
+export interface ConfigEntry {
   readonly name: string;
   /** null for an unset config, and for a sensitive one (Kafka never sends those). */
   readonly value: string | null;
-  readonly source: ConfigSource;
+  /** A ConfigSourceId. */
+  readonly source: number;
   readonly readOnly: boolean;
   readonly sensitive: boolean;
-  readonly type: ConfigType;
+  /** DescribeConfigs v3+ ConfigType id. */
+  readonly type: number;
   readonly documentation: string;
-  readonly synonyms: readonly ConfigSynonymDescription[];
-}
-
-/** Each broker config's static setting (if any) then its default, per synonym, as Kafka lists them. */
-function brokerSynonyms(name: string, explicit: Readonly<Record<string, string>>): ConfigSynonymDescription[] {
-  const out: ConfigSynonymDescription[] = [];
-  for (const synonym of brokerConfigSynonyms(name)) {
-    const def = brokerConfigDefinition(synonym) as ConfigDefinition | undefined;
-    if (def === undefined) continue;
-    if (Object.hasOwn(explicit, synonym)) {
-      out.push({ name: synonym, value: printed(def, parseConfigValue(def, explicit[synonym]!)), source: 'STATIC_BROKER_CONFIG' });
-    }
-    const fallback = printed(def, def.default);
-    if (fallback !== null) out.push({ name: synonym, value: fallback, source: 'DEFAULT_CONFIG' });
-  }
-  return out;
+  readonly synonyms: readonly ConfigSynonymEntry[];
 }
 
 function printed(def: ConfigDefinition, value: unknown): string | null {
   return def.sensitive ? null : formatConfigValue(def.type, value);
 }
 
-/** Every broker config of this broker, in definition order. */
-export function describeBrokerConfigs(config: BrokerConfig): ConfigDescription[] {
-  const explicit = explicitBrokerSettings(config);
-  const values = config as unknown as Record<string, unknown>;
-  return Object.values(brokerConfigDefinitions).map((named) => {
-    const def = named as unknown as ConfigDefinition;
-    const isExplicit = Object.hasOwn(explicit, def.name);
-    // Keys resolved from synonyms report their own setting, not the resolved value (Kafka shows null);
-    // the source is that of the first synonym that has a value, as Kafka reports it.
-    const hasOwnSynonyms = brokerConfigSynonyms(def.name).length > 1;
-    const value = hasOwnSynonyms && !isExplicit ? def.default : values[def.name];
-    const synonyms = brokerSynonyms(def.name, explicit);
-    return {
-      name: def.name,
-      value: printed(def, value),
-      source: synonyms[0]?.source ?? 'DEFAULT_CONFIG',
-      readOnly: def.updateMode === 'read-only',
-      sensitive: def.sensitive,
-      type: def.type,
-      documentation: def.doc,
-      synonyms,
-    };
-  });
+/** A raw setting in its printed form; text that no longer parses is shown as given. */
+function printedRaw(def: ConfigDefinition, raw: string): string | null {
+  if (def.sensitive) return null;
+  try {
+    return formatConfigValue(def.type, parseConfigValue(def, raw));
+  } catch {
+    return raw;
+  }
 }
 
-/** Every topic config of a topic with these overrides, in definition order. */
-export function describeTopicConfigs(overrides: Record<string, string>, broker: BrokerConfig): ConfigDescription[] {
-  const explicit = explicitBrokerSettings(broker);
-  const brokerValues = broker as unknown as Record<string, unknown>;
-  return Object.keys(topicConfigDefinitions).map((name) => {
-    const def = topicConfigDefinition(name)!;
-    const synonyms: ConfigSynonymDescription[] = [];
-    if (Object.hasOwn(overrides, name)) {
-      synonyms.push({ name, value: printed(def, parseConfigValue(def, overrides[name]!)), source: 'DYNAMIC_TOPIC_CONFIG' });
-    }
-    for (const brokerKey of def.synonyms) {
-      const brokerDef = brokerConfigDefinition(brokerKey) as ConfigDefinition | undefined;
-      if (brokerDef === undefined) continue;
-      if (Object.hasOwn(explicit, brokerKey)) {
-        synonyms.push({ name: brokerKey, value: printed(brokerDef, parseConfigValue(brokerDef, explicit[brokerKey]!)), source: 'STATIC_BROKER_CONFIG' });
+export class ConfigDescriber {
+  private readonly staticSettings: Readonly<Record<string, string>>;
+
+  constructor(private readonly config: BrokerConfig, private readonly dynamic: DynamicConfigLayers = NO_DYNAMIC_CONFIGS) {
+    this.staticSettings = explicitBrokerSettings(config);
+  }
+
+  /** Kafka's configSynonyms: every layer's value for each synonym, from `name` on. */
+  private synonymsOf(name: string): ConfigSynonymEntry[] {
+    const names = brokerConfigSynonyms(name);
+    const out: ConfigSynonymEntry[] = [];
+    const add = (lookup: (key: string) => string | null | undefined, source: number): void => {
+      for (const key of names) {
+        const def = brokerConfigDefinition(key) as ConfigDefinition | undefined;
+        if (def === undefined) continue;
+        const value = lookup(key);
+        if (value !== undefined && value !== null) out.push({ name: key, value: def.sensitive ? null : value, source });
       }
-      const fallback = printed(brokerDef, brokerDef.default);
-      if (fallback !== null) synonyms.push({ name: brokerKey, value: fallback, source: 'DEFAULT_CONFIG' });
-    }
-    const first = synonyms[0];
-    const brokerValue = def.synonyms[0] === undefined ? undefined : brokerValues[def.synonyms[0]];
-    const effective = Object.hasOwn(overrides, name)
-      ? parseConfigValue(def, overrides[name]!)
-      : brokerValue ?? def.default;
-    return {
-      name,
-      value: printed(def, effective),
-      source: first?.source ?? 'DEFAULT_CONFIG',
-      readOnly: false,
-      sensitive: def.sensitive,
-      type: def.type,
-      documentation: def.doc,
-      synonyms,
     };
-  });
+    const rawOf = (map: ReadonlyMap<string, string>) => (key: string) => {
+      const raw = map.get(key);
+      const def = brokerConfigDefinition(key) as ConfigDefinition | undefined;
+      return raw === undefined || def === undefined ? undefined : printedRaw(def, raw);
+    };
+    add(rawOf(this.dynamic.perBroker), ConfigSourceId.DYNAMIC_BROKER_CONFIG);
+    add(rawOf(this.dynamic.clusterDefault), ConfigSourceId.DYNAMIC_DEFAULT_BROKER_CONFIG);
+    add((key) => this.staticSettings[key], ConfigSourceId.STATIC_BROKER_CONFIG);
+    add((key) => {
+      const def = brokerConfigDefinition(key) as ConfigDefinition | undefined;
+      return def === undefined ? undefined : formatConfigValue(def.type, def.default);
+    }, ConfigSourceId.DEFAULT_CONFIG);
+    // Kafka drops the entries before the first one for `name` itself (none at all when `name` has no value).
+    const first = out.findIndex((synonym) => synonym.name === name);
+    return first === -1 ? [] : out.slice(first);
+  }
+
+  /** Every topic config of a topic with these overrides, sorted by name. */
+  topicEntries(overrides: Readonly<Record<string, string>>): ConfigEntry[] {
+    const valid: Record<string, string> = {};
+    for (const [name, raw] of Object.entries(overrides)) {
+      const def = topicConfigDefinition(name);
+      if (def === undefined) continue;
+      try {
+        parseConfigValue(def, raw);
+        valid[name] = raw;
+      } catch {
+        // A stored value that no longer parses falls back to the broker's.
+      }
+    }
+    const resolved = resolveTopicConfig(valid, this.config) as unknown as Record<string, unknown>;
+    return Object.keys(topicConfigDefinitions).sort().map((name) => {
+      const def = topicConfigDefinition(name)!;
+      const primary = def.synonyms[0];
+      const inherited = primary === undefined ? [] : this.synonymsOf(primary);
+      const own = Object.hasOwn(valid, name);
+      let value: string | null;
+      if (own) value = printedRaw(def, valid[name]!);
+      else if (inherited[0] !== undefined && inherited[0].source < ConfigSourceId.STATIC_BROKER_CONFIG) value = inherited[0].value;
+      else value = printed(def, resolved[name]);
+      const synonyms = own ? [{ name, value, source: ConfigSourceId.DYNAMIC_TOPIC_CONFIG }, ...inherited] : inherited;
+      return {
+        name,
+        value,
+        source: synonyms[0]?.source ?? ConfigSourceId.DEFAULT_CONFIG,
+        readOnly: false,
+        sensitive: def.sensitive,
+        type: CONFIG_TYPE_IDS[def.type],
+        documentation: def.doc,
+        synonyms,
+      };
+    });
+  }
+
+  /**
+   * The broker resource: every broker config of this node (`perBroker`), or for the cluster default
+   * resource only the configs set as dynamic defaults, with only those synonyms — as Kafka answers.
+   */
+  brokerEntries(perBroker: boolean): ConfigEntry[] {
+    const names = perBroker ? Object.keys(brokerConfigDefinitions) : [...this.dynamic.clusterDefault.keys()];
+    const values = this.config as unknown as Record<string, unknown>;
+    const entries: ConfigEntry[] = [];
+    for (const name of names.sort()) {
+      const def = brokerConfigDefinition(name) as ConfigDefinition | undefined;
+      if (def === undefined) continue;
+      const synonyms = this.synonymsOf(name).filter((s) => perBroker || s.source === ConfigSourceId.DYNAMIC_DEFAULT_BROKER_CONFIG);
+      const dynamicValue = perBroker ? this.dynamic.perBroker.get(name) ?? this.dynamic.clusterDefault.get(name) : this.dynamic.clusterDefault.get(name);
+      let value: string | null;
+      if (dynamicValue !== undefined) value = printedRaw(def, dynamicValue);
+      // A key resolved from its synonyms reports its own setting, not the resolved value (Kafka shows null).
+      else if (brokerConfigSynonyms(name).length > 1 && !Object.hasOwn(this.staticSettings, name)) value = printed(def, def.default);
+      else value = printed(def, values[name]);
+      entries.push({
+        name,
+        value,
+        source: synonyms[0]?.source ?? ConfigSourceId.DEFAULT_CONFIG,
+        readOnly: def.updateMode === 'read-only',
+        sensitive: def.sensitive,
+        type: CONFIG_TYPE_IDS[def.type],
+        documentation: def.doc,
+        synonyms,
+      });
+    }
+    return entries;
+  }
 }

@@ -21,6 +21,6 @@ export {
   type TopicConfig, type TopicConfigKey, type TopicConfigDefinition,
 } from './topic-configs.js';
 export {
-  describeBrokerConfigs, describeTopicConfigs, CONFIG_SOURCE_IDS, CONFIG_TYPE_IDS,
-  type ConfigDescription, type ConfigSource, type ConfigSynonymDescription,
+  ConfigDescriber, ConfigSourceId, CONFIG_TYPE_IDS,
+  type ConfigEntry, type ConfigSynonymEntry, type DynamicConfigLayers,
 } from './describe.js';

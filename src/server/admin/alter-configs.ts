@@ -12,7 +12,7 @@ import type { Level } from 'pino';
 import { brokerConfigDefinition, topicConfigDefinition, type ConfigDefinition } from '../../config/index.js';
 import { ErrorCode } from '../../protocol/error-codes.js';
 import type { RequestContext } from '../handler.js';
-import { ResourceType } from './config-sources.js';
+import { ResourceType } from './resource-types.js';
 import { configValueProblem, topicConfigsProblem } from './config-validation.js';
 import { dynamicConfigs } from './dynamic-configs.js';
 import { apiErrorOf, type ApiError } from './storage-errors.js';

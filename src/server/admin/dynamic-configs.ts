@@ -2,9 +2,10 @@
  * Configs changed at run time, kept per broker (in memory, as gregor has no metadata log):
  * dynamic broker configs of this node, cluster-wide dynamic defaults, and logger levels.
  */
+import type { DynamicConfigLayers } from '../../config/index.js';
 import type { BrokerState } from '../handler.js';
 
-export interface DynamicConfigs {
+export interface DynamicConfigs extends DynamicConfigLayers {
   /** BROKER resource named by this node's id. */
   readonly perBroker: Map<string, string>;
   /** BROKER resource with the empty name: defaults for every broker. */

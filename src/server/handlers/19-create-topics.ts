@@ -19,10 +19,9 @@ import {
   type CreateTopicsRequest,
   type CreateTopicsResponse,
 } from '../../protocol/generated/create-topics.js';
+import { ConfigDescriber, ConfigSourceId } from '../../config/index.js';
 import { ZERO_UUID } from '../../protocol/io/reader.js';
 import { randomUuid } from '../../storage/topic-id.js';
-import { ConfigDescriber } from '../admin/config-describer.js';
-import { ConfigSourceId } from '../admin/config-sources.js';
 import { topicConfigsProblem } from '../admin/config-validation.js';
 import { dynamicConfigs } from '../admin/dynamic-configs.js';
 import { apiErrorOf, type ApiError } from '../admin/storage-errors.js';

@@ -18,8 +18,8 @@ import {
   type DescribeConfigsResponse,
   type DescribeConfigsResult,
 } from '../../protocol/generated/describe-configs.js';
-import { ConfigDescriber, type ConfigEntry } from '../admin/config-describer.js';
-import { ConfigSourceId, ResourceType } from '../admin/config-sources.js';
+import { ConfigDescriber, ConfigSourceId, type ConfigEntry } from '../../config/index.js';
+import { ResourceType } from '../admin/resource-types.js';
 import { dynamicConfigs } from '../admin/dynamic-configs.js';
 import { invalidTopicNameMessage } from '../topic-names.js';
 import { ROOT_LOGGER } from '../admin/alter-configs.js';
