@@ -92,6 +92,7 @@ export async function appendProduced(
       errorMessage: null,
     };
   } catch (error) {
+    producerState.appendFailed?.(log, header);
     if (error instanceof StorageError) return failed(ErrorCode[error.code]);
     throw error;
   }

@@ -1,7 +1,7 @@
-// SEAM for idempotent and transactional producers (another piece of work): Kafka's ProducerStateManager checks
-// each batch with a producer id (epoch fencing, sequence numbers, duplicates answered with the original
-// offsets, transaction membership) before it is appended, and records it after. Until that lands, every batch
-// is appended as it came, producer id or not.
+// The seam between the produce path and producer state: Kafka's ProducerStateManager checks each batch with a
+// producer id (epoch fencing, sequence numbers, duplicates answered with the original offsets, transaction
+// membership) before it is appended, and records it after. The broker's implementation is ProducerStates
+// (producer-states.ts); appendEveryBatch keeps no state (tests of the plain data path).
 import type { BatchHeader } from '../protocol/records/index.js';
 import type { PartitionLog } from '../storage/log.js';
 
@@ -15,6 +15,8 @@ export type ProducerBatchVerdict =
 export interface ProducerStateCheck {
   beforeAppend(log: PartitionLog, header: BatchHeader): ProducerBatchVerdict;
   afterAppend(log: PartitionLog, header: BatchHeader, baseOffset: number): void;
+  /** The append of a batch that beforeAppend let through failed: forget what it reserved. */
+  appendFailed?(log: PartitionLog, header: BatchHeader): void;
 }
 
 /** Today's behaviour: no producer state is kept. */

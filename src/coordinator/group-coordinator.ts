@@ -16,6 +16,7 @@ import type { MemberIdentity, MemberResponse } from '../protocol/generated/leave
 import type { ListedGroup } from '../protocol/generated/list-groups.js';
 import type { OffsetCommitRequest, OffsetCommitResponseTopic } from '../protocol/generated/offset-commit.js';
 import type { OffsetDeleteRequest, OffsetDeleteResponseTopic } from '../protocol/generated/offset-delete.js';
+import type { TxnOffsetCommitRequest, TxnOffsetCommitResponseTopic } from '../protocol/generated/txn-offset-commit.js';
 import { createSyncGroupResponse, type SyncGroupRequest, type SyncGroupResponse } from '../protocol/generated/sync-group.js';
 import type { LogStore } from '../storage/log-store.js';
 import { systemScheduler, type Cancel, type Scheduler } from '../storage/scheduler.js';
@@ -23,9 +24,10 @@ import { groupConfigFrom } from './group/group-config.js';
 import { GroupShard } from './group/group-shard.js';
 import type { MemberContext } from './group/membership.js';
 import type { FetchedGroup } from './group/offsets.js';
-import type { GroupRecord } from './group/records.js';
+import type { GroupRecord, OffsetCommitRecord } from './group/records.js';
+import { PendingTxnOffsets } from './group/txn-offsets.js';
 import { KeyedTimer } from './runtime/keyed-timer.js';
-import { OffsetsLog } from './runtime/offsets-log.js';
+import { OffsetsLog, type PendingAtLoad } from './runtime/offsets-log.js';
 import type { Outcome } from './runtime/outcome.js';
 
 export type { MemberContext } from './group/membership.js';
@@ -47,6 +49,8 @@ export class GroupCoordinator {
   /** The state machine (tests and tools may inspect it). */
   readonly shard: GroupShard;
   private readonly offsetsLog: OffsetsLog;
+  /** Transactional offset commits waiting for their marker. */
+  private readonly pendingTxn = new PendingTxnOffsets();
   private readonly timer: KeyedTimer<Outcome<void>>;
   private readonly scheduler: Scheduler;
   private readonly log: Logger;
@@ -68,10 +72,15 @@ export class GroupCoordinator {
   /** Loads __consumer_offsets (when it exists) and starts serving. */
   static async open(options: GroupCoordinatorOptions): Promise<GroupCoordinator> {
     const coordinator = new GroupCoordinator(options);
+    const pending: PendingAtLoad = new Map();
     const stats = await coordinator.offsetsLog.load(
       (record) => coordinator.shard.replay(record),
       (message) => coordinator.log.warn(`skipping unreadable group record: ${message}`),
+      pending,
     );
+    for (const [producerId, held] of pending) {
+      coordinator.pendingTxn.add(producerId, held.partition, held.records.filter((r): r is OffsetCommitRecord => r.type === 'offset'));
+    }
     coordinator.shard.onLoaded();
     coordinator.stopCleanup = coordinator.scheduler.every(coordinator.cleanupIntervalMs, () => coordinator.cleanupExpired());
     coordinator.active = true;
@@ -137,6 +146,65 @@ export class GroupCoordinator {
     } catch {
       return failAll(ErrorCode.COORDINATOR_NOT_AVAILABLE);
     }
+  }
+
+  /**
+   * TxnOffsetCommit: validated as an OffsetCommit of the same group, member and generation (KIP-447), written in
+   * the producer's transactional batch, and applied only when the transaction's COMMIT marker is written.
+   */
+  async commitTransactionalOffsets(request: TxnOffsetCommitRequest): Promise<TxnOffsetCommitResponseTopic[]> {
+    const failAll = (errorCode: number): TxnOffsetCommitResponseTopic[] =>
+      request.topics.map((t) => ({ name: t.name, partitions: t.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode })) }));
+    if (!this.active) return failAll(ErrorCode.COORDINATOR_NOT_AVAILABLE);
+    const asCommit: OffsetCommitRequest = {
+      groupId: request.groupId,
+      generationIdOrMemberEpoch: request.generationId,
+      memberId: request.memberId,
+      groupInstanceId: request.groupInstanceId,
+      retentionTimeMs: -1n,
+      topics: request.topics.map((t) => ({
+        name: t.name,
+        partitions: t.partitions.map((p) => ({
+          partitionIndex: p.partitionIndex,
+          committedOffset: p.committedOffset,
+          committedLeaderEpoch: p.committedLeaderEpoch,
+          commitTimestamp: -1n,
+          committedMetadata: p.committedMetadata,
+        })),
+      })),
+    };
+    // Version 8: a missing group with a generation is ILLEGAL_GENERATION, as for TxnOffsetCommit.
+    const result = this.shard.commitOffsets(asCommit, 8);
+    const records = result.records.filter((r): r is OffsetCommitRecord => r.type === 'offset');
+    if (records.length === 0) return result.response;
+    const partition = this.partitionFor(request.groupId);
+    const producer = { producerId: Number(request.producerId), producerEpoch: request.producerEpoch };
+    try {
+      await this.offsetsLog.append(partition, records, undefined, producer);
+    } catch (error) {
+      this.log.error({ err: error }, 'writing a transactional offset commit failed');
+      return failAll(ErrorCode.COORDINATOR_NOT_AVAILABLE);
+    }
+    this.pendingTxn.add(producer.producerId, partition, records);
+    return result.response;
+  }
+
+  /**
+   * The transaction coordinator's marker for this __consumer_offsets partition: `writeMarker` appends it (after
+   * every queued write), then a COMMIT applies the producer's pending offsets and an ABORT drops them.
+   */
+  async completeTransaction(partition: number, producerId: number, commit: boolean, writeMarker: () => Promise<number>): Promise<number> {
+    await this.offsetsLog.settled(partition);
+    const errorCode = await writeMarker();
+    if (errorCode !== ErrorCode.NONE) return errorCode;
+    const records = this.pendingTxn.take(producerId, partition);
+    if (commit) for (const record of records) this.shard.replay(record);
+    return ErrorCode.NONE;
+  }
+
+  /** Whether an open transaction holds an offset of the group (OffsetFetch require_stable). */
+  hasPendingTransactionalOffsets(groupId: string, topic?: string, partition?: number): boolean {
+    return this.pendingTxn.hasPending(groupId, topic, partition);
   }
 
   /** Committed offsets of one group, read once the partition's pending writes are in the log. */

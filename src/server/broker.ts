@@ -10,6 +10,9 @@ import { backgroundIntervals, openLogStore } from '../broker/open-store.js';
 import { ReplicaManager } from '../broker/replica-manager.js';
 import { StoreTopicCatalog } from '../broker/store-topic-catalog.js';
 import { GroupCoordinator } from '../coordinator/group-coordinator.js';
+import { ProducerStates } from '../broker/producer-states.js';
+import { openTransactions } from '../coordinator/txn/open-transactions.js';
+import type { TxnCoordinator } from '../coordinator/txn/txn-coordinator.js';
 import type { LogStore } from '../storage/log-store.js';
 import { MemoryLogStore } from '../storage/memory/memory-store.js';
 import { Connection, type ConnectionLimits } from './connection.js';
@@ -96,6 +99,19 @@ export async function startBroker(config: BrokerConfig, options: BrokerOptions =
     await store.close();
     throw err;
   }
+  // Producer state is rebuilt from the logs, then transactions from __transaction_state (prepared ones finish).
+  let producerStates: ProducerStates;
+  let replicaManager: ReplicaManager;
+  let transactions: TxnCoordinator;
+  try {
+    producerStates = await ProducerStates.load(store);
+    replicaManager = new ReplicaManager(store, config, { producerState: producerStates });
+    transactions = await openTransactions({ config, replicaManager, producerStates, groups, log });
+  } catch (err) {
+    await groups.close();
+    await store.close();
+    throw err;
+  }
 
   const bound: BoundListener[] = [];
   try {
@@ -104,6 +120,7 @@ export async function startBroker(config: BrokerConfig, options: BrokerOptions =
     }
   } catch (err) {
     await Promise.all(bound.map((listener) => listener.close()));
+    await transactions.close();
     await groups.close();
     await store.close();
     throw err;
@@ -117,8 +134,10 @@ export async function startBroker(config: BrokerConfig, options: BrokerOptions =
       clusterId: store.clusterId,
       topics: options.topics ?? new StoreTopicCatalog(store, config),
       store,
-      replicaManager: new ReplicaManager(store, config),
+      replicaManager,
       groups,
+      producerStates,
+      transactions,
       handlers: options.handlers ?? registry,
       advertised: advertisedEndpoints(advertisedSpecs, bound),
       log,
@@ -127,6 +146,7 @@ export async function startBroker(config: BrokerConfig, options: BrokerOptions =
     store.startBackground(backgroundIntervals(config));
   } catch (err) {
     await Promise.all(bound.map((listener) => listener.close()));
+    await transactions.close();
     await groups.close();
     await store.close();
     throw err;
@@ -149,6 +169,8 @@ export async function startBroker(config: BrokerConfig, options: BrokerOptions =
       const groupsClosed = state.groups.close();
       await Promise.all([...connections].map((connection) => connection.close()));
       await Promise.all(stopped);
+      // Marker rounds in progress finish (they may write to __consumer_offsets) before the groups' last writes.
+      await state.transactions.close();
       await groupsClosed;
       // After the connections: no append is in flight, and the file engine marks the shutdown clean.
       await store.close();

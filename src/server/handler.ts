@@ -11,6 +11,8 @@ import type { ApiDescriptor } from '../protocol/generated/index.js';
 import type { LogStore } from '../storage/log-store.js';
 import type { ReplicaManager } from '../broker/replica-manager.js';
 import type { GroupCoordinator } from '../coordinator/group-coordinator.js';
+import type { ProducerStates } from '../broker/producer-states.js';
+import type { TxnCoordinator } from '../coordinator/txn/txn-coordinator.js';
 import type { ConnectionInfo } from './connection.js';
 import type { TopicCatalog } from './topic-catalog.js';
 
@@ -34,6 +36,10 @@ export interface BrokerState {
   readonly replicaManager: ReplicaManager;
   /** Classic consumer groups and committed offsets (persisted in __consumer_offsets). */
   readonly groups: GroupCoordinator;
+  /** Per partition: producer ids and sequences, open transactions (last stable offset), aborted transactions. */
+  readonly producerStates: ProducerStates;
+  /** The transaction coordinator: producer ids and transactional ids (persisted in __transaction_state). */
+  readonly transactions: TxnCoordinator;
   /** The registry in force (ApiVersions is derived from it). */
   readonly handlers: readonly Handler[];
   /** Advertised endpoint per listener name: what Metadata tells a client that came in on that listener. */

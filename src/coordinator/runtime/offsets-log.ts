@@ -11,7 +11,17 @@
 import type { BrokerConfig } from '../../config/index.js';
 import { autoCreateTopic, CONSUMER_OFFSETS_TOPIC } from '../../broker/auto-create.js';
 import { PARTITION_LEADER_EPOCH } from '../../broker/leader-epoch.js';
-import { decodeBatchRecords, encodeRecordBatch, isControl, lastOffsetAt, readBatchHeader, type RecordInput } from '../../protocol/records/index.js';
+import {
+  ControlRecordType,
+  decodeBatchRecords,
+  encodeRecordBatch,
+  isControl,
+  isTransactional,
+  lastOffsetAt,
+  readBatchHeader,
+  readTransactionMarker,
+  type RecordInput,
+} from '../../protocol/records/index.js';
 import type { LogStore } from '../../storage/log-store.js';
 import type { PartitionLog } from '../../storage/log.js';
 import { decodeRecord, encodeRecordKey, encodeRecordValue } from '../group/record-serde.js';
@@ -29,6 +39,15 @@ export interface LoadStats {
   readonly records: number;
   readonly skipped: number;
 }
+
+/** The producer of a transactional offset commit (TxnOffsetCommit): its records are written as its batch. */
+export interface TxnProducer {
+  readonly producerId: number;
+  readonly producerEpoch: number;
+}
+
+/** Transactional offset commits found at load with no marker yet, per producer id (still pending). */
+export type PendingAtLoad = Map<number, { partition: number; records: GroupRecord[] }>;
 
 export class OffsetsLog {
   /** Per partition: the tail of its append chain (appends run one after another, in call order). */
@@ -66,11 +85,11 @@ export class OffsetsLog {
    * Appends the records of one partition after every earlier append to it; resolves once they are in
    * the OS. `onAppended` runs in the chain right after the write, before the next append starts.
    */
-  append(partition: number, records: readonly GroupRecord[], onAppended?: () => void): Promise<void> {
+  append(partition: number, records: readonly GroupRecord[], onAppended?: () => void, producer?: TxnProducer): Promise<void> {
     const run = async (): Promise<void> => {
       await this.ensureTopic();
       const log = this.log(partition);
-      const bytes = await appendRecords(log, records, this.now());
+      const bytes = await appendRecords(log, records, this.now(), producer);
       this.bytesSinceRewrite.set(partition, (this.bytesSinceRewrite.get(partition) ?? 0) + bytes);
       onAppended?.();
     };
@@ -115,7 +134,7 @@ export class OffsetsLog {
   }
 
   /** Reads every partition from its start, handing each record to `replay` in log order. */
-  async load(replay: (record: GroupRecord) => void, onBadRecord: (message: string) => void): Promise<LoadStats> {
+  async load(replay: (record: GroupRecord) => void, onBadRecord: (message: string) => void, pending: PendingAtLoad = new Map()): Promise<LoadStats> {
     let records = 0;
     let skipped = 0;
     if (!this.exists()) return { records, skipped };
@@ -130,14 +149,30 @@ export class OffsetsLog {
         for (const batch of read.records) {
           bytes += batch.length;
           offset = lastOffsetAt(batch, 0) + 1;
-          // Transaction markers belong to transactional offset commits (a later issue).
-          if (isControl(readBatchHeader(batch).attributes)) continue;
+          const header = readBatchHeader(batch);
+          // Transactional offset commits wait for their marker: COMMIT replays them, ABORT drops them.
+          if (isControl(header.attributes)) {
+            const held = pending.get(header.producerId);
+            pending.delete(header.producerId);
+            try {
+              if (held !== undefined && readTransactionMarker(batch).type === ControlRecordType.COMMIT) held.records.forEach(replay);
+            } catch (error) {
+              onBadRecord(`${CONSUMER_OFFSETS_TOPIC}-${partition} offset ${header.baseOffset}: ${(error as Error).message}`);
+            }
+            continue;
+          }
+          const transactional = isTransactional(header.attributes);
           for (const r of decodeBatchRecords(batch)) {
             try {
               if (r.key === null) throw new Error('record without a key');
               const record = decodeRecord(r.key, r.value);
               if (record === null) skipped++;
-              else {
+              else if (transactional) {
+                let held = pending.get(header.producerId);
+                if (held === undefined) pending.set(header.producerId, (held = { partition, records: [] }));
+                held.records.push(record);
+                records++;
+              } else {
                 replay(record);
                 records++;
               }
@@ -161,7 +196,7 @@ export class OffsetsLog {
 }
 
 /** Appends the records as batches of at most RECORDS_PER_BATCH, in one append; returns the bytes written. */
-async function appendRecords(log: PartitionLog, records: readonly GroupRecord[], now: number): Promise<number> {
+async function appendRecords(log: PartitionLog, records: readonly GroupRecord[], now: number, producer?: TxnProducer): Promise<number> {
   if (records.length === 0) return 0;
   const batches: Buffer[] = [];
   for (let i = 0; i < records.length; i += RECORDS_PER_BATCH) {
@@ -170,7 +205,8 @@ async function appendRecords(log: PartitionLog, records: readonly GroupRecord[],
       key: encodeRecordKey(record),
       value: encodeRecordValue(record),
     }));
-    batches.push(encodeRecordBatch({ records: inputs }));
+    const txn = producer === undefined ? {} : { producerId: producer.producerId, producerEpoch: producer.producerEpoch, isTransactional: true };
+    batches.push(encodeRecordBatch({ ...txn, records: inputs }));
   }
   const bytes = batches.length === 1 ? batches[0]! : Buffer.concat(batches);
   await log.append(bytes, { leaderEpoch: PARTITION_LEADER_EPOCH, now });

@@ -32,6 +32,11 @@ import { listPartitionReassignmentsHandler } from './46-list-partition-reassignm
 import { describeClusterHandler } from './60-describe-cluster.js';
 import { describeTopicPartitionsHandler } from './75-describe-topic-partitions.js';
 import { offsetDeleteHandler } from './47-offset-delete.js';
+import { initProducerIdHandler } from './22-init-producer-id.js';
+import { addPartitionsToTxnHandler } from './24-add-partitions-to-txn.js';
+import { addOffsetsToTxnHandler } from './25-add-offsets-to-txn.js';
+import { endTxnHandler } from './26-end-txn.js';
+import { txnOffsetCommitHandler } from './28-txn-offset-commit.js';
 
 export const handlers: readonly Handler[] = [
   produceHandler,
@@ -63,4 +68,9 @@ export const handlers: readonly Handler[] = [
   describeClusterHandler,
   describeTopicPartitionsHandler,
   offsetDeleteHandler,
+  initProducerIdHandler,
+  addPartitionsToTxnHandler,
+  addOffsetsToTxnHandler,
+  endTxnHandler,
+  txnOffsetCommitHandler,
 ];

@@ -1,0 +1,223 @@
+// One partition's producer state (Kafka's ProducerStateManager + ProducerAppendInfo): checks each batch of an
+// idempotent or transactional producer before it is appended (epoch fencing, sequence numbers, duplicates),
+// tracks open transactions (the last stable offset is the first offset of the oldest one) and keeps the
+// aborted transactions a read_committed consumer must skip (Kafka's .txnindex, kept in memory here and
+// rebuilt from the log at start-up).
+import { ErrorCode } from '../protocol/error-codes.js';
+import { ControlRecordType, isTransactional, type BatchHeader } from '../protocol/records/index.js';
+import { inSequence, lastSequenceOf, NO_EPOCH, ProducerEntry, type BatchMetadata } from './producer-entry.js';
+import type { ProducerBatchVerdict } from './producer-state.js';
+
+export interface AbortedTxn {
+  readonly producerId: number;
+  readonly firstOffset: number;
+  /** Offset of the ABORT marker. */
+  readonly lastOffset: number;
+  readonly lastStableOffset: number;
+}
+
+export interface MarkerInput {
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  /** ControlRecordType.COMMIT or ABORT. */
+  readonly type: number;
+  readonly coordinatorEpoch: number;
+}
+
+const APPEND: ProducerBatchVerdict = { kind: 'append' };
+
+export class PartitionProducerState {
+  private readonly producers = new Map<number, ProducerEntry>();
+  /** producer id → first offset of its open transaction on this partition. */
+  private readonly ongoing = new Map<number, number>();
+  /** Aborted transactions in marker order. */
+  private aborted: AbortedTxn[] = [];
+
+  constructor(readonly topicPartition: string) {}
+
+  entries(): IterableIterator<ProducerEntry> {
+    return this.producers.values();
+  }
+
+  entry(producerId: number): ProducerEntry | undefined {
+    return this.producers.get(producerId);
+  }
+
+  get size(): number {
+    return this.producers.size;
+  }
+
+  /**
+   * Checks a client batch and reserves its sequences (so the next pipelined batch is checked against it).
+   * `nextOffset` is the log end offset now: a lower bound of the offset the batch will get.
+   */
+  checkAndReserve(header: BatchHeader, nextOffset: number): ProducerBatchVerdict {
+    const { producerId, producerEpoch: epoch, baseSequence: firstSeq } = header;
+    if (producerId < 0) return APPEND;
+    const lastSeq = lastSequenceOf(firstSeq, header.lastOffsetDelta);
+    const entry = this.producers.get(producerId);
+    const duplicate = entry?.findDuplicate(epoch, firstSeq, lastSeq);
+    if (duplicate !== undefined) {
+      // A retry that overtook its own first attempt: answer retriably, the client tries again.
+      if (duplicate.firstOffset < 0) return reject(ErrorCode.REQUEST_TIMED_OUT, `batch ${firstSeq}-${lastSeq} of producer ${producerId} is still being appended`);
+      return { kind: 'duplicate', baseOffset: duplicate.firstOffset, logAppendTime: duplicate.timestamp };
+    }
+    const currentEpoch = entry?.epoch ?? NO_EPOCH;
+    if (epoch < currentEpoch) {
+      return reject(
+        ErrorCode.INVALID_PRODUCER_EPOCH,
+        `Epoch of producer ${producerId} at offset ${nextOffset} in ${this.topicPartition} is ${epoch}, which is smaller than the last seen epoch ${currentEpoch}`,
+      );
+    }
+    if (epoch !== currentEpoch) {
+      if (firstSeq !== 0 && currentEpoch !== NO_EPOCH) {
+        return reject(
+          ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER,
+          `Invalid sequence number for new epoch of producer ${producerId} at offset ${nextOffset} in partition ${this.topicPartition}: ${epoch} (request epoch), ${firstSeq} (seq. number), ${currentEpoch} (current producer epoch)`,
+        );
+      }
+    } else if (!inSequence(entry!.lastSeq, firstSeq)) {
+      return reject(
+        ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER,
+        `Out of order sequence number for producer ${producerId} at offset ${nextOffset} in partition ${this.topicPartition}: ${firstSeq} (incoming seq. number), ${entry!.lastSeq} (current end sequence number)`,
+      );
+    }
+    const transactional = isTransactional(header.attributes);
+    if (entry !== undefined && entry.currentTxnFirstOffset >= 0 && !transactional) {
+      return reject(ErrorCode.INVALID_TXN_STATE, `Expected transactional write from producer ${producerId} at offset ${nextOffset} in partition ${this.topicPartition}`);
+    }
+    const reserved = this.entryFor(producerId);
+    reserved.addBatch(epoch, { firstSeq, lastSeq, firstOffset: -1, lastOffset: -1, timestamp: header.maxTimestamp });
+    if (transactional && reserved.currentTxnFirstOffset < 0) {
+      reserved.currentTxnFirstOffset = nextOffset;
+      reserved.txnFirstOffsetProvisional = true;
+      this.ongoing.set(producerId, nextOffset);
+    }
+    return APPEND;
+  }
+
+  /** Fills in the offsets of a batch reserved by checkAndReserve once the log assigned them. */
+  appended(header: BatchHeader, baseOffset: number): void {
+    const entry = this.producers.get(header.producerId);
+    if (entry === undefined) return;
+    const lastSeq = lastSequenceOf(header.baseSequence, header.lastOffsetDelta);
+    const batch = entry.findDuplicate(header.producerEpoch, header.baseSequence, lastSeq);
+    if (batch !== undefined) {
+      batch.firstOffset = baseOffset;
+      batch.lastOffset = baseOffset + header.lastOffsetDelta;
+    }
+    if (entry.txnFirstOffsetProvisional && isTransactional(header.attributes)) {
+      entry.txnFirstOffsetProvisional = false;
+      entry.currentTxnFirstOffset = baseOffset;
+      this.ongoing.set(header.producerId, baseOffset);
+    }
+  }
+
+  /** Forgets a reserved batch whose append failed. */
+  appendFailed(header: BatchHeader): void {
+    const entry = this.producers.get(header.producerId);
+    if (entry === undefined) return;
+    entry.batches = entry.batches.filter((b) => b.firstOffset >= 0 || b.firstSeq !== header.baseSequence);
+    if (entry.txnFirstOffsetProvisional) {
+      entry.txnFirstOffsetProvisional = false;
+      entry.currentTxnFirstOffset = -1;
+      this.ongoing.delete(header.producerId);
+    }
+  }
+
+  /** Kafka's checks on a transaction marker from the coordinator; NONE when it may be appended. */
+  checkMarker(marker: MarkerInput): number {
+    const entry = this.producers.get(marker.producerId);
+    if (entry === undefined) return ErrorCode.NONE;
+    if (marker.producerEpoch < entry.epoch) return ErrorCode.INVALID_PRODUCER_EPOCH;
+    if (entry.coordinatorEpoch > marker.coordinatorEpoch) return ErrorCode.TRANSACTION_COORDINATOR_FENCED;
+    return ErrorCode.NONE;
+  }
+
+  /** Records a marker written at `offset`: ends the producer's transaction here (an abort is indexed). */
+  markerAppended(marker: MarkerInput, offset: number, timestamp: number, highWatermark: number): void {
+    const entry = this.entryFor(marker.producerId);
+    if (entry.currentTxnFirstOffset >= 0) {
+      this.ongoing.delete(marker.producerId);
+      if (marker.type === ControlRecordType.ABORT) {
+        const lastStableOffset = this.firstUnstableOffset() ?? Math.max(offset + 1, highWatermark);
+        this.aborted.push({ producerId: marker.producerId, firstOffset: entry.currentTxnFirstOffset, lastOffset: offset, lastStableOffset });
+      }
+    }
+    entry.updateEpoch(marker.producerEpoch);
+    entry.coordinatorEpoch = marker.coordinatorEpoch;
+    entry.currentTxnFirstOffset = -1;
+    entry.txnFirstOffsetProvisional = false;
+    entry.lastTimestamp = timestamp;
+  }
+
+  /** Rebuilds state from a data batch read back from the log (no checks: it is already there). */
+  replayData(header: BatchHeader): void {
+    if (header.producerId < 0) return;
+    const entry = this.entryFor(header.producerId);
+    const batch: BatchMetadata = {
+      firstSeq: header.baseSequence,
+      lastSeq: lastSequenceOf(header.baseSequence, header.lastOffsetDelta),
+      firstOffset: header.baseOffset,
+      lastOffset: header.baseOffset + header.lastOffsetDelta,
+      timestamp: header.maxTimestamp,
+    };
+    entry.addBatch(header.producerEpoch, batch);
+    if (isTransactional(header.attributes) && entry.currentTxnFirstOffset < 0) {
+      entry.currentTxnFirstOffset = header.baseOffset;
+      this.ongoing.set(header.producerId, header.baseOffset);
+    }
+  }
+
+  /** The first offset of the oldest open transaction, if any. */
+  firstUnstableOffset(): number | undefined {
+    let first: number | undefined;
+    for (const offset of this.ongoing.values()) if (first === undefined || offset < first) first = offset;
+    return first;
+  }
+
+  /** Kafka's last stable offset: the high watermark, or the start of the oldest open transaction before it. */
+  lastStableOffset(highWatermark: number): number {
+    const first = this.firstUnstableOffset();
+    return first === undefined ? highWatermark : Math.min(first, highWatermark);
+  }
+
+  /** Aborted transactions overlapping [fetchOffset, upperBound): what a read_committed Fetch returns. */
+  abortedTransactions(fetchOffset: number, upperBound: number): AbortedTxn[] {
+    return this.aborted.filter((t) => t.lastOffset >= fetchOffset && t.firstOffset < upperBound);
+  }
+
+  /** Open transactions: producer id → first offset (DescribeProducers, kafka-transactions find-hanging). */
+  ongoingTransactions(): ReadonlyMap<number, number> {
+    return this.ongoing;
+  }
+
+  /** Forgets producers idle since before `cutoff` with no open transaction (producer.id.expiration.ms). */
+  expireBefore(cutoff: number): number {
+    let removed = 0;
+    for (const [id, entry] of this.producers) {
+      if (entry.currentTxnFirstOffset >= 0 || entry.lastTimestamp >= cutoff) continue;
+      if (entry.batches.some((b) => b.firstOffset < 0)) continue;
+      this.producers.delete(id);
+      removed++;
+    }
+    return removed;
+  }
+
+  /** Drops aborted-transaction entries wholly below the log start offset (they can no longer be fetched). */
+  truncateAbortedBefore(logStartOffset: number): void {
+    if (this.aborted.length > 0 && this.aborted[0]!.lastOffset < logStartOffset) {
+      this.aborted = this.aborted.filter((t) => t.lastOffset >= logStartOffset);
+    }
+  }
+
+  private entryFor(producerId: number): ProducerEntry {
+    let entry = this.producers.get(producerId);
+    if (entry === undefined) this.producers.set(producerId, (entry = new ProducerEntry(producerId)));
+    return entry;
+  }
+}
+
+function reject(errorCode: number, message: string): ProducerBatchVerdict {
+  return { kind: 'reject', errorCode, message };
+}

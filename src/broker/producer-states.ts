@@ -1,0 +1,189 @@
+// The broker's producer state: one PartitionProducerState per partition log, the ProducerStateCheck the produce
+// path calls, transaction markers written by the coordinator, and the last stable offset and aborted
+// transactions Fetch and ListOffsets read. Rebuilt at start-up by reading every partition's batch headers
+// (Kafka loads a snapshot and reads on from it; gregor reads the whole log, which also rebuilds .txnindex).
+import { ErrorCode } from '../protocol/error-codes.js';
+import {
+  ControlRecordType,
+  encodeControlBatch,
+  isControl,
+  readBatchHeader,
+  readTransactionMarker,
+  splitBatches,
+  type BatchHeader,
+} from '../protocol/records/index.js';
+import { StorageError } from '../storage/errors.js';
+import type { LogStore } from '../storage/log-store.js';
+import type { PartitionLog } from '../storage/log.js';
+import { PARTITION_LEADER_EPOCH } from './leader-epoch.js';
+import { PartitionProducerState, type AbortedTxn, type MarkerInput } from './partition-producer-state.js';
+import type { ProducerBatchVerdict, ProducerStateCheck } from './producer-state.js';
+
+export type { AbortedTxn, MarkerInput } from './partition-producer-state.js';
+
+/** Bytes read per step while rebuilding a partition's state. */
+const LOAD_READ_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Asked before a transactional batch opens a transaction on a partition (transaction.partition.verification.enable):
+ * NONE when the producer's ongoing transaction includes the partition, else the error the produce gets.
+ */
+export type TransactionVerifier = (topic: string, partition: number, producerId: number, producerEpoch: number) => number;
+
+export class ProducerStates implements ProducerStateCheck {
+  private readonly byLog = new WeakMap<PartitionLog, PartitionProducerState>();
+  /** Logs with state, for expiry (a topic's logs leave when it is deleted: see expire). */
+  private readonly tracked = new Set<PartitionLog>();
+  private verifier: TransactionVerifier | undefined;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** Reads every partition of the store to rebuild producer ids, open transactions and aborted ones. */
+  static async load(store: LogStore, now: () => number = Date.now): Promise<ProducerStates> {
+    const states = new ProducerStates(now);
+    for (const topic of store.topics()) {
+      for (let p = 0; p < topic.partitions; p++) {
+        const log = store.log(topic.name, p);
+        if (log !== undefined) await states.rebuild(log);
+      }
+    }
+    return states;
+  }
+
+  setVerifier(verifier: TransactionVerifier | undefined): void {
+    this.verifier = verifier;
+  }
+
+  /** The partition's state, if it has seen any producer id. */
+  peek(log: PartitionLog): PartitionProducerState | undefined {
+    return this.byLog.get(log);
+  }
+
+  forLog(log: PartitionLog): PartitionProducerState {
+    let state = this.byLog.get(log);
+    if (state === undefined) {
+      state = new PartitionProducerState(`${log.topic}-${log.partition}`);
+      this.byLog.set(log, state);
+      this.tracked.add(log);
+    }
+    return state;
+  }
+
+  // ---- ProducerStateCheck (the produce path) ----
+
+  beforeAppend(log: PartitionLog, header: BatchHeader): ProducerBatchVerdict {
+    if (header.producerId < 0) return { kind: 'append' };
+    const state = this.forLog(log);
+    const entry = state.entry(header.producerId);
+    const opensTxn = (header.attributes & 0x10) !== 0 && (entry === undefined || entry.currentTxnFirstOffset < 0);
+    if (opensTxn && this.verifier !== undefined) {
+      const error = this.verifier(log.topic, log.partition, header.producerId, header.producerEpoch);
+      if (error !== ErrorCode.NONE) {
+        return { kind: 'reject', errorCode: error, message: `Partition ${log.topic}-${log.partition} is not part of the transaction of producer ${header.producerId}` };
+      }
+    }
+    return state.checkAndReserve(header, log.logEndOffset);
+  }
+
+  afterAppend(log: PartitionLog, header: BatchHeader, baseOffset: number): void {
+    if (header.producerId >= 0) this.byLog.get(log)?.appended(header, baseOffset);
+  }
+
+  appendFailed(log: PartitionLog, header: BatchHeader): void {
+    if (header.producerId >= 0) this.byLog.get(log)?.appendFailed(header);
+  }
+
+  // ---- transaction markers ----
+
+  /**
+   * Writes a COMMIT or ABORT marker for the producer to the partition, as the partition leader does for
+   * WriteTxnMarkers. Resolves with Kafka's error code (NONE once the marker is in the log).
+   */
+  async writeMarker(log: PartitionLog, marker: MarkerInput): Promise<number> {
+    const state = this.forLog(log);
+    const check = state.checkMarker(marker);
+    if (check !== ErrorCode.NONE) return check;
+    const now = this.now();
+    const batch = encodeControlBatch({
+      baseOffset: 0,
+      producerId: marker.producerId,
+      producerEpoch: marker.producerEpoch,
+      type: marker.type,
+      coordinatorEpoch: marker.coordinatorEpoch,
+      timestamp: now,
+    });
+    try {
+      const result = await log.append(batch, { leaderEpoch: PARTITION_LEADER_EPOCH, timestampType: log.config.messageTimestampType, now });
+      state.markerAppended(marker, result.baseOffset, now, log.highWatermark);
+      return ErrorCode.NONE;
+    } catch (error) {
+      if (error instanceof StorageError) return ErrorCode[error.code];
+      throw error;
+    }
+  }
+
+  // ---- what Fetch and ListOffsets read ----
+
+  lastStableOffset(log: PartitionLog, highWatermark = log.highWatermark): number {
+    return this.byLog.get(log)?.lastStableOffset(highWatermark) ?? highWatermark;
+  }
+
+  abortedTransactions(log: PartitionLog, fetchOffset: number, upperBound: number): AbortedTxn[] {
+    return this.byLog.get(log)?.abortedTransactions(fetchOffset, upperBound) ?? [];
+  }
+
+  /** Forgets producers idle for longer than producer.id.expiration.ms on every partition. */
+  expire(expirationMs: number): number {
+    const cutoff = this.now() - expirationMs;
+    let removed = 0;
+    for (const log of this.tracked) {
+      const state = this.byLog.get(log);
+      if (state === undefined) continue;
+      removed += state.expireBefore(cutoff);
+      state.truncateAbortedBefore(log.logStartOffset);
+      if (state.size === 0 && state.ongoingTransactions().size === 0) {
+        this.tracked.delete(log);
+        this.byLog.delete(log);
+      }
+    }
+    return removed;
+  }
+
+  /** Every partition with producer state (DescribeProducers and ListTransactions read it). */
+  *partitions(): Generator<[PartitionLog, PartitionProducerState]> {
+    for (const log of this.tracked) {
+      const state = this.byLog.get(log);
+      if (state !== undefined) yield [log, state];
+    }
+  }
+
+  private async rebuild(log: PartitionLog): Promise<void> {
+    let offset = log.logStartOffset;
+    while (offset < log.logEndOffset) {
+      const read = await log.read(offset, LOAD_READ_BYTES);
+      if (read.records.length === 0) break;
+      for (const chunk of read.records) {
+        for (const span of splitBatches(chunk).batches) {
+          const batch = chunk.subarray(span.pos, span.pos + span.size);
+          const header = readBatchHeader(batch);
+          offset = header.baseOffset + header.lastOffsetDelta + 1;
+          if (header.producerId < 0) continue;
+          const state = this.forLog(log);
+          if (!isControl(header.attributes)) {
+            state.replayData(header);
+            continue;
+          }
+          try {
+            const { type, coordinatorEpoch } = readTransactionMarker(batch);
+            if (type === ControlRecordType.ABORT || type === ControlRecordType.COMMIT) {
+              const marker = { producerId: header.producerId, producerEpoch: header.producerEpoch, type, coordinatorEpoch };
+              state.markerAppended(marker, header.baseOffset, header.maxTimestamp, header.baseOffset + 1);
+            }
+          } catch {
+            // A control batch that holds no marker (cleaned away) changes nothing.
+          }
+        }
+      }
+    }
+  }
+}

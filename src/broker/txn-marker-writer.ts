@@ -1,0 +1,34 @@
+// The partition leader's side of a transaction marker (what WriteTxnMarkers does on each partition): a marker
+// for __consumer_offsets goes through the group coordinator, which applies or drops the transactional offset
+// commits it holds; any other partition gets the control batch through its producer state.
+import type { GroupCoordinator } from '../coordinator/group-coordinator.js';
+import { ErrorCode } from '../protocol/error-codes.js';
+import { ControlRecordType } from '../protocol/records/index.js';
+import type { LogStore } from '../storage/log-store.js';
+import { CONSUMER_OFFSETS_TOPIC } from './auto-create.js';
+import type { ProducerStates } from './producer-states.js';
+
+export interface MarkerToWrite {
+  readonly topic: string;
+  readonly partition: number;
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  readonly commit: boolean;
+  readonly coordinatorEpoch: number;
+}
+
+export function markerWriter(store: LogStore, producerStates: ProducerStates, groups: () => GroupCoordinator): (m: MarkerToWrite) => Promise<number> {
+  return async (m) => {
+    const log = store.log(m.topic, m.partition);
+    if (log === undefined) return ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
+    const marker = {
+      producerId: m.producerId,
+      producerEpoch: m.producerEpoch,
+      type: m.commit ? ControlRecordType.COMMIT : ControlRecordType.ABORT,
+      coordinatorEpoch: m.coordinatorEpoch,
+    };
+    const write = (): Promise<number> => producerStates.writeMarker(log, marker);
+    if (m.topic === CONSUMER_OFFSETS_TOPIC) return groups().completeTransaction(m.partition, m.producerId, m.commit, write);
+    return write();
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * Transactional offset commits (TxnOffsetCommit) waiting for their transaction's marker, per producer id:
+ * written to __consumer_offsets in the producer's transactional batch, applied to the committed offsets
+ * only when the COMMIT marker lands on that partition, dropped on ABORT (Kafka's pendingTransactionalOffsets).
+ */
+import type { OffsetCommitRecord } from './records.js';
+
+interface Pending {
+  partition: number;
+  /** Latest record per group/topic/partition key. */
+  records: Map<string, OffsetCommitRecord>;
+}
+
+export class PendingTxnOffsets {
+  private readonly byProducer = new Map<number, Pending>();
+
+  add(producerId: number, partition: number, records: readonly OffsetCommitRecord[]): void {
+    let pending = this.byProducer.get(producerId);
+    if (pending === undefined) this.byProducer.set(producerId, (pending = { partition, records: new Map() }));
+    for (const r of records) pending.records.set(`${r.group}\u0000${r.topic}\u0000${r.partition}`, r);
+  }
+
+  /** Removes and returns what the producer has pending on this __consumer_offsets partition. */
+  take(producerId: number, partition: number): OffsetCommitRecord[] {
+    const pending = this.byProducer.get(producerId);
+    if (pending === undefined || pending.partition !== partition) return [];
+    this.byProducer.delete(producerId);
+    return [...pending.records.values()];
+  }
+
+  /** Whether some open transaction holds an offset of this group (OffsetFetch require_stable: UNSTABLE_OFFSET_COMMIT). */
+  hasPending(groupId: string, topic?: string, partition?: number): boolean {
+    for (const pending of this.byProducer.values()) {
+      for (const r of pending.records.values()) {
+        if (r.group !== groupId) continue;
+        if (topic === undefined || (r.topic === topic && (partition === undefined || r.partition === partition))) return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,66 @@
+// Wires the transaction coordinator into a broker: producer ids from a block file beside the log (or memory),
+// __transaction_state written through the ReplicaManager, markers through the partitions' producer state,
+// partition verification on the produce path, and producer-id expiry on a timer.
+import type { Logger } from 'pino';
+import type { BrokerConfig } from '../../config/index.js';
+import type { ProducerStates } from '../../broker/producer-states.js';
+import type { ReplicaManager } from '../../broker/replica-manager.js';
+import { markerWriter } from '../../broker/txn-marker-writer.js';
+import { ErrorCode } from '../../protocol/error-codes.js';
+import type { Scheduler } from '../../storage/scheduler.js';
+import type { GroupCoordinator } from '../group-coordinator.js';
+import { blockStoreFor, ProducerIdManager } from '../producer-ids.js';
+import { TxnCoordinator } from './txn-coordinator.js';
+import { TxnLog } from './txn-log.js';
+
+/** Kafka's producer.id.expiration.check.interval.ms default. */
+const PRODUCER_ID_EXPIRATION_CHECK_MS = 10 * 60 * 1000;
+/** The Produce version the coordinator's own appends are validated as. */
+const INTERNAL_APPEND_VERSION = 11;
+
+export interface TransactionsOptions {
+  readonly config: BrokerConfig;
+  readonly replicaManager: ReplicaManager;
+  readonly producerStates: ProducerStates;
+  readonly groups: GroupCoordinator;
+  readonly scheduler?: Scheduler;
+  readonly log?: Logger;
+}
+
+export async function openTransactions(options: TransactionsOptions): Promise<TxnCoordinator> {
+  const { config, replicaManager, producerStates, groups } = options;
+  const store = replicaManager.store;
+  const now = (): number => (options.scheduler ?? { now: Date.now }).now();
+  const txnLog = new TxnLog(
+    store,
+    config,
+    async (topic, partition, batch) =>
+      (await replicaManager.appendRecords(topic, partition, batch, { apiVersion: INTERNAL_APPEND_VERSION, internalTopicsAllowed: true })).errorCode,
+    now,
+  );
+  const coordinator = await TxnCoordinator.open({
+    config,
+    txnLog,
+    producerIds: new ProducerIdManager(blockStoreFor(store)),
+    writeMarker: markerWriter(store, producerStates, () => groups),
+    ...(options.scheduler === undefined ? {} : { scheduler: options.scheduler }),
+    ...(options.log === undefined ? {} : { log: options.log }),
+  });
+  if (config['transaction.partition.verification.enable']) {
+    producerStates.setVerifier((topic, partition, producerId, producerEpoch) => {
+      const transactionalId = coordinator.transactionalIdOf(producerId);
+      if (transactionalId === undefined) return ErrorCode.INVALID_PRODUCER_ID_MAPPING;
+      return produceError(coordinator.verifyPartition(transactionalId, producerId, producerEpoch, topic, partition));
+    });
+  }
+  const expirationMs = config['producer.id.expiration.ms'];
+  coordinator.every(PRODUCER_ID_EXPIRATION_CHECK_MS, () => producerStates.expire(expirationMs));
+  return coordinator;
+}
+
+/** How a failed verification reaches an older producer (Kafka converts the coordinator's answers for Produce). */
+function produceError(errorCode: number): number {
+  if (errorCode === ErrorCode.CONCURRENT_TRANSACTIONS) return ErrorCode.NOT_ENOUGH_REPLICAS;
+  if (errorCode === ErrorCode.PRODUCER_FENCED) return ErrorCode.INVALID_PRODUCER_EPOCH;
+  return errorCode;
+}

@@ -1,0 +1,475 @@
+/**
+ * The transaction coordinator (Kafka's TransactionCoordinator + TransactionStateManager, transaction.version 0/1
+ * semantics: the epoch is bumped by InitProducerId, not per transaction). Every state change is written to
+ * __transaction_state before it takes effect; EndTxn answers once PrepareCommit/PrepareAbort is in the log, then
+ * the markers are written to every partition of the transaction and Complete* is logged. Loaded at start-up:
+ * prepared transactions get their markers again, ongoing ones are aborted when their timeout passes.
+ */
+import type { Logger } from 'pino';
+import { pino } from 'pino';
+import type { BrokerConfig } from '../../config/index.js';
+import { ErrorCode } from '../../protocol/error-codes.js';
+import { systemScheduler, type Cancel, type Scheduler } from '../../storage/scheduler.js';
+import type { ProducerIdManager } from '../producer-ids.js';
+import {
+  applyFields,
+  containsPartition,
+  isEpochExhausted,
+  newMetadata,
+  NO_PRODUCER_EPOCH,
+  NO_PRODUCER_ID,
+  stateByName,
+  stateName,
+  TxnState,
+  type TxnFields,
+  type TxnMetadata,
+  type TxnStateId,
+} from './txn-metadata.js';
+import type { TxnLog } from './txn-log.js';
+import {
+  prepareAbortOrCommit,
+  prepareAddPartitions,
+  prepareComplete,
+  prepareDead,
+  prepareFenceProducerEpoch,
+  prepareIncrementProducerEpoch,
+  prepareProducerIdRotation,
+} from './txn-transitions.js';
+
+/** A single node coordinates every partition of __transaction_state at epoch 0. */
+export const COORDINATOR_EPOCH = 0;
+
+export interface MarkerRequest {
+  readonly topic: string;
+  readonly partition: number;
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  readonly commit: boolean;
+  readonly coordinatorEpoch: number;
+}
+
+/** Writes one transaction marker (the partition leader's side of WriteTxnMarkers); resolves with an error code. */
+export type MarkerWriter = (marker: MarkerRequest) => Promise<number>;
+
+export interface InitProducerIdResult {
+  errorCode: number;
+  producerId: number;
+  producerEpoch: number;
+}
+
+export interface ProducerIdAndEpoch {
+  readonly producerId: number;
+  readonly epoch: number;
+}
+
+export interface DescribedTransaction {
+  errorCode: number;
+  transactionalId: string;
+  state: string;
+  timeoutMs: number;
+  startTimeMs: number;
+  producerId: number;
+  producerEpoch: number;
+  topics: { topic: string; partitions: number[] }[];
+}
+
+export interface ListedTransaction {
+  transactionalId: string;
+  producerId: number;
+  state: string;
+}
+
+export interface TxnCoordinatorOptions {
+  readonly config: BrokerConfig;
+  readonly txnLog: TxnLog;
+  readonly producerIds: ProducerIdManager;
+  readonly writeMarker: MarkerWriter;
+  readonly scheduler?: Scheduler;
+  readonly log?: Logger;
+}
+
+/** Marker writes that failed retriably are tried again after this long (Kafka's marker channel backs off too). */
+const MARKER_RETRY_MS = 100;
+
+const RETRIABLE_MARKER_ERRORS: ReadonlySet<number> = new Set([
+  ErrorCode.NOT_ENOUGH_REPLICAS,
+  ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND,
+  ErrorCode.REQUEST_TIMED_OUT,
+  ErrorCode.KAFKA_STORAGE_ERROR,
+  ErrorCode.COORDINATOR_LOAD_IN_PROGRESS,
+  ErrorCode.COORDINATOR_NOT_AVAILABLE,
+  ErrorCode.NOT_COORDINATOR,
+]);
+
+export class TxnCoordinator {
+  private readonly txns = new Map<string, TxnMetadata>();
+  /** producer id → transactional id, for partition verification on the produce path. */
+  private readonly byProducerId = new Map<number, string>();
+  private readonly scheduler: Scheduler;
+  private readonly log: Logger;
+  private readonly config: BrokerConfig;
+  private readonly txnLog: TxnLog;
+  private readonly producerIds: ProducerIdManager;
+  private readonly writeMarker: MarkerWriter;
+  private readonly stops: Cancel[] = [];
+  /** Marker rounds in progress (awaited at close). */
+  private readonly inFlight = new Set<Promise<void>>();
+  private active = false;
+
+  private constructor(options: TxnCoordinatorOptions) {
+    this.config = options.config;
+    this.txnLog = options.txnLog;
+    this.producerIds = options.producerIds;
+    this.writeMarker = options.writeMarker;
+    this.scheduler = options.scheduler ?? systemScheduler;
+    this.log = options.log ?? pino({ level: 'silent' });
+  }
+
+  /** Loads __transaction_state, finishes prepared transactions and starts the timeout and expiry timers. */
+  static async open(options: TxnCoordinatorOptions): Promise<TxnCoordinator> {
+    const c = new TxnCoordinator(options);
+    await c.producerIds.load();
+    const stats = await c.txnLog.load(
+      (record) => {
+        if (record.value === null) {
+          const old = c.txns.get(record.transactionalId);
+          if (old !== undefined) c.byProducerId.delete(old.producerId);
+          c.txns.delete(record.transactionalId);
+          return;
+        }
+        const m = c.txns.get(record.transactionalId) ?? newMetadata(record.transactionalId, record.value.producerId, record.value.txnTimeoutMs, 0);
+        c.byProducerId.delete(m.producerId);
+        applyFields(m, record.value);
+        c.txns.set(record.transactionalId, m);
+        c.byProducerId.set(m.producerId, m.transactionalId);
+      },
+      (message) => c.log.warn(`skipping unreadable transaction record: ${message}`),
+    );
+    if (stats.records > 0) c.log.info({ records: stats.records, skipped: stats.skipped }, 'transaction coordinator loaded');
+    c.active = true;
+    for (const m of c.txns.values()) {
+      if (m.state === TxnState.PrepareCommit || m.state === TxnState.PrepareAbort) c.track(c.completeWithMarkers(m));
+    }
+    c.stops.push(
+      c.scheduler.every(c.config['transaction.abort.timed.out.transaction.cleanup.interval.ms'], () => c.abortTimedOutTransactions()),
+      c.scheduler.every(c.config['transaction.remove.expired.transaction.cleanup.interval.ms'], () => void c.removeExpiredTransactionalIds()),
+    );
+    return c;
+  }
+
+  /** Ties a periodic task to the coordinator's life (stopped at close). */
+  every(periodMs: number, task: () => void): void {
+    this.stops.push(this.scheduler.every(periodMs, task));
+  }
+
+  get isActive(): boolean {
+    return this.active;
+  }
+
+  /** Creates __transaction_state on first use, as Kafka's FindCoordinator for a transactional id does. */
+  ensureTopic(): Promise<void> {
+    return this.txnLog.ensureTopic();
+  }
+
+  metadata(transactionalId: string): Readonly<TxnMetadata> | undefined {
+    return this.txns.get(transactionalId);
+  }
+
+  // ---- InitProducerId ----
+
+  async initProducerId(transactionalId: string | null, timeoutMs: number, expected: ProducerIdAndEpoch | null): Promise<InitProducerIdResult> {
+    if (!this.active) return initError(ErrorCode.COORDINATOR_NOT_AVAILABLE);
+    if (transactionalId === null) {
+      // An idempotent producer: always a new id at epoch 0.
+      return { errorCode: ErrorCode.NONE, producerId: await this.producerIds.generate(), producerEpoch: 0 };
+    }
+    if (transactionalId === '') return initError(ErrorCode.INVALID_REQUEST);
+    if (timeoutMs <= 0 || timeoutMs > this.config['transaction.max.timeout.ms']) return initError(ErrorCode.INVALID_TRANSACTION_TIMEOUT);
+
+    let m = this.txns.get(transactionalId);
+    if (m === undefined) {
+      const producerId = await this.producerIds.generate();
+      // Another request may have created it while the id was allocated.
+      m = this.txns.get(transactionalId);
+      if (m === undefined) {
+        m = newMetadata(transactionalId, producerId, timeoutMs, this.scheduler.now());
+        this.txns.set(transactionalId, m);
+        this.byProducerId.set(producerId, transactionalId);
+      }
+    }
+    if (m.pendingState !== null) return initError(ErrorCode.CONCURRENT_TRANSACTIONS);
+    if (expected !== null && !isValidProducerId(m, expected)) return initError(ErrorCode.PRODUCER_FENCED);
+
+    let fields: TxnFields;
+    switch (m.state) {
+      case TxnState.PrepareAbort:
+      case TxnState.PrepareCommit:
+        return initError(ErrorCode.CONCURRENT_TRANSACTIONS);
+      case TxnState.Ongoing: {
+        // A new producer fences the old one and aborts its transaction; it retries until the abort completes.
+        const fence = prepareFenceProducerEpoch(m);
+        m.pendingState = TxnState.PrepareEpochFence;
+        const result = await this.endTransaction(transactionalId, fence.producerId, fence.producerEpoch, false, false);
+        return initError(result === ErrorCode.NONE ? ErrorCode.CONCURRENT_TRANSACTIONS : result);
+      }
+      case TxnState.Dead:
+      case TxnState.PrepareEpochFence:
+        return initError(ErrorCode.CONCURRENT_TRANSACTIONS);
+      default: {
+        const now = this.scheduler.now();
+        if (isEpochExhausted(m.producerEpoch) && (expected === null || expected.epoch === m.producerEpoch)) {
+          const producerId = await this.producerIds.generate();
+          if (m.pendingState !== null) return initError(ErrorCode.CONCURRENT_TRANSACTIONS);
+          fields = prepareProducerIdRotation(m, producerId, timeoutMs, now, expected !== null);
+        } else {
+          const transit = prepareIncrementProducerEpoch(m, timeoutMs, expected?.epoch ?? null, now);
+          if (!transit.ok) return initError(transit.errorCode);
+          fields = transit.fields;
+        }
+      }
+    }
+    const error = await this.write(m, fields);
+    if (error !== ErrorCode.NONE) return initError(error);
+    this.log.info(`Initialized transactionalId ${transactionalId} with producerId ${m.producerId} and producer epoch ${m.producerEpoch}`);
+    return { errorCode: ErrorCode.NONE, producerId: m.producerId, producerEpoch: m.producerEpoch };
+  }
+
+  // ---- AddPartitionsToTxn / AddOffsetsToTxn ----
+
+  /** Adds partitions to the producer's transaction; one error for them all, as Kafka answers. */
+  async addPartitions(transactionalId: string, producerId: number, producerEpoch: number, partitions: ReadonlyMap<string, readonly number[]>): Promise<number> {
+    if (!this.active) return ErrorCode.COORDINATOR_NOT_AVAILABLE;
+    if (transactionalId === '') return ErrorCode.INVALID_REQUEST;
+    const m = this.txns.get(transactionalId);
+    if (m === undefined || m.producerId !== producerId) return ErrorCode.INVALID_PRODUCER_ID_MAPPING;
+    if (m.producerEpoch !== producerEpoch) return ErrorCode.PRODUCER_FENCED;
+    if (m.pendingState !== null) return ErrorCode.CONCURRENT_TRANSACTIONS;
+    if (m.state === TxnState.PrepareCommit || m.state === TxnState.PrepareAbort) return ErrorCode.CONCURRENT_TRANSACTIONS;
+    if (m.state === TxnState.Ongoing && [...partitions].every(([t, ps]) => ps.every((p) => containsPartition(m.partitions, t, p)))) {
+      return ErrorCode.NONE;
+    }
+    return this.write(m, prepareAddPartitions(m, partitions, this.scheduler.now()));
+  }
+
+  /** The verify-only form (AddPartitionsToTxn v4+, and the produce path): NONE when the partition is in the transaction. */
+  verifyPartition(transactionalId: string, producerId: number, producerEpoch: number, topic: string, partition: number): number {
+    const m = this.txns.get(transactionalId);
+    if (m === undefined || m.producerId !== producerId) return ErrorCode.INVALID_PRODUCER_ID_MAPPING;
+    if (m.producerEpoch !== producerEpoch) return ErrorCode.PRODUCER_FENCED;
+    if (m.state === TxnState.PrepareCommit || m.state === TxnState.PrepareAbort) return ErrorCode.CONCURRENT_TRANSACTIONS;
+    return m.state === TxnState.Ongoing && containsPartition(m.partitions, topic, partition) ? ErrorCode.NONE : ErrorCode.INVALID_TXN_STATE;
+  }
+
+  /** The transactional id a producer id belongs to, if any. */
+  transactionalIdOf(producerId: number): string | undefined {
+    return this.byProducerId.get(producerId);
+  }
+
+  // ---- EndTxn ----
+
+  endTxn(transactionalId: string, producerId: number, producerEpoch: number, commit: boolean): Promise<number> {
+    if (!this.active) return Promise.resolve(ErrorCode.COORDINATOR_NOT_AVAILABLE);
+    return this.endTransaction(transactionalId, producerId, producerEpoch, commit, true);
+  }
+
+  private async endTransaction(transactionalId: string, producerId: number, producerEpoch: number, commit: boolean, fromClient: boolean): Promise<number> {
+    if (transactionalId === '') return ErrorCode.INVALID_REQUEST;
+    const m = this.txns.get(transactionalId);
+    if (m === undefined || m.producerId !== producerId) return ErrorCode.INVALID_PRODUCER_ID_MAPPING;
+    const validEpoch = (!fromClient || producerEpoch === m.producerEpoch) && producerEpoch >= m.producerEpoch;
+    if (!validEpoch) return ErrorCode.PRODUCER_FENCED;
+    if (m.pendingState !== null && m.pendingState !== TxnState.PrepareEpochFence) return ErrorCode.CONCURRENT_TRANSACTIONS;
+    let epochFence = false;
+    switch (m.state) {
+      case TxnState.Ongoing:
+        if (!commit && m.pendingState === TxnState.PrepareEpochFence) {
+          epochFence = true;
+          m.pendingState = null;
+          m.producerEpoch = producerEpoch;
+          m.lastProducerEpoch = NO_PRODUCER_EPOCH;
+        }
+        break;
+      case TxnState.CompleteCommit:
+        return commit ? ErrorCode.NONE : ErrorCode.INVALID_TXN_STATE;
+      case TxnState.CompleteAbort:
+        return commit ? ErrorCode.INVALID_TXN_STATE : ErrorCode.NONE;
+      case TxnState.PrepareCommit:
+        return commit ? ErrorCode.CONCURRENT_TRANSACTIONS : ErrorCode.INVALID_TXN_STATE;
+      case TxnState.PrepareAbort:
+        return commit ? ErrorCode.INVALID_TXN_STATE : ErrorCode.CONCURRENT_TRANSACTIONS;
+      default:
+        if (m.pendingState === TxnState.PrepareEpochFence) m.pendingState = null;
+        return ErrorCode.INVALID_TXN_STATE;
+    }
+    const prepared = prepareAbortOrCommit(m, commit ? TxnState.PrepareCommit : TxnState.PrepareAbort, this.scheduler.now());
+    const error = await this.write(m, prepared);
+    if (error !== ErrorCode.NONE) {
+      if (epochFence) m.hasFailedEpochFence = true;
+      return error;
+    }
+    m.hasFailedEpochFence = false;
+    this.track(this.completeWithMarkers(m));
+    return ErrorCode.NONE;
+  }
+
+  /** Writes the markers of a prepared transaction to all its partitions, then logs it complete. */
+  private async completeWithMarkers(m: TxnMetadata): Promise<void> {
+    const commit = m.state === TxnState.PrepareCommit;
+    const { producerId, producerEpoch } = m;
+    const writes: Promise<void>[] = [];
+    for (const [topic, partitions] of m.partitions) {
+      for (const partition of partitions) {
+        writes.push(this.sendMarker({ topic, partition, producerId, producerEpoch, commit, coordinatorEpoch: COORDINATOR_EPOCH }));
+      }
+    }
+    await Promise.all(writes);
+    if (!this.active || m.producerId !== producerId || m.producerEpoch !== producerEpoch) return;
+    if (m.state !== TxnState.PrepareCommit && m.state !== TxnState.PrepareAbort) return;
+    const error = await this.write(m, prepareComplete(m, this.scheduler.now()));
+    if (error !== ErrorCode.NONE) this.log.error(`completing the transaction of ${m.transactionalId} failed: error ${error}`);
+  }
+
+  private async sendMarker(marker: MarkerRequest): Promise<void> {
+    for (;;) {
+      const error = await this.writeMarker(marker).catch((err: unknown) => {
+        this.log.error({ err }, `writing a transaction marker to ${marker.topic}-${marker.partition} failed`);
+        return ErrorCode.UNKNOWN_SERVER_ERROR;
+      });
+      if (error === ErrorCode.NONE) return;
+      if (!RETRIABLE_MARKER_ERRORS.has(error) || !this.active) {
+        // Kafka drops the marker for a deleted partition or a fenced producer and completes the transaction.
+        if (error !== ErrorCode.UNKNOWN_TOPIC_OR_PARTITION) this.log.warn(`transaction marker for ${marker.topic}-${marker.partition} dropped: error ${error}`);
+        return;
+      }
+      await new Promise<void>((resolve) => this.scheduler.after(MARKER_RETRY_MS, resolve));
+    }
+  }
+
+  // ---- timeouts and expiry ----
+
+  /** Aborts every Ongoing transaction older than its timeout, fencing its producer (runs on a timer). */
+  abortTimedOutTransactions(): void {
+    if (!this.active) return;
+    const now = this.scheduler.now();
+    for (const m of this.txns.values()) {
+      if (m.state !== TxnState.Ongoing || m.pendingState !== null) continue;
+      if (m.txnStartTimestamp + m.txnTimeoutMs >= now) continue;
+      const fence = prepareFenceProducerEpoch(m);
+      m.pendingState = TxnState.PrepareEpochFence;
+      this.log.info(`aborting transaction of ${m.transactionalId} (producerId ${m.producerId}) after its timeout of ${m.txnTimeoutMs} ms`);
+      void this.endTransaction(m.transactionalId, fence.producerId, fence.producerEpoch, false, false);
+    }
+  }
+
+  /** Forgets transactional ids idle longer than transactional.id.expiration.ms (a tombstone is logged). */
+  async removeExpiredTransactionalIds(): Promise<void> {
+    if (!this.active) return;
+    const cutoff = this.scheduler.now() - this.config['transactional.id.expiration.ms'];
+    const expired = [...this.txns.values()].filter(
+      (m) =>
+        m.pendingState === null &&
+        (m.state === TxnState.Empty || m.state === TxnState.CompleteCommit || m.state === TxnState.CompleteAbort) &&
+        m.txnLastUpdateTimestamp <= cutoff,
+    );
+    await Promise.all(
+      expired.map(async (m) => {
+        m.pendingState = TxnState.Dead;
+        try {
+          await this.txnLog.append({ transactionalId: m.transactionalId, value: null });
+          applyFields(m, prepareDead(m));
+          this.txns.delete(m.transactionalId);
+          this.byProducerId.delete(m.producerId);
+        } catch (error) {
+          this.log.warn({ err: error }, `expiring transactional id ${m.transactionalId} failed`);
+        } finally {
+          m.pendingState = null;
+        }
+      }),
+    );
+  }
+
+  // ---- admin ----
+
+  describe(transactionalId: string): DescribedTransaction {
+    const m = this.txns.get(transactionalId);
+    if (!this.active) return { ...emptyDescription(transactionalId), errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE };
+    if (m === undefined || m.state === TxnState.Dead) return { ...emptyDescription(transactionalId), errorCode: ErrorCode.TRANSACTIONAL_ID_NOT_FOUND };
+    return {
+      errorCode: ErrorCode.NONE,
+      transactionalId,
+      state: stateName(m.state),
+      timeoutMs: m.txnTimeoutMs,
+      startTimeMs: m.txnStartTimestamp,
+      producerId: m.producerId,
+      producerEpoch: m.producerEpoch,
+      topics: [...m.partitions].map(([topic, ps]) => ({ topic, partitions: [...ps].sort((a, b) => a - b) })),
+    };
+  }
+
+  /** ListTransactions' filters: states (by name), producer ids, minimum running time (ms, -1 none), id pattern. */
+  list(filters: { states: readonly string[]; producerIds: readonly number[]; durationMs: number; pattern: RegExp | null }): { unknownStates: string[]; transactions: ListedTransaction[] } {
+    const unknownStates = filters.states.filter((s) => stateByName(s) === undefined);
+    const states = new Set(filters.states.map(stateByName).filter((s): s is TxnStateId => s !== undefined));
+    const now = this.scheduler.now();
+    const transactions: ListedTransaction[] = [];
+    if (unknownStates.length > 0 && states.size === 0) return { unknownStates, transactions };
+    for (const m of this.txns.values()) {
+      if (m.state === TxnState.Dead) continue;
+      if (states.size > 0 && !states.has(m.state)) continue;
+      if (filters.producerIds.length > 0 && !filters.producerIds.includes(m.producerId)) continue;
+      if (filters.durationMs >= 0 && (m.state !== TxnState.Ongoing || now - m.txnStartTimestamp < filters.durationMs)) continue;
+      if (filters.pattern !== null && !filters.pattern.test(m.transactionalId)) continue;
+      transactions.push({ transactionalId: m.transactionalId, producerId: m.producerId, state: stateName(m.state) });
+    }
+    return { unknownStates, transactions };
+  }
+
+  /** Stops timers and waits for marker rounds and log writes in progress. */
+  async close(): Promise<void> {
+    this.active = false;
+    for (const stop of this.stops.splice(0)) stop();
+    await Promise.all(this.inFlight);
+    await this.txnLog.settledAll();
+  }
+
+  // ---- the runtime ----
+
+  /** Logs the new fields, then applies them; the id is marked pending meanwhile. Resolves with an error code. */
+  private async write(m: TxnMetadata, fields: TxnFields): Promise<number> {
+    m.pendingState = fields.state;
+    try {
+      await this.txnLog.append({ transactionalId: m.transactionalId, value: fields });
+    } catch (error) {
+      m.pendingState = null;
+      this.log.warn({ err: error }, `writing the transaction state of ${m.transactionalId} failed`);
+      return ErrorCode.COORDINATOR_NOT_AVAILABLE;
+    }
+    m.pendingState = null;
+    if (m.producerId !== fields.producerId) this.byProducerId.delete(m.producerId);
+    applyFields(m, fields);
+    this.byProducerId.set(m.producerId, m.transactionalId);
+    return ErrorCode.NONE;
+  }
+
+  private track(work: Promise<void>): void {
+    const tracked = work.catch((error: unknown) => this.log.error({ err: error }, 'transaction marker round failed'));
+    this.inFlight.add(tracked);
+    void tracked.finally(() => this.inFlight.delete(tracked));
+  }
+}
+
+function isValidProducerId(m: TxnMetadata, expected: ProducerIdAndEpoch): boolean {
+  return (
+    m.producerEpoch === NO_PRODUCER_EPOCH ||
+    expected.producerId === m.producerId ||
+    (expected.producerId === m.previousProducerId && isEpochExhausted(expected.epoch))
+  );
+}
+
+function initError(errorCode: number): InitProducerIdResult {
+  return { errorCode, producerId: NO_PRODUCER_ID, producerEpoch: NO_PRODUCER_EPOCH };
+}
+
+function emptyDescription(transactionalId: string): DescribedTransaction {
+  return { errorCode: ErrorCode.NONE, transactionalId, state: '', timeoutMs: 0, startTimeMs: -1, producerId: -1, producerEpoch: -1, topics: [] };
+}

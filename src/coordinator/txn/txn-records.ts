@@ -1,0 +1,85 @@
+// Bytes of the __transaction_state records (Kafka's TransactionLog): key = int16 version 0 + TransactionLogKey,
+// value = int16 version + TransactionLogValue, or null (tombstone) once a transactional id expires. Kafka writes
+// value version 0 until transaction.version 1 is finalized, which gregor does not finalize.
+import {
+  decodeTransactionLogKey,
+  encodeTransactionLogKey,
+} from '../../protocol/generated/internal/transaction-coordinator/transaction-log-key.js';
+import {
+  decodeTransactionLogValue,
+  encodeTransactionLogValue,
+} from '../../protocol/generated/internal/transaction-coordinator/transaction-log-value.js';
+import { ProtocolError } from '../../protocol/protocol-error.js';
+import { Reader } from '../../protocol/io/reader.js';
+import { Writer } from '../../protocol/io/writer.js';
+import { isTxnState, NO_PRODUCER_EPOCH, TxnState, type TxnFields } from './txn-metadata.js';
+
+const KEY_VERSION = 0;
+const VALUE_VERSION = 0;
+
+export interface TxnRecord {
+  readonly transactionalId: string;
+  /** null: the id expired (tombstone). */
+  readonly value: TxnFields | null;
+}
+
+export function encodeTxnKey(transactionalId: string): Buffer {
+  const w = new Writer(32 + transactionalId.length * 3);
+  w.int16(KEY_VERSION);
+  encodeTransactionLogKey(w, { transactionalId }, KEY_VERSION);
+  return w.toBuffer();
+}
+
+export function encodeTxnValue(fields: TxnFields | null): Buffer | null {
+  if (fields === null) return null;
+  const w = new Writer(128);
+  w.int16(VALUE_VERSION);
+  encodeTransactionLogValue(
+    w,
+    {
+      producerId: BigInt(fields.producerId),
+      previousProducerId: -1n,
+      nextProducerId: -1n,
+      producerEpoch: fields.producerEpoch,
+      transactionTimeoutMs: fields.txnTimeoutMs,
+      transactionStatus: fields.state,
+      // Kafka writes no partition list for Empty.
+      transactionPartitions:
+        fields.state === TxnState.Empty ? null : [...fields.partitions].map(([topic, ps]) => ({ topic, partitionIds: [...ps].sort((a, b) => a - b) })),
+      transactionLastUpdateTimestampMs: BigInt(fields.txnLastUpdateTimestamp),
+      transactionStartTimestampMs: BigInt(fields.txnStartTimestamp),
+      clientTransactionVersion: 0,
+    },
+    VALUE_VERSION,
+  );
+  return w.toBuffer();
+}
+
+/** Throws ProtocolError on bytes that are not a transaction log record. */
+export function decodeTxnRecord(key: Buffer, value: Buffer | null): TxnRecord {
+  const kr = new Reader(key);
+  const keyVersion = kr.int16();
+  if (keyVersion !== KEY_VERSION) throw new ProtocolError('invalid', `unknown transaction log key version ${keyVersion}`);
+  const { transactionalId } = decodeTransactionLogKey(kr, keyVersion);
+  if (value === null) return { transactionalId, value: null };
+  const vr = new Reader(value);
+  const version = vr.int16();
+  const v = decodeTransactionLogValue(vr, version);
+  if (!isTxnState(v.transactionStatus)) throw new ProtocolError('invalid', `unknown transaction state ${v.transactionStatus}`);
+  const partitions = new Map<string, Set<number>>();
+  for (const p of v.transactionPartitions ?? []) partitions.set(p.topic, new Set(p.partitionIds));
+  return {
+    transactionalId,
+    value: {
+      producerId: Number(v.producerId),
+      previousProducerId: Number(v.previousProducerId),
+      producerEpoch: v.producerEpoch,
+      lastProducerEpoch: NO_PRODUCER_EPOCH,
+      txnTimeoutMs: v.transactionTimeoutMs,
+      state: v.transactionStatus,
+      partitions,
+      txnStartTimestamp: Number(v.transactionStartTimestampMs),
+      txnLastUpdateTimestamp: Number(v.transactionLastUpdateTimestampMs),
+    },
+  };
+}
