@@ -6,6 +6,9 @@ import { OffsetOutOfRangeError, StorageError } from '../storage/errors.js';
 import type { LogStore } from '../storage/log-store.js';
 import type { FetchTarget } from './fetch-context.js';
 import { leaderEpochError } from './leader-epoch.js';
+import { lastOffsetAt, splitBatches } from '../protocol/records/index.js';
+import type { PartitionLog } from '../storage/log.js';
+import type { AbortedTxn } from './producer-states.js';
 import { endOffsetForEpoch } from './partition-epochs.js';
 
 export const READ_UNCOMMITTED = 0;
@@ -24,6 +27,14 @@ export interface PartitionRead {
   divergingEpoch: { epoch: number; endOffset: number } | null;
   /** Error found before the log was read (unknown topic or partition): Kafka answers these from KafkaApis. */
   beforeRead: boolean;
+  /** read_committed: the aborted transactions overlapping the records returned (their data is to be skipped). */
+  abortedTransactions: AbortedTxn[];
+}
+
+/** What a read needs to know of transactions: the last stable offset and the aborted-transaction index. */
+export interface TransactionView {
+  lastStableOffset(log: PartitionLog, highWatermark: number): number;
+  abortedTransactions(log: PartitionLog, fetchOffset: number, upperBound: number): AbortedTxn[];
 }
 
 export interface ReadLimits {
@@ -31,10 +42,12 @@ export interface ReadLimits {
   readonly maxBytes: number;
   readonly isolationLevel: number;
   readonly usesTopicIds: boolean;
+  /** Open and aborted transactions (the broker's ProducerStates); none known without it. */
+  readonly transactions?: TransactionView;
 }
 
 function errorRead(errorCode: number, topic: string, beforeRead: boolean): PartitionRead {
-  return { errorCode, topic, highWatermark: -1, lastStableOffset: -1, logStartOffset: -1, records: [], bytes: 0, divergingEpoch: null, beforeRead };
+  return { errorCode, topic, highWatermark: -1, lastStableOffset: -1, logStartOffset: -1, records: [], bytes: 0, divergingEpoch: null, beforeRead, abortedTransactions: [] };
 }
 
 export async function readPartitions(store: LogStore, targets: readonly FetchTarget[], limits: ReadLimits): Promise<PartitionRead[]> {
@@ -62,9 +75,17 @@ async function readPartition(store: LogStore, target: FetchTarget, limits: ReadL
 
   const { fetchOffset, lastFetchedEpoch } = target.request;
   const highWatermark = log.highWatermark;
-  // Single node: no transactions yet, so the last stable offset is the high watermark.
-  const lastStableOffset = highWatermark;
-  const base = { errorCode: ErrorCode.NONE, topic: topic.name, highWatermark, lastStableOffset, logStartOffset: log.logStartOffset, beforeRead: false };
+  const stableAt = (hw: number): number => limits.transactions?.lastStableOffset(log, hw) ?? hw;
+  const lastStableOffset = stableAt(highWatermark);
+  const base = {
+    errorCode: ErrorCode.NONE,
+    topic: topic.name,
+    highWatermark,
+    lastStableOffset,
+    logStartOffset: log.logStartOffset,
+    beforeRead: false,
+    abortedTransactions: [] as AbortedTxn[],
+  };
   if (lastFetchedEpoch >= 0) {
     const end = endOffsetForEpoch(log, lastFetchedEpoch);
     if (end.epoch < 0 || end.startOffset < 0) return errorRead(ErrorCode.OFFSET_OUT_OF_RANGE, topic.name, false);
@@ -75,10 +96,32 @@ async function readPartition(store: LogStore, target: FetchTarget, limits: ReadL
   try {
     const maxOffset = limits.isolationLevel === READ_COMMITTED ? lastStableOffset : highWatermark;
     const read = await log.read(fetchOffset, maxBytes, { maxOffset, minOneBatch });
-    return { ...base, highWatermark: read.highWatermark, lastStableOffset: read.highWatermark, logStartOffset: read.logStartOffset, records: read.records, bytes: read.bytes, divergingEpoch: null };
+    const committed = limits.isolationLevel === READ_COMMITTED;
+    const abortedTransactions =
+      committed && limits.transactions !== undefined && read.records.length > 0
+        ? limits.transactions.abortedTransactions(log, fetchOffset, endOfRecords(read.records))
+        : [];
+    return {
+      ...base,
+      highWatermark: read.highWatermark,
+      lastStableOffset: stableAt(read.highWatermark),
+      logStartOffset: read.logStartOffset,
+      records: read.records,
+      bytes: read.bytes,
+      divergingEpoch: null,
+      abortedTransactions,
+    };
   } catch (error) {
     if (error instanceof OffsetOutOfRangeError) return errorRead(ErrorCode.OFFSET_OUT_OF_RANGE, topic.name, false);
     if (error instanceof StorageError) return errorRead(ErrorCode[error.code], topic.name, false);
     throw error;
   }
+}
+
+/** The offset after the last batch of the records read. */
+function endOfRecords(records: readonly Buffer[]): number {
+  const last = records[records.length - 1]!;
+  const spans = splitBatches(last).batches;
+  const span = spans[spans.length - 1];
+  return span === undefined ? 0 : lastOffsetAt(last, span.pos) + 1;
 }

@@ -1,8 +1,8 @@
 /**
  * Fetch (key 1), v4–v17 (Kafka 4.3.1 serves 4–18; the codec's spec stops at 17).
  *
- * Reads each partition up to the high watermark (read_committed: the last stable offset, equal to it until
- * transactions exist) with Kafka's byte limits: max_bytes capped by fetch.max.bytes, partition_max_bytes, and
+ * Reads each partition up to the high watermark (read_committed: the last stable offset, where the oldest open
+ * transaction starts, with the aborted transactions overlapping the data returned) with Kafka's byte limits: max_bytes capped by fetch.max.bytes, partition_max_bytes, and
  * the first batch whole until a partition has returned data. Waits up to max_wait_ms for min_bytes, woken
  * by appends; a partition error, a diverging epoch or broker shutdown answers at once. Incremental fetch
  * sessions (KIP-227, v7+) come from the broker's FetchSessionCache. Partition errors: UNKNOWN_TOPIC_OR_PARTITION,
@@ -44,6 +44,7 @@ export const fetchHandler: Handler = defineHandler<FetchRequest, FetchResponse>(
       maxBytes: Math.min(request.maxBytes, config['fetch.max.bytes']),
       isolationLevel: request.isolationLevel,
       usesTopicIds,
+      transactions: ctx.broker.producerStates,
     };
     const store = replicaManager.store;
     let reads = await readPartitions(store, context.targets, limits);
@@ -113,7 +114,10 @@ function partitionData(target: FetchTarget, read: PartitionRead, isolationLevel:
   data.highWatermark = BigInt(read.highWatermark);
   data.lastStableOffset = BigInt(read.lastStableOffset);
   data.logStartOffset = BigInt(read.logStartOffset);
-  data.abortedTransactions = read.beforeRead || isolationLevel === READ_COMMITTED ? [] : null;
+  data.abortedTransactions =
+    read.beforeRead || isolationLevel === READ_COMMITTED
+      ? read.abortedTransactions.map((t) => ({ producerId: BigInt(t.producerId), firstOffset: BigInt(t.firstOffset) }))
+      : null;
   data.preferredReadReplica = -1;
   data.records = read.records;
   if (read.divergingEpoch !== null) {

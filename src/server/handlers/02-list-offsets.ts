@@ -27,7 +27,6 @@ import {
 } from '../../storage/log.js';
 import { StorageError } from '../../storage/errors.js';
 
-type SegmentedLogLike = { readonly highWatermark: number };
 import { defineHandler, type Handler, type RequestContext } from '../handler.js';
 
 const LATEST_TIERED_TIMESTAMP = -5;
@@ -70,8 +69,8 @@ async function listOffset(ctx: RequestContext, topic: string, index: number, cur
   const epochError = leaderEpochError(currentLeaderEpoch);
   if (epochError !== ErrorCode.NONE) return none(index, epochError);
   const log = found.log;
-  // read_committed stops at the last stable offset, which is the high watermark until transactions exist.
-  const lastFetchable = isolationLevel === READ_COMMITTED ? lastStableOffset(log) : log.highWatermark;
+  // read_committed stops at the last stable offset: the first offset of the oldest open transaction.
+  const lastFetchable = isolationLevel === READ_COMMITTED ? ctx.broker.producerStates.lastStableOffset(log) : log.highWatermark;
   switch (timestamp) {
     case LATEST_TIMESTAMP:
       return answer(index, -1, lastFetchable, PARTITION_LEADER_EPOCH);
@@ -90,10 +89,6 @@ async function listOffset(ctx: RequestContext, topic: string, index: number, cur
     if (error instanceof StorageError) return none(index, ErrorCode[error.code]);
     throw error;
   }
-}
-
-function lastStableOffset(log: SegmentedLogLike): number {
-  return log.highWatermark;
 }
 
 function answer(partitionIndex: number, timestamp: number, offset: number, leaderEpoch: number): ListOffsetsPartitionResponse {

@@ -2,7 +2,8 @@
  * FindCoordinator (key 10), v0–v6.
  *
  * This node coordinates every group and every transactional id. For a group key the first request
- * creates __consumer_offsets (offsets.topic.num.partitions partitions), as Kafka does; gregor creates
+ * creates __consumer_offsets (offsets.topic.num.partitions partitions), for a transactional id
+ * __transaction_state (transaction.state.log.num.partitions), as Kafka does; gregor creates
  * it in-process and answers at once where Kafka answers COORDINATOR_NOT_AVAILABLE until it exists.
  * Key type 0 = group, 1 = transaction; 2 (share) and anything else is INVALID_REQUEST (no share
  * coordinator). Versions:
@@ -65,6 +66,15 @@ async function coordinatorFor(ctx: RequestContext, keyType: number): Promise<Ans
       await ctx.broker.groups.ensureTopic();
     } catch (error) {
       ctx.broker.log.error({ err: error }, 'creating __consumer_offsets failed');
+      return { errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, ...NO_NODE };
+    }
+  }
+  if (keyType === TRANSACTION) {
+    if (!ctx.broker.transactions.isActive) return { errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, ...NO_NODE };
+    try {
+      await ctx.broker.transactions.ensureTopic();
+    } catch (error) {
+      ctx.broker.log.error({ err: error }, 'creating __transaction_state failed');
       return { errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, ...NO_NODE };
     }
   }
