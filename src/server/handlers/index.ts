@@ -37,6 +37,10 @@ import { addPartitionsToTxnHandler } from './24-add-partitions-to-txn.js';
 import { addOffsetsToTxnHandler } from './25-add-offsets-to-txn.js';
 import { endTxnHandler } from './26-end-txn.js';
 import { txnOffsetCommitHandler } from './28-txn-offset-commit.js';
+import { writeTxnMarkersHandler } from './27-write-txn-markers.js';
+import { describeProducersHandler } from './61-describe-producers.js';
+import { describeTransactionsHandler } from './65-describe-transactions.js';
+import { listTransactionsHandler } from './66-list-transactions.js';
 
 export const handlers: readonly Handler[] = [
   produceHandler,
@@ -73,4 +77,8 @@ export const handlers: readonly Handler[] = [
   addOffsetsToTxnHandler,
   endTxnHandler,
   txnOffsetCommitHandler,
+  writeTxnMarkersHandler,
+  describeProducersHandler,
+  describeTransactionsHandler,
+  listTransactionsHandler,
 ];
