@@ -142,9 +142,6 @@ export class Cleaner<S extends LogSegment> {
   ): Promise<void> {
     const { storage, map } = this.deps;
     const cleaned = await storage.createCleaned(log, group[0]!.baseOffset, round.now);
-    // The group's last batch is kept even if empty: the copy then ends where the group did, which tells
-    // crash recovery exactly which old segments a .swap file replaces.
-    const groupEnd = group[group.length - 1]!.nextOffset;
     const horizon = { now: round.now, deleteRetentionMs: round.config.deleteRetentionMs };
     let pending: Buffer[] = [];
     let pendingBytes = 0;
@@ -160,7 +157,7 @@ export class Cleaner<S extends LogSegment> {
     try {
       for (const segment of group) {
         for await (const batch of this.batches(segment, segment.baseOffset, stats)) {
-          const decision = this.decide(batch, round, groupEnd);
+          const decision = this.decide(batch, round);
           const out = filterBatch(batch, decision, (record) => {
             if (decision.discardRecords) return false;
             if (batch.isControl) return true;
@@ -192,13 +189,12 @@ export class Cleaner<S extends LogSegment> {
   private decide(
     batch: CleanerBatch,
     round: { now: number; upper: number; txns: TxnSummary; transactions: CleanedTransactions },
-    groupEnd: number,
   ): BatchDecision {
     const canDiscard = batch.isControl ? round.transactions.onControlBatchRead(batch) : round.transactions.onBatchRead(batch);
     const horizon = batch.deleteHorizonMs;
     const discardRecords = batch.isControl ? canDiscard && horizon !== undefined && horizon <= round.now : canDiscard;
-    const next = batch.lastOffset + 1;
-    const retainEmpty = this.isProducersLastBatch(batch, round.txns) || next === round.upper || next === groupEnd;
+    // The round's last batch stays even if empty, so the log keeps its last offset information.
+    const retainEmpty = this.isProducersLastBatch(batch, round.txns) || batch.lastOffset + 1 === round.upper;
     return {
       retention: retainEmpty ? 'retain-empty' : discardRecords ? 'delete' : 'delete-empty',
       discardRecords,

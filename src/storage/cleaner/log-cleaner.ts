@@ -56,7 +56,8 @@ export class LogCleaner<S extends LogSegment> {
   start(): void {
     if (this.timer !== undefined || !this.settings.enable) return;
     this.stopping = false;
-    this.timer = this.options.scheduler.every(this.settings.backoffMs, () => void this.kick());
+    // Timers cannot wait longer than 2^31-1 ms (Node fires a longer one at once).
+    this.timer = this.options.scheduler.every(Math.min(Math.max(1, this.settings.backoffMs), 0x7fffffff), () => void this.kick());
   }
 
   /** Runs the cleaner now unless it is already running; resolves when it has nothing left to do. */

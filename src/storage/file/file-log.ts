@@ -170,7 +170,8 @@ async function finishInterruptedSwaps(dir: string): Promise<void> {
     const base = parseSegmentFileName(name.slice(0, -SWAP_SUFFIX.length), LOG_SUFFIX);
     if (base === undefined) continue;
     from = Math.min(from, base);
-    to = Math.max(to, await nextOffsetOf(join(dir, name), base));
+    // An empty cleaned segment still replaces the old one of its base offset.
+    to = Math.max(to, base + 1, await nextOffsetOf(join(dir, name), base));
   }
   for (const name of names) {
     const base = segmentBase(name);
