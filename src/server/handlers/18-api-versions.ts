@@ -34,7 +34,10 @@ interface Feature {
  * metadata.version from 3.3-IV3 (level 7, Kafka 4.x's floor) to 4.0-IV3 (level 25, the protocol
  * snapshot gregor's codec is generated from), finalized at the top; kraft.version 0–1 at 0. Features
  * such as transaction.version and group.version change client behaviour (KIP-890, KIP-848) and are
- * to be added with the handlers that implement them.
+ * to be added with the handlers that implement them. transaction.version is deliberately absent (level
+ * 0): gregor's coordinator implements transactions as Kafka does at level 0/1 (epoch bumped by
+ * InitProducerId, partitions added by AddPartitionsToTxn v0–v3), which Kafka 4.x clients fall back to
+ * when the broker finalizes no level 2 (the Java TransactionManager then sends EndTxn ≤ v4).
  */
 const FEATURES: readonly Feature[] = [
   { name: 'kraft.version', minVersion: 0, maxVersion: 1, finalizedLevel: 0 },
