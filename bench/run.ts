@@ -1,11 +1,12 @@
 // `npm run bench`: gregor against Apache Kafka 4.3.1 on this machine, the same workloads with the same clients,
 // each broker started in turn (never both at once). Writes bench/results/*.json, bench/charts/*.svg and the results
 // section of BENCHMARKS.md.
-//   npm run bench -- [--quick] [--runs N] [--only produce-java,latency,...] [--from bench/results/latest.json]
+//   npm run bench -- [--quick] [--runs N] [--only produce-java,latency,...] [--brokers kafka] [--from bench/results/latest.json]
 //   --quick   small sizes and a reduced produce matrix: a few minutes, indicative figures only
 //   --runs    repetitions (default 3, or 1 with --quick); the run order of the brokers alternates
 //   --only    a subset of: startup memory produce-java produce-rdkafka fetch cpu latency scale
 //   --from    no measuring: rewrite the charts and BENCHMARKS.md from a saved results file
+//   --brokers gregor,kafka (default both; one alone is for trying a workload out, it gives no ratios)
 import { cpus, loadavg, totalmem } from 'node:os';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,6 +34,7 @@ function parseOptions() {
       runs: { type: 'string' },
       only: { type: 'string' },
       from: { type: 'string' },
+      brokers: { type: 'string', default: 'gregor,kafka' },
     },
     strict: true,
   });
@@ -43,7 +45,9 @@ function parseOptions() {
     if (!(WORKLOADS as readonly string[]).includes(name)) throw new Error(`--only: unknown workload ${name} (one of ${WORKLOADS.join(', ')})`);
     only.add(name as WorkloadId);
   }
-  return { quick: values.quick === true, runs, only, from: values.from };
+  const brokers = (values.brokers ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const b of brokers) if (b !== 'gregor' && b !== 'kafka') throw new Error(`--brokers: unknown broker ${b} (gregor, kafka)`);
+  return { quick: values.quick === true, runs, only, from: values.from, brokers: new Set(brokers as BrokerKind[]) };
 }
 
 function writeReport(results: ResultsFile): void {
@@ -103,7 +107,7 @@ async function main(): Promise<void> {
   try {
     for (let run = 0; run < plan.runs; run++) {
       const order: BrokerKind[] = run % 2 === 0 ? ['kafka', 'gregor'] : ['gregor', 'kafka'];
-      for (const kind of order) {
+      for (const kind of order.filter((k) => options.brokers.has(k))) {
         log(`run ${run + 1}/${plan.runs}: ${kind}`);
         try {
           await runSuite(launchers[kind], {
@@ -123,7 +127,11 @@ async function main(): Promise<void> {
           log(`FAILED ${kind} run ${run + 1}: ${message}`);
           results.failures.push({ run, step: `${kind}: suite`, message });
         } finally {
-          await launchers[kind].dispose();
+          await launchers[kind].dispose().catch((error: unknown) => {
+            const message = error instanceof Error ? error.message : String(error);
+            log(`FAILED to clean up after ${kind}: ${message}`);
+            results.failures.push({ run, step: `${kind}: clean-up`, message });
+          });
         }
       }
     }

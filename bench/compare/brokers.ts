@@ -39,6 +39,8 @@ export interface BrokerLauncher {
   dispose(): Promise<void>;
 }
 
+const STOP_LIMIT_MS = 120_000;
+
 async function waitForExit(pid: number, limitMs: number): Promise<void> {
   const deadline = Date.now() + limitMs;
   while (isAlive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -61,10 +63,17 @@ export async function gregorLauncher(workDir: string): Promise<BrokerLauncher> {
 
   const stopChild = async (signal: NodeJS.Signals) => {
     const current = child;
-    child = undefined;
-    if (current?.pid === undefined || current.exitCode !== null) return;
+    if (current?.pid === undefined || current.exitCode !== null || current.signalCode !== null) return;
+    const exited = new Promise((resolve) => current.once('exit', resolve));
     current.kill(signal);
-    await waitForExit(current.pid, 60_000);
+    // A clean shutdown of many partitions can take a while; past the limit it is ended (and the step reported).
+    const inTime = await Promise.race([exited.then(() => true), new Promise((resolve) => setTimeout(resolve, STOP_LIMIT_MS, false))]);
+    if (!inTime) {
+      current.kill('SIGKILL');
+      await exited;
+      throw new Error(`gregor did not stop within ${STOP_LIMIT_MS / 1000} s of ${signal}; killed`);
+    }
+    if (child === current) child = undefined;
   };
 
   return {

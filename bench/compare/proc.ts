@@ -43,10 +43,11 @@ export function uptimeSeconds(): number {
   return Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]);
 }
 
+/** Running (a zombie, exited but not yet reaped, counts as gone). */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
+    return stat(pid)[0] !== 'Z';
   } catch {
     return false;
   }

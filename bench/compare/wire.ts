@@ -2,7 +2,7 @@
 // the start-up probe (first successful ApiVersions), Metadata timing, idle connections, and many producers at once.
 import { performance } from 'node:perf_hooks';
 import { apiVersionsApi, createApiVersionsRequest } from '../../src/protocol/generated/api-versions.js';
-import { createMetadataRequest, metadataApi } from '../../src/protocol/generated/metadata.js';
+import { createMetadataRequest, metadataApi, type MetadataResponse } from '../../src/protocol/generated/metadata.js';
 import { produceApi } from '../../src/protocol/generated/produce.js';
 import { encodeRecordBatch } from '../../src/protocol/records/index.js';
 import { decodeResponse, encodeRequest } from '../../test/server/broker-harness.js';
@@ -62,6 +62,43 @@ export async function timeMetadata(port: number, repeats: number): Promise<{ med
       bytes = frame.length;
     }
     return { medianMs: percentile(times, 50), partitions, bytes };
+  } finally {
+    await client.close();
+  }
+}
+
+/** Partitions that have a leader now, over all topics. */
+export async function countLedPartitions(port: number): Promise<number> {
+  const client = await RawClient.connect(port);
+  try {
+    const request = { ...createMetadataRequest(), topics: null, allowAutoTopicCreation: false };
+    client.send(encodeRequest(metadataApi, METADATA_VERSION, request, 1, 'gregor-bench'));
+    return ledPartitions(decodeResponse(metadataApi, METADATA_VERSION, await client.read()).response);
+  } finally {
+    await client.close();
+  }
+}
+
+function ledPartitions(response: MetadataResponse): number {
+  let led = 0;
+  for (const topic of response.topics) for (const p of topic.partitions) if (p.errorCode === 0 && p.leaderId >= 0) led++;
+  return led;
+}
+
+/** Polls all-topics Metadata until at least `partitions` partitions have a leader (topic creation has settled). */
+export async function waitForLeaders(port: number, partitions: number, limitMs = 300_000): Promise<void> {
+  const client = await RawClient.connect(port);
+  try {
+    const request = { ...createMetadataRequest(), topics: null, allowAutoTopicCreation: false };
+    const deadline = performance.now() + limitMs;
+    for (let id = 1; ; id++) {
+      client.send(encodeRequest(metadataApi, METADATA_VERSION, request, id, 'gregor-bench'));
+      const { response } = decodeResponse(metadataApi, METADATA_VERSION, await client.read());
+      const led = ledPartitions(response);
+      if (led >= partitions) return;
+      if (performance.now() > deadline) throw new Error(`only ${led} of ${partitions} partitions have a leader after ${limitMs / 1000} s`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
   } finally {
     await client.close();
   }
