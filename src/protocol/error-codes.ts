@@ -310,6 +310,11 @@ export function errorName(code: number): string {
   return errorInfo(code).name;
 }
 
+/** True for a code Kafka defines. */
+export function isKnownErrorCode(code: number): boolean {
+  return BY_CODE.has(code);
+}
+
 export function isRetriable(code: number): boolean {
   return BY_CODE.get(code)?.retriable ?? false;
 }

@@ -5,7 +5,10 @@
  *
  * As Kafka's SocketServer does, anything it cannot serve closes the connection: an unknown api
  * key, a version outside the handler's range (ApiVersions excepted: its handler answers in v0), or
- * bytes that do not parse.
+ * bytes that do not parse. A handler that throws (or returns a response its version cannot carry) is
+ * answered as Kafka's KafkaApis answers it: the request's error response (src/protocol/error-responses/)
+ * with the error's code, UNKNOWN_SERVER_ERROR for an unexpected one, and an error log line with the stack;
+ * only a request without an error response (acks=0 Produce) closes its connection.
  */
 import { Reader } from '../protocol/io/reader.js';
 import { Writer } from '../protocol/io/writer.js';
@@ -15,7 +18,9 @@ import {
   requestHeaderVersion,
   responseHeaderVersion,
 } from '../protocol/generated/headers.js';
+import { errorResponses } from '../protocol/error-responses/index.js';
 import { CloseConnection, type ConnectionInfo, type Dispatch, type ResponseBytes } from './connection.js';
+import { apiErrorOf } from './error-mapping.js';
 import { NO_RESPONSE, type BrokerState, type Handler, type HandlerResult, type RequestContext } from './handler.js';
 
 /** api key (int16), api version (int16), correlation id (int32): present in every request header version. */
@@ -79,20 +84,46 @@ export function createDispatch(broker: BrokerState): Dispatch {
     } catch (err) {
       throw new CloseConnection(`unparsable ${handler.api.name} v${apiVersion} request: ${messageOf(err)}`);
     }
-    return finish(handler, correlationId, apiVersion, handler.handle(ctx, request, apiVersion));
+    const failed = (err: unknown): ResponseBytes => answerFailure(ctx, handler, request, err);
+    const respond = (response: unknown): ResponseBytes => {
+      if (response === NO_RESPONSE) return null;
+      try {
+        return encodeResponse(handler, correlationId, response, apiVersion);
+      } catch (err) {
+        return failed(err);
+      }
+    };
+    let result: HandlerResult<unknown>;
+    try {
+      result = handler.handle(ctx, request, apiVersion);
+    } catch (err) {
+      return failed(err);
+    }
+    return result instanceof Promise ? result.then(respond, failed) : respond(result);
   };
 }
 
-function finish(
-  handler: Handler,
-  correlationId: number,
-  version: number,
-  result: HandlerResult<unknown>,
-): ResponseBytes | Promise<ResponseBytes> {
-  if (result instanceof Promise) {
-    return result.then((response) => (response === NO_RESPONSE ? null : encodeResponse(handler, correlationId, response, version)));
+/**
+ * Kafka's KafkaApis.handleError: logs the failure with its stack and answers with the request's error
+ * response. A CloseConnection is a deliberate close; a request without an error response is closed too.
+ */
+function answerFailure(ctx: RequestContext, handler: Handler, request: unknown, err: unknown): ResponseBytes {
+  if (err instanceof CloseConnection) throw err;
+  const { apiVersion: version, correlationId, clientId } = ctx.header;
+  const api = handler.api.name;
+  const apiError = apiErrorOf(err);
+  ctx.broker.log.error(
+    { err, client: ctx.connection.remote, clientId, api, version, correlationId, errorCode: apiError.code },
+    'request handler failed; answering with its error response',
+  );
+  let response: unknown;
+  try {
+    response = errorResponses.get(handler.api.apiKey)?.build(request, version, apiError) ?? null;
+    if (response !== null) return encodeResponse(handler, correlationId, response, version);
+  } catch (buildError) {
+    throw new CloseConnection(`${api} v${version} failed and its error response failed too: ${messageOf(buildError)}`);
   }
-  return result === NO_RESPONSE ? null : encodeResponse(handler, correlationId, result, version);
+  throw new CloseConnection(`${api} v${version} failed and has no error response: ${messageOf(err)}`);
 }
 
 /** Size prefix, response header, body: one Writer, whose buffers go to the socket as they are. */

@@ -131,24 +131,6 @@ test('a handler returning NO_RESPONSE writes nothing and does not hold back the 
   }
 });
 
-test('a handler that throws closes that connection; the broker keeps serving', async () => {
-  const brokenMetadata = defineHandler<MetadataRequest, MetadataResponse>({
-    api: metadataApi,
-    minVersion: 0,
-    maxVersion: 12,
-    handle: () => {
-      throw new Error('handler bug');
-    },
-  });
-  const broker = await startTestBroker({}, { handlers: [brokenMetadata, apiVersionsHandler] });
-  try {
-    const request = sizePrefixed(encodeRequest(metadataApi, 1, { topics: null, allowAutoTopicCreation: true, includeClusterAuthorizedOperations: false, includeTopicAuthorizedOperations: false }, 1));
-    await expectClosed(broker.port, request, 'a throwing handler');
-  } finally {
-    await broker.close();
-  }
-});
-
 test('the registry refuses an api registered twice or a range beyond the codec', async () => {
   await assert.rejects(startTestBroker({}, { handlers: [apiVersionsHandler, apiVersionsHandler] }), /registered twice/);
   const tooWide = defineHandler({ ...metadataHandler, maxVersion: 13 } as typeof metadataHandler);

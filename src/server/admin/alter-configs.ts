@@ -15,7 +15,8 @@ import type { RequestContext } from '../handler.js';
 import { ResourceType } from './resource-types.js';
 import { configValueProblem, topicConfigsProblem } from './config-validation.js';
 import { dynamicConfigs } from './dynamic-configs.js';
-import { apiErrorOf, type ApiError } from './storage-errors.js';
+import type { ApiError } from '../../protocol/api-error.js';
+import { apiErrorOf } from '../error-mapping.js';
 import { invalidTopicNameMessage } from '../topic-names.js';
 
 export const OpType = { SET: 0, DELETE: 1, APPEND: 2, SUBTRACT: 3 } as const;

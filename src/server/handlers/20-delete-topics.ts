@@ -15,7 +15,8 @@ import {
   type DeleteTopicsResponse,
 } from '../../protocol/generated/delete-topics.js';
 import { ZERO_UUID } from '../../protocol/io/reader.js';
-import { apiErrorOf, defaultApiError, type ApiError } from '../admin/storage-errors.js';
+import { defaultApiError, type ApiError } from '../../protocol/api-error.js';
+import { apiErrorOf } from '../error-mapping.js';
 import { defineHandler, type Handler } from '../handler.js';
 
 export const deleteTopicsHandler: Handler = defineHandler<DeleteTopicsRequest, DeleteTopicsResponse>({

@@ -13,7 +13,7 @@ import {
   type DeleteRecordsRequest,
   type DeleteRecordsResponse,
 } from '../../protocol/generated/delete-records.js';
-import { apiErrorOf } from '../admin/storage-errors.js';
+import { errorCodeOf } from '../error-mapping.js';
 import { defineHandler, type Handler, type RequestContext } from '../handler.js';
 
 /** "Up to the high watermark". */
@@ -45,6 +45,6 @@ async function deletePartition(ctx: RequestContext, topic: string, partitionInde
     const lowWatermark = await log.deleteRecordsBefore(target);
     return { partitionIndex, lowWatermark: BigInt(lowWatermark), errorCode: ErrorCode.NONE };
   } catch (error) {
-    return failed(apiErrorOf(error).code);
+    return failed(errorCodeOf(error));
   }
 }

@@ -16,7 +16,8 @@ import {
   type CreatePartitionsTopicResult,
 } from '../../protocol/generated/create-partitions.js';
 import { manualAssignmentProblem } from '../admin/replica-assignment.js';
-import { apiErrorOf, type ApiError } from '../admin/storage-errors.js';
+import type { ApiError } from '../../protocol/api-error.js';
+import { apiErrorOf } from '../error-mapping.js';
 import { defineHandler, type Handler, type RequestContext } from '../handler.js';
 
 export const createPartitionsHandler: Handler = defineHandler<CreatePartitionsRequest, CreatePartitionsResponse>({
