@@ -31,6 +31,18 @@ export async function createTopics(bootstrap: string, topics: readonly TopicSpec
   await waitForLeaders(port, before + topics.reduce((sum, t) => sum + t.partitions, 0));
 }
 
+/** Deletes the topics (their files go after the broker's file.delete.delay.ms, 60 s by default on both). */
+export async function deleteTopics(bootstrap: string, names: readonly string[]): Promise<void> {
+  if (names.length === 0) return;
+  const admin = new Kafka({ clientId: 'gregor-bench', brokers: [bootstrap], logLevel: logLevel.NOTHING, requestTimeout: 120_000 }).admin();
+  await admin.connect();
+  try {
+    await admin.deleteTopics({ topics: [...names], timeout: 120_000 });
+  } finally {
+    await admin.disconnect();
+  }
+}
+
 /** Bytes the directory's files occupy on disk (allocated blocks, so sparse preallocated indexes count as used). */
 export function diskUsage(dir: string): number {
   let total = 0;

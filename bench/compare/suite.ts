@@ -4,7 +4,7 @@
 import { performance } from 'node:perf_hooks';
 import { caseLabel, type Plan } from './plan.js';
 import type { BrokerLauncher, RunningBroker } from './brokers.js';
-import { createTopics, diskUsage } from './admin.js';
+import { createTopics, deleteTopics, diskUsage } from './admin.js';
 import { consumerPerfTest, endToEndLatency, producerPerfTest, rdkafkaProducer, type ProduceCase } from './clients.js';
 import { cpuSeconds, isAlive, rssBytes, sampleRss } from './proc.js';
 import { manyProducers, openIdleConnections, timeMetadata } from './wire.js';
@@ -67,10 +67,12 @@ export async function runSuite(launcher: BrokerLauncher, ctx: SuiteContext): Pro
     }
 
     const produceCpu = { seconds: 0, bytes: 0 };
+    const produceTopics: string[] = [];
     const produceAll = async (client: 'java' | 'rdkafka') => {
       for (const [i, c] of plan.produceCases.entries()) {
         await step(`produce ${client} ${caseLabel(c)}`, async () => {
           const topic = `produce-${client}-${i}`;
+          produceTopics.push(topic);
           await createTopics(broker.bootstrap, [{ name: topic, partitions: c.partitions }]);
           const records = Math.max(1000, Math.round((plan.produceMB * MB) / c.recordSize));
           const cpu0 = cpuSeconds(broker.pid);
@@ -89,6 +91,8 @@ export async function runSuite(launcher: BrokerLauncher, ctx: SuiteContext): Pro
       if (wants('memory')) ctx.record({ workload: 'memory', case: 'peak during produce', unit: 'MB', better: 'lower', value: peakRss / MB });
       if (wants('cpu') && produceCpu.bytes > 0)
         ctx.record({ workload: 'cpu', case: 'per GB produced', unit: 'CPU-s/GB', better: 'lower', value: produceCpu.seconds / (produceCpu.bytes / 1e9) });
+      // The restart timings want a known amount of data, not whatever the produce matrix left behind.
+      await step('delete the produce topics', () => deleteTopics(broker.bootstrap, produceTopics));
     }
 
     if (wants('fetch', 'cpu')) {
@@ -130,6 +134,8 @@ export async function runSuite(launcher: BrokerLauncher, ctx: SuiteContext): Pro
     if (wants('startup')) {
       await step(`restarts with ~${plan.restartDataGB} GB`, async () => {
         const target = plan.restartDataGB * 1e9;
+        // Deleted topics' files go after the delete delay (60 s); wait for that before topping up.
+        for (let waited = 0; diskUsage(launcher.dataDir) > target * 1.05 && waited < 150; waited += 5) await sleep(5000);
         const missing = target - diskUsage(launcher.dataDir);
         if (missing > 0) {
           const fill: ProduceCase = { recordSize: 1024, acks: '1', compression: 'none', partitions: 8 };
