@@ -139,6 +139,12 @@ async function main(): Promise<number> {
   return tally(results).failed > 0 ? 1 : 0;
 }
 
+// A scenario awaiting something that can never happen leaves node with nothing to do: say so instead of exiting 0.
+process.on('beforeExit', () => {
+  console.error('compat: a scenario waited on nothing (a promise that can never settle); stopping');
+  process.exit(2);
+});
+
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {

@@ -3,41 +3,13 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describeFailure, runCommand } from '../../lib/command.js';
-import { binDir, referenceDir } from '../../lib/paths.js';
+import { referenceDir } from '../../lib/paths.js';
+import { tool } from '../../lib/tools.js';
+import { parseDescribe, topics } from './common.js';
 import { eventually } from '../../runner/eventually.js';
+import { errorInvalidConfig, errorInvalidTopic, errorMessageTooLarge, errorUnknownTopic } from './errors.js';
+import { brokerRestart, commitResume, groupRebalance, idempotentProducer, offsetReset, offsetsForTimes, seekReplay, transactions, twoGroups } from './groups.js';
 import { pass, type ClientSuite, type ScenarioContext } from '../../runner/types.js';
-
-async function tool(name: string, args: string[], input?: string): Promise<string> {
-  const result = await runCommand(join(binDir, name), args, input === undefined ? {} : { input });
-  if (result.code !== 0) throw new Error(describeFailure(`${name} ${args.join(' ')}`, result));
-  return result.stdout;
-}
-
-const topics = (context: ScenarioContext, ...args: string[]): Promise<string> =>
-  tool('kafka-topics', ['--bootstrap-server', context.target.bootstrap, ...args]);
-
-interface Described {
-  summary: Record<string, string>;
-  partitions: Record<string, string>[];
-}
-
-/** Parses kafka-topics --describe: tab-separated "Name: value" fields, the summary line then one line per partition. */
-function parseDescribe(output: string): Described {
-  const lines = output.split('\n').filter((line) => line.trim() !== '');
-  const fields = (line: string): Record<string, string> =>
-    Object.fromEntries(
-      line
-        .trim()
-        .split('\t')
-        .map((field) => {
-          const colon = field.indexOf(':');
-          return [field.slice(0, colon).trim(), field.slice(colon + 1).trim()];
-        }),
-    );
-  const [summary, ...partitions] = lines.map(fields);
-  if (summary === undefined) throw new Error(`kafka-topics --describe printed nothing`);
-  return { summary, partitions };
-}
 
 async function metadata(context: ScenarioContext) {
   const bootstrap = context.target.bootstrap;
@@ -134,5 +106,22 @@ export const javaTools: ClientSuite = {
     const result = await runCommand(join(referenceDir, 'install.sh'), [], { timeoutMs: 600_000 });
     if (result.code !== 0) throw new Error(describeFailure('reference/install.sh', result));
   },
-  scenarios: { metadata, 'produce-consume': produceConsume, 'topic-admin': topicAdmin },
+  scenarios: {
+    metadata,
+    'topic-admin': topicAdmin,
+    'produce-consume': produceConsume,
+    'group-rebalance': groupRebalance,
+    'commit-resume': commitResume,
+    'offset-reset': offsetReset,
+    'two-groups': twoGroups,
+    'seek-replay': seekReplay,
+    'offsets-for-times': offsetsForTimes,
+    'idempotent-producer': idempotentProducer,
+    transactions,
+    'broker-restart': brokerRestart,
+    'error-unknown-topic': errorUnknownTopic,
+    'error-message-too-large': errorMessageTooLarge,
+    'error-invalid-topic': errorInvalidTopic,
+    'error-invalid-config': errorInvalidConfig,
+  },
 };
