@@ -207,11 +207,32 @@ export class GroupCoordinator {
     return this.pendingTxn.hasPending(groupId, topic, partition);
   }
 
-  /** Committed offsets of one group, read once the partition's pending writes are in the log. */
-  async fetchOffsets(groupId: string, topics: readonly { name: string; partitionIndexes: readonly number[] }[] | null): Promise<FetchedGroup> {
+  /**
+   * Committed offsets of one group, read once the partition's pending writes are in the log. With
+   * `requireStable` (OffsetFetch v7+), a partition an open transaction holds an offset for answers
+   * UNSTABLE_OFFSET_COMMIT with offset -1, as Kafka's OffsetMetadataManager does; with no topics listed only
+   * the partitions with a committed offset are reported, so a partition with only a pending one stays out.
+   */
+  async fetchOffsets(
+    groupId: string,
+    topics: readonly { name: string; partitionIndexes: readonly number[] }[] | null,
+    requireStable = false,
+  ): Promise<FetchedGroup> {
     if (!this.active) return { errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, topics: [] };
     await this.offsetsLog.settled(this.partitionFor(groupId));
-    return this.shard.fetchOffsets(groupId, topics);
+    const fetched = this.shard.fetchOffsets(groupId, topics);
+    if (!requireStable || !this.pendingTxn.hasPending(groupId)) return fetched;
+    return {
+      ...fetched,
+      topics: fetched.topics.map((t) => ({
+        ...t,
+        partitions: t.partitions.map((p) =>
+          this.pendingTxn.hasPending(groupId, t.name, p.partitionIndex)
+            ? { partitionIndex: p.partitionIndex, committedOffset: -1n, committedLeaderEpoch: -1, metadata: '', errorCode: ErrorCode.UNSTABLE_OFFSET_COMMIT }
+            : p,
+        ),
+      })),
+    };
   }
 
   async deleteOffsets(request: OffsetDeleteRequest): Promise<{ errorCode: number; topics: OffsetDeleteResponseTopic[] }> {
