@@ -1,20 +1,2 @@
-// Topic ids: Kafka's 16-byte Uuid in its text form (URL-safe base64, no padding, 22 chars).
-import { randomBytes } from 'node:crypto';
-
-export const ZERO_UUID = 'AAAAAAAAAAAAAAAAAAAAAA';
-
-/** A random id; like Kafka's Uuid.randomUuid it never returns the zero id or one whose text starts with '-'. */
-export function randomUuid(): string {
-  for (;;) {
-    const bytes = randomBytes(16);
-    // Kafka generates version-4 UUIDs.
-    bytes[6] = (bytes[6]! & 0x0f) | 0x40;
-    bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-    const text = bytes.toString('base64url');
-    if (text !== ZERO_UUID && !text.startsWith('-')) return text;
-  }
-}
-
-export function isUuid(text: string): boolean {
-  return /^[A-Za-z0-9_-]{22}$/.test(text) && Buffer.from(text, 'base64url').length === 16;
-}
+// Topic ids are Kafka Uuids; the one implementation is the protocol's.
+export { isUuid, randomUuid, ZERO_UUID } from '../protocol/uuid.js';

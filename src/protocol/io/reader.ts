@@ -2,8 +2,8 @@
 // actually received), never against a length the peer claims; bytes come back as views (no copy).
 import { ProtocolError } from '../protocol-error.js';
 
-/** Kafka's zero uuid as `Uuid.toString()` prints it. */
-export const ZERO_UUID = 'AAAAAAAAAAAAAAAAAAAAAA';
+/** Kafka's zero uuid as `Uuid.toString()` prints it (re-exported for the generated codecs). */
+export { ZERO_UUID } from '../uuid.js';
 /** Shared zero-length buffer (the default of a non-nullable bytes field). */
 export const EMPTY_BUFFER: Buffer = Buffer.alloc(0);
 

@@ -21,7 +21,7 @@ import {
 } from '../../protocol/generated/create-topics.js';
 import { ConfigDescriber, ConfigSourceId } from '../../config/index.js';
 import { ZERO_UUID } from '../../protocol/io/reader.js';
-import { randomUuid } from '../../storage/topic-id.js';
+import { randomUuid } from '../../protocol/uuid.js';
 import { topicConfigsProblem } from '../admin/config-validation.js';
 import { dynamicConfigs } from '../admin/dynamic-configs.js';
 import type { ApiError } from '../../protocol/api-error.js';
