@@ -10,24 +10,13 @@ import { metadataApi } from '../../src/protocol/generated/metadata.js';
 import { ZERO_UUID } from '../../src/protocol/io/reader.js';
 import { MemoryTopicCatalog } from '../../src/server/topic-catalog.js';
 import { encodeRequest, startTestBroker } from '../server/broker-harness.js';
+import { seededRng } from '../protocol/codec-random.js';
 import { RawClient, sizePrefixed } from '../server/raw-client.js';
 
 const FRAMES = Number(process.env["GREGOR_FUZZ_FRAMES"] ?? 100_000);
 const WORKERS = 4;
 const CHECK_EVERY = 2_000;
 const SEED = Number(process.env['GREGOR_FUZZ_SEED'] ?? 0x5eed);
-
-/** mulberry32: a small seeded PRNG. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function validRequests(): Buffer[] {
   const out: Buffer[] = [];
@@ -78,7 +67,7 @@ function makeFrame(random: () => number, templates: Buffer[]): Buffer {
 }
 
 test(`${FRAMES} random and mutated frames leave the broker up and another client unaffected`, { timeout: 600_000 }, async () => {
-  const random = prng(SEED);
+  const random = seededRng(SEED);
   const templates = validRequests();
   const broker = await startTestBroker({}, {
     topics: new MemoryTopicCatalog([{ name: 'orders', id: 'b2-lGxk1Sr2W9nZ3Xb7y8g', partitionCount: 2, internal: false }]),

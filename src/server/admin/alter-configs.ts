@@ -45,8 +45,28 @@ function invalidConfig(message: string): ApiError {
   return { code: ErrorCode.INVALID_CONFIG, message };
 }
 
-/** Applies (or with validateOnly, only checks) every resource's changes; one result per resource, in order. */
-export async function alterResources(
+/** One resource's answer, the same in AlterConfigs and IncrementalAlterConfigs responses. */
+export interface AlterConfigsResult {
+  readonly errorCode: number;
+  readonly errorMessage: string | null;
+  readonly resourceType: number;
+  readonly resourceName: string;
+}
+
+/** Applies (or with validateOnly, only checks) every resource's changes; one answer per resource, in order. */
+export async function alterConfigs(
+  ctx: RequestContext,
+  resources: readonly ResourceChanges[],
+  validateOnly: boolean,
+  legacy: boolean,
+): Promise<AlterConfigsResult[]> {
+  const errors = await alterResources(ctx, resources, validateOnly, legacy);
+  return resources.map((r, i) => ({
+    errorCode: errors[i]!.code, errorMessage: errors[i]!.message, resourceType: r.resourceType, resourceName: r.resourceName,
+  }));
+}
+
+async function alterResources(
   ctx: RequestContext,
   resources: readonly ResourceChanges[],
   validateOnly: boolean,

@@ -8,7 +8,7 @@ import {
   type AlterConfigsRequest,
   type AlterConfigsResponse,
 } from '../../protocol/generated/alter-configs.js';
-import { alterResources, OpType } from '../admin/alter-configs.js';
+import { alterConfigs, OpType } from '../admin/alter-configs.js';
 import { defineHandler, type Handler } from '../handler.js';
 
 export const alterConfigsHandler: Handler = defineHandler<AlterConfigsRequest, AlterConfigsResponse>({
@@ -22,12 +22,6 @@ export const alterConfigsHandler: Handler = defineHandler<AlterConfigsRequest, A
       resourceName: r.resourceName,
       configs: r.configs.map((c) => ({ name: c.name, op: OpType.SET, value: c.value })),
     }));
-    const errors = await alterResources(ctx, changes, request.validateOnly, true);
-    return {
-      throttleTimeMs: 0,
-      responses: request.resources.map((r, i) => ({
-        errorCode: errors[i]!.code, errorMessage: errors[i]!.message, resourceType: r.resourceType, resourceName: r.resourceName,
-      })),
-    };
+    return { throttleTimeMs: 0, responses: await alterConfigs(ctx, changes, request.validateOnly, true) };
   },
 });

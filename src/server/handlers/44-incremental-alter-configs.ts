@@ -8,7 +8,7 @@ import {
   type IncrementalAlterConfigsRequest,
   type IncrementalAlterConfigsResponse,
 } from '../../protocol/generated/incremental-alter-configs.js';
-import { alterResources } from '../admin/alter-configs.js';
+import { alterConfigs } from '../admin/alter-configs.js';
 import { defineHandler, type Handler } from '../handler.js';
 
 export const incrementalAlterConfigsHandler: Handler = defineHandler<IncrementalAlterConfigsRequest, IncrementalAlterConfigsResponse>({
@@ -22,12 +22,6 @@ export const incrementalAlterConfigsHandler: Handler = defineHandler<Incremental
       resourceName: r.resourceName,
       configs: r.configs.map((c) => ({ name: c.name, op: c.configOperation, value: c.value })),
     }));
-    const errors = await alterResources(ctx, changes, request.validateOnly, false);
-    return {
-      throttleTimeMs: 0,
-      responses: request.resources.map((r, i) => ({
-        errorCode: errors[i]!.code, errorMessage: errors[i]!.message, resourceType: r.resourceType, resourceName: r.resourceName,
-      })),
-    };
+    return { throttleTimeMs: 0, responses: await alterConfigs(ctx, changes, request.validateOnly, false) };
   },
 });
