@@ -4,15 +4,11 @@
 // captured below. Only the bootstrap address and topic ids are normalised.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { startTestBroker } from '../server/broker-harness.js';
-
-const run = promisify(execFile);
-const COMPAT = resolve('compat-tests');
+import { installJavaTools, runJavaTool } from './java-tools.js';
 
 interface Step {
   readonly tool: string;
@@ -244,9 +240,7 @@ let broker: Awaited<ReturnType<typeof startTestBroker>>;
 let workDir: string;
 
 before(async () => {
-  // Installs Apache Kafka's jars from Maven Central once (a no-op when present).
-  const install = spawnSync(join(COMPAT, 'reference', 'install.sh'), { encoding: 'utf8' });
-  if (install.status !== 0) throw new Error(`compat-tests/reference/install.sh failed: ${install.stderr}`);
+  installJavaTools();
   broker = await startTestBroker({ 'node.id': '1', 'num.partitions': '1' });
   workDir = mkdtempSync(join(tmpdir(), 'gregor-admin-tools-'));
 });
@@ -262,9 +256,7 @@ test('kafka-topics, kafka-configs and kafka-delete-records print what they print
   writeFileSync(offsetsFile, JSON.stringify({ partitions: [{ topic: 'dr1', partition: 0, offset: -1 }], version: 1 }));
   for (const step of STEPS) {
     const args = ['--bootstrap-server', bootstrap, ...step.args.map((arg) => (arg === 'OFFSETS_FILE' ? offsetsFile : arg))];
-    const { stdout, stderr } = await run(join(COMPAT, 'bin', step.tool), args, { timeout: 120_000 }).catch(
-      (error: { stdout?: string; stderr?: string }) => ({ stdout: error.stdout ?? '', stderr: error.stderr ?? '' }),
-    );
+    const { stdout, stderr } = await runJavaTool(step.tool, args);
     assert.deepEqual(normalise(stdout + stderr, bootstrap), step.output, `${step.tool} ${step.args.join(' ')}`);
   }
 });
