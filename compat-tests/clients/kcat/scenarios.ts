@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describeFailure, runCommand } from '../../lib/command.js';
 import { compatDir } from '../../lib/paths.js';
-import { pass, skip, type ClientSuite, type ScenarioContext } from '../../runner/types.js';
+import { brokerRestart, commitResume, errorInvalidTopic, errorMessageTooLarge, errorUnknownTopic, groupRebalance, idempotentProducer,
+  offsetReset, offsetsForTimes, seekReplay, twoGroups } from './groups.js';
+import { pass, type ClientSuite, type ScenarioContext } from '../../runner/types.js';
 
 // message.timeout.ms: a broker that never answers makes kcat fail with librdkafka's own reason, not hang.
 async function kcatRun(args: string[], input?: string): Promise<string> {
@@ -46,10 +48,13 @@ async function produceConsume(context: ScenarioContext) {
     kcatRun(['-P', '-b', bootstrap, '-t', topic, '-K', ':', ...extra], input);
   await produce(['-H', 'h1=x', '-H', 'h2=y'], 'k1:v1\nempty:\n');
   await produce(['-Z'], 'null:\n'); // -Z sends an empty line as a NULL value
+  // Near the broker's default limit (max.message.bytes 1048588 for the whole batch); librdkafka's own limit raised.
+  const big = 'x'.repeat(1_000_000);
+  await produce(['-X', 'message.max.bytes=2000000'], `big:${big}\n`);
   const codecs = ['gzip', 'snappy', 'lz4', 'zstd'];
   for (const codec of codecs) await produce(['-z', codec], `${codec}:compressed with ${codec}\n`);
 
-  const output = await kcatRun(['-C', '-b', bootstrap, '-t', topic, '-o', 'beginning', '-e', '-J', '-q']);
+  const output = await kcatRun(['-C', '-b', bootstrap, '-t', topic, '-o', 'beginning', '-e', '-J', '-q', '-X', 'fetch.message.max.bytes=2000000']);
   const received = output
     .split('\n')
     .filter((line) => line.trim() !== '')
@@ -59,6 +64,7 @@ async function produceConsume(context: ScenarioContext) {
     { key: 'k1', payload: 'v1', headers: ['h1', 'x', 'h2', 'y'] },
     { key: 'empty', payload: '', headers: ['h1', 'x', 'h2', 'y'] },
     { key: 'null', payload: null, headers: [] },
+    { key: 'big', payload: big, headers: [] },
     ...codecs.map((codec) => ({ key: codec, payload: `compressed with ${codec}`, headers: [] })),
   ].map((message, offset) => ({ offset, ...message }));
   assert.deepEqual(received, expected);
@@ -74,6 +80,21 @@ export const kcat: ClientSuite = {
   scenarios: {
     metadata,
     'produce-consume': produceConsume,
-    'topic-admin': async () => skip('kcat has no topic administration commands (see clients/kcat/FINDINGS.md)'),
+    'group-rebalance': groupRebalance,
+    'commit-resume': commitResume,
+    'offset-reset': offsetReset,
+    'two-groups': twoGroups,
+    'seek-replay': seekReplay,
+    'offsets-for-times': offsetsForTimes,
+    'idempotent-producer': idempotentProducer,
+    'broker-restart': brokerRestart,
+    'error-unknown-topic': errorUnknownTopic,
+    'error-message-too-large': errorMessageTooLarge,
+    'error-invalid-topic': errorInvalidTopic,
+  },
+  cannot: {
+    'topic-admin': 'kcat has no topic administration commands',
+    transactions: 'kcat cannot produce in a transaction (it can only read with isolation.level)',
+    'error-invalid-config': 'kcat cannot create topics or alter configs',
   },
 };
