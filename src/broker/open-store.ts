@@ -2,7 +2,10 @@
 // holds the file engine's data (meta.properties keeps cluster.id and node.id across restarts).
 import type { BrokerConfig } from '../config/index.js';
 import { FileLogStore } from '../storage/file/file-store.js';
+import type { CleanerSettings } from '../storage/cleaner/cleaner-config.js';
 import type { BackgroundIntervals, LogStore } from '../storage/log-store.js';
+import type { PartitionLog } from '../storage/log.js';
+import type { CleanerHooks } from '../storage/store-core.js';
 import { MemoryLogStore } from '../storage/memory/memory-store.js';
 import { brokerLogDefaults, storeConfigResolver } from './topic-log-config.js';
 
@@ -18,12 +21,35 @@ export async function openLogStore(config: BrokerConfig, warn: (message: string)
   return FileLogStore.open({ ...common, logDir, warn });
 }
 
-/** Kafka's intervals for the store's background work. */
-export function backgroundIntervals(config: BrokerConfig): BackgroundIntervals {
+/**
+ * Kafka's intervals for the store's background work, and the log cleaner's log.cleaner.* settings. The
+ * topic-level compaction settings (log.cleaner.min.cleanable.ratio, delete.retention.ms, min/max compaction lag)
+ * reach each log's config as synonyms (src/config/topic-configs.ts), not through here. `lastStableOffset`
+ * (the producer state's) keeps the cleaner's dirty ratio and range below open transactions.
+ */
+export function backgroundIntervals(config: BrokerConfig, lastStableOffset?: (log: PartitionLog) => number): BackgroundIntervals & CleanerHooks {
   return {
     retentionCheckMs: config['log.retention.check.interval.ms'],
     // Kafka's log flusher wakes every log.flush.scheduler.interval.ms; "never" leaves the store's 1 s check.
     flushCheckMs: Math.min(config['log.flush.scheduler.interval.ms'], 1_000),
     checkpointMs: Math.max(1, config['log.flush.offset.checkpoint.interval.ms']),
+    cleaner: cleanerSettings(config),
+    ...(lastStableOffset === undefined ? {} : { lastStableOffset }),
+  };
+}
+
+/** log.cleaner.* for the one cleaner (Kafka splits the buffers over log.cleaner.threads; one thread here). */
+export function cleanerSettings(config: BrokerConfig): CleanerSettings {
+  const maxRate = config['log.cleaner.io.max.bytes.per.second'];
+  return {
+    // Kafka starts no cleaner with log.cleaner.threads=0 either.
+    enable: config['log.cleaner.enable'] && config['log.cleaner.threads'] > 0,
+    // Kafka caps one cleaner's map at Int.MaxValue bytes.
+    dedupeBufferSize: Math.min(config['log.cleaner.dedupe.buffer.size'], 2 ** 31 - 1),
+    dedupeBufferLoadFactor: config['log.cleaner.io.buffer.load.factor'],
+    // A slice must hold at least one batch header; 0 would never advance.
+    ioBufferSize: Math.max(4096, config['log.cleaner.io.buffer.size']),
+    ioMaxBytesPerSecond: maxRate >= Number.MAX_VALUE ? Infinity : maxRate,
+    backoffMs: config['log.cleaner.backoff.ms'],
   };
 }

@@ -143,7 +143,7 @@ export async function startBroker(config: BrokerConfig, options: BrokerOptions =
       log,
     };
     dispatch = createDispatch(state);
-    store.startBackground(backgroundIntervals(config));
+    store.startBackground(backgroundIntervals(config, (partitionLog) => producerStates.lastStableOffset(partitionLog)));
   } catch (err) {
     await Promise.all(bound.map((listener) => listener.close()));
     await transactions.close();

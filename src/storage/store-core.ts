@@ -5,6 +5,7 @@ import type { CleanerStorage } from './cleaner/cleaner-storage.js';
 import { LogCleaner } from './cleaner/log-cleaner.js';
 import { StorageError } from './errors.js';
 import { DEFAULT_LOG_CONFIG, logConfigFrom, type LogConfig } from './log-config.js';
+import type { PartitionLog } from './log.js';
 import { DEFAULT_BACKGROUND_INTERVALS, type BackgroundIntervals, type LogStore, type TopicMetadata } from './log-store.js';
 import type { Cancel, Scheduler } from './scheduler.js';
 import type { SegmentedLog } from './segmented-log.js';
@@ -20,6 +21,12 @@ export interface StoreCoreOptions {
   defaults?: LogConfig;
   /** Replaces logConfigFrom when the config layer resolves topic configs itself. */
   resolveConfig?: (overrides: Readonly<Record<string, string>>, defaults: LogConfig) => LogConfig;
+}
+
+/** What the broker lends the log cleaner beyond its settings. */
+export interface CleanerHooks {
+  /** The partition's last stable offset (producer state): nothing at or past it is cleaned. */
+  lastStableOffset?: (log: PartitionLog) => number;
 }
 
 const LEGAL_TOPIC = /^[a-zA-Z0-9._-]{1,249}$/;
@@ -151,7 +158,7 @@ export abstract class StoreCore<S extends LogSegment> implements LogStore {
     return removed;
   }
 
-  startBackground(intervals: Partial<BackgroundIntervals> = {}): void {
+  startBackground(intervals: Partial<BackgroundIntervals> & CleanerHooks = {}): void {
     if (this.background.length > 0 || this.closed) return;
     const every = { ...DEFAULT_BACKGROUND_INTERVALS, ...intervals };
     const quietly = (job: () => Promise<unknown>) => () => void job().catch(() => undefined);
@@ -165,7 +172,13 @@ export abstract class StoreCore<S extends LogSegment> implements LogStore {
     );
     const storage = this.cleanerStorage();
     if (storage !== undefined && (every.cleaner?.enable ?? true)) {
-      this.cleaner = new LogCleaner<S>({ logs: () => this.allLogs(), storage, scheduler: this.scheduler, settings: every.cleaner ?? {} });
+      this.cleaner = new LogCleaner<S>({
+        logs: () => this.allLogs(),
+        storage,
+        scheduler: this.scheduler,
+        settings: every.cleaner ?? {},
+        ...(intervals.lastStableOffset === undefined ? {} : { lastStableOffset: intervals.lastStableOffset }),
+      });
       this.cleaner.start();
     }
   }
