@@ -27,7 +27,7 @@ const confluentKafka = externalClient({
   name: 'confluent-kafka',
   installScript: join(compatDir, 'clients', 'python', 'install.sh'),
   command: () => [venvPython, join(compatDir, 'clients', 'confluent-kafka', 'scenarios.py')],
-  scenarios: ['metadata', 'produce-consume', 'topic-admin'],
+  scenarios: SCENARIOS,
 });
 
 const kafkaPython = externalClient({
