@@ -1,11 +1,12 @@
 // One partition's producer state (Kafka's ProducerStateManager + ProducerAppendInfo): checks each batch of an
 // idempotent or transactional producer before it is appended (epoch fencing, sequence numbers, duplicates),
 // tracks open transactions (the last stable offset is the first offset of the oldest one) and keeps the
-// aborted transactions a read_committed consumer must skip (Kafka's .txnindex, kept in memory here and
-// rebuilt from the log at start-up).
+// aborted transactions a read_committed consumer must skip (written to Kafka's .txnindex files by ProducerStates
+// and loaded back from them at start-up). snapshotEntries/restore are the `<offset>.snapshot` form of the state.
 import { ErrorCode } from '../protocol/error-codes.js';
 import { ControlRecordType, isTransactional, type BatchHeader } from '../protocol/records/index.js';
 import { inSequence, lastSequenceOf, NO_EPOCH, ProducerEntry, type BatchMetadata } from './producer-entry.js';
+import type { SnapshotEntry } from './producer-snapshot.js';
 import type { ProducerBatchVerdict } from './producer-state.js';
 
 export interface AbortedTxn {
@@ -134,14 +135,19 @@ export class PartitionProducerState {
     return ErrorCode.NONE;
   }
 
-  /** Records a marker written at `offset`: ends the producer's transaction here (an abort is indexed). */
-  markerAppended(marker: MarkerInput, offset: number, timestamp: number, highWatermark: number): void {
+  /**
+   * Records a marker written at `offset`: ends the producer's transaction here. Returns the aborted transaction
+   * it indexed, if the marker aborted one (the caller writes it to the .txnindex).
+   */
+  markerAppended(marker: MarkerInput, offset: number, timestamp: number, highWatermark: number): AbortedTxn | undefined {
     const entry = this.entryFor(marker.producerId);
+    let aborted: AbortedTxn | undefined;
     if (entry.currentTxnFirstOffset >= 0) {
       this.ongoing.delete(marker.producerId);
       if (marker.type === ControlRecordType.ABORT) {
         const lastStableOffset = this.firstUnstableOffset() ?? Math.max(offset + 1, highWatermark);
-        this.aborted.push({ producerId: marker.producerId, firstOffset: entry.currentTxnFirstOffset, lastOffset: offset, lastStableOffset });
+        aborted = { producerId: marker.producerId, firstOffset: entry.currentTxnFirstOffset, lastOffset: offset, lastStableOffset };
+        this.aborted.push(aborted);
       }
     }
     entry.updateEpoch(marker.producerEpoch);
@@ -149,6 +155,55 @@ export class PartitionProducerState {
     entry.currentTxnFirstOffset = -1;
     entry.txnFirstOffsetProvisional = false;
     entry.lastTimestamp = timestamp;
+    return aborted;
+  }
+
+  /**
+   * The state as of `endOffset` for a snapshot: each producer with its last batch below that offset and its
+   * open transaction if it started below it (batches still being appended are left out: they lie beyond).
+   */
+  snapshotEntries(endOffset: number): SnapshotEntry[] {
+    const out: SnapshotEntry[] = [];
+    for (const entry of this.producers.values()) {
+      const last = [...entry.batches].reverse().find((b) => b.firstOffset >= 0 && b.lastOffset < endOffset);
+      const txnFirst = !entry.txnFirstOffsetProvisional && entry.currentTxnFirstOffset < endOffset ? entry.currentTxnFirstOffset : -1;
+      out.push({
+        producerId: entry.producerId,
+        epoch: entry.epoch,
+        lastSequence: last?.lastSeq ?? -1,
+        lastOffset: last?.lastOffset ?? -1,
+        offsetDelta: last === undefined ? 0 : last.lastOffset - last.firstOffset,
+        timestamp: entry.lastTimestamp,
+        coordinatorEpoch: entry.coordinatorEpoch,
+        currentTxnFirstOffset: txnFirst,
+      });
+    }
+    return out;
+  }
+
+  /** Takes a producer back from a snapshot entry (its last batch is the one duplicate it can answer). */
+  restore(saved: SnapshotEntry): void {
+    const entry = this.entryFor(saved.producerId);
+    entry.epoch = saved.epoch;
+    entry.batches = [];
+    if (saved.lastOffset >= 0) {
+      entry.batches.push({
+        firstSeq: firstSequenceOf(saved.lastSequence, saved.offsetDelta),
+        lastSeq: saved.lastSequence,
+        firstOffset: saved.lastOffset - saved.offsetDelta,
+        lastOffset: saved.lastOffset,
+        timestamp: saved.timestamp,
+      });
+    }
+    entry.coordinatorEpoch = saved.coordinatorEpoch;
+    entry.lastTimestamp = saved.timestamp;
+    entry.currentTxnFirstOffset = saved.currentTxnFirstOffset;
+    if (saved.currentTxnFirstOffset >= 0) this.ongoing.set(saved.producerId, saved.currentTxnFirstOffset);
+  }
+
+  /** Aborted transactions read back from the .txnindex files (before any replayed marker adds more). */
+  restoreAborted(aborted: readonly AbortedTxn[]): void {
+    this.aborted = [...aborted, ...this.aborted];
   }
 
   /** Rebuilds state from a data batch read back from the log (no checks: it is already there). */
@@ -216,6 +271,11 @@ export class PartitionProducerState {
     if (entry === undefined) this.producers.set(producerId, (entry = new ProducerEntry(producerId)));
     return entry;
   }
+}
+
+/** The first sequence of a batch from its last one (DefaultRecordBatch.decrementSequence: wraps below 0). */
+function firstSequenceOf(lastSeq: number, delta: number): number {
+  return lastSeq - delta < 0 ? lastSeq - delta + 2147483648 : lastSeq - delta;
 }
 
 function reject(errorCode: number, message: string): ProducerBatchVerdict {

@@ -104,7 +104,7 @@ export async function startBroker(config: BrokerConfig, options: BrokerOptions =
   let replicaManager: ReplicaManager;
   let transactions: TxnCoordinator;
   try {
-    producerStates = await ProducerStates.load(store);
+    producerStates = await ProducerStates.load(store, Date.now, (msg) => log.warn(msg));
     replicaManager = new ReplicaManager(store, config, { producerState: producerStates });
     transactions = await openTransactions({ config, replicaManager, producerStates, groups, log });
   } catch (err) {
@@ -172,6 +172,8 @@ export async function startBroker(config: BrokerConfig, options: BrokerOptions =
       // Marker rounds in progress finish (they may write to __consumer_offsets) before the groups' last writes.
       await state.transactions.close();
       await groupsClosed;
+      // Producer state snapshots at every log end: the next start reads no batch to rebuild it.
+      await state.producerStates.snapshotAll();
       // After the connections: no append is in flight, and the file engine marks the shutdown clean.
       await store.close();
       log.info('broker stopped');
