@@ -41,7 +41,7 @@ const franzGo = externalClient({
   name: 'franz-go',
   installScript: join(compatDir, 'clients', 'franz-go', 'install.sh'),
   command: () => [join(cacheDir, 'go', 'bin', 'franz-go-compat')],
-  scenarios: ['metadata', 'produce-consume', 'topic-admin'],
+  scenarios: SCENARIOS,
 });
 
 const sarama = externalClient({

@@ -1,5 +1,7 @@
 // franz-go scenarios for the compat runner.
-// Usage: franz-go-compat <scenario> <bootstrap> <name-prefix>; exit 0 = pass, 1 = fail with the reason on stderr.
+// Usage: franz-go-compat <scenario> <bootstrap> <name-prefix>; exit 0 = pass, 1 = fail with the reason on stderr;
+// "OBSERVE <key> <json>" lines feed the differential mode (see runner/external.ts).
+// "member <bootstrap> <group> <topic>" runs one group member until killed (group-rebalance's crash).
 package main
 
 import (
@@ -20,12 +22,19 @@ const limit = 60 * time.Second
 
 func main() {
 	scenarios := map[string]func(ctx context.Context, bootstrap, prefix string) error{
-		"metadata":        metadata,
-		"produce-consume": produceConsume,
-		"topic-admin":     topicAdmin,
+		"metadata": metadata, "produce-consume": produceConsume, "topic-admin": topicAdmin, "group-rebalance": groupRebalance,
+		"commit-resume": commitResume, "offset-reset": offsetReset, "two-groups": twoGroups, "seek-replay": seekReplay,
+		"offsets-for-times": offsetsForTimes, "idempotent-producer": idempotentProducer, "transactions": transactions,
+		"broker-restart-before": brokerRestartBefore, "broker-restart-after": brokerRestartAfter,
+		"error-unknown-topic": errorUnknownTopic, "error-message-too-large": errorMessageTooLarge,
+		"error-invalid-topic": errorInvalidTopic, "error-invalid-config": errorInvalidConfig,
+	}
+	if len(os.Args) == 5 && os.Args[1] == "member" {
+		runMember(context.Background(), os.Args[2], os.Args[3], os.Args[4], &member{})
+		return
 	}
 	if len(os.Args) != 4 || scenarios[os.Args[1]] == nil {
-		fmt.Fprintln(os.Stderr, "usage: franz-go-compat <metadata|produce-consume|topic-admin> <bootstrap> <name-prefix>")
+		fmt.Fprintln(os.Stderr, "usage: franz-go-compat <scenario> <bootstrap> <name-prefix>")
 		os.Exit(2)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*limit)
@@ -143,7 +152,8 @@ func produceConsume(ctx context.Context, bootstrap, prefix string) error {
 		{nil, []byte("no key"), nil},
 		{[]byte("empty"), []byte{}, nil},
 		{[]byte("null"), nil, nil},
-		{[]byte("big"), bytes.Repeat([]byte("x"), 512*1024), nil},
+		// Near the broker's default limit (max.message.bytes 1048588 for the whole batch) yet under it.
+		{[]byte("big"), bytes.Repeat([]byte("x"), 1_000_000), nil},
 	}
 	codecs := map[string]kgo.CompressionCodec{"none": kgo.NoCompression(), "gzip": kgo.GzipCompression(),
 		"snappy": kgo.SnappyCompression(), "lz4": kgo.Lz4Compression(), "zstd": kgo.ZstdCompression()}
@@ -154,7 +164,8 @@ func produceConsume(ctx context.Context, bootstrap, prefix string) error {
 		if name != "none" {
 			batch = []message{{[]byte(name), []byte("compressed with " + name), nil}}
 		}
-		producer, err := kgo.NewClient(kgo.SeedBrokers(bootstrap), kgo.ProducerBatchCompression(codecs[name]))
+		producer, err := kgo.NewClient(kgo.SeedBrokers(bootstrap), kgo.ProducerBatchCompression(codecs[name]), kgo.DisableIdempotentWrite(),
+			kgo.ProducerBatchMaxBytes(2_000_000))
 		if err != nil {
 			return err
 		}
