@@ -41,8 +41,6 @@ export interface GroupCoordinatorOptions {
   readonly log?: Logger;
   /** Member id suffixes; tests make them predictable. Default: random UUIDs. */
   readonly newUuid?: () => string;
-  /** Bytes a __consumer_offsets partition may take before its live state is rewritten (default 4 MiB; tests lower it). */
-  readonly rewriteMinBytes?: number;
 }
 
 export class GroupCoordinator {
@@ -63,7 +61,7 @@ export class GroupCoordinator {
     const config = groupConfigFrom(options.config);
     this.timer = new KeyedTimer(this.scheduler, (result) => void this.apply(result).catch(() => undefined));
     this.shard = new GroupShard(config, this.timer, this.scheduler, options.newUuid ?? randomUUID);
-    this.offsetsLog = new OffsetsLog(options.store, options.config, () => this.scheduler.now(), options.rewriteMinBytes);
+    this.offsetsLog = new OffsetsLog(options.store, options.config, () => this.scheduler.now());
     this.cleanupIntervalMs = config.offsetsRetentionCheckIntervalMs;
   }
 
@@ -313,12 +311,7 @@ export class GroupCoordinator {
       if (list === undefined) byPartition.set(partition, (list = []));
       list.push(record);
     }
-    const writes = [...byPartition].map(([partition, records]) =>
-      this.offsetsLog.append(partition, records, () => {
-        for (const record of records) this.shard.written(record);
-        this.maybeRewrite(partition);
-      }),
-    );
+    const writes = [...byPartition].map(([partition, records]) => this.offsetsLog.append(partition, records));
     return Promise.all(writes).then(
       () => {
         followUp(null);
@@ -330,13 +323,5 @@ export class GroupCoordinator {
         throw error;
       },
     );
-  }
-
-  private maybeRewrite(partition: number): void {
-    if (!this.offsetsLog.needsRewrite(partition)) return;
-    const owns = (groupId: string): boolean => this.partitionFor(groupId) === partition;
-    this.offsetsLog.rewrite(partition, () => this.shard.liveRecords(owns)).catch((error: Error) => {
-      this.log.error({ err: error }, `rewriting __consumer_offsets-${partition} failed`);
-    });
   }
 }

@@ -69,7 +69,6 @@ export class GroupHarness {
       if (this.failWrites) error = new Error('write failed');
       else {
         this.log.push(...outcome.records);
-        for (const record of outcome.records) this.shard.written(record);
       }
     }
     const next = outcome.onWritten?.(error);

@@ -1,5 +1,5 @@
 // The runtime over a real (memory) log store: records in __consumer_offsets with Kafka's layout,
-// reload through the same replay path, tolerance of bad records, and the bound on the topic's growth.
+// reload through the same replay path, and tolerance of bad records (compaction: compaction.test.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolveBrokerConfig } from '../../src/config/index.js';
@@ -31,8 +31,8 @@ function commit(groupId: string, offsets: Record<string, number>, generation = -
   };
 }
 
-async function open(store: MemoryLogStore, scheduler = new ManualScheduler(5_000), rewriteMinBytes?: number): Promise<GroupCoordinator> {
-  return GroupCoordinator.open({ store, config, scheduler, ...(rewriteMinBytes === undefined ? {} : { rewriteMinBytes }) });
+async function open(store: MemoryLogStore, scheduler = new ManualScheduler(5_000)): Promise<GroupCoordinator> {
+  return GroupCoordinator.open({ store, config, scheduler });
 }
 
 /** Every record of one __consumer_offsets partition, from its log start. */
@@ -154,27 +154,6 @@ test('loading skips records it cannot read and keeps the rest', async () => {
   const second = await open(store);
   assert.equal((await second.fetchOffsets('g', null)).topics[0]!.partitions[0]!.committedOffset, 5n);
   await second.close();
-});
-
-test('the topic does not grow without bound: a partition past the threshold is rewritten with its live state', async () => {
-  const store = new MemoryLogStore({ nodeId: 1 });
-  const coordinator = await open(store, new ManualScheduler(5_000), 16 * 1024);
-  for (let i = 0; i < 1000; i++) await coordinator.commitOffsets(commit('busy', { t: i, u: 1_000_000 + i }), 8);
-  await coordinator.close();
-  const partition = partitionForGroup('busy', 3);
-  const log = store.log('__consumer_offsets', partition)!;
-  assert.ok(log.logStartOffset > 0, 'old records were dropped');
-  const live = await partitionRecords(store, partition);
-  assert.ok(live.length < 300, `${live.length} records remain readable`);
-  const reloaded = await open(store);
-  assert.deepEqual(
-    (await reloaded.fetchOffsets('busy', null)).topics.map((t) => [t.name, t.partitions[0]!.committedOffset]).sort(),
-    [
-      ['t', 999n],
-      ['u', 1_000_999n],
-    ],
-  );
-  await reloaded.close();
 });
 
 test('a closed coordinator answers COORDINATOR_NOT_AVAILABLE', async () => {

@@ -21,15 +21,13 @@ import { ClassicMember, type Responder } from './classic-member.js';
 import type { GroupConfig } from './group-config.js';
 import { groupMetadataValue, Membership, type Clock, type MemberContext } from './membership.js';
 import { OffsetOps, OffsetStore, type FetchedGroup } from './offsets.js';
-import { groupMetadataRecord, groupTombstone, type GroupRecord } from './records.js';
+import { groupTombstone, type GroupRecord } from './records.js';
 
 export const CLASSIC_GROUP_TYPE = 'classic';
 
 export class GroupShard {
   private readonly groups = new Map<string, ClassicGroup>();
   private readonly offsets = new OffsetStore();
-  /** The last GroupMetadata value written per group: what a log rewrite must carry forward. */
-  private readonly persistedGroups = new Map<string, GroupMetadataValue>();
   private readonly membership: Membership;
   private readonly offsetOps: OffsetOps;
 
@@ -156,18 +154,9 @@ export class GroupShard {
     }
     if (record.value === null) {
       this.groups.delete(record.group);
-      this.persistedGroups.delete(record.group);
       return;
     }
-    this.persistedGroups.set(record.group, record.value);
     this.groups.set(record.group, groupFromRecord(record.group, record.value));
-  }
-
-  /** Called for every group record once it is in the log (live), so a rewrite carries the latest. */
-  written(record: GroupRecord): void {
-    if (record.type !== 'group') return;
-    if (record.value === null) this.persistedGroups.delete(record.group);
-    else this.persistedGroups.set(record.group, record.value);
   }
 
   onLoaded(): void {
@@ -176,14 +165,6 @@ export class GroupShard {
 
   unload(): void {
     this.membership.unload();
-  }
-
-  /** Records that recreate the persisted state of the groups `owns` selects (one __consumer_offsets partition). */
-  liveRecords(owns: (groupId: string) => boolean): GroupRecord[] {
-    const records: GroupRecord[] = [];
-    for (const [groupId, value] of this.persistedGroups) if (owns(groupId)) records.push(groupMetadataRecord(groupId, value));
-    for (const record of this.offsets.liveRecords(owns)) records.push(record);
-    return records;
   }
 
   // ---- inspection (tests, tools) ----

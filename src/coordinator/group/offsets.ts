@@ -56,15 +56,6 @@ export class OffsetStore {
     if (topics!.size === 0) this.byGroup.delete(group);
   }
 
-  /** The records that recreate every offset of these groups (used when the log is rewritten). */
-  *liveRecords(groups: (group: string) => boolean): Generator<OffsetCommitRecord> {
-    for (const [group, topics] of this.byGroup) {
-      if (!groups(group)) continue;
-      for (const [topic, partitions] of topics) {
-        for (const [partition, value] of partitions) yield offsetCommitRecord(group, topic, partition, value);
-      }
-    }
-  }
 }
 
 export class OffsetOps {

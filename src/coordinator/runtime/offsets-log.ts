@@ -1,12 +1,8 @@
 /**
  * __consumer_offsets as the coordinator's log: created on first use with Kafka's settings
- * (offsets.topic.num.partitions, compact), appended to in order per partition, read back at load.
- *
- * Growth bound (until compaction lands): when a partition has taken more than max(4 MiB, 4 × its
- * live state) since its last rewrite, the live state of its groups is appended again and the log
- * start offset moved to where that rewrite begins. Safe at any crash point: the rewrite only repeats
- * the latest value of each key, so old + new replay to the same state, and the old records are only
- * dropped once the rewrite is in the log.
+ * (offsets.topic.num.partitions, cleanup.policy=compact), appended to in order per partition, read back at
+ * load. The log cleaner bounds its growth, as in Kafka: it keeps the latest record per key, tombstones until
+ * delete.retention.ms, and transactional offsets with their markers, so a load replays to the same state.
  */
 import type { BrokerConfig } from '../../config/index.js';
 import { autoCreateTopic, CONSUMER_OFFSETS_TOPIC } from '../../broker/auto-create.js';
@@ -30,10 +26,8 @@ import { partitionForGroup } from './java-hash.js';
 
 export { CONSUMER_OFFSETS_TOPIC };
 
-/** Records per batch when many are written at once (a rewrite, a DeleteGroups of a big group). */
+/** Records per batch when many are written at once (a DeleteGroups of a big group). */
 const RECORDS_PER_BATCH = 1000;
-export const REWRITE_MIN_BYTES = 4 * 1024 * 1024;
-const REWRITE_FACTOR = 4;
 
 export interface LoadStats {
   readonly records: number;
@@ -52,15 +46,11 @@ export type PendingAtLoad = Map<number, { partition: number; records: GroupRecor
 export class OffsetsLog {
   /** Per partition: the tail of its append chain (appends run one after another, in call order). */
   private readonly tails = new Map<number, Promise<unknown>>();
-  private readonly bytesSinceRewrite = new Map<number, number>();
-  private readonly liveBytes = new Map<number, number>();
-  private readonly rewriting = new Set<number>();
 
   constructor(
     private readonly store: LogStore,
     private readonly config: BrokerConfig,
     private readonly now: () => number,
-    private readonly rewriteMinBytes = REWRITE_MIN_BYTES,
   ) {}
 
   /** The partition count: the topic's when it exists (fixed at creation), else the configured one. */
@@ -89,8 +79,7 @@ export class OffsetsLog {
     const run = async (): Promise<void> => {
       await this.ensureTopic();
       const log = this.log(partition);
-      const bytes = await appendRecords(log, records, this.now(), producer);
-      this.bytesSinceRewrite.set(partition, (this.bytesSinceRewrite.get(partition) ?? 0) + bytes);
+      await appendRecords(log, records, this.now(), producer);
       onAppended?.();
     };
     const tail = (this.tails.get(partition) ?? Promise.resolve()).then(run, run);
@@ -107,32 +96,6 @@ export class OffsetsLog {
     await Promise.all(this.tails.values());
   }
 
-  /** Whether the partition has grown enough since its last rewrite to be rewritten. */
-  needsRewrite(partition: number): boolean {
-    if (this.rewriting.has(partition)) return false;
-    const since = this.bytesSinceRewrite.get(partition) ?? 0;
-    return since > Math.max(this.rewriteMinBytes, REWRITE_FACTOR * (this.liveBytes.get(partition) ?? 0));
-  }
-
-  /**
-   * Re-appends the partition's live state and then drops everything before it. `live` is taken when the
-   * rewrite's turn in the append chain comes, so it reflects every record written before it.
-   */
-  rewrite(partition: number, live: () => readonly GroupRecord[]): Promise<void> {
-    this.rewriting.add(partition);
-    const run = async (): Promise<void> => {
-      const log = this.log(partition);
-      const start = log.logEndOffset;
-      const bytes = await appendRecords(log, live(), this.now());
-      await log.deleteRecordsBefore(start);
-      this.liveBytes.set(partition, bytes);
-      this.bytesSinceRewrite.set(partition, 0);
-    };
-    const tail = (this.tails.get(partition) ?? Promise.resolve()).then(run, run).finally(() => this.rewriting.delete(partition));
-    this.tails.set(partition, tail.catch(() => undefined));
-    return tail;
-  }
-
   /** Reads every partition from its start, handing each record to `replay` in log order. */
   async load(replay: (record: GroupRecord) => void, onBadRecord: (message: string) => void, pending: PendingAtLoad = new Map()): Promise<LoadStats> {
     let records = 0;
@@ -142,12 +105,10 @@ export class OffsetsLog {
     for (let partition = 0; partition < this.partitions; partition++) {
       const log = this.log(partition);
       let offset = log.logStartOffset;
-      let bytes = 0;
       while (offset < log.logEndOffset) {
         const read = await log.read(offset, maxBytes);
         if (read.records.length === 0) break;
         for (const batch of read.records) {
-          bytes += batch.length;
           offset = lastOffsetAt(batch, 0) + 1;
           const header = readBatchHeader(batch);
           // Transactional offset commits wait for their marker: COMMIT replays them, ABORT drops them.
@@ -183,7 +144,6 @@ export class OffsetsLog {
           }
         }
       }
-      this.bytesSinceRewrite.set(partition, bytes);
     }
     return { records, skipped };
   }
@@ -195,9 +155,9 @@ export class OffsetsLog {
   }
 }
 
-/** Appends the records as batches of at most RECORDS_PER_BATCH, in one append; returns the bytes written. */
-async function appendRecords(log: PartitionLog, records: readonly GroupRecord[], now: number, producer?: TxnProducer): Promise<number> {
-  if (records.length === 0) return 0;
+/** Appends the records as batches of at most RECORDS_PER_BATCH, in one append. */
+async function appendRecords(log: PartitionLog, records: readonly GroupRecord[], now: number, producer?: TxnProducer): Promise<void> {
+  if (records.length === 0) return;
   const batches: Buffer[] = [];
   for (let i = 0; i < records.length; i += RECORDS_PER_BATCH) {
     const inputs: RecordInput[] = records.slice(i, i + RECORDS_PER_BATCH).map((record) => ({
@@ -210,5 +170,4 @@ async function appendRecords(log: PartitionLog, records: readonly GroupRecord[],
   }
   const bytes = batches.length === 1 ? batches[0]! : Buffer.concat(batches);
   await log.append(bytes, { leaderEpoch: PARTITION_LEADER_EPOCH, now });
-  return bytes.length;
 }

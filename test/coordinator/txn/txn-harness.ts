@@ -8,6 +8,7 @@ import { openTransactions } from '../../../src/coordinator/txn/open-transactions
 import type { TxnCoordinator } from '../../../src/coordinator/txn/txn-coordinator.js';
 import { encodeRecordBatch, isControl, readBatchHeader, readTransactionMarker, splitBatches, type ControlMarker } from '../../../src/protocol/records/index.js';
 import type { PartitionLog } from '../../../src/storage/log.js';
+import type { LogStore } from '../../../src/storage/log-store.js';
 import { MemoryLogStore } from '../../../src/storage/memory/memory-store.js';
 import { ManualScheduler } from '../../../src/storage/scheduler.js';
 
@@ -20,12 +21,12 @@ export class TxnHarness {
   coordinator!: TxnCoordinator;
 
   private constructor(
-    readonly store: MemoryLogStore,
+    readonly store: LogStore,
     readonly config: BrokerConfig,
     readonly scheduler: ManualScheduler,
   ) {}
 
-  static async start(settings: Record<string, string> = {}, store = new MemoryLogStore({ nodeId: 1 }), scheduler = new ManualScheduler(START_TIME)): Promise<TxnHarness> {
+  static async start(settings: Record<string, string> = {}, store: LogStore = new MemoryLogStore({ nodeId: 1 }), scheduler = new ManualScheduler(START_TIME)): Promise<TxnHarness> {
     const config = resolveBrokerConfig({
       'node.id': '1',
       'gregor.log.engine': 'memory',
