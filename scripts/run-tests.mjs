@@ -1,4 +1,4 @@
-// Runs every compiled test file (dist/test/**/*.test.js) with node's test runner.
+// Runs every compiled test file (dist/{test,bench/test,compat-tests/test}/**/*.test.js) with node's test runner.
 // Node 20's `node --test` does not expand globs, so the list is built here.
 // First it installs the real peers the end-to-end tests run against (Apache Kafka's tools from Maven
 // Central, kcat from Debian, confluent-kafka from PyPI); each installer is idempotent and cached.
@@ -18,7 +18,7 @@ function collect(dir, out) {
 }
 
 const filter = process.argv.slice(2);
-let files = collect('dist/test', []);
+let files = ['dist/test', 'dist/bench/test', 'dist/compat-tests/test'].flatMap((dir) => collect(dir, []));
 if (filter.length > 0) files = files.filter((f) => filter.some((part) => f.includes(part)));
 if (files.length === 0) {
   console.error('no test files found under dist/test');
