@@ -177,7 +177,8 @@ async function readCommitted(bootstrap: string, partition: number): Promise<Arra
   return rows;
 }
 
-test('Kafka Streams exactly_once_v2 word count survives a broker restart and an app crash with exact counts', { timeout: 180_000 }, async () => {
+test('Kafka Streams exactly_once_v2 word count survives a broker restart and an app crash with exact counts', { timeout: 300_000 }, async (t) => {
+  const began = performance.now();
   const install = spawnSync(`${STREAMS_DIR}/install.sh`, [], { stdio: ['ignore', 'ignore', 'inherit'] });
   assert.equal(install.status, 0, 'Kafka Streams installs');
   const reference = process.env['STREAMS_AGAINST_REFERENCE'] === '1';
@@ -194,11 +195,14 @@ test('Kafka Streams exactly_once_v2 word count survives a broker restart and an 
     const first = new StreamsApp(cluster.bootstrap, 'wordcount', stateDir);
     apps.push(first);
     await until(() => first.running(), 'the Streams app runs', 60_000);
+    t.diagnostic(`${Math.round(performance.now() - began)} ms: the app runs`);
     await produceLines(cluster.bootstrap, 0, 150);
     await until(async () => (await outputEnd(cluster.bootstrap)) > 0, 'the app commits its first counts', 60_000);
+    t.diagnostic(`${Math.round(performance.now() - began)} ms: first counts committed`);
 
     // The broker goes away under the running app (open transactions included) and comes back with its data.
     await cluster.restart();
+    t.diagnostic(`${Math.round(performance.now() - began)} ms: broker restarted`);
     await produceLines(cluster.bootstrap, 150, 300);
 
     // The app dies without closing; its successor (same state dir, so the same transactional id) fences it.
@@ -207,6 +211,7 @@ test('Kafka Streams exactly_once_v2 word count survives a broker restart and an 
     apps.push(second);
     await produceLines(cluster.bootstrap, 300, 400);
     await until(() => second.running(), 'the restarted Streams app runs', 60_000);
+    t.diagnostic(`${Math.round(performance.now() - began)} ms: the restarted app runs`);
     const expected = expectedCounts(400);
     const total = [...expected.values()].reduce((a, b) => a + b, 0);
     const watcher = await watchCounts(cluster.bootstrap);
@@ -216,6 +221,7 @@ test('Kafka Streams exactly_once_v2 word count survives a broker restart and an 
       await watcher.consumer.disconnect();
     }
     assert.equal(await second.stop(), 0, 'the app closes cleanly');
+    t.diagnostic(`${Math.round(performance.now() - began)} ms: every count committed; app stopped`);
 
     const rows = [...(await readCommitted(cluster.bootstrap, 0)), ...(await readCommitted(cluster.bootstrap, 1))];
     const last = new Map<string, number>();
