@@ -55,8 +55,7 @@ const platformatic = externalClient({
   name: 'platformatic',
   installScript: join(compatDir, 'clients', 'node', 'install.sh'),
   command: () => [process.execPath, join(compatDir, 'clients', 'node', 'platformatic.mjs')],
-  scenarios: ['metadata', 'topic-admin', 'produce-consume', 'commit-resume', 'two-groups', 'offsets-for-times', 'idempotent-producer',
-    'transactions', 'broker-restart', 'error-unknown-topic', 'error-message-too-large', 'error-invalid-topic', 'error-invalid-config'],
+  scenarios: SCENARIOS,
 });
 
 export const CLIENTS: readonly ClientSuite[] = [kafkajs, platformatic, javaClient, javaTools, kcat, confluentKafka, kafkaPython, franzGo, sarama];

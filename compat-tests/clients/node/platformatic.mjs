@@ -3,12 +3,17 @@
 // Usage: node platformatic.mjs <scenario> <bootstrap> <name-prefix>; exit 0 = pass, 1 = fail with the reason on
 // stderr; "OBSERVE <key> <json>" lines feed the differential mode (see runner/external.ts).
 import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
 import { Admin, Consumer, Producer } from '@platformatic/kafka';
 
 const [scenario, bootstrap, prefix] = process.argv.slice(2);
 const LIMIT_MS = 60_000; // stops a broken run from hanging; not a claim about speed
 const TOPIC = 2; // ConfigResourceType.TOPIC
 const BASE_TIME = 1_700_000_000_000n;
+// The broker's group.min.session.timeout.ms: a crashed member is noticed after this long.
+const SESSION_TIMEOUT_MS = 6000;
 const base = { clientId: 'gregor-compat-platformatic', bootstrapBrokers: [bootstrap] };
 
 const json = (value) => JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? Number(v) : v));
@@ -106,7 +111,102 @@ async function eventually(what, probe) {
   }
 }
 
+/** A group member reading the topic until stopped; its partition count from the client's assignments. */
+async function startMember(groupId, topic) {
+  const consumer = new Consumer({ ...base, groupId, sessionTimeout: SESSION_TIMEOUT_MS, heartbeatInterval: 500, maxWaitTime: 500 });
+  const stream = await consumer.consume({ topics: [topic], mode: 'earliest', autocommit: false });
+  stream.on('data', () => {});
+  return {
+    size: () => (consumer.assignments ?? []).reduce((n, a) => n + a.partitions.length, 0),
+    stop: async () => {
+      await stream.close();
+      await consumer.close(); // a clean leave: LeaveGroup
+    },
+  };
+}
+
+/** kafka-consumer-groups --reset-offsets ... --execute; returns "partition:new-offset" rows. */
+async function resetOffsets(group, topic, ...how) {
+  const { stdout } = await promisify(execFile)(`${process.env.COMPAT_BIN_DIR}/kafka-consumer-groups`,
+    ['--bootstrap-server', bootstrap, '--group', group, '--topic', topic, '--reset-offsets', ...how, '--execute']);
+  return stdout.split('\n').map((line) => line.trim().split(/\s+/)).filter((f) => f[0] === group && f[1] === topic).map((f) => `${f[2]}:${f[3]}`);
+}
+
 const scenarios = {
+  async member() {
+    // node platformatic.mjs member <bootstrap> <group> <topic>: one member until killed (group-rebalance's crash).
+    await startMember(prefix, process.argv[5]);
+    await new Promise(() => setInterval(() => {}, 60_000));
+  },
+
+  async 'group-rebalance'() {
+    const topic = `${prefix}topic`;
+    const group = `${prefix}group`;
+    await create(topic, 6);
+    const members = [];
+    const steps = {};
+    let crasher;
+    await withAdmin(async (admin) => {
+      const settle = async (step, live, sizes, total) => {
+        await eventually(`${step}: sizes ${json(sizes)}`, async () => {
+          const have = live.map((m) => m.size()).sort();
+          if (json(have) !== json(sizes)) return false;
+          const described = (await admin.describeGroups({ groups: [group] })).get(group);
+          const count = described?.members.size ?? described?.members.length;
+          return described?.state === 'STABLE' || described?.state === 'Stable' ? count === total : false;
+        });
+        steps[step] = { sizes, members: total };
+      };
+      try {
+        const a = await startMember(group, topic);
+        members.push(a);
+        await settle('one', [a], [6], 1);
+        const b = await startMember(group, topic);
+        members.push(b);
+        await settle('two', [a, b], [3, 3], 2);
+        const c = await startMember(group, topic);
+        await settle('three', [a, b, c], [2, 2, 2], 3);
+        await c.stop();
+        await settle('after-leave', [a, b], [3, 3], 2);
+        // A member in a process of its own, killed: no LeaveGroup, the coordinator notices when its session times out.
+        crasher = spawn(process.execPath, [fileURLToPath(import.meta.url), 'member', bootstrap, group, topic], { stdio: 'ignore' });
+        await settle('rejoin', [a, b], [2, 2], 3);
+        crasher.kill('SIGKILL');
+        await settle('after-crash', [a, b], [3, 3], 2);
+        observe('steps', steps);
+      } finally {
+        crasher?.kill('SIGKILL');
+        for (const m of members) await m.stop().catch(() => {});
+      }
+    });
+  },
+
+  async 'offset-reset'() {
+    const topic = `${prefix}topic`;
+    const group = `${prefix}group`;
+    await create(topic);
+    await produceNumbered(topic, 0, 10);
+    await readGroup(group, topic, atLeast(10));
+    const table = await resetOffsets(group, topic, '--to-offset', '3');
+    assert.deepEqual(table, ['0:3']);
+    const resumed = await readGroup(group, topic, reaches(9));
+    assert.deepEqual(values(resumed), numbered(3, 7));
+    observe('tool', { toOffset: table });
+    observe('resumed', positions(resumed));
+  },
+
+  async 'seek-replay'() {
+    const topic = `${prefix}topic`;
+    await create(topic);
+    await produceNumbered(topic, 0, 10);
+    const all = await readGroup(`${prefix}group`, topic, atLeast(10));
+    // A stream started at a chosen offset is this client's seek.
+    const replay = await readGroup(`${prefix}group`, topic, atLeast(7), { mode: 'manual', offsets: [{ topic, partition: 0, offset: 3n }] });
+    const offsets = [...all, ...replay].map((m) => Number(m.offset));
+    assert.deepEqual(offsets, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 3, 4, 5, 6, 7, 8, 9]);
+    observe('offsets', offsets);
+  },
+
   async metadata() {
     await withAdmin(async (admin) => {
       const cluster = await admin.metadata({ topics: [] });
@@ -313,7 +413,7 @@ const scenarios = {
   },
 };
 
-if (scenarios[scenario] === undefined || bootstrap === undefined || prefix === undefined) {
+if (scenarios[scenario] === undefined || bootstrap === undefined || prefix === undefined || (scenario === 'member') !== (process.argv.length === 6)) {
   console.error(`usage: platformatic.mjs <${Object.keys(scenarios).join('|')}> <bootstrap> <name-prefix>`);
   process.exit(2);
 }
