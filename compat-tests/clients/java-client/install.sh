@@ -6,7 +6,10 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/../../reference/env.sh"
 "$COMPAT_DIR/reference/install.sh"
 classes="$COMPAT_CACHE/java-client/classes"
-if [ -f "$classes/Scenarios.class" ] && [ -z "$(find "$here" -newer "$classes/Scenarios.class" -type f)" ]; then exit 0; fi
+if [ -f "$classes/Scenarios.class" ] && [ -z "$(find "$here" -newer "$classes/Scenarios.class" -name "*.java")" ]; then exit 0; fi
+# Compile beside the old classes and swap, so a run in progress never sees an empty folder.
+rm -rf "$classes.new"
+mkdir -p "$classes.new"
+javac -nowarn -encoding UTF-8 -cp "$KAFKA_LIBS/*" -d "$classes.new" "$here/Scenarios.java" >&2
 rm -rf "$classes"
-mkdir -p "$classes"
-javac -nowarn -encoding UTF-8 -cp "$KAFKA_LIBS/*" -d "$classes" "$here/Scenarios.java" >&2
+mv "$classes.new" "$classes"
