@@ -3,6 +3,7 @@
 
 import type { CleanerStorage } from './cleaner/cleaner-storage.js';
 import { LogCleaner } from './cleaner/log-cleaner.js';
+import { forEachBounded, PARTITION_IO_CONCURRENCY } from './bounded.js';
 import { StorageError } from './errors.js';
 import { DEFAULT_LOG_CONFIG, logConfigFrom, type LogConfig } from './log-config.js';
 import type { PartitionLog } from './log.js';
@@ -62,6 +63,8 @@ export abstract class StoreCore<S extends LogSegment> implements LogStore {
   protected abstract dropTopic(topic: TopicMetadata): Promise<void>;
   /** Write the per-broker checkpoints (file engine). */
   protected async checkpoint(): Promise<void> {}
+  /** After a batch of partitions was opened (file engine: make new partition dirs durable at once). */
+  protected async afterOpenPartitions(): Promise<void> {}
   /** After every log is closed (file engine: the clean-shutdown marker). */
   protected async afterClose(): Promise<void> {}
   /** Where the log cleaner writes cleaned segments and its checkpoint (undefined: no cleaner). */
@@ -191,7 +194,8 @@ export abstract class StoreCore<S extends LogSegment> implements LogStore {
       this.background = [];
       // The clean in progress stops at its next slice; its unfinished copy is discarded.
       await this.cleaner?.stop();
-      for (const log of this.logTable.values()) await log.close();
+      // Logs close in parallel; each flushes only what was written since its last flush.
+      await forEachBounded(this.allLogs(), PARTITION_IO_CONCURRENCY, (log) => log.close());
       await this.checkpoint();
       await this.afterClose();
     });
@@ -209,8 +213,19 @@ export abstract class StoreCore<S extends LogSegment> implements LogStore {
 
   private async openPartitions(topic: TopicMetadata, from: number): Promise<void> {
     const config = this.logConfigFor(topic.configs);
-    for (let p = from; p < topic.partitions; p++) {
-      this.logTable.set(logKey(topic.name, p), await this.openLog(topic, p, config));
+    const partitions = Array.from({ length: topic.partitions - from }, (_, i) => from + i);
+    const opened: (SegmentedLog<S> | undefined)[] = [];
+    try {
+      await forEachBounded(partitions, PARTITION_IO_CONCURRENCY, async (p, i) => {
+        opened[i] = await this.openLog(topic, p, config);
+      });
+    } finally {
+      // In partition order, whichever opened (the table's order is the checkpoints' order).
+      partitions.forEach((p, i) => {
+        const log = opened[i];
+        if (log !== undefined) this.logTable.set(logKey(topic.name, p), log);
+      });
+      await this.afterOpenPartitions();
     }
   }
 

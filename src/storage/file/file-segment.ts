@@ -33,6 +33,12 @@ export class FileSegment implements LogSegment {
   private bytesSinceIndexEntry = 0;
   private lastModified: number;
   private file: FileHandle | undefined;
+  /** .log bytes changed since its last fsync. */
+  private logDirty = false;
+  /** The in-memory indexes differ from the index files. */
+  private indexesDirty = false;
+  /** The index files were written since their last fsync. */
+  private indexesUnsynced = false;
   private paths: ReturnType<typeof segmentPaths>;
   readonly offsetIndex: OffsetIndex;
   readonly timeIndex: TimeIndex;
@@ -151,6 +157,8 @@ export class FileSegment implements LogSegment {
       await file.truncate(start).catch(() => undefined);
       throw new StorageError('KAFKA_STORAGE_ERROR', `write to ${this.paths.log} failed: ${(err as Error).message}`);
     }
+    this.logDirty = true;
+    this.indexesDirty = true;
     if (start === 0) this.firstBatchTimestamp = assigned.batches[0]!.maxTimestamp;
     for (const batch of assigned.batches) this.indexBatch(batch, start + batch.position);
     this.bytes = start + buf.length;
@@ -222,26 +230,33 @@ export class FileSegment implements LogSegment {
       }
     }
     await file.truncate(cutAt);
+    this.logDirty = true;
     this.bytes = cutAt;
     // Indexes and the segment's summary are rebuilt from what remains (truncation is rare).
     await this.rebuildFrom(0);
   }
 
   async onBecomeInactive(): Promise<void> {
-    this.timeIndex.maybeAppend(this.maxTs, this.offsetOfMaxTs, true);
+    this.finalTimeIndexEntry();
     await this.persistIndexes(true);
   }
 
+  /** Nothing to do for a segment unchanged since its last flush (Kafka flushes only past the recovery point). */
   async flush(): Promise<void> {
-    await (await this.handle()).sync();
+    if (this.logDirty) {
+      await (await this.handle()).sync();
+      this.logDirty = false;
+    }
     await this.persistIndexes(false);
   }
 
+  /** Unchanged segments close without a write or an fsync: shutdown with many partitions stays quick. */
   async close(): Promise<void> {
     if (this.file === undefined) return;
-    this.timeIndex.maybeAppend(this.maxTs, this.offsetOfMaxTs, true);
+    this.finalTimeIndexEntry();
     await this.persistIndexes(true);
-    await this.file.sync();
+    if (this.logDirty) await this.file.sync();
+    this.logDirty = false;
     await this.file.close();
     this.file = undefined;
   }
@@ -268,6 +283,13 @@ export class FileSegment implements LogSegment {
         for (const path of renamed) await rm(path, { force: true }).catch(() => undefined);
       })();
     });
+  }
+
+  /** The time index ends with the segment's max timestamp (Kafka's onBecomeInactiveSegment/close). */
+  private finalTimeIndexEntry(): void {
+    const before = this.timeIndex.entries;
+    this.timeIndex.maybeAppend(this.maxTs, this.offsetOfMaxTs, true);
+    if (this.timeIndex.entries !== before) this.indexesDirty = true;
   }
 
   private async handle(): Promise<FileHandle> {
@@ -363,20 +385,25 @@ export class FileSegment implements LogSegment {
     const cut = this.bytes - validEnd;
     if (cut > 0) {
       await file.truncate(validEnd);
+      this.logDirty = true;
       this.bytes = validEnd;
     }
     // The rebuilt indexes replace the files' contents.
     this.offsetIndex.persisted = 0;
     this.timeIndex.persisted = 0;
+    this.indexesDirty = true;
     await this.persistIndexes(false);
     return cut;
   }
 
   private async persistIndexes(sync: boolean): Promise<void> {
+    if (!this.indexesDirty && !(sync && this.indexesUnsynced)) return;
     await persistIndex(this.paths.index, this.offsetIndex.persisted * OFFSET_ENTRY_SIZE, this.offsetIndex.unpersistedBytes(), sync);
     this.offsetIndex.persisted = this.offsetIndex.entries;
     await persistIndex(this.paths.timeIndex, this.timeIndex.persisted * TIME_ENTRY_SIZE, this.timeIndex.unpersistedBytes(), sync);
     this.timeIndex.persisted = this.timeIndex.entries;
+    this.indexesDirty = false;
+    this.indexesUnsynced = !sync;
   }
 }
 

@@ -50,6 +50,8 @@ export class FileLogStore extends StoreCore<FileSegment> {
   readonly loadStats: StoreLoadStats;
   private readonly checkpointQueue = new SerialQueue();
   private logStartDirty = false;
+  /** New partition dirs not yet made durable in the log dir. */
+  private logDirUnsynced = false;
   private recoveryPoints = new Map<string, number>();
   private logStarts = new Map<string, number>();
   private readonly swapStep: SwapStepHook | undefined;
@@ -103,12 +105,19 @@ export class FileLogStore extends StoreCore<FileSegment> {
       logStartChanged: () => this.logStartMoved(),
     });
     if ((await readPartitionMetadata(dir)) !== topic.topicId) await writePartitionMetadata(dir, topic.topicId);
-    if (fresh) await syncDirectory(this.logDir);
+    if (fresh) this.logDirUnsynced = true;
     this.loadStats.partitions++;
     this.loadStats.segments += stats.segments;
     this.loadStats.recoveredSegments += stats.recoveredSegments;
     this.loadStats.truncatedBytes += stats.truncatedBytes;
     return log;
+  }
+
+  /** One fsync of the log dir for all the partition dirs just created. */
+  protected override async afterOpenPartitions(): Promise<void> {
+    if (!this.logDirUnsynced) return;
+    this.logDirUnsynced = false;
+    await syncDirectory(this.logDir);
   }
 
   protected async saveTopic(topic: TopicMetadata): Promise<void> {

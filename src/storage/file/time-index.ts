@@ -40,6 +40,8 @@ export class TimeIndex {
   /** Append when the timestamp is newer than the last entry's (`force` ignores fullness, as on roll). */
   maybeAppend(timestamp: number, offset: number, force = false): void {
     if (!force && this.isFull()) return;
+    // An empty index's last entry is (no timestamp, base offset): a segment without timestamps gets none.
+    if (timestamp < 0) return;
     if (this.count > 0) {
       const last = this.lastEntry();
       if (timestamp <= last.timestamp || offset < last.offset) return;

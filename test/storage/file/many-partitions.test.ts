@@ -1,0 +1,48 @@
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FileLogStore } from '../../../src/storage/file/file-store.js';
+import { batchOf } from '../batch-fixtures.js';
+
+const root = mkdtempSync(join(tmpdir(), 'gregor-many-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+
+const segmentFile = (logDir: string, dir: string, suffix: string) => join(logDir, dir, `${'0'.repeat(20)}${suffix}`);
+
+test('many partitions open in parallel, keep their order, close and reopen clean with every byte', async () => {
+  const logDir = join(root, 'a');
+  const store = await FileLogStore.open({ logDir, nodeId: 1 });
+  await store.createTopic('a', 40);
+  await store.createTopic('b', 25);
+  await store.addPartitions('b', 60);
+  const log = store.log('b', 37)!;
+  await log.append(await batchOf(3, 1_000), { leaderEpoch: 0 });
+  await log.flush();
+  // Written after the flush: close must still make it durable.
+  await log.append(await batchOf(2, 2_000), { leaderEpoch: 0 });
+  await store.close();
+
+  const lines = readFileSync(join(logDir, 'recovery-point-offset-checkpoint'), 'utf8').trim().split('\n').slice(2);
+  const expected = [...Array(40).keys()].map((p) => `a ${p} 0`).concat([...Array(60).keys()].map((p) => `b ${p} ${p === 37 ? 5 : 0}`));
+  assert.deepEqual(lines, expected);
+  // A segment without timestamps gets no time index entry (Kafka's TimeIndex.maybeAppend).
+  assert.equal(statSync(segmentFile(logDir, 'a-3', '.timeindex')).size, 0);
+  assert.equal(statSync(segmentFile(logDir, 'b-37', '.timeindex')).size, 12);
+
+  const again = await FileLogStore.open({ logDir, nodeId: 1 });
+  assert.equal(again.loadStats.cleanShutdown, true);
+  assert.equal(again.loadStats.partitions, 100);
+  assert.equal(again.loadStats.recoveredSegments, 0);
+  assert.equal(again.log('b', 37)!.logEndOffset, 5);
+  assert.equal(again.log('b', 59)!.logEndOffset, 0);
+  // Closing an unchanged store leaves its segment files as they were.
+  const before = readFileSync(segmentFile(logDir, 'b-37', '.timeindex'));
+  await again.close();
+  assert.deepEqual(readFileSync(segmentFile(logDir, 'b-37', '.timeindex')), before);
+  const third = await FileLogStore.open({ logDir, nodeId: 1 });
+  assert.equal(third.loadStats.cleanShutdown, true);
+  assert.deepEqual((await third.log('b', 37)!.read(3, 10_000)).records.length > 0, true);
+  await third.close();
+});
