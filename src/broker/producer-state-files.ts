@@ -24,6 +24,8 @@ export interface LoadedProducerFiles {
 export class ProducerStateFiles {
   /** Base offset of the segment the log was appending to when last looked at (a change is a roll). */
   activeSegment = -1;
+  /** Offset of the newest snapshot on disk (loaded or written), -1 when none. */
+  latestSnapshot = -1;
   private queue: Promise<void> = Promise.resolve();
 
   constructor(readonly dir: string, private readonly warn: (message: string) => void = () => {}) {}
@@ -48,6 +50,7 @@ export class ProducerStateFiles {
       try {
         snapshot = decodeProducerSnapshot(await readFile(path));
         replayFrom = offset;
+        this.latestSnapshot = offset;
       } catch (error) {
         this.warn(`deleting producer snapshot ${path}: ${(error as Error).message}`);
         await rm(path, { force: true });
@@ -89,6 +92,7 @@ export class ProducerStateFiles {
       const path = this.snapshotPath(offset);
       await writeFile(`${path}.tmp`, encodeProducerSnapshot(entries));
       await rename(`${path}.tmp`, path);
+      this.latestSnapshot = Math.max(this.latestSnapshot, offset);
       const names = await readdir(this.dir);
       const older = names.map((n) => parseSegmentFileName(n, SNAPSHOT_SUFFIX)).filter((b): b is number => b !== undefined && b < offset);
       for (const stale of older.sort((a, b) => b - a).slice(SNAPSHOTS_KEPT - 1)) await rm(this.snapshotPath(stale), { force: true });

@@ -84,7 +84,11 @@ export class ProducerStates implements ProducerStateCheck {
         const log = this.store.log(topic.name, p);
         const files = log === undefined ? undefined : this.filesFor(log);
         if (log === undefined || files === undefined) continue;
-        await files.writeSnapshot(log.logEndOffset, this.byLog.get(log)?.snapshotEntries(log.logEndOffset) ?? []);
+        // As Kafka: no new snapshot at an offset already snapshotted, nor for an empty log (nothing to replay).
+        await files.idle();
+        const state = this.byLog.get(log);
+        if (log.logEndOffset === files.latestSnapshot || (log.logEndOffset === log.logStartOffset && state === undefined)) continue;
+        await files.writeSnapshot(log.logEndOffset, state?.snapshotEntries(log.logEndOffset) ?? []);
       }
     }
   }

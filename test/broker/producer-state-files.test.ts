@@ -104,6 +104,10 @@ test('after a clean shutdown the state loads from the snapshot without reading a
     const second = await open(dir);
     assert.deepEqual(second.states.loadStats, { snapshotsLoaded: 1, batchesReplayed: 0 }, 'no batch read');
     await assertStateSurvived(second);
+    const snapshot = join(first.partitionDir, '00000000000000000046.snapshot');
+    const before = await stat(snapshot);
+    await second.states.snapshotAll();
+    assert.equal((await stat(snapshot)).ino, before.ino, 'nothing appended since: the snapshot is not written again');
     await second.store.close();
 
     // Without the .txnindex the aborted transaction is unknown: it was served from the file, not the log.
