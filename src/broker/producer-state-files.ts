@@ -3,7 +3,7 @@
 // (txn-index.ts) appended when a transaction is aborted. At start-up the latest usable snapshot is loaded and
 // only the batches from its offset on are replayed (Kafka's ProducerStateManager + LogLoader); the .txnindex
 // entries below that offset are kept and those at or above it are cut, as the replay writes them again.
-import { open, readdir, readFile, rename, rm, truncate, writeFile } from 'node:fs/promises';
+import { open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LOG_SUFFIX, offsetFileName, parseSegmentFileName } from '../storage/file/segment-files.js';
 import type { AbortedTxn } from './partition-producer-state.js';
@@ -60,17 +60,18 @@ export class ProducerStateFiles {
     const indexes = names.map((n) => parseSegmentFileName(n, TXN_INDEX_SUFFIX)).filter((b): b is number => b !== undefined).sort((a, b) => a - b);
     for (const base of indexes) {
       const path = this.txnIndexPath(base);
-      if (!segments.has(base)) {
-        await rm(path, { force: true });
-        continue;
-      }
-      const { entries } = decodeTxnIndex(await readFile(path));
-      const kept = entries.filter((t) => t.lastOffset < replayFrom);
-      if (kept.length !== entries.length || (await sizeOf(path)) !== kept.length * TXN_INDEX_ENTRY_BYTES) {
-        await truncate(path, kept.length * TXN_INDEX_ENTRY_BYTES);
+      // Entries below the log start can no longer be fetched; those from replayFrom on are written again by the
+      // replay. An index whose segment is gone may still hold live entries (the cleaner merged its segment away).
+      const bytes = await readFile(path);
+      const { entries } = decodeTxnIndex(bytes);
+      const kept = entries.filter((t) => t.lastOffset < replayFrom && t.lastOffset >= logStartOffset);
+      if (kept.length === 0 && !segments.has(base)) await rm(path, { force: true });
+      else if (kept.length !== entries.length || bytes.length !== kept.length * TXN_INDEX_ENTRY_BYTES) {
+        await writeFile(path, Buffer.concat(kept.map(encodeAbortedTxn)));
       }
       aborted.push(...kept);
     }
+    aborted.sort((a, b) => a.lastOffset - b.lastOffset);
     return { replayFrom, snapshot, aborted };
   }
 
@@ -119,14 +120,5 @@ export class ProducerStateFiles {
 
   private txnIndexPath(base: number): string {
     return join(this.dir, offsetFileName(base) + TXN_INDEX_SUFFIX);
-  }
-}
-
-async function sizeOf(path: string): Promise<number> {
-  const handle = await open(path, 'r');
-  try {
-    return (await handle.stat()).size;
-  } finally {
-    await handle.close();
   }
 }

@@ -4,7 +4,7 @@
 // come back from the .txnindex files.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveBrokerConfig } from '../../src/config/index.js';
@@ -156,6 +156,26 @@ test('without any snapshot (or with a corrupt one) the state is rebuilt from the
     const second = await open(dir);
     assert.deepEqual(second.states.loadStats, { snapshotsLoaded: 0, batchesReplayed: 46 }, 'every batch read');
     assert.deepEqual(await snapshotsIn(first.partitionDir), [], 'the corrupt snapshot is deleted');
+    await assertStateSurvived(second);
+    await second.store.close();
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('a .txnindex whose segment is gone still serves its live entries (a clean merged the segment away)', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'gregor-producer-snapshot-'));
+  try {
+    const first = await open(dir);
+    await write(first);
+    await first.states.snapshotAll();
+    await first.store.close();
+    const index = (await readdir(first.partitionDir)).find((n) => n.endsWith('.txnindex'))!;
+    // As if the segment holding the marker had been merged into an earlier one by the cleaner.
+    await rename(join(first.partitionDir, index), join(first.partitionDir, '00000000000000000041.txnindex'));
+
+    const second = await open(dir);
+    assert.equal(second.states.loadStats.batchesReplayed, 0);
     await assertStateSurvived(second);
     await second.store.close();
   } finally {
