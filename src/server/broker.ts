@@ -12,7 +12,6 @@ import { StoreTopicCatalog } from '../broker/store-topic-catalog.js';
 import { GroupCoordinator } from '../coordinator/group-coordinator.js';
 import { ProducerStates } from '../broker/producer-states.js';
 import { openTransactions } from '../coordinator/txn/open-transactions.js';
-import type { TxnCoordinator } from '../coordinator/txn/txn-coordinator.js';
 import type { LogStore } from '../storage/log-store.js';
 import { MemoryLogStore } from '../storage/memory/memory-store.js';
 import { Connection, type ConnectionLimits } from './connection.js';
@@ -91,43 +90,24 @@ export async function startBroker(config: BrokerConfig, options: BrokerOptions =
   const store: LogStore =
     options.store ??
     (options.topics !== undefined ? new MemoryLogStore({ nodeId: config['node.id'] }) : await openLogStore(config, (msg) => log.warn(msg)));
-  // Groups and committed offsets are loaded from __consumer_offsets before any client is accepted.
-  let groups: GroupCoordinator;
-  try {
-    groups = await GroupCoordinator.open({ store, config, log });
-  } catch (err) {
-    await store.close();
-    throw err;
-  }
-  // Producer state is rebuilt from the logs, then transactions from __transaction_state (prepared ones finish).
-  let producerStates: ProducerStates;
-  let replicaManager: ReplicaManager;
-  let transactions: TxnCoordinator;
-  try {
-    producerStates = await ProducerStates.load(store, Date.now, (msg) => log.warn(msg));
-    replicaManager = new ReplicaManager(store, config, { producerState: producerStates });
-    transactions = await openTransactions({ config, replicaManager, producerStates, groups, log });
-  } catch (err) {
-    await groups.close();
-    await store.close();
-    throw err;
-  }
-
+  // What start-up has opened so far, closed in reverse order when a later step fails.
+  const opened: (() => Promise<void>)[] = [() => store.close()];
   const bound: BoundListener[] = [];
-  try {
-    for (const spec of listenerSpecs) {
-      bound.push(await bindListener(spec, options.writeHighWaterMark ?? DEFAULT_WRITE_HIGH_WATER_MARK, onSocket));
-    }
-  } catch (err) {
-    await Promise.all(bound.map((listener) => listener.close()));
-    await transactions.close();
-    await groups.close();
-    await store.close();
-    throw err;
-  }
-
   let state: BrokerState;
   try {
+    // Groups and committed offsets are loaded from __consumer_offsets before any client is accepted.
+    const groups = await GroupCoordinator.open({ store, config, log });
+    opened.push(() => groups.close());
+    // Producer state is rebuilt from the logs, then transactions from __transaction_state (prepared ones finish).
+    const producerStates = await ProducerStates.load(store, Date.now, (msg) => log.warn(msg));
+    const replicaManager = new ReplicaManager(store, config, { producerState: producerStates });
+    const transactions = await openTransactions({ config, replicaManager, producerStates, groups, log });
+    opened.push(() => transactions.close());
+    for (const spec of listenerSpecs) {
+      const listener = await bindListener(spec, options.writeHighWaterMark ?? DEFAULT_WRITE_HIGH_WATER_MARK, onSocket);
+      bound.push(listener);
+      opened.push(() => listener.close());
+    }
     state = {
       config,
       nodeId: store.nodeId,
@@ -145,10 +125,7 @@ export async function startBroker(config: BrokerConfig, options: BrokerOptions =
     dispatch = createDispatch(state);
     store.startBackground(backgroundIntervals(config, (partitionLog) => producerStates.lastStableOffset(partitionLog)));
   } catch (err) {
-    await Promise.all(bound.map((listener) => listener.close()));
-    await transactions.close();
-    await groups.close();
-    await store.close();
+    for (const close of opened.reverse()) await close();
     throw err;
   }
   log.info(
