@@ -5,7 +5,7 @@ import type { BrokerConfig } from '../config/index.js';
 import type { LogStore, TopicMetadata } from '../storage/log-store.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { StorageError } from '../storage/errors.js';
-import { CONSUMER_OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC } from '../server/topic-names.js';
+import { CONSUMER_OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC } from '../protocol/topic-names.js';
 
 /** gregor is a single node. */
 const LIVE_BROKERS = 1;

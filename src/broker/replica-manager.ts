@@ -6,7 +6,7 @@ import { ErrorCode } from '../protocol/error-codes.js';
 import type { RecordsValue } from '../protocol/io/writer.js';
 import type { PartitionLog } from '../storage/log.js';
 import type { LogStore, TopicMetadata } from '../storage/log-store.js';
-import { isInternalTopic } from '../server/topic-names.js';
+import { isInternalTopic } from '../protocol/topic-names.js';
 import { FetchSessionCache } from './fetch-session-cache.js';
 import { appendProduced, failed, type PartitionAppendOutcome } from './produce-append.js';
 import { appendEveryBatch, type ProducerStateCheck } from './producer-state.js';

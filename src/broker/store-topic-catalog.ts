@@ -2,7 +2,7 @@
 import type { BrokerConfig } from '../config/index.js';
 import type { LogStore, TopicMetadata } from '../storage/log-store.js';
 import type { TopicCatalog, TopicInfo } from '../server/topic-catalog.js';
-import { isInternalTopic } from '../server/topic-names.js';
+import { isInternalTopic } from '../protocol/topic-names.js';
 import { autoCreateTopic } from './auto-create.js';
 
 export function topicInfo(topic: TopicMetadata): TopicInfo {

@@ -17,7 +17,7 @@ import { configValueProblem, topicConfigsProblem } from './config-validation.js'
 import { dynamicConfigs } from './dynamic-configs.js';
 import type { ApiError } from '../../protocol/api-error.js';
 import { apiErrorOf } from '../error-mapping.js';
-import { invalidTopicNameMessage } from '../topic-names.js';
+import { invalidTopicNameMessage } from '../../protocol/topic-names.js';
 
 export const OpType = { SET: 0, DELETE: 1, APPEND: 2, SUBTRACT: 3 } as const;
 const OP_NAMES = ['SET', 'DELETE', 'APPEND', 'SUBTRACT'] as const;

@@ -30,7 +30,7 @@ import {
 } from '../authorized-operations.js';
 import { defineHandler, type Handler, type RequestContext } from '../handler.js';
 import type { TopicInfo } from '../topic-catalog.js';
-import { isInternalTopic, isValidTopicName } from '../topic-names.js';
+import { isInternalTopic, isValidTopicName } from '../../protocol/topic-names.js';
 
 /** MetadataResponse's "no leader". */
 const NO_LEADER = -1;

@@ -27,7 +27,7 @@ import { dynamicConfigs } from '../admin/dynamic-configs.js';
 import type { ApiError } from '../../protocol/api-error.js';
 import { apiErrorOf } from '../error-mapping.js';
 import { manualAssignmentProblem } from '../admin/replica-assignment.js';
-import { CLUSTER_METADATA_TOPIC, collidingTopic, invalidTopicNameMessage } from '../topic-names.js';
+import { CLUSTER_METADATA_TOPIC, collidingTopic, invalidTopicNameMessage } from '../../protocol/topic-names.js';
 import { defineHandler, type Handler, type RequestContext } from '../handler.js';
 
 /** What a valid topic becomes. */

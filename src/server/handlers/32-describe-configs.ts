@@ -21,7 +21,7 @@ import {
 import { ConfigDescriber, ConfigSourceId, type ConfigEntry } from '../../config/index.js';
 import { ResourceType } from '../admin/resource-types.js';
 import { dynamicConfigs } from '../admin/dynamic-configs.js';
-import { invalidTopicNameMessage } from '../topic-names.js';
+import { invalidTopicNameMessage } from '../../protocol/topic-names.js';
 import { ROOT_LOGGER } from '../admin/alter-configs.js';
 import { defineHandler, type Handler, type RequestContext } from '../handler.js';
 

@@ -19,7 +19,7 @@ import {
 import { ZERO_UUID } from '../../protocol/io/reader.js';
 import { AUTHORIZED_OPERATIONS_OMITTED, TOPIC_AUTHORIZED_OPERATIONS } from '../authorized-operations.js';
 import { defineHandler, type Handler } from '../handler.js';
-import { isInternalTopic, isValidTopicName } from '../topic-names.js';
+import { isInternalTopic, isValidTopicName } from '../../protocol/topic-names.js';
 
 /** Kafka's max.request.partition.size.limit default (not a gregor setting yet). */
 const MAX_REQUEST_PARTITION_SIZE_LIMIT = 2000;

@@ -5,7 +5,7 @@ import {
   invalidTopicNameMessage,
   isInternalTopic,
   isValidTopicName,
-} from '../../src/server/topic-names.js';
+} from '../../src/protocol/topic-names.js';
 
 test("topic name messages are Kafka's", () => {
   assert.equal(invalidTopicNameMessage('orders'), null);
