@@ -39,7 +39,10 @@ export abstract class StoreCore<S extends LogSegment> implements LogStore {
   protected readonly scheduler: Scheduler;
   protected readonly defaults: LogConfig;
   private readonly resolve: (overrides: Readonly<Record<string, string>>, defaults: LogConfig) => LogConfig;
+  /** Frozen entries, handed out as they are: lookups on the request path copy nothing. */
   protected readonly topicTable = new Map<string, TopicMetadata>();
+  /** Topic id → name, so topicById is one lookup. */
+  private readonly topicNames = new Map<string, string>();
   protected readonly logTable = new Map<string, SegmentedLog<S>>();
   /** Topic-level changes run one at a time. */
   protected readonly adminQueue = new SerialQueue();
@@ -78,15 +81,14 @@ export abstract class StoreCore<S extends LogSegment> implements LogStore {
   }
 
   topics(): TopicMetadata[] {
-    return [...this.topicTable.values()].map(copyTopic);
+    return [...this.topicTable.values()];
   }
   topic(name: string): TopicMetadata | undefined {
-    const t = this.topicTable.get(name);
-    return t === undefined ? undefined : copyTopic(t);
+    return this.topicTable.get(name);
   }
   topicById(topicId: string): TopicMetadata | undefined {
-    for (const t of this.topicTable.values()) if (t.topicId === topicId) return copyTopic(t);
-    return undefined;
+    const name = this.topicNames.get(topicId);
+    return name === undefined ? undefined : this.topicTable.get(name);
   }
   log(topic: string, partition: number): SegmentedLog<S> | undefined {
     return this.logTable.get(logKey(topic, partition));
@@ -106,11 +108,11 @@ export abstract class StoreCore<S extends LogSegment> implements LogStore {
         throw new StorageError('INVALID_PARTITIONS', `invalid partition count ${partitions}`);
       }
       if (topicId !== undefined && !isUuid(topicId)) throw new StorageError('INVALID_TOPIC_EXCEPTION', `invalid topic id '${topicId}'`);
-      const topic: TopicMetadata = { name, topicId: topicId ?? randomUuid(), partitions, configs: { ...configs } };
+      const topic = frozenTopic({ name, topicId: topicId ?? randomUuid(), partitions, configs });
       await this.saveTopic(topic);
-      this.topicTable.set(name, topic);
+      this.setTopic(topic);
       await this.openPartitions(topic, 0);
-      return copyTopic(topic);
+      return topic;
     });
   }
 
@@ -119,6 +121,7 @@ export abstract class StoreCore<S extends LogSegment> implements LogStore {
       this.ensureOpen();
       const topic = this.requireTopic(name);
       this.topicTable.delete(name);
+      if (this.topicNames.get(topic.topicId) === name) this.topicNames.delete(topic.topicId);
       for (let p = 0; p < topic.partitions; p++) {
         const key = logKey(name, p);
         await this.logTable.get(key)?.abandon();
@@ -131,12 +134,12 @@ export abstract class StoreCore<S extends LogSegment> implements LogStore {
   setTopicConfigs(name: string, configs: Record<string, string>): Promise<TopicMetadata> {
     return this.adminQueue.run(async () => {
       this.ensureOpen();
-      const topic = { ...this.requireTopic(name), configs: { ...configs } };
+      const topic = frozenTopic({ ...this.requireTopic(name), configs });
       await this.saveTopic(topic);
-      this.topicTable.set(name, topic);
+      this.setTopic(topic);
       const config = this.logConfigFor(topic.configs);
       for (let p = 0; p < topic.partitions; p++) this.log(name, p)?.updateConfig(config);
-      return copyTopic(topic);
+      return topic;
     });
   }
 
@@ -147,11 +150,11 @@ export abstract class StoreCore<S extends LogSegment> implements LogStore {
       if (!Number.isInteger(total) || total <= current.partitions || total > MAX_PARTITIONS) {
         throw new StorageError('INVALID_PARTITIONS', `topic '${name}' has ${current.partitions} partitions; cannot change to ${total}`);
       }
-      const topic = { ...current, partitions: total };
+      const topic = frozenTopic({ ...current, partitions: total });
       await this.saveTopic(topic);
-      this.topicTable.set(name, topic);
+      this.setTopic(topic);
       await this.openPartitions(topic, current.partitions);
-      return copyTopic(topic);
+      return topic;
     });
   }
 
@@ -202,9 +205,15 @@ export abstract class StoreCore<S extends LogSegment> implements LogStore {
   }
 
   /** Put a loaded topic and its logs in the tables (engines loading at startup). */
-  protected async register(topic: TopicMetadata): Promise<void> {
-    this.topicTable.set(topic.name, topic);
+  protected async register(loaded: TopicMetadata): Promise<void> {
+    const topic = frozenTopic(loaded);
+    this.setTopic(topic);
     await this.openPartitions(topic, 0);
+  }
+
+  private setTopic(topic: TopicMetadata): void {
+    this.topicTable.set(topic.name, topic);
+    this.topicNames.set(topic.topicId, topic.name);
   }
 
   protected allLogs(): SegmentedLog<S>[] {
@@ -244,6 +253,7 @@ function logKey(topic: string, partition: number): string {
   return `${topic}-${partition}`;
 }
 
-function copyTopic(t: TopicMetadata): TopicMetadata {
-  return { ...t, configs: { ...t.configs } };
+/** A private copy that cannot change under the store: callers share it. */
+function frozenTopic(t: TopicMetadata): TopicMetadata {
+  return Object.freeze({ ...t, configs: Object.freeze({ ...t.configs }) });
 }

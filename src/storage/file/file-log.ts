@@ -38,6 +38,8 @@ export interface OpenFileLogOptions {
   /** From log-start-offset-checkpoint (0 when unknown). */
   logStartOffset: number;
   logStartChanged?: (log: FileLog) => void;
+  /** The caller just created the (empty) dir: nothing to list or recover. */
+  fresh?: boolean;
 }
 
 export interface LoadStats {
@@ -53,12 +55,12 @@ const SEGMENT_SUFFIXES = [LOG_SUFFIX, INDEX_SUFFIX, TIME_INDEX_SUFFIX];
 
 export async function openFileLog(options: OpenFileLogOptions): Promise<{ log: FileLog; stats: LoadStats }> {
   const { dir, scheduler } = options;
-  await mkdir(dir, { recursive: true });
+  const fresh = options.fresh ?? (await mkdir(dir, { recursive: true })) !== undefined;
   let log: FileLog | undefined;
   const ctx: SegmentContext = { dir, scheduler, config: () => log?.config ?? options.config };
 
-  await finishInterruptedSwaps(dir);
-  const names = await readdir(dir);
+  if (!fresh) await finishInterruptedSwaps(dir);
+  const names = fresh ? [] : await readdir(dir);
   const bases: number[] = [];
   for (const name of names) {
     if (LEFTOVER_SUFFIXES.some((suffix) => name.endsWith(suffix))) {
@@ -101,7 +103,7 @@ export async function openFileLog(options: OpenFileLogOptions): Promise<{ log: F
   stats.segments = segments.length;
 
   const epochPath = join(dir, LEADER_EPOCH_CHECKPOINT);
-  const epochs: EpochEntry[] = ((await readCheckpoint(epochPath, 2)) ?? [])
+  const epochs: EpochEntry[] = ((fresh ? undefined : await readCheckpoint(epochPath, 2)) ?? [])
     .map(([epoch, start]) => ({ epoch: Number(epoch), startOffset: Number(start) }))
     .filter((e) => Number.isInteger(e.epoch) && Number.isSafeInteger(e.startOffset));
 

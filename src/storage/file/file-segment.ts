@@ -65,8 +65,11 @@ export class FileSegment implements LogSegment {
    */
   static async create(ctx: SegmentContext, baseOffset: number, now: number, rollJitterMs: number, suffix = ''): Promise<FileSegment> {
     const segment = new FileSegment(ctx, baseOffset, now, rollJitterMs, suffix);
-    segment.file = await open(segment.paths.log, 'w+');
-    for (const path of [segment.paths.index, segment.paths.timeIndex]) await (await open(path, 'w')).close();
+    const [file] = await Promise.all([
+      open(segment.paths.log, 'w+'),
+      ...[segment.paths.index, segment.paths.timeIndex].map(async (path) => (await open(path, 'w')).close()),
+    ]);
+    segment.file = file;
     return segment;
   }
 

@@ -8,6 +8,7 @@ import type { LogConfig } from '../log-config.js';
 import type { TopicMetadata } from '../log-store.js';
 import { systemScheduler } from '../scheduler.js';
 import { SerialQueue } from '../serial-queue.js';
+import { forEachBounded, PARTITION_IO_CONCURRENCY } from '../bounded.js';
 import { StoreCore, type StoreCoreOptions } from '../store-core.js';
 import { FileCleanerStorage, type SwapStepHook } from '../cleaner/cleaner-storage.js';
 import { syncDirectory, writeFileAtomic } from './atomic-file.js';
@@ -23,7 +24,14 @@ import {
   TOPICS_DIR,
   partitionDirName,
 } from './segment-files.js';
-import { readPartitionMetadata, readTopicFiles, topicFilePath, writePartitionMetadata, writeTopicFile } from './topic-files.js';
+import {
+  readPartitionMetadata,
+  readTopicFiles,
+  syncPartitionMetadata,
+  topicFilePath,
+  writePartitionMetadata,
+  writeTopicFile,
+} from './topic-files.js';
 
 export interface FileLogStoreOptions extends Partial<Omit<StoreCoreOptions, 'nodeId'>> {
   logDir: string;
@@ -52,6 +60,9 @@ export class FileLogStore extends StoreCore<FileSegment> {
   private logStartDirty = false;
   /** New partition dirs not yet made durable in the log dir. */
   private logDirUnsynced = false;
+  /** Partition dirs whose partition.metadata awaits its fsync (done in the background, and before the marker). */
+  private metadataUnsynced = new Set<string>();
+  private metadataSync: Promise<void> | undefined;
   private recoveryPoints = new Map<string, number>();
   private logStarts = new Map<string, number>();
   private readonly swapStep: SwapStepHook | undefined;
@@ -92,8 +103,10 @@ export class FileLogStore extends StoreCore<FileSegment> {
   protected async openLog(topic: TopicMetadata, partition: number, config: LogConfig): Promise<FileLog> {
     const dir = join(this.logDir, partitionDirName(topic.name, partition));
     const key = partitionDirName(topic.name, partition);
-    const fresh = !(await exists(dir));
+    // mkdir answers whether it created the dir: a new partition skips the listing and lookups.
+    const fresh = (await mkdir(dir, { recursive: true })) !== undefined;
     const { log, stats } = await openFileLog({
+      fresh,
       dir,
       topic: topic.name,
       partition,
@@ -104,7 +117,10 @@ export class FileLogStore extends StoreCore<FileSegment> {
       logStartOffset: this.logStarts.get(key) ?? 0,
       logStartChanged: () => this.logStartMoved(),
     });
-    if ((await readPartitionMetadata(dir)) !== topic.topicId) await writePartitionMetadata(dir, topic.topicId);
+    if (fresh || (await readPartitionMetadata(dir)) !== topic.topicId) {
+      await writePartitionMetadata(dir, topic.topicId);
+      this.metadataUnsynced.add(dir);
+    }
     if (fresh) this.logDirUnsynced = true;
     this.loadStats.partitions++;
     this.loadStats.segments += stats.segments;
@@ -115,9 +131,23 @@ export class FileLogStore extends StoreCore<FileSegment> {
 
   /** One fsync of the log dir for all the partition dirs just created. */
   protected override async afterOpenPartitions(): Promise<void> {
-    if (!this.logDirUnsynced) return;
-    this.logDirUnsynced = false;
-    await syncDirectory(this.logDir);
+    if (this.logDirUnsynced) {
+      this.logDirUnsynced = false;
+      await syncDirectory(this.logDir);
+    }
+    if (this.metadataUnsynced.size > 0) void this.syncMetadataFiles().catch(() => undefined);
+  }
+
+  /** Kafka's scheduled flush-metadata-file: every partition.metadata written since the last run. */
+  private syncMetadataFiles(): Promise<void> {
+    const previous = this.metadataSync ?? Promise.resolve();
+    const run = previous.then(async () => {
+      const dirs = [...this.metadataUnsynced];
+      this.metadataUnsynced.clear();
+      await forEachBounded(dirs, PARTITION_IO_CONCURRENCY, syncPartitionMetadata);
+    });
+    this.metadataSync = run.catch(() => undefined);
+    return run;
   }
 
   protected async saveTopic(topic: TopicMetadata): Promise<void> {
@@ -160,6 +190,7 @@ export class FileLogStore extends StoreCore<FileSegment> {
   }
 
   protected override async afterClose(): Promise<void> {
+    await this.syncMetadataFiles();
     await writeFileAtomic(join(this.logDir, CLEAN_SHUTDOWN_FILE), '');
   }
 

@@ -1,11 +1,11 @@
 // Topic metadata on disk. Kafka keeps topics and their configs in the controller's metadata log; gregor
 // keeps one JSON file per topic under `<log.dir>/topics/`, replaced atomically. Each partition dir also
 // gets Kafka's own `partition.metadata` (version 0, topic_id) so an operator can match dirs to ids.
-import { readdir } from 'node:fs/promises';
+import { open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TopicMetadata } from '../log-store.js';
 import { isUuid } from '../topic-id.js';
-import { readTextIfExists, writeFileAtomic } from './atomic-file.js';
+import { readTextIfExists, syncDirectory, writeFileAtomic } from './atomic-file.js';
 import { PARTITION_METADATA, TOPICS_DIR } from './segment-files.js';
 
 const FILE_VERSION = 0;
@@ -48,8 +48,34 @@ export async function readTopicFiles(logDir: string, onBad: (file: string, why: 
   return out;
 }
 
+/**
+ * Written in place and flushed later (syncPartitionMetadata), as Kafka schedules its flush: a torn or lost
+ * file after a crash reads as no topic id and is written again from the topic file, which is durable.
+ */
 export async function writePartitionMetadata(partitionDir: string, topicId: string): Promise<void> {
-  await writeFileAtomic(join(partitionDir, PARTITION_METADATA), `version: 0\ntopic_id: ${topicId}\n`);
+  const file = await open(join(partitionDir, PARTITION_METADATA), 'w');
+  try {
+    await file.writeFile(`version: 0\ntopic_id: ${topicId}\n`, 'utf8');
+  } finally {
+    await file.close();
+  }
+}
+
+/** fsync a partition dir's partition.metadata and the dir itself; a dir deleted meanwhile is skipped. */
+export async function syncPartitionMetadata(partitionDir: string): Promise<void> {
+  let file;
+  try {
+    file = await open(join(partitionDir, PARTITION_METADATA), 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  try {
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+  await syncDirectory(partitionDir);
 }
 
 /** The topic id in a partition dir's partition.metadata, or undefined. */
