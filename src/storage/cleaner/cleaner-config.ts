@@ -21,7 +21,7 @@ export const DEFAULT_CLEANER_SETTINGS: Readonly<CleanerSettings> = Object.freeze
   enable: true,
   dedupeBufferSize: 128 * 1024 * 1024,
   dedupeBufferLoadFactor: 0.9,
-  // Kafka's default is 512 KiB per buffer; a slice is what one event-loop turn works on.
+  // Kafka's default is 512 KiB; one read slice (the cleaner also yields every RECORDS_PER_TURN records).
   ioBufferSize: 512 * 1024,
   ioMaxBytesPerSecond: Infinity,
   backoffMs: 15_000,
