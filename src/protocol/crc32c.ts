@@ -3,8 +3,16 @@
 // N-API call costs more than the pure-JS table version from crc-32, so short inputs take that path
 // (crossover measured at ~256 bytes: see bench/records.ts).
 
-import { crc32c as nativeCrc32c } from '@node-rs/crc32';
+// The addon is loaded on the first long input: an idle broker does not map it (BENCHMARKS.md "Idle RSS").
+import { createRequire } from 'node:module';
 import crc32cJs from 'crc-32/crc32c.js';
+
+const require = createRequire(import.meta.url);
+let nativeAddon: typeof import('@node-rs/crc32') | undefined;
+function nativeCrc32c(buf: Uint8Array): number {
+  nativeAddon ??= require('@node-rs/crc32') as typeof import('@node-rs/crc32');
+  return nativeAddon.crc32c(buf);
+}
 
 const NATIVE_MIN_BYTES = 256;
 

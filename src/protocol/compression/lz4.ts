@@ -7,9 +7,8 @@
 // The LZ4 block codec itself is lz4-napi (lz4_flex); the frame is handled here because lz4-napi's frame functions
 // neither bound their output nor let us pick Kafka's block size.
 
-import { compressSync, uncompressSync } from 'lz4-napi';
-import { xxh32 } from '@node-rs/xxhash';
 import { corrupt, errorMessage, tooLarge } from './codec.js';
+import { lz4Addon, xxhashAddon } from './native.js';
 
 const MAGIC = 0x184d2204;
 const FLG_VERSION_MASK = 0xc0;
@@ -26,21 +25,30 @@ const UNCOMPRESSED_BIT = 0x80000000;
 const MAX_EXPANSION = 255;
 
 const KAFKA_FLG = FLG_VERSION_1 | FLG_BLOCK_INDEPENDENCE;
-const KAFKA_HEADER = (() => {
-  const h = Buffer.alloc(7);
-  h.writeUInt32LE(MAGIC, 0);
-  h[4] = KAFKA_FLG;
-  h[5] = BD_64KB;
-  h[6] = (xxh32(h.subarray(4, 6), 0) >>> 8) & 0xff;
-  return h;
-})();
+let kafkaHeader: Buffer | undefined;
+/** Built on first use: its checksum byte needs xxhash, which is loaded lazily. */
+function kafkaHeaderBytes(): Buffer {
+  if (kafkaHeader === undefined) {
+    const h = Buffer.alloc(7);
+    h.writeUInt32LE(MAGIC, 0);
+    h[4] = KAFKA_FLG;
+    h[5] = BD_64KB;
+    h[6] = (xxh32(h.subarray(4, 6)) >>> 8) & 0xff;
+    kafkaHeader = h;
+  }
+  return kafkaHeader;
+}
+
+function xxh32(data: Uint8Array): number {
+  return xxhashAddon().xxh32(data, 0);
+}
 
 export function lz4Compress(data: Uint8Array): Buffer {
-  const parts: Buffer[] = [KAFKA_HEADER];
+  const parts: Buffer[] = [kafkaHeaderBytes()];
   for (let pos = 0; pos < data.length; pos += BLOCK_SIZE_64KB) {
     const input = data.subarray(pos, Math.min(pos + BLOCK_SIZE_64KB, data.length));
     // lz4-napi prepends the uncompressed size (u32 LE) to the block; the frame has no use for it.
-    const compressed = compressSync(Buffer.from(input.buffer, input.byteOffset, input.length)).subarray(4);
+    const compressed = lz4Addon().compressSync(Buffer.from(input.buffer, input.byteOffset, input.length)).subarray(4);
     const size = Buffer.alloc(4);
     if (compressed.length < input.length) {
       size.writeUInt32LE(compressed.length, 0);
@@ -73,7 +81,7 @@ export function lz4Decompress(data: Uint8Array, maxOutputBytes: number): Buffer 
     if (contentSize > maxOutputBytes) throw tooLarge('lz4', maxOutputBytes);
     pos += 8;
   }
-  if (buf[pos] !== ((xxh32(buf.subarray(4, pos), 0) >>> 8) & 0xff)) throw corrupt('lz4', 'frame descriptor checksum mismatch');
+  if (buf[pos] !== ((xxh32(buf.subarray(4, pos)) >>> 8) & 0xff)) throw corrupt('lz4', 'frame descriptor checksum mismatch');
   pos += 1;
 
   const blockChecksums = (flg & FLG_BLOCK_CHECKSUM) !== 0;
@@ -91,7 +99,7 @@ export function lz4Decompress(data: Uint8Array, maxOutputBytes: number): Buffer 
     const body = buf.subarray(pos, pos + size);
     pos += size;
     if (blockChecksums) {
-      if (buf.readUInt32LE(pos) !== xxh32(body, 0) >>> 0) throw corrupt('lz4', 'block checksum mismatch');
+      if (buf.readUInt32LE(pos) !== xxh32(body) >>> 0) throw corrupt('lz4', 'block checksum mismatch');
       pos += 4;
     }
     const budget = maxOutputBytes - total;
@@ -115,7 +123,7 @@ function decompressBlock(body: Buffer, bound: number, budget: number, maxOutputB
   input.writeUInt32LE(Math.max(0, capacity), 0);
   body.copy(input, 4);
   try {
-    return uncompressSync(input);
+    return lz4Addon().uncompressSync(input);
   } catch (e) {
     const message = errorMessage(e);
     if (capacity < bound && /too small/.test(message)) throw tooLarge('lz4', maxOutputBytes);

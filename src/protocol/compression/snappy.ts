@@ -6,8 +6,8 @@
 // Kafka's reader (SnappyInputStream) takes the framed form when the magic is there and raw snappy otherwise; so does
 // this module. We write the framed form so that every consumer, including old Java ones, can read it.
 
-import { compressSync, uncompressSync } from 'snappy';
 import { corrupt, errorMessage, tooLarge } from './codec.js';
+import { snappyAddon } from './native.js';
 
 const XERIAL_MAGIC = Buffer.from([0x82, 0x53, 0x4e, 0x41, 0x50, 0x50, 0x59, 0x00]);
 const XERIAL_HEADER_SIZE = 16;
@@ -24,7 +24,7 @@ export function isXerialFramed(data: Uint8Array): boolean {
 
 /** Raw snappy: one block with its varint length preamble. */
 export function snappyCompressRaw(data: Uint8Array): Buffer {
-  return compressSync(data);
+  return snappyAddon().compressSync(data);
 }
 
 /** The xerial-framed form Kafka's Java producer writes. */
@@ -36,7 +36,7 @@ export function snappyCompressXerial(data: Uint8Array): Buffer {
   header.writeInt32BE(XERIAL_MIN_COMPATIBLE_VERSION, 12);
   parts.push(header);
   for (let pos = 0; pos < data.length; pos += XERIAL_BLOCK_SIZE) {
-    const block = compressSync(data.subarray(pos, Math.min(pos + XERIAL_BLOCK_SIZE, data.length)));
+    const block = snappyAddon().compressSync(data.subarray(pos, Math.min(pos + XERIAL_BLOCK_SIZE, data.length)));
     const len = Buffer.alloc(4);
     len.writeInt32BE(block.length, 0);
     parts.push(len, block);
@@ -86,7 +86,7 @@ function rawBlock(data: Uint8Array, maxOutputBytes: number): Buffer {
   if (length > maxOutputBytes) throw tooLarge('snappy', maxOutputBytes);
   let out: string | Buffer;
   try {
-    out = uncompressSync(data, { asBuffer: true });
+    out = snappyAddon().uncompressSync(data, { asBuffer: true });
   } catch (e) {
     throw corrupt('snappy', errorMessage(e));
   }

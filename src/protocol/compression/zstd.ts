@@ -5,8 +5,9 @@
 // included) omit the content size and write full blocks, so that bound sits within one block (128 KiB) of the real
 // size; a bomb of tiny blocks is refused before anything is allocated.
 
-import { Decoder, Encoder } from '@toondepauw/node-zstd';
+import type { Decoder, Encoder } from '@toondepauw/node-zstd';
 import { corrupt, errorMessage, tooLarge } from './codec.js';
+import { zstdAddon } from './native.js';
 
 const FRAME_MAGIC = 0xfd2fb528;
 const SKIPPABLE_MAGIC_MASK = 0xfffffff0;
@@ -18,13 +19,14 @@ const BLOCK_TYPE_COMPRESSED = 2;
 
 export const ZSTD_DEFAULT_LEVEL = 3;
 
-const decoder = new Decoder();
+let sharedDecoder: Decoder | undefined;
+const decoder = (): Decoder => (sharedDecoder ??= new (zstdAddon().Decoder)());
 const encoders = new Map<number, Encoder>();
 
 function encoderFor(level: number): Encoder {
   let encoder = encoders.get(level);
   if (!encoder) {
-    encoder = new Encoder(level);
+    encoder = new (zstdAddon().Encoder)(level);
     encoders.set(level, encoder);
   }
   return encoder;
@@ -43,7 +45,7 @@ export function zstdDecompress(data: Uint8Array, maxOutputBytes: number): Buffer
   checkBound(buf, maxOutputBytes);
   let out: Buffer;
   try {
-    out = decoder.decodeSync(buf);
+    out = decoder().decodeSync(buf);
   } catch (e) {
     throw corrupt('zstd', errorMessage(e));
   }
@@ -56,7 +58,7 @@ export async function zstdDecompressAsync(data: Uint8Array, maxOutputBytes: numb
   checkBound(buf, maxOutputBytes);
   let out: Buffer;
   try {
-    out = await decoder.decode(buf);
+    out = await decoder().decode(buf);
   } catch (e) {
     throw corrupt('zstd', errorMessage(e));
   }
