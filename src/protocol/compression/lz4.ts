@@ -55,7 +55,8 @@ export function lz4Compress(data: Uint8Array): Buffer {
       parts.push(size, compressed);
     } else {
       size.writeUInt32LE((input.length | UNCOMPRESSED_BIT) >>> 0, 0);
-      parts.push(size, Buffer.from(input));
+      // A view: the final concat is the one copy.
+      parts.push(size, Buffer.from(input.buffer, input.byteOffset, input.length));
     }
   }
   parts.push(Buffer.alloc(4)); // end mark
@@ -96,6 +97,7 @@ export function lz4Decompress(data: Uint8Array, maxOutputBytes: number): Buffer 
     const size = word & ~UNCOMPRESSED_BIT;
     if (size > maxBlockSize) throw corrupt('lz4', `block size ${size} exceeds the frame's maximum ${maxBlockSize}`);
     if (buf.length - pos < size + (blockChecksums ? 4 : 0)) throw corrupt('lz4', 'truncated block');
+    const blockStart = pos;
     const body = buf.subarray(pos, pos + size);
     pos += size;
     if (blockChecksums) {
@@ -108,25 +110,32 @@ export function lz4Decompress(data: Uint8Array, maxOutputBytes: number): Buffer 
       if (size > budget) throw tooLarge('lz4', maxOutputBytes);
       block = body;
     } else {
-      block = decompressBlock(body, Math.min(maxBlockSize, MAX_EXPANSION * size + 16), budget, maxOutputBytes);
+      block = decompressBlock(buf, blockStart, size, Math.min(maxBlockSize, MAX_EXPANSION * size + 16), budget, maxOutputBytes);
     }
     total += block.length;
     blocks.push(block);
   }
+  // Most batches are one block (64 KiB): the addon's output is returned as it is, not copied again.
+  if (blocks.length === 1 && blocks[0]!.buffer !== buf.buffer) return blocks[0]!;
   return Buffer.concat(blocks, total);
 }
 
-function decompressBlock(body: Buffer, bound: number, budget: number, maxOutputBytes: number): Buffer {
-  // lz4-napi wants the size-prefixed form; the prefix is a capacity, and it fails rather than write past it.
+/**
+ * lz4-napi wants the block prefixed with a u32 LE capacity (it fails rather than write past it). The block's
+ * own size word sits right before it in the frame: it is overwritten with the capacity for the synchronous
+ * call and put back, so the block is not copied.
+ */
+function decompressBlock(frame: Buffer, start: number, size: number, bound: number, budget: number, maxOutputBytes: number): Buffer {
   const capacity = Math.min(bound, budget);
-  const input = Buffer.allocUnsafe(4 + body.length);
-  input.writeUInt32LE(Math.max(0, capacity), 0);
-  body.copy(input, 4);
+  const word = frame.readUInt32LE(start - 4);
+  frame.writeUInt32LE(Math.max(0, capacity), start - 4);
   try {
-    return lz4Addon().uncompressSync(input);
+    return lz4Addon().uncompressSync(frame.subarray(start - 4, start + size));
   } catch (e) {
     const message = errorMessage(e);
     if (capacity < bound && /too small/.test(message)) throw tooLarge('lz4', maxOutputBytes);
     throw corrupt('lz4', message);
+  } finally {
+    frame.writeUInt32LE(word, start - 4);
   }
 }
