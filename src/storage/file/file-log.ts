@@ -59,8 +59,9 @@ export async function openFileLog(options: OpenFileLogOptions): Promise<{ log: F
   let log: FileLog | undefined;
   const ctx: SegmentContext = { dir, scheduler, config: () => log?.config ?? options.config };
 
-  if (!fresh) await finishInterruptedSwaps(dir);
-  const names = fresh ? [] : await readdir(dir);
+  const listed = fresh ? [] : await readdir(dir);
+  // The listing is read again only when an interrupted clean or swap changed it.
+  const names = !fresh && (await finishInterruptedSwaps(dir, listed)) ? await readdir(dir) : listed;
   const bases: number[] = [];
   for (const name of names) {
     if (LEFTOVER_SUFFIXES.some((suffix) => name.endsWith(suffix))) {
@@ -146,8 +147,7 @@ function segmentBase(name: string, suffix = ''): number | undefined {
  * step and go too. The remaining `.swap` files are a finished clean whose swap was interrupted: the old
  * segment files in the offset range they cover are deleted and the `.swap` files take their names.
  */
-async function finishInterruptedSwaps(dir: string): Promise<void> {
-  const names = await readdir(dir);
+async function finishInterruptedSwaps(dir: string, names: readonly string[]): Promise<boolean> {
   let minCleaned = Infinity;
   for (const name of names) {
     const base = segmentBase(name, CLEANED_SUFFIX);
@@ -163,8 +163,9 @@ async function finishInterruptedSwaps(dir: string): Promise<void> {
     else swaps.push(name);
   }
   if (swaps.length === 0) {
-    if (minCleaned !== Infinity) await syncDirectory(dir);
-    return;
+    if (minCleaned === Infinity) return false;
+    await syncDirectory(dir);
+    return true;
   }
   let from = Infinity;
   let to = -Infinity;
@@ -181,6 +182,7 @@ async function finishInterruptedSwaps(dir: string): Promise<void> {
   }
   for (const name of swaps) await rename(join(dir, name), join(dir, name.slice(0, -SWAP_SUFFIX.length)));
   await syncDirectory(dir);
+  return true;
 }
 
 /** One past the last offset in a .log file (its base offset when it holds no batch). */

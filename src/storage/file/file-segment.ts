@@ -89,6 +89,8 @@ export class FileSegment implements LogSegment {
     segment.lastModified = info.mtimeMs;
     segment.file = await open(segment.paths.log, 'r+');
     segment.bytes = info.size;
+    // A trusted empty segment has nothing to index or walk (many idle partitions start without reading them).
+    if (trusted && info.size === 0) return { segment, recovered: false, truncatedBytes: 0 };
     if (trusted && (await segment.loadIndexes())) {
       const cut = await segment.walkTail();
       return { segment, recovered: cut !== undefined, truncatedBytes: cut ?? 0 };
