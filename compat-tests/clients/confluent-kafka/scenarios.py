@@ -7,7 +7,7 @@ import sys
 import threading
 import time
 
-from confluent_kafka import (Consumer, ConsumerGroupTopicPartitions, KafkaException, OFFSET_BEGINNING, Producer,
+from confluent_kafka import (Consumer, ConsumerGroupTopicPartitions, KafkaException, Producer, TopicCollection,
                              TopicPartition)
 from confluent_kafka.admin import AdminClient, AlterConfigOpType, ConfigEntry, ConfigResource, NewPartitions, NewTopic
 
@@ -33,15 +33,6 @@ def error_name(what, work):
     except KafkaException as error:
         return error.args[0].name()
     raise AssertionError(f"{what} succeeded; Kafka refuses it")
-
-
-def outcome_of(work):
-    """"ok", or the Kafka error name work fails with."""
-    try:
-        work()
-        return "ok"
-    except KafkaException as error:
-        return error.args[0].name()
 
 
 def metadata(bootstrap, prefix):
@@ -448,14 +439,13 @@ def broker_restart_after(bootstrap, prefix):
 def error_unknown_topic(bootstrap, prefix):
     topic = prefix + "missing"
     admin = admin_for(bootstrap)
-    # librdkafka's admin client asks for metadata without auto-creation.
-    described = admin.list_topics(topic, timeout=TIMEOUT).topics[topic]
-    observe("metadata", described.error.name() if described.error else None)
+    # DescribeTopics, not list_topics(topic): the admin client's metadata request for one topic asks Kafka to
+    # auto-create it.
+    observe("describe-topics", error_name("describing it", lambda: admin.describe_topics(TopicCollection([topic]))[topic].result(TIMEOUT)))
     check(topic not in admin.list_topics(timeout=TIMEOUT).topics, "the topic was not created")
     resource = ConfigResource(ConfigResource.Type.TOPIC, topic)
     observe("describe-configs", error_name("describing its configs", lambda: admin.describe_configs([resource])[resource].result(TIMEOUT)))
-    # confluent-kafka reports no error for deleting a missing topic (librdkafka's DeleteTopics result).
-    observe("delete", outcome_of(lambda: admin.delete_topics([topic])[topic].result(TIMEOUT)))
+    observe("delete", error_name("deleting it", lambda: admin.delete_topics([topic])[topic].result(TIMEOUT)))
     observe("add-partitions", error_name("adding partitions", lambda: admin.create_partitions([NewPartitions(topic, 2)])[topic].result(TIMEOUT)))
 
 
