@@ -75,7 +75,12 @@ export async function syncPartitionMetadata(partitionDir: string): Promise<void>
   } finally {
     await file.close();
   }
-  await syncDirectory(partitionDir);
+  try {
+    await syncDirectory(partitionDir);
+  } catch (err) {
+    // Renamed for deletion in the meantime.
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
 }
 
 /** The topic id in a partition dir's partition.metadata, or undefined. */
