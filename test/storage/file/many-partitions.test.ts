@@ -46,3 +46,20 @@ test('many partitions open in parallel, keep their order, close and reopen clean
   assert.deepEqual((await third.log('b', 37)!.read(3, 10_000)).records.length > 0, true);
   await third.close();
 });
+
+test('a topic deleted right after its creation still lets the store close cleanly', async () => {
+  const logDir = join(root, 'b');
+  const store = await FileLogStore.open({ logDir, nodeId: 1 });
+  await store.createTopic('gone', 30);
+  await store.deleteTopic('gone');
+  await store.createTopic('kept', 3);
+  assert.equal(store.topic('kept')?.partitions, 3);
+  assert.equal(store.topicById(store.topic('kept')!.topicId)?.name, 'kept');
+  await store.close();
+  assert.equal(readFileSync(join(logDir, 'kept-2', 'partition.metadata'), 'utf8'), `version: 0\ntopic_id: ${store.topic('kept')!.topicId}\n`);
+  const again = await FileLogStore.open({ logDir, nodeId: 1 });
+  assert.equal(again.loadStats.cleanShutdown, true);
+  assert.deepEqual(again.topics().map((t) => t.name), ['kept']);
+  assert.ok(Object.isFrozen(again.topic('kept')), 'topics are shared, not copied: they cannot be changed by a caller');
+  await again.close();
+});
