@@ -38,7 +38,7 @@ async function failsWith(what, work) {
     await work();
   } catch (error) {
     const inner = error.errors?.find((e) => e.apiId) ?? error.cause?.errors?.find((e) => e.apiId) ?? error;
-    return inner.apiId ?? `not a Kafka error: ${inner.message}`;
+    return inner.apiId ?? `not a Kafka error: ${inner.message.replaceAll(prefix, '<prefix>')}`;
   }
   throw new Error(`${what} succeeded; Kafka refuses it`);
 }
