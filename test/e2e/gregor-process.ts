@@ -1,0 +1,53 @@
+// gregor as a child process (the real `gregor` command): started on a free port over a data dir, stopped by a signal.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+
+export interface GregorProcess {
+  child: ChildProcess;
+  port: number;
+  /** Every stdout/stderr line so far, for diagnostics when an assertion fails. */
+  output: string[];
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Spawns `gregor --port 0 --data-dir dir --log-format json` and resolves once it logs its listening address. */
+export function startGregor(dataDir: string, extraArgs: string[] = []): Promise<GregorProcess> {
+  const child = spawn(process.execPath, [MAIN, '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--log-format', 'json', ...extraArgs], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  createInterface({ input: child.stderr! }).on('line', (line) => output.push(line));
+  return new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      output.push(line);
+      let entry: { addresses?: unknown };
+      try {
+        entry = JSON.parse(line) as { addresses?: unknown };
+      } catch {
+        return;
+      }
+      if (Array.isArray(entry.addresses) && typeof entry.addresses[0] === 'string') {
+        resolve({ child, port: Number(entry.addresses[0].split(':').at(-1)), output, exited });
+      }
+    });
+    void exited.then(({ code, signal }) => reject(new Error(`gregor exited (code ${code}, signal ${signal}) before listening:\n${output.join('\n')}`)));
+  });
+}
+
+/** SIGKILL: no shutdown code runs, exactly like a crash. Resolves once the process is gone. */
+export async function killGregor(gregor: GregorProcess): Promise<void> {
+  gregor.child.kill('SIGKILL');
+  await gregor.exited;
+}
+
+/** SIGTERM: the clean shutdown path. */
+export async function stopGregor(gregor: GregorProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  gregor.child.kill('SIGTERM');
+  return gregor.exited;
+}
