@@ -186,15 +186,6 @@ export async function groupRebalance(context: ScenarioContext): Promise<Outcome>
   }
 }
 
-export async function errorUnknownTopic(context: ScenarioContext): Promise<Outcome> {
-  const topic = context.name('missing');
-  // kcat -L asks for metadata without auto-creation.
-  const listed = JSON.parse(await kcatRun(['-L', '-J', '-b', context.target.bootstrap, '-t', topic])) as { topics: { error?: string }[] };
-  context.observe('metadata', listed.topics.map((t) => t.error ?? 'no error'));
-  assert.equal(listed.topics[0]?.error, 'Broker: Unknown topic or partition');
-  return pass;
-}
-
 export async function errorMessageTooLarge(context: ScenarioContext): Promise<Outcome> {
   const topic = context.name('topic');
   const bootstrap = context.target.bootstrap;
