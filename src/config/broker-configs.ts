@@ -1,8 +1,9 @@
-// Every broker config gregor knows, keyed by Kafka's own name, with Kafka 4.x's type, default,
+// The broker configs gregor acts on, keyed by Kafka's own name, with Kafka 4.x's type, default,
 // valid values and update mode (looked up in Kafka's ServerConfigs, ServerLogConfigs, SocketServerConfigs,
 // KRaftConfigs, ReplicationConfigs, CleanerConfig, GroupCoordinatorConfig, TransactionLogConfig,
 // TransactionStateManagerConfig and DynamicBrokerConfig, and checked against the config reference that
-// Kafka 4.3.1 generates). The doc lines are gregor's own words.
+// Kafka 4.3.1 generates). The doc lines are gregor's own words. The configs gregor only accepts and
+// reports are in broker-configs-reported.ts; brokerConfigDefinitions is the two together.
 //
 // Defaults that differ from Kafka on purpose carry `kafkaDefault`:
 //   listeners            PLAINTEXT://localhost:9092 (Kafka: PLAINTEXT://:9092) — a dev broker stays on loopback
@@ -19,6 +20,7 @@ import {
 } from './define.js';
 import { INT_MAX_VALUE, LONG_MAX_VALUE } from './config-types.js';
 import { DEFAULT_SECURITY_PROTOCOL_MAP } from './listeners.js';
+import { reportedBrokerConfigDefinitions } from './broker-configs-reported.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
@@ -35,7 +37,7 @@ export const zstdLevel = between(-131072, 22);
 
 const listenerForm = 'NAME://host:port,...';
 
-export const brokerConfigDefinitions = named({
+export const actedOnBrokerConfigDefinitions = named({
   // --- identity and roles ---
   'node.id': int({ default: 1, valid: atLeast(0), doc: 'The id of this node in the cluster; gregor is node 1 unless told otherwise.' }),
   'broker.id': int({ default: 1, kafkaDefault: -1, doc: 'The broker id; on a KRaft node it must equal node.id, and follows it when only one is set.' }),
@@ -173,6 +175,9 @@ export const brokerConfigDefinitions = named({
   'transaction.partition.verification.enable': bool({ default: true, mode: 'cluster-wide', doc: 'Check that a partition was added to a transaction before accepting transactional writes to it.' }),
   'producer.id.expiration.ms': int({ default: DAY_MS, valid: atLeast(1), mode: 'cluster-wide', doc: 'A producer id with no writes for this long is forgotten by a partition.' }),
 });
+
+/** Every broker config gregor knows: the ones it acts on, then the ones it only accepts and reports. */
+export const brokerConfigDefinitions = { ...actedOnBrokerConfigDefinitions, ...reportedBrokerConfigDefinitions };
 
 export type BrokerConfigKey = keyof typeof brokerConfigDefinitions;
 
