@@ -37,13 +37,23 @@ export class ReplicaManager {
 
   constructor(
     readonly store: LogStore,
-    readonly config: BrokerConfig,
+    private brokerConfig: BrokerConfig,
     options: ReplicaManagerOptions = {},
   ) {
-    this.topicConfigs = new TopicConfigCache(config);
-    this.fetchSessions = new FetchSessionCache(config['max.incremental.fetch.session.cache.slots']);
+    this.topicConfigs = new TopicConfigCache(brokerConfig);
+    this.fetchSessions = new FetchSessionCache(brokerConfig['max.incremental.fetch.session.cache.slots']);
     this.producerState = options.producerState ?? appendEveryBatch;
     this.now = options.now ?? Date.now;
+  }
+
+  get config(): BrokerConfig {
+    return this.brokerConfig;
+  }
+
+  /** The live broker config changed (dynamic broker configs): topic configs resolve over the new one from now on. */
+  reconfigure(config: BrokerConfig): void {
+    this.brokerConfig = config;
+    this.topicConfigs.setBrokerConfig(config);
   }
 
   /** Aborted when the broker starts closing: long polls answer at once with what they have. */

@@ -11,7 +11,13 @@ interface Entry {
 export class TopicConfigCache {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(private readonly broker: BrokerConfig) {}
+  constructor(private broker: BrokerConfig) {}
+
+  /** The broker's config changed (dynamic broker configs): every topic resolves again over the new one. */
+  setBrokerConfig(broker: BrokerConfig): void {
+    this.broker = broker;
+    this.entries.clear();
+  }
 
   get(topic: TopicMetadata): TopicConfig {
     const cached = this.entries.get(topic.name);

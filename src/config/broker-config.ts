@@ -1,7 +1,7 @@
 // Turns server.properties-style key/value strings into one typed, validated BrokerConfig.
 // Values of keys with synonyms are resolved the way Kafka's KafkaConfig resolves them, so
 // config['log.retention.ms'] is always the effective retention, whichever key set it.
-import { brokerConfigDefinition, brokerConfigDefinitions, type BrokerConfigKey } from './broker-configs.js';
+import { brokerConfigDefinition, brokerConfigDefinitions, brokerConfigSynonyms, type BrokerConfigKey } from './broker-configs.js';
 import { ConfigError, parseConfigValue, type ConfigDefinition } from './config-types.js';
 import type { ValueOf } from './define.js';
 import { parseListeners } from './listeners.js';
@@ -181,4 +181,52 @@ function checkConsumerGroupTimeouts(values: Record<string, unknown>): void {
     throw new ConfigError('group.consumer.heartbeat.interval.ms', `Invalid value ${heartbeat} for configuration ` +
       `group.consumer.heartbeat.interval.ms: expects less than group.consumer.session.timeout.ms (${session})`);
   }
+}
+
+/** Broker configs set at run time, raw text by Kafka name (describe.ts's DynamicConfigLayers has this shape). */
+export interface DynamicBrokerSettings {
+  /** This node's own dynamic configs: the highest precedence. */
+  readonly perBroker: ReadonlyMap<string, string>;
+  /** The cluster-wide dynamic defaults, under the per-broker ones. */
+  readonly clusterDefault: ReadonlyMap<string, string>;
+}
+
+/**
+ * Whether a dynamic setting of `key` takes effect at the given level, as Kafka's DynamicBrokerConfig decides when
+ * it loads the layers: unknown and read-only keys, per-broker keys set as a cluster default, and values that do
+ * not parse are ignored (they stay stored and described).
+ */
+export function dynamicSettingApplies(key: string, raw: string, level: 'perBroker' | 'clusterDefault'): boolean {
+  const def = brokerConfigDefinition(key) as ConfigDefinition | undefined;
+  if (def === undefined || def.updateMode === 'read-only') return false;
+  if (level === 'clusterDefault' && def.updateMode === 'per-broker') return false;
+  try {
+    parseConfigValue(def, raw);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The live broker config: the static settings, overlaid with the cluster-default layer, then the per-broker
+ * layer. A dynamic key replaces every synonym below it (a dynamic log.retention.hours wins over a static
+ * log.retention.ms), as Kafka's overrideProps does. Throws ConfigError when the merged settings are invalid
+ * together. The result still reports only the static settings as explicit (DescribeConfigs sources).
+ */
+export function effectiveBrokerConfig(staticConfig: BrokerConfig, dynamic: DynamicBrokerSettings): BrokerConfig {
+  const staticSettings = explicitBrokerSettings(staticConfig);
+  const props: Record<string, string> = { ...staticSettings };
+  const overlay = (layer: ReadonlyMap<string, string>, level: 'perBroker' | 'clusterDefault'): void => {
+    for (const [key, raw] of layer) {
+      if (!dynamicSettingApplies(key, raw, level)) continue;
+      for (const synonym of brokerConfigSynonyms(key)) delete props[synonym];
+      props[key] = raw;
+    }
+  };
+  overlay(dynamic.clusterDefault, 'clusterDefault');
+  overlay(dynamic.perBroker, 'perBroker');
+  const config = resolveBrokerConfig(props);
+  explicitSettings.set(config, staticSettings);
+  return config;
 }

@@ -6,7 +6,8 @@ import { hostname } from 'node:os';
 import type { Socket } from 'node:net';
 import { pino, type Logger } from 'pino';
 import { parseListeners, type BrokerConfig } from '../config/index.js';
-import { backgroundIntervals, openLogStore } from '../broker/open-store.js';
+import { backgroundIntervals, cleanerSettings, openLogStore } from '../broker/open-store.js';
+import { brokerLogDefaults, storeConfigResolver } from '../broker/topic-log-config.js';
 import { ReplicaManager } from '../broker/replica-manager.js';
 import { StoreTopicCatalog } from '../broker/store-topic-catalog.js';
 import { GroupCoordinator } from '../coordinator/group-coordinator.js';
@@ -14,6 +15,8 @@ import { ProducerStates } from '../broker/producer-states.js';
 import { openTransactions } from '../coordinator/txn/open-transactions.js';
 import type { LogStore } from '../storage/log-store.js';
 import { MemoryLogStore } from '../storage/memory/memory-store.js';
+import { fileDynamicConfigStore, memoryDynamicConfigStore } from './admin/dynamic-config-store.js';
+import { attachDynamicConfigs, DynamicConfigs } from './admin/dynamic-configs.js';
 import { Connection, type ConnectionLimits } from './connection.js';
 import type { BrokerState, Endpoint, Handler } from './handler.js';
 import { handlers as registry } from './handlers/index.js';
@@ -51,11 +54,15 @@ const DEFAULT_MAX_IN_FLIGHT = 100;
 /** Bytes queued for a socket above which reading pauses until 'drain'. */
 const DEFAULT_WRITE_HIGH_WATER_MARK = 1024 * 1024;
 
-export async function startBroker(config: BrokerConfig, options: BrokerOptions = {}): Promise<Broker> {
+export async function startBroker(staticConfig: BrokerConfig, options: BrokerOptions = {}): Promise<Broker> {
   const log = options.logger ?? pino({ level: 'silent' });
-  const securityProtocolMap = config['listener.security.protocol.map'];
-  const listenerSpecs = parseListeners(config['listeners'], { securityProtocolMap });
-  const advertisedValues = config['advertised.listeners'];
+  // Dynamic broker configs are read before anything else reads the config. Listeners and connection
+  // limits stay the static ones (dynamic listeners are stored and described, not applied).
+  const dynamic = await DynamicConfigs.open(staticConfig, dynamicConfigStoreFor(staticConfig, options));
+  const config = dynamic.config;
+  const securityProtocolMap = staticConfig['listener.security.protocol.map'];
+  const listenerSpecs = parseListeners(staticConfig['listeners'], { securityProtocolMap });
+  const advertisedValues = staticConfig['advertised.listeners'];
   const advertisedSpecs =
     advertisedValues === null ? listenerSpecs : parseListeners(advertisedValues, { key: 'advertised.listeners', securityProtocolMap });
   const limits: ConnectionLimits = {
@@ -101,7 +108,7 @@ export async function startBroker(config: BrokerConfig, options: BrokerOptions =
     // Producer state is rebuilt from the logs, then transactions from __transaction_state (prepared ones finish).
     const producerStates = await ProducerStates.load(store, Date.now, (msg) => log.warn(msg));
     const replicaManager = new ReplicaManager(store, config, { producerState: producerStates });
-    const transactions = await openTransactions({ config, replicaManager, producerStates, groups, log });
+    const transactions = await openTransactions({ config, liveConfig: () => dynamic.config, replicaManager, producerStates, groups, log });
     opened.push(() => transactions.close());
     for (const spec of listenerSpecs) {
       const listener = await bindListener(spec, options.writeHighWaterMark ?? DEFAULT_WRITE_HIGH_WATER_MARK, onSocket);
@@ -122,6 +129,15 @@ export async function startBroker(config: BrokerConfig, options: BrokerOptions =
       advertised: advertisedEndpoints(advertisedSpecs, bound),
       log,
     };
+    attachDynamicConfigs(state, dynamic);
+    // What captured config at start-up hears of a change; handlers read state.config at request time.
+    dynamic.onChange(async (next, previous) => {
+      state.config = next;
+      replicaManager.reconfigure(next);
+      await store.reconfigureLogs(brokerLogDefaults(next), storeConfigResolver(next));
+      const cleaner = cleanerSettings(next);
+      if (JSON.stringify(cleaner) !== JSON.stringify(cleanerSettings(previous))) await store.reconfigureCleaner(cleaner);
+    });
     dispatch = createDispatch(state);
     store.startBackground(backgroundIntervals(config, (partitionLog) => producerStates.lastStableOffset(partitionLog)));
   } catch (err) {
@@ -156,6 +172,13 @@ export async function startBroker(config: BrokerConfig, options: BrokerOptions =
       log.info('broker stopped');
     },
   };
+}
+
+/** Where the dynamic broker configs are kept: beside the file engine's logs, else in memory (as the data is). */
+function dynamicConfigStoreFor(config: BrokerConfig, options: BrokerOptions) {
+  const logDir = config['log.dirs'][0];
+  const inMemory = options.store !== undefined || options.topics !== undefined || config['gregor.log.engine'] === 'memory';
+  return inMemory || logDir === undefined ? memoryDynamicConfigStore() : fileDynamicConfigStore(logDir);
 }
 
 /**

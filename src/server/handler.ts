@@ -26,7 +26,11 @@ export interface Endpoint {
 
 /** Broker-wide state every handler may read. */
 export interface BrokerState {
-  readonly config: BrokerConfig;
+  /**
+   * The live config: static settings overlaid with the dynamic broker configs. Replaced as a whole (never
+   * mutated) when they change, so read it at request time rather than keeping it.
+   */
+  config: BrokerConfig;
   readonly nodeId: number;
   readonly clusterId: string;
   readonly topics: TopicCatalog;

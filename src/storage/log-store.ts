@@ -34,6 +34,10 @@ export interface LogStore {
   logConfigFor(configs: Readonly<Record<string, string>>): LogConfig;
   /** Run retention on every log now; returns segments removed. */
   runRetention(now?: number): Promise<number>;
+  /** New broker-level defaults under every topic's overrides; every log picks up its new config. */
+  reconfigureLogs(defaults: LogConfig, resolveConfig?: (overrides: Readonly<Record<string, string>>, defaults: LogConfig) => LogConfig): Promise<void>;
+  /** Restarts the log cleaner with new log.cleaner.* settings (no-op before startBackground). */
+  reconfigureCleaner(settings: Partial<CleanerSettings>): Promise<void>;
   /** Start background retention, flush.ms and checkpoint tasks on the store's scheduler. */
   startBackground(intervals?: Partial<BackgroundIntervals>): void;
   /** Flush and close every log; the file engine then marks the shutdown clean. */

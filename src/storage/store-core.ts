@@ -2,6 +2,7 @@
 // Engines open logs and persist topics (FileLogStore) or keep them in memory (MemoryLogStore).
 
 import type { CleanerStorage } from './cleaner/cleaner-storage.js';
+import type { CleanerSettings } from './cleaner/cleaner-config.js';
 import { LogCleaner } from './cleaner/log-cleaner.js';
 import { forEachBounded, PARTITION_IO_CONCURRENCY } from './bounded.js';
 import { StorageError } from './errors.js';
@@ -37,8 +38,8 @@ export abstract class StoreCore<S extends LogSegment> implements LogStore {
   readonly clusterId: string;
   readonly nodeId: number;
   protected readonly scheduler: Scheduler;
-  protected readonly defaults: LogConfig;
-  private readonly resolve: (overrides: Readonly<Record<string, string>>, defaults: LogConfig) => LogConfig;
+  protected defaults: LogConfig;
+  private resolve: (overrides: Readonly<Record<string, string>>, defaults: LogConfig) => LogConfig;
   /** Frozen entries, handed out as they are: lookups on the request path copy nothing. */
   protected readonly topicTable = new Map<string, TopicMetadata>();
   /** Topic id → name, so topicById is one lookup. */
@@ -48,6 +49,9 @@ export abstract class StoreCore<S extends LogSegment> implements LogStore {
   protected readonly adminQueue = new SerialQueue();
   private background: Cancel[] = [];
   private cleaner: LogCleaner<S> | undefined;
+  /** What startBackground gave the cleaner, kept so a reconfigured cleaner starts the same way. */
+  private cleanerSettings: Partial<CleanerSettings> | undefined;
+  private cleanerHooks: CleanerHooks = {};
   protected closed = false;
 
   constructor(options: StoreCoreOptions) {
@@ -176,17 +180,55 @@ export abstract class StoreCore<S extends LogSegment> implements LogStore {
       })),
       this.scheduler.every(every.checkpointMs, quietly(() => this.checkpoint())),
     );
+    this.cleanerSettings = every.cleaner ?? {};
+    this.cleanerHooks = intervals.lastStableOffset === undefined ? {} : { lastStableOffset: intervals.lastStableOffset };
+    this.startCleaner();
+  }
+
+  private startCleaner(): void {
     const storage = this.cleanerStorage();
-    if (storage !== undefined && (every.cleaner?.enable ?? true)) {
-      this.cleaner = new LogCleaner<S>({
-        logs: () => this.allLogs(),
-        storage,
-        scheduler: this.scheduler,
-        settings: every.cleaner ?? {},
-        ...(intervals.lastStableOffset === undefined ? {} : { lastStableOffset: intervals.lastStableOffset }),
-      });
-      this.cleaner.start();
-    }
+    const settings = this.cleanerSettings ?? {};
+    if (storage === undefined || !(settings.enable ?? true)) return;
+    this.cleaner = new LogCleaner<S>({
+      logs: () => this.allLogs(),
+      storage,
+      scheduler: this.scheduler,
+      settings,
+      ...(this.cleanerHooks.lastStableOffset === undefined ? {} : { lastStableOffset: this.cleanerHooks.lastStableOffset }),
+    });
+    this.cleaner.start();
+  }
+
+  /**
+   * New broker-level log defaults (dynamic log.* broker configs): every log without its own override takes
+   * the new effective config at once, as Kafka's DynamicLogConfig updates every log.
+   */
+  reconfigureLogs(
+    defaults: LogConfig,
+    resolveConfig?: (overrides: Readonly<Record<string, string>>, defaults: LogConfig) => LogConfig,
+  ): Promise<void> {
+    return this.adminQueue.run(async () => {
+      this.defaults = defaults;
+      if (resolveConfig !== undefined) this.resolve = resolveConfig;
+      for (const topic of this.topicTable.values()) {
+        const config = this.logConfigFor(topic.configs);
+        for (let p = 0; p < topic.partitions; p++) this.log(topic.name, p)?.updateConfig(config);
+      }
+    });
+  }
+
+  /**
+   * New log.cleaner.* settings: as Kafka's LogCleaner.reconfigure, the cleaner stops (its clean in progress ends
+   * at the next slice) and a new one starts with them. Nothing to do before startBackground or after close.
+   */
+  reconfigureCleaner(settings: Partial<CleanerSettings>): Promise<void> {
+    return this.adminQueue.run(async () => {
+      if (this.closed || this.cleanerSettings === undefined) return;
+      this.cleanerSettings = settings;
+      await this.cleaner?.stop();
+      this.cleaner = undefined;
+      this.startCleaner();
+    });
   }
 
   close(): Promise<void> {

@@ -20,6 +20,8 @@ const INTERNAL_APPEND_VERSION = 11;
 
 export interface TransactionsOptions {
   readonly config: BrokerConfig;
+  /** The live config, read when dynamic keys are used (transaction.partition.verification.enable, producer.id.expiration.ms); default: `config`. */
+  readonly liveConfig?: () => BrokerConfig;
   readonly replicaManager: ReplicaManager;
   readonly producerStates: ProducerStates;
   readonly groups: GroupCoordinator;
@@ -46,15 +48,15 @@ export async function openTransactions(options: TransactionsOptions): Promise<Tx
     ...(options.scheduler === undefined ? {} : { scheduler: options.scheduler }),
     ...(options.log === undefined ? {} : { log: options.log }),
   });
-  if (config['transaction.partition.verification.enable']) {
-    producerStates.setVerifier((topic, partition, producerId, producerEpoch) => {
-      const transactionalId = coordinator.transactionalIdOf(producerId);
-      if (transactionalId === undefined) return ErrorCode.INVALID_PRODUCER_ID_MAPPING;
-      return produceError(coordinator.verifyPartition(transactionalId, producerId, producerEpoch, topic, partition));
-    });
-  }
-  const expirationMs = config['producer.id.expiration.ms'];
-  coordinator.every(PRODUCER_ID_EXPIRATION_CHECK_MS, () => producerStates.expire(expirationMs));
+  const live = options.liveConfig ?? (() => config);
+  // Both keys are dynamic in Kafka: read at each use so an AlterConfigs takes effect at once.
+  producerStates.setVerifier((topic, partition, producerId, producerEpoch) => {
+    if (!live()['transaction.partition.verification.enable']) return ErrorCode.NONE;
+    const transactionalId = coordinator.transactionalIdOf(producerId);
+    if (transactionalId === undefined) return ErrorCode.INVALID_PRODUCER_ID_MAPPING;
+    return produceError(coordinator.verifyPartition(transactionalId, producerId, producerEpoch, topic, partition));
+  });
+  coordinator.every(PRODUCER_ID_EXPIRATION_CHECK_MS, () => producerStates.expire(live()['producer.id.expiration.ms']));
   return coordinator;
 }
 

@@ -4,17 +4,18 @@
  * - TOPIC: the new override set (legacy: replaces every override; incremental: SET, DELETE, APPEND,
  *   SUBTRACT, lists starting from the default) is validated as a whole and applied at once through
  *   the store, so logs pick up e.g. retention.ms immediately.
- * - BROKER (this node's id, or '' for the cluster default): dynamic configs kept in memory and
- *   reported by DescribeConfigs; read-only keys are refused as Kafka refuses them.
+ * - BROKER (this node's id, or '' for the cluster default): the layer is replaced (dynamic-configs.ts): the live
+ *   config changes at once and the layers are stored; read-only keys, per-broker keys at the cluster level and
+ *   thread counts Kafka would not resize to are refused as Kafka refuses them.
  * - BROKER_LOGGER (incremental only): logger levels; the root logger drives the broker's own log level.
  */
 import type { Level } from 'pino';
-import { brokerConfigDefinition, topicConfigDefinition, type ConfigDefinition } from '../../config/index.js';
+import { brokerConfigDefinition, ConfigError, topicConfigDefinition, type ConfigDefinition } from '../../config/index.js';
 import { ErrorCode } from '../../protocol/error-codes.js';
 import type { RequestContext } from '../handler.js';
 import { ResourceType } from './resource-types.js';
 import { configValueProblem, topicConfigsProblem } from './config-validation.js';
-import { dynamicConfigs } from './dynamic-configs.js';
+import { dynamicConfigs, reconfigurationProblem } from './dynamic-configs.js';
 import type { ApiError } from '../../protocol/api-error.js';
 import { apiErrorOf } from '../error-mapping.js';
 import { invalidTopicNameMessage } from '../../protocol/topic-names.js';
@@ -88,7 +89,7 @@ async function alterResources(
     try {
       switch (resource.resourceType) {
         case ResourceType.TOPIC: return await alterTopic(ctx, resource, validateOnly, legacy);
-        case ResourceType.BROKER: return alterBroker(ctx, resource, validateOnly, legacy);
+        case ResourceType.BROKER: return await alterBroker(ctx, resource, validateOnly, legacy);
         case ResourceType.BROKER_LOGGER:
           if (!legacy) return alterLoggers(ctx, resource, validateOnly);
           return invalidRequest(`Unknown resource type ${resource.resourceType}`);
@@ -164,7 +165,7 @@ function brokerDefinition(name: string): ConfigDefinition | undefined {
   return brokerConfigDefinition(name) as ConfigDefinition | undefined;
 }
 
-function alterBroker(ctx: RequestContext, resource: ResourceChanges, validateOnly: boolean, legacy: boolean): ApiError {
+async function alterBroker(ctx: RequestContext, resource: ResourceChanges, validateOnly: boolean, legacy: boolean): Promise<ApiError> {
   const name = resource.resourceName;
   const nodeId = ctx.broker.nodeId;
   if (name !== '') {
@@ -172,13 +173,13 @@ function alterBroker(ctx: RequestContext, resource: ResourceChanges, validateOnl
     if (Number(name) !== nodeId) return invalidRequest(`Unexpected broker id, expected ${nodeId}, but received ${name}`);
   }
   const dynamic = dynamicConfigs(ctx.broker);
-  const target = name === '' ? dynamic.clusterDefault : dynamic.perBroker;
+  const level = name === '' ? 'clusterDefault' : 'perBroker';
   let next: Record<string, string> | ApiError;
   if (legacy) {
     next = {};
     for (const change of resource.configs) next[change.name] = change.value!;
   } else {
-    next = applyOps(Object.fromEntries(target), resource.configs, brokerDefinition);
+    next = applyOps(Object.fromEntries(dynamic[level]), resource.configs, brokerDefinition);
   }
   if ('code' in next) return invalidRequest((next as ApiError).message ?? '');
   const readOnly = Object.keys(next).filter((key) => brokerDefinition(key)?.updateMode === 'read-only');
@@ -188,13 +189,26 @@ function alterBroker(ctx: RequestContext, resource: ResourceChanges, validateOnl
     const problem = def === undefined ? null : configValueProblem(def, value);
     if (problem !== null) return invalidRequest(problem);
   }
-  if (name === '' && !Object.hasOwn(next, 'min.insync.replicas')) {
-    return invalidConfig('Cluster-level min.insync.replicas cannot be removed while ELR is enabled.');
+  if (level === 'clusterDefault') {
+    const perBrokerOnly = Object.keys(next).filter((key) => brokerDefinition(key)?.updateMode === 'per-broker');
+    if (perBrokerOnly.length > 0) {
+      return invalidRequest(`Cannot update these configs at default cluster level, broker id must be specified: [${perBrokerOnly.join(', ')}]`);
+    }
+    if (!Object.hasOwn(next, 'min.insync.replicas')) {
+      return invalidConfig('Cluster-level min.insync.replicas cannot be removed while ELR is enabled.');
+    }
   }
-  if (!validateOnly) {
-    target.clear();
-    for (const [key, value] of Object.entries(next)) target.set(key, value);
+  // The new live config must resolve as a whole, and changes Kafka's reconfigurables refuse are refused.
+  let preview;
+  try {
+    preview = dynamic.preview(level, next);
+  } catch (error) {
+    if (error instanceof ConfigError) return invalidRequest(error.message);
+    throw error;
   }
+  const refused = reconfigurationProblem(ctx.broker.config, preview);
+  if (refused !== null) return invalidRequest(refused);
+  if (!validateOnly) await dynamic.replace(level, next);
   return NONE;
 }
 

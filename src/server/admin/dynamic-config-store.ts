@@ -1,0 +1,92 @@
+/**
+ * Where dynamic broker configs outlive a restart. Kafka keeps them as ConfigRecords in the KRaft metadata
+ * log; gregor has no metadata log, so the file engine keeps both layers (this node's and the cluster
+ * default) in one small JSON file in the first log dir, replaced atomically on every change. The memory
+ * engine keeps them in memory only. Logger levels are never stored (Kafka does not persist them either).
+ *
+ * A file that cannot be read as this format stops start-up with a one-line error rather than being
+ * ignored: ignoring it would silently bring back the static values, e.g. a shorter retention that
+ * deletes data the operator had chosen to keep.
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { readTextIfExists, writeFileAtomic } from '../../storage/file/atomic-file.js';
+
+export const DYNAMIC_CONFIGS_FILE = 'gregor-dynamic-configs.json';
+const FORMAT_VERSION = 1;
+
+/** Both stored layers, raw text by Kafka name. */
+export interface StoredDynamicConfigs {
+  readonly perBroker: ReadonlyMap<string, string>;
+  readonly clusterDefault: ReadonlyMap<string, string>;
+}
+
+export interface DynamicConfigStore {
+  /** The stored layers; undefined when nothing was ever stored. */
+  load(): Promise<StoredDynamicConfigs | undefined>;
+  /** Replaces what is stored; durable when the promise resolves. */
+  save(configs: StoredDynamicConfigs): Promise<void>;
+}
+
+/** Kept for the life of the process only (gregor.log.engine=memory, tests). */
+export function memoryDynamicConfigStore(): DynamicConfigStore {
+  let stored: StoredDynamicConfigs | undefined;
+  return {
+    load: () => Promise.resolve(stored),
+    save: (configs) => {
+      stored = { perBroker: new Map(configs.perBroker), clusterDefault: new Map(configs.clusterDefault) };
+      return Promise.resolve();
+    },
+  };
+}
+
+/** The JSON file in `logDir` (created with the directory on the first save). */
+export function fileDynamicConfigStore(logDir: string): DynamicConfigStore {
+  const path = join(logDir, DYNAMIC_CONFIGS_FILE);
+  return {
+    async load() {
+      const text = await readTextIfExists(path);
+      return text === undefined ? undefined : parseDynamicConfigs(text, path);
+    },
+    async save(configs) {
+      await mkdir(logDir, { recursive: true });
+      await writeFileAtomic(path, formatDynamicConfigs(configs));
+    },
+  };
+}
+
+export function formatDynamicConfigs(configs: StoredDynamicConfigs): string {
+  const sorted = (layer: ReadonlyMap<string, string>) => Object.fromEntries([...layer].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return JSON.stringify({
+    version: FORMAT_VERSION,
+    perBroker: sorted(configs.perBroker),
+    clusterDefault: sorted(configs.clusterDefault),
+  }, null, 2) + '\n';
+}
+
+/** Reads the file's text; a one-line Error naming the file and what is wrong when it is not this format. */
+export function parseDynamicConfigs(text: string, path: string): StoredDynamicConfigs {
+  const fail = (problem: string): never => {
+    throw new Error(`${path}: ${problem}; fix or remove the file (it holds the dynamic broker configs)`);
+  };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return fail('not valid JSON');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return fail('expects a JSON object');
+  const record = parsed as Record<string, unknown>;
+  if (record['version'] !== FORMAT_VERSION) return fail(`unsupported version ${JSON.stringify(record['version'])} (expects ${FORMAT_VERSION})`);
+  const layer = (name: string): Map<string, string> => {
+    const value = record[name] ?? {};
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail(`"${name}" must be an object of strings`);
+    const out = new Map<string, string>();
+    for (const [key, raw] of Object.entries(value)) {
+      if (typeof raw !== 'string') return fail(`"${name}"."${key}" must be a string`);
+      out.set(key, raw);
+    }
+    return out;
+  };
+  return { perBroker: layer('perBroker'), clusterDefault: layer('clusterDefault') };
+}
