@@ -17,6 +17,10 @@ import {
 } from './define.js';
 import { INT_MAX_VALUE, LONG_MAX_VALUE } from './config-types.js';
 
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+const MiB = 1024 * 1024;
+
 const nonEmptyString = custom<string>('non-empty string', (v) => (v.trim() === '' ? 'must not be empty' : null));
 
 const HOST_PORT = /^(\[[0-9a-fA-F:.]+\]|[^\s:@]+):\d{1,5}$/;
@@ -97,7 +101,7 @@ export const reportedBrokerConfigDefinitions = named({
   'sasl.oauthbearer.clock.skew.seconds': int({ default: 30, doc: 'Allowed clock difference, in seconds, when checking OAuth token times.' }),
   'sasl.oauthbearer.expected.audience': list({ default: [], doc: 'Audiences an OAuth token must name to be accepted.' }),
   'sasl.oauthbearer.expected.issuer': string({ default: null, doc: 'Issuer an OAuth token must name to be accepted.' }),
-  'sasl.oauthbearer.jwks.endpoint.refresh.ms': long({ default: 3600000, doc: 'How often the OAuth key set is fetched again.' }),
+  'sasl.oauthbearer.jwks.endpoint.refresh.ms': long({ default: HOUR_MS, doc: 'How often the OAuth key set is fetched again.' }),
   'sasl.oauthbearer.jwks.endpoint.retry.backoff.max.ms': long({ default: 10000, doc: 'Longest wait between retries of an OAuth key set fetch.' }),
   'sasl.oauthbearer.jwks.endpoint.retry.backoff.ms': long({ default: 100, doc: 'First wait before retrying an OAuth key set fetch.' }),
   'sasl.oauthbearer.jwks.endpoint.url': string({ default: null, doc: 'Where the OAuth key set that verifies tokens is fetched from.' }),
@@ -108,7 +112,7 @@ export const reportedBrokerConfigDefinitions = named({
   'sasl.oauthbearer.sub.claim.name': string({ default: 'sub', doc: 'Name of the OAuth token claim holding its subject.' }),
   'sasl.oauthbearer.token.endpoint.url': string({ default: null, doc: 'Where OAuth tokens are obtained from.' }),
   'sasl.server.callback.handler.class': className({ default: null, doc: 'Callback handler class for the broker\'s SASL server side.' }),
-  'sasl.server.max.receive.size': int({ default: 524288, doc: 'Largest SASL message accepted before authentication completes.' }),
+  'sasl.server.max.receive.size': int({ default: 512 * 1024, doc: 'Largest SASL message accepted before authentication completes.' }),
 
   // Principals, providers and delegation tokens: accepted and reported.
   'principal.builder.class': className({ default: 'org.apache.kafka.common.security.authenticator.DefaultKafkaPrincipalBuilder', mode: 'per-broker', doc: 'Class that builds a connection\'s principal from its authentication.' }),
@@ -116,9 +120,9 @@ export const reportedBrokerConfigDefinitions = named({
   'connection.failed.authentication.delay.ms': int({ default: 100, valid: atLeast(0), doc: 'Delay before closing a connection whose authentication failed.' }),
   'config.providers': list({ default: [], mode: 'cluster-wide', doc: 'Names of config providers that may resolve indirect values in configs.' }),
   'delegation.token.secret.key': password({ default: null, doc: 'Secret that signs delegation tokens; unset disables them.' }),
-  'delegation.token.expiry.check.interval.ms': long({ default: 3600000, valid: atLeast(1), doc: 'How often expired delegation tokens are removed.' }),
-  'delegation.token.expiry.time.ms': long({ default: 86400000, valid: atLeast(1), doc: 'How long a delegation token lives before it must be renewed.' }),
-  'delegation.token.max.lifetime.ms': long({ default: 604800000, valid: atLeast(1), doc: 'Longest life of a delegation token, renewals included.' }),
+  'delegation.token.expiry.check.interval.ms': long({ default: HOUR_MS, valid: atLeast(1), doc: 'How often expired delegation tokens are removed.' }),
+  'delegation.token.expiry.time.ms': long({ default: DAY_MS, valid: atLeast(1), doc: 'How long a delegation token lives before it must be renewed.' }),
+  'delegation.token.max.lifetime.ms': long({ default: 7 * DAY_MS, valid: atLeast(1), doc: 'Longest life of a delegation token, renewals included.' }),
 
   // Client, replication and controller quotas: accepted and reported; gregor does not throttle.
   'client.quota.callback.class': className({ default: null, doc: 'Class that decides client quotas, in place of the built-in rules.' }),
@@ -138,8 +142,8 @@ export const reportedBrokerConfigDefinitions = named({
   'controller.quorum.bootstrap.servers': list({ default: [], valid: hostPorts, doc: 'Controller addresses, host:port, used to find the quorum.' }),
   'controller.quorum.election.backoff.max.ms': int({ default: 1000, valid: atLeast(0), doc: 'Longest wait before starting a new leader election.' }),
   'controller.quorum.election.timeout.ms': int({ default: 1000, valid: atLeast(0), doc: 'How long without a leader before an election starts.' }),
-  'controller.quorum.fetch.max.bytes': int({ default: 1048576, valid: atLeast(1), doc: 'Most bytes one quorum fetch returns.' }),
-  'controller.quorum.fetch.snapshot.max.bytes': int({ default: 1048576, valid: atLeast(1), doc: 'Most bytes one quorum snapshot fetch returns.' }),
+  'controller.quorum.fetch.max.bytes': int({ default: MiB, valid: atLeast(1), doc: 'Most bytes one quorum fetch returns.' }),
+  'controller.quorum.fetch.snapshot.max.bytes': int({ default: MiB, valid: atLeast(1), doc: 'Most bytes one quorum snapshot fetch returns.' }),
   'controller.quorum.fetch.timeout.ms': int({ default: 2000, valid: atLeast(0), doc: 'How long without a successful fetch before a voter seeks a new leader.' }),
   'controller.quorum.request.timeout.ms': int({ default: 2000, valid: atLeast(0), doc: 'How long a quorum request waits for its answer.' }),
   'controller.quorum.retry.backoff.ms': int({ default: 20, valid: atLeast(0), doc: 'Wait before retrying a failed quorum request.' }),
@@ -149,19 +153,19 @@ export const reportedBrokerConfigDefinitions = named({
   'broker.session.timeout.ms': int({ default: 9000, doc: 'How long the controller waits for a heartbeat before fencing a broker.' }),
   'initial.broker.registration.timeout.ms': int({ default: 60000, doc: 'How long a starting broker waits to register with the controller.' }),
   'metadata.log.dir': string({ default: null, doc: 'Directory of the metadata log; unset puts it in the first log dir.' }),
-  'metadata.log.max.record.bytes.between.snapshots': long({ default: 20971520, valid: atLeast(1), doc: 'Metadata log bytes written before a new snapshot is taken.' }),
-  'metadata.log.max.snapshot.interval.ms': long({ default: 3600000, valid: atLeast(0), doc: 'Longest time between metadata snapshots; 0 takes them by size only.' }),
-  'metadata.log.segment.bytes': int({ default: 1073741824, valid: atLeast(8388608), doc: 'Segment size of the metadata log.' }),
-  'metadata.log.segment.ms': long({ default: 604800000, doc: 'Age at which a new metadata log segment is started.' }),
+  'metadata.log.max.record.bytes.between.snapshots': long({ default: 20 * MiB, valid: atLeast(1), doc: 'Metadata log bytes written before a new snapshot is taken.' }),
+  'metadata.log.max.snapshot.interval.ms': long({ default: HOUR_MS, valid: atLeast(0), doc: 'Longest time between metadata snapshots; 0 takes them by size only.' }),
+  'metadata.log.segment.bytes': int({ default: 1024 * MiB, valid: atLeast(8 * MiB), doc: 'Segment size of the metadata log.' }),
+  'metadata.log.segment.ms': long({ default: 7 * DAY_MS, doc: 'Age at which a new metadata log segment is started.' }),
   'metadata.max.idle.interval.ms': int({ default: 500, valid: atLeast(0), doc: 'How often the active controller writes a no-op record when idle.' }),
-  'metadata.max.retention.bytes': long({ default: 104857600, doc: 'Most metadata log bytes kept beyond the latest snapshot.' }),
-  'metadata.max.retention.ms': long({ default: 604800000, doc: 'How long metadata log segments are kept beyond the latest snapshot.' }),
+  'metadata.max.retention.bytes': long({ default: 100 * MiB, doc: 'Most metadata log bytes kept beyond the latest snapshot.' }),
+  'metadata.max.retention.ms': long({ default: 7 * DAY_MS, doc: 'How long metadata log segments are kept beyond the latest snapshot.' }),
 
   // Replica fetchers, leadership and purgatories: a single gregor node has no followers.
   'replica.fetch.backoff.ms': int({ default: 1000, valid: atLeast(0), doc: 'Wait after a failed fetch from a leader.' }),
-  'replica.fetch.max.bytes': int({ default: 1048576, valid: atLeast(0), doc: 'Most bytes fetched per partition by a follower.' }),
+  'replica.fetch.max.bytes': int({ default: MiB, valid: atLeast(0), doc: 'Most bytes fetched per partition by a follower.' }),
   'replica.fetch.min.bytes': int({ default: 1, doc: 'Least bytes a follower\'s fetch waits for.' }),
-  'replica.fetch.response.max.bytes': int({ default: 10485760, valid: atLeast(0), doc: 'Most bytes in one follower fetch response.' }),
+  'replica.fetch.response.max.bytes': int({ default: 10 * MiB, valid: atLeast(0), doc: 'Most bytes in one follower fetch response.' }),
   'replica.fetch.wait.max.ms': int({ default: 500, doc: 'Longest a follower\'s fetch waits at the leader.' }),
   'replica.high.watermark.checkpoint.interval.ms': long({ default: 5000, doc: 'How often high watermarks are saved to disk.' }),
   'replica.selector.class': string({ default: null, doc: 'Class choosing which replica a consumer reads from; unset reads from the leader.' }),
@@ -190,7 +194,7 @@ export const reportedBrokerConfigDefinitions = named({
   'group.consumer.min.assignment.interval.ms': int({ default: 0, valid: atLeast(0), doc: 'Shortest assignment interval a consumer-protocol group may use.' }),
   'group.consumer.migration.policy': string({ default: 'bidirectional', valid: oneOfIgnoringCase('DISABLED', 'DOWNGRADE', 'UPGRADE', 'BIDIRECTIONAL'), doc: 'Whether groups may convert between the classic and consumer protocols, and which way.' }),
   'group.coordinator.background.threads': int({ default: 2, valid: atLeast(1), doc: 'Threads for group coordinator background work.' }),
-  'group.coordinator.cached.buffer.max.bytes': int({ default: 1048588, valid: atLeast(524288), mode: 'cluster-wide', doc: 'Largest write buffer the group coordinator keeps for reuse.' }),
+  'group.coordinator.cached.buffer.max.bytes': int({ default: MiB + 12, valid: atLeast(512 * 1024), mode: 'cluster-wide', doc: 'Largest write buffer the group coordinator keeps for reuse.' }),
 
   // Streams groups (KIP-1071): accepted and reported.
   'group.streams.assignment.interval.ms': int({ default: 1000, valid: atLeast(0), mode: 'cluster-wide', doc: 'Least time between two target assignments of a streams group.' }),
@@ -216,7 +220,7 @@ export const reportedBrokerConfigDefinitions = named({
   'group.share.max.delivery.count.limit': int({ default: 10, valid: between(5, 25), doc: 'Highest delivery count limit a share group may use.' }),
   'group.share.max.heartbeat.interval.ms': int({ default: 15000, valid: atLeast(1), doc: 'Longest heartbeat interval of share groups.' }),
   'group.share.max.partition.max.record.locks': int({ default: 4000, valid: between(2000, 10000), doc: 'Highest per-partition record lock limit a share group may use.' }),
-  'group.share.max.record.lock.duration.ms': int({ default: 60000, valid: between(30000, 3600000), doc: 'Longest record lock duration a share group may use.' }),
+  'group.share.max.record.lock.duration.ms': int({ default: 60000, valid: between(30000, HOUR_MS), doc: 'Longest record lock duration a share group may use.' }),
   'group.share.max.session.timeout.ms': int({ default: 60000, valid: atLeast(1), doc: 'Longest session timeout of share groups.' }),
   'group.share.max.share.sessions': int({ default: 2000, valid: atLeast(1), doc: 'Most share sessions the broker keeps at once.' }),
   'group.share.max.size': int({ default: 200, valid: between(1, 1000), doc: 'Most members in one share group.' }),
@@ -227,24 +231,24 @@ export const reportedBrokerConfigDefinitions = named({
   'group.share.min.record.lock.duration.ms': int({ default: 15000, valid: between(1000, 30000), doc: 'Shortest record lock duration a share group may use.' }),
   'group.share.min.session.timeout.ms': int({ default: 45000, valid: atLeast(1), doc: 'Shortest session timeout of share groups.' }),
   'group.share.partition.max.record.locks': int({ default: 2000, valid: between(100, 10000), doc: 'Most records of one partition locked for share consumers at once.' }),
-  'group.share.record.lock.duration.ms': int({ default: 30000, valid: between(1000, 3600000), doc: 'How long a record handed to a share consumer stays locked.' }),
+  'group.share.record.lock.duration.ms': int({ default: 30000, valid: between(1000, HOUR_MS), doc: 'How long a record handed to a share consumer stays locked.' }),
   'group.share.session.timeout.ms': int({ default: 45000, valid: atLeast(1), doc: 'Session timeout of members of share groups.' }),
   'share.coordinator.append.linger.ms': int({ default: -1, valid: atLeast(-1), doc: 'How long the share coordinator gathers records before writing them; -1 writes at once.' }),
-  'share.coordinator.cached.buffer.max.bytes': int({ default: 1048588, valid: atLeast(524288), mode: 'cluster-wide', doc: 'Largest write buffer the share coordinator keeps for reuse.' }),
-  'share.coordinator.load.buffer.size': int({ default: 5242880, valid: atLeast(1), doc: 'Batch size for reading __share_group_state at load.' }),
+  'share.coordinator.cached.buffer.max.bytes': int({ default: MiB + 12, valid: atLeast(512 * 1024), mode: 'cluster-wide', doc: 'Largest write buffer the share coordinator keeps for reuse.' }),
+  'share.coordinator.load.buffer.size': int({ default: 5 * MiB, valid: atLeast(1), doc: 'Batch size for reading __share_group_state at load.' }),
   'share.coordinator.snapshot.update.records.per.snapshot': int({ default: 500, valid: between(0, 500), doc: 'Share state updates written before a new snapshot of it.' }),
   'share.coordinator.state.topic.compression.codec': int({ default: 0, doc: 'Compression codec id for __share_group_state writes (0 = none).' }),
   'share.coordinator.state.topic.min.isr': short({ default: 1, kafkaDefault: 2, valid: atLeast(1), doc: 'min.insync.replicas of __share_group_state; 1 on a single gregor node.' }),
   'share.coordinator.state.topic.num.partitions': int({ default: 50, valid: atLeast(1), doc: 'Partitions of __share_group_state.' }),
   'share.coordinator.state.topic.replication.factor': short({ default: 1, kafkaDefault: 3, valid: atLeast(1), doc: 'Replication factor of __share_group_state; 1 on a single gregor node.' }),
-  'share.coordinator.state.topic.segment.bytes': int({ default: 104857600, valid: atLeast(1), doc: 'Segment size of __share_group_state.' }),
+  'share.coordinator.state.topic.segment.bytes': int({ default: 100 * MiB, valid: atLeast(1), doc: 'Segment size of __share_group_state.' }),
   'share.coordinator.threads': int({ default: 1, valid: atLeast(1), doc: 'Threads running the share coordinator.' }),
   'share.coordinator.write.timeout.ms': int({ default: 5000, valid: atLeast(1), doc: 'How long a share state write waits to be durable before failing.' }),
 
   // Tiered (remote) storage: accepted and reported; gregor keeps every segment locally.
   'remote.fetch.max.wait.ms': int({ default: 500, valid: atLeast(1), mode: 'cluster-wide', doc: 'Longest a fetch waits for data being read from remote storage.' }),
   'remote.list.offsets.request.timeout.ms': long({ default: 30000, valid: atLeast(1), mode: 'cluster-wide', doc: 'How long a ListOffsets lookup in remote storage may take.' }),
-  'remote.log.index.file.cache.total.size.bytes': long({ default: 1073741824, valid: atLeast(1), mode: 'cluster-wide', doc: 'Disk space for cached remote index files.' }),
+  'remote.log.index.file.cache.total.size.bytes': long({ default: 1024 * MiB, valid: atLeast(1), mode: 'cluster-wide', doc: 'Disk space for cached remote index files.' }),
   'remote.log.manager.copier.thread.pool.size': int({ default: 10, valid: atLeast(1), mode: 'cluster-wide', doc: 'Threads copying segments to remote storage.' }),
   'remote.log.manager.copy.max.bytes.per.second': long({ default: LONG_MAX_VALUE, valid: atLeast(1), mode: 'cluster-wide', doc: 'Throttle on bytes copied to remote storage per second.' }),
   'remote.log.manager.copy.quota.window.num': int({ default: 11, valid: atLeast(1), doc: 'Samples kept for the remote copy quota.' }),
@@ -274,5 +278,5 @@ export const reportedBrokerConfigDefinitions = named({
   'metrics.sample.window.ms': long({ default: 30000, valid: atLeast(1), doc: 'Length of one metric sample.' }),
   'kafka.metrics.polling.interval.secs': int({ default: 10, valid: atLeast(1), doc: 'How often the older metrics reporters poll, in seconds.' }),
   'kafka.metrics.reporters': list({ default: [], doc: 'Older-style metrics reporter classes.' }),
-  'telemetry.max.bytes': int({ default: 1048576, valid: atLeast(1), doc: 'Largest client telemetry push accepted.' }),
+  'telemetry.max.bytes': int({ default: MiB, valid: atLeast(1), doc: 'Largest client telemetry push accepted.' }),
 });
