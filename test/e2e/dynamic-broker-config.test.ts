@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import kafkajs, { type Admin, type Producer } from 'kafkajs';
 import { startTestBroker } from '../server/broker-harness.js';
-import { installJavaTools, runJavaToolOk } from './java-tools.js';
+import { installJavaTools, runJavaTool, runJavaToolOk } from './java-tools.js';
 
 const { ConfigResourceTypes, Kafka, logLevel } = kafkajs;
 const DYNAMIC_BROKER_CONFIG = 2;
@@ -126,6 +126,11 @@ test('kafka-configs --entity-default: the cluster default takes effect, and stil
     const altered = await runJavaToolOk('kafka-configs', [...bootstrap(), '--alter', '--entity-type', 'brokers', '--entity-default',
       '--add-config', 'message.max.bytes=2000,log.retention.ms=1000']);
     assert.equal(altered.trim(), 'Completed updating default config for brokers in the cluster.');
+    const perBrokerKey = await runJavaTool('kafka-configs', [...bootstrap(), '--alter', '--entity-type', 'brokers', '--entity-default',
+      '--add-config', 'listeners=PLAINTEXT://127.0.0.1:0']);
+    assert.notEqual(perBrokerKey.code, 0);
+    assert.match(perBrokerKey.stdout + perBrokerKey.stderr,
+      /InvalidRequestException: Cannot update these configs at default cluster level, broker id must be specified: \[listeners\]/);
     assert.equal(await produceOf(producer, topic, 3000), 'MESSAGE_TOO_LARGE');
     await waitForLogStart(admin, topic, '1');
   });
