@@ -13,7 +13,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
 COPY tsconfig.json ./
 COPY src ./src
-RUN npx tsc -p tsconfig.json
+COPY scripts/bundle-cli.mjs ./scripts/
+RUN npx tsc -p tsconfig.json && node scripts/bundle-cli.mjs
 
 # --- runtime: production dependencies and the compiled JavaScript only ---
 FROM node:20-slim AS runtime
@@ -22,6 +23,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
 COPY --from=build /app/dist/src ./dist/src
+COPY --from=build /app/dist/gregor.mjs ./dist/
 
 # Data lives in a volume owned by the unprivileged `node` user of the base image.
 RUN mkdir -p /var/lib/gregor && chown node:node /var/lib/gregor
@@ -37,5 +39,5 @@ EXPOSE 9092
 
 # node is PID 1 and handles SIGTERM itself: `docker stop` shuts the broker down cleanly.
 STOPSIGNAL SIGTERM
-ENTRYPOINT ["node", "dist/src/cli/main.js"]
+ENTRYPOINT ["node", "dist/gregor.mjs"]
 CMD ["start"]

@@ -1,6 +1,6 @@
 // The two brokers under test, started and stopped the same way from the benchmark's point of view: each is one
 // process on a loopback port with its data on the same filesystem, measured through /proc by its pid.
-//   gregor: node dist/src/cli/main.js --port P --data-dir D (a child of this process)
+//   gregor: node dist/gregor.mjs --port P --data-dir D (a child of this process)
 //   kafka:  compat-tests/reference/start.sh (Apache Kafka 4.3.1, single-node KRaft, JVM options of that script)
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, closeSync, readFileSync, rmSync } from 'node:fs';
@@ -58,7 +58,7 @@ export async function gregorLauncher(workDir: string): Promise<BrokerLauncher> {
   const port = await freePort();
   const dataDir = join(workDir, 'gregor-data');
   const logFile = join(workDir, 'gregor.log');
-  const main = join(repoRoot, 'dist', 'src', 'cli', 'main.js');
+  const main = join(repoRoot, 'dist', 'gregor.mjs');
   let child: ChildProcess | undefined;
 
   const stopChild = async (signal: NodeJS.Signals) => {

@@ -51,13 +51,13 @@ function portAnswers(port: number): Promise<boolean> {
 }
 
 /**
- * gregor from the build: `node dist/src/cli/main.js` on 127.0.0.1:<free port>, advertising that address (as the
+ * gregor from the build: `node dist/gregor.mjs` on 127.0.0.1:<free port>, advertising that address (as the
  * reference broker does), with data in a temporary directory so a restart keeps it.
  */
 export async function startGregorTarget(): Promise<Target> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'gregor-compat-'));
-  const main = join(repoRoot, 'dist', 'src', 'cli', 'main.js');
+  const main = join(repoRoot, 'dist', 'gregor.mjs');
   const args = [main, '--host', '127.0.0.1', '--port', String(port), '--advertised-listeners', `PLAINTEXT://127.0.0.1:${port}`,
     '--data-dir', dataDir, '--log-level', 'warn', '--log-format', 'json'];
   let child: ChildProcess | undefined;

@@ -1,6 +1,5 @@
 // The command's logger: pino, pretty-printed for a person at a terminal, JSON lines otherwise.
 import { pino, type Level, type Logger } from 'pino';
-import pretty from 'pino-pretty';
 
 export type LogFormat = 'auto' | 'pretty' | 'json';
 export const LOG_LEVELS: readonly (Level | 'silent')[] = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
@@ -14,12 +13,14 @@ export interface LoggerOptions {
   format?: LogFormat;
 }
 
-export function createLogger(options: LoggerOptions = {}): Logger {
+/** pino-pretty is loaded only for the pretty format: JSON lines, the usual case for a service, never pay for it. */
+export async function createLogger(options: LoggerOptions = {}): Promise<Logger> {
   const level = options.level ?? 'info';
   const format = options.format ?? 'auto';
   const isPretty = format === 'pretty' || (format === 'auto' && process.stdout.isTTY === true);
   if (!isPretty) return pino({ level, base: { name: 'gregor' } });
   // The pretty stream runs in this thread (no worker): lines are written before the process exits.
+  const { default: pretty } = await import('pino-pretty');
   const stream = pretty({
     colorize: process.stdout.isTTY === true,
     sync: true,

@@ -13,13 +13,17 @@ import { runBroker, type StartArguments } from './run-broker.js';
 
 export const EXIT_USAGE = 2;
 
+/** gregor's version from its package.json, found upwards from this file (dist/src/cli/ or, bundled, dist/). */
 function packageVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string };
-    return pkg.version ?? 'unknown';
-  } catch {
-    return 'unknown';
+  for (const up of ['../../../package.json', '../package.json']) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'gregor') return pkg.version ?? 'unknown';
+    } catch {
+      // Not at this level: try the next.
+    }
   }
+  return 'unknown';
 }
 
 /** One line on stderr and exit status 2: a bad flag, file or config value. */

@@ -19,7 +19,7 @@ const EXIT_FAILURE = 1;
 
 /** Resolves the configuration (throwing ConfigError/UsageError), starts the broker and waits for a signal. */
 export async function runBroker(args: StartArguments): Promise<void> {
-  const logger = createLogger({ level: args.logLevel, format: args.logFormat });
+  const logger = await createLogger({ level: args.logLevel, format: args.logFormat });
   const warn = (msg: string) => logger.warn(msg);
   const settings = collectSettings(
     { configFile: args.configFile, env: process.env, overrides: args.overrides, shortcuts: args.shortcuts },

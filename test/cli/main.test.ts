@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+// The command as `npm start` and the package's bin run it: the bundle built from src/cli/main.ts.
+const MAIN = fileURLToPath(new URL('../../gregor.mjs', import.meta.url));
 
 /** The environment without GREGOR_* variables, so the machine's settings do not leak in. */
 function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {

@@ -3,7 +3,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
-const MAIN = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+// The bundled command, as `npm start` runs it.
+const MAIN = fileURLToPath(new URL('../../gregor.mjs', import.meta.url));
 
 export interface GregorProcess {
   child: ChildProcess;
