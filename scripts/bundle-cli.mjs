@@ -17,5 +17,10 @@ await build({
   external: EXTERNAL,
   // The CommonJS dependencies (pino, yargs' helpers) call require(); an ES module has none.
   banner: { js: "import { createRequire as createRequireForBundle } from 'node:module';\nconst require = createRequireForBundle(import.meta.url);" },
+  // Without whitespace and comments the source V8 keeps is a third smaller, and plain ASCII (stored one
+  // byte per character, where a single arrow in a comment would make it two). The map gives stack traces
+  // their original lines under `node --enable-source-maps`.
+  minifyWhitespace: true,
+  sourcemap: true,
   logLevel: 'warning',
 });
