@@ -161,6 +161,13 @@ async function alterTopic(ctx: RequestContext, resource: ResourceChanges, valida
   return NONE;
 }
 
+/** Key and trust stores Kafka reloads at run time only for one listener (listener.name.<l>.<key>), never bare. */
+const LISTENER_ONLY_SECURITY_CONFIGS: ReadonlySet<string> = new Set([
+  'ssl.keystore.type', 'ssl.keystore.location', 'ssl.keystore.password', 'ssl.key.password', 'ssl.truststore.type',
+  'ssl.truststore.location', 'ssl.truststore.password', 'ssl.keystore.certificate.chain', 'ssl.keystore.key',
+  'ssl.truststore.certificates',
+]);
+
 function brokerDefinition(name: string): ConfigDefinition | undefined {
   return brokerConfigDefinition(name) as ConfigDefinition | undefined;
 }
@@ -184,6 +191,10 @@ async function alterBroker(ctx: RequestContext, resource: ResourceChanges, valid
   if ('code' in next) return invalidRequest((next as ApiError).message ?? '');
   const readOnly = Object.keys(next).filter((key) => brokerDefinition(key)?.updateMode === 'read-only');
   if (readOnly.length > 0) return invalidRequest(`Cannot update these configs dynamically: [${readOnly.join(', ')}]`);
+  const unprefixed = Object.keys(next).filter((key) => LISTENER_ONLY_SECURITY_CONFIGS.has(key));
+  if (unprefixed.length > 0) {
+    return invalidRequest(`These security configs can be dynamically updated only per-listener using the listener prefix: [${unprefixed.join(', ')}]`);
+  }
   for (const [key, value] of Object.entries(next)) {
     const def = brokerDefinition(key);
     const problem = def === undefined ? null : configValueProblem(def, value);

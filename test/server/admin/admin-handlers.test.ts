@@ -168,6 +168,14 @@ test('IncrementalAlterConfigs: SET takes effect on the log at once; APPEND start
   assert.equal(store.log('alter', 0)!.config.retentionMs, 12345);
   assert.equal(store.log('alter', 0)!.config.compactEnabled, true);
 
+  // Key and trust stores are reloadable only per listener (listener.name.<l>.ssl...), as Kafka 4.3.1 answers.
+  const security = await roundTrip(client, incrementalAlterConfigsApi, 1, {
+    resources: [{ resourceType: 4, resourceName: '1', configs: [op('ssl.keystore.type', 0, 'PKCS12')] }],
+    validateOnly: false,
+  });
+  assert.deepEqual(security.responses.map((r) => [r.errorCode, r.errorMessage]), [[ErrorCode.INVALID_REQUEST,
+    'These security configs can be dynamically updated only per-listener using the listener prefix: [ssl.keystore.type]']]);
+
   const legacy = await roundTrip(client, alterConfigsApi, 2, {
     resources: [{ resourceType: 2, resourceName: 'alter', configs: [{ name: 'segment.ms', value: '60000' }] }],
     validateOnly: false,
