@@ -39,6 +39,12 @@ export class FileSegment implements LogSegment {
   private indexesDirty = false;
   /** The index files were written since their last fsync. */
   private indexesUnsynced = false;
+  /**
+   * Whether the index files are known to be on disk. A new segment creates them lazily, as Kafka's LazyIndex
+   * does: at its first index write or when it becomes inactive, so a partition that is never written costs one
+   * file, not three.
+   */
+  private indexFilesExist = true;
   private paths: ReturnType<typeof segmentPaths>;
   readonly offsetIndex: OffsetIndex;
   readonly timeIndex: TimeIndex;
@@ -61,15 +67,13 @@ export class FileSegment implements LogSegment {
 
   /**
    * A new empty segment (replacing any files of the same name). `suffix` names a segment that is not part of
-   * the log yet (the cleaner's `.cleaned` copy); renameFiles gives it its final names.
+   * the log yet (the cleaner's `.cleaned` copy); renameFiles gives it its final names. Only the .log is
+   * created now; the first index write starts at position 0 and cuts each index file to its length.
    */
   static async create(ctx: SegmentContext, baseOffset: number, now: number, rollJitterMs: number, suffix = ''): Promise<FileSegment> {
     const segment = new FileSegment(ctx, baseOffset, now, rollJitterMs, suffix);
-    const [file] = await Promise.all([
-      open(segment.paths.log, 'w+'),
-      ...[segment.paths.index, segment.paths.timeIndex].map(async (path) => (await open(path, 'w')).close()),
-    ]);
-    segment.file = file;
+    segment.file = await open(segment.paths.log, 'w+');
+    segment.indexFilesExist = false;
     return segment;
   }
 
@@ -241,8 +245,10 @@ export class FileSegment implements LogSegment {
     await this.rebuildFrom(0);
   }
 
+  /** Kafka's onBecomeInactiveSegment: the final time index entry, and index files on disk from now on. */
   async onBecomeInactive(): Promise<void> {
     this.finalTimeIndexEntry();
+    if (!this.indexFilesExist) this.indexesDirty = true;
     await this.persistIndexes(true);
   }
 
@@ -409,6 +415,7 @@ export class FileSegment implements LogSegment {
     this.timeIndex.persisted = this.timeIndex.entries;
     this.indexesDirty = false;
     this.indexesUnsynced = !sync;
+    this.indexFilesExist = true;
   }
 }
 
