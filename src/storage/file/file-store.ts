@@ -24,14 +24,10 @@ import {
   TOPICS_DIR,
   partitionDirName,
 } from './segment-files.js';
-import {
-  readPartitionMetadata,
-  readTopicFiles,
-  syncPartitionMetadata,
-  topicFilePath,
-  writePartitionMetadata,
-  writeTopicFile,
-} from './topic-files.js';
+import { flushPartitionMetadata, readPartitionMetadata, readTopicFiles, topicFilePath, writeTopicFile } from './topic-files.js';
+
+/** partition.metadata files written per admin-queue job: a topic change queued meanwhile waits for one slice at most. */
+const METADATA_FLUSH_SLICE = 128;
 
 export interface FileLogStoreOptions extends Partial<Omit<StoreCoreOptions, 'nodeId'>> {
   logDir: string;
@@ -60,9 +56,12 @@ export class FileLogStore extends StoreCore<FileSegment> {
   private logStartDirty = false;
   /** New partition dirs not yet made durable in the log dir. */
   private logDirUnsynced = false;
-  /** Partition dirs whose partition.metadata awaits its fsync (done in the background, and before the marker). */
-  private metadataUnsynced = new Set<string>();
-  private metadataSync: Promise<void> | undefined;
+  /**
+   * Partition dir → the topic id its partition.metadata must hold: written and fsynced in the background, off
+   * the creation path (Kafka's flush-metadata-file), and before the clean-shutdown marker.
+   */
+  private readonly metadataPending = new Map<string, string>();
+  private metadataFlushQueued = false;
   private recoveryPoints = new Map<string, number>();
   private logStarts = new Map<string, number>();
   private readonly swapStep: SwapStepHook | undefined;
@@ -117,10 +116,7 @@ export class FileLogStore extends StoreCore<FileSegment> {
       logStartOffset: this.logStarts.get(key) ?? 0,
       logStartChanged: () => this.logStartMoved(),
     });
-    if (fresh || (await readPartitionMetadata(dir)) !== topic.topicId) {
-      await writePartitionMetadata(dir, topic.topicId);
-      this.metadataUnsynced.add(dir);
-    }
+    if (fresh || (await readPartitionMetadata(dir)) !== topic.topicId) this.metadataPending.set(dir, topic.topicId);
     if (fresh) this.logDirUnsynced = true;
     this.loadStats.partitions++;
     this.loadStats.segments += stats.segments;
@@ -135,19 +131,35 @@ export class FileLogStore extends StoreCore<FileSegment> {
       this.logDirUnsynced = false;
       await syncDirectory(this.logDir);
     }
-    if (this.metadataUnsynced.size > 0) void this.syncMetadataFiles().catch(() => undefined);
+    this.queueMetadataFlush();
   }
 
-  /** Kafka's scheduled flush-metadata-file: every partition.metadata written since the last run. */
-  private syncMetadataFiles(): Promise<void> {
-    const previous = this.metadataSync ?? Promise.resolve();
-    const run = previous.then(async () => {
-      const dirs = [...this.metadataUnsynced];
-      this.metadataUnsynced.clear();
-      await forEachBounded(dirs, PARTITION_IO_CONCURRENCY, syncPartitionMetadata);
-    });
-    this.metadataSync = run.catch(() => undefined);
-    return run;
+  /**
+   * The pending partition.metadata files, a slice per admin-queue job: topic changes queued meanwhile run first
+   * (a CreateTopics of many topics answers before any of its files is flushed), and no delete or re-creation of
+   * a topic interleaves with a write into its dirs.
+   */
+  private queueMetadataFlush(): void {
+    if (this.metadataFlushQueued || this.metadataPending.size === 0) return;
+    this.metadataFlushQueued = true;
+    void this.adminQueue
+      .run(async () => {
+        this.metadataFlushQueued = false;
+        if (this.closed) return;
+        await this.flushMetadata(METADATA_FLUSH_SLICE);
+        this.queueMetadataFlush();
+      })
+      .catch(() => undefined);
+  }
+
+  private async flushMetadata(limit = Infinity): Promise<void> {
+    const slice: [string, string][] = [];
+    for (const entry of this.metadataPending) {
+      if (slice.length >= limit) break;
+      slice.push(entry);
+    }
+    for (const [dir] of slice) this.metadataPending.delete(dir);
+    await forEachBounded(slice, PARTITION_IO_CONCURRENCY, ([dir, topicId]) => flushPartitionMetadata(dir, topicId));
   }
 
   protected async saveTopic(topic: TopicMetadata): Promise<void> {
@@ -164,6 +176,7 @@ export class FileLogStore extends StoreCore<FileSegment> {
     const doomed: string[] = [];
     for (let p = 0; p < topic.partitions; p++) {
       const dir = join(this.logDir, partitionDirName(topic.name, p));
+      this.metadataPending.delete(dir);
       const target = `${dir}.${randomBytes(16).toString('hex')}${DELETE_DIR_SUFFIX}`;
       try {
         await rename(dir, target);
@@ -190,7 +203,7 @@ export class FileLogStore extends StoreCore<FileSegment> {
   }
 
   protected override async afterClose(): Promise<void> {
-    await this.syncMetadataFiles();
+    await this.flushMetadata();
     await writeFileAtomic(join(this.logDir, CLEAN_SHUTDOWN_FILE), '');
   }
 

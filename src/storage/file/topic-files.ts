@@ -49,28 +49,20 @@ export async function readTopicFiles(logDir: string, onBad: (file: string, why: 
 }
 
 /**
- * Written in place and flushed later (syncPartitionMetadata), as Kafka schedules its flush: a torn or lost
- * file after a crash reads as no topic id and is written again from the topic file, which is durable.
+ * Writes and fsyncs a partition dir's partition.metadata and fsyncs the dir, as Kafka's scheduled
+ * flush-metadata-file does, but in place: a torn or lost file after a crash reads as no topic id and is
+ * written again from the topic file, which is durable. A dir gone meanwhile (deleted topic) is skipped.
  */
-export async function writePartitionMetadata(partitionDir: string, topicId: string): Promise<void> {
-  const file = await open(join(partitionDir, PARTITION_METADATA), 'w');
-  try {
-    await file.writeFile(`version: 0\ntopic_id: ${topicId}\n`, 'utf8');
-  } finally {
-    await file.close();
-  }
-}
-
-/** fsync a partition dir's partition.metadata and the dir itself; a dir deleted meanwhile is skipped. */
-export async function syncPartitionMetadata(partitionDir: string): Promise<void> {
+export async function flushPartitionMetadata(partitionDir: string, topicId: string): Promise<void> {
   let file;
   try {
-    file = await open(join(partitionDir, PARTITION_METADATA), 'r');
+    file = await open(join(partitionDir, PARTITION_METADATA), 'w');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw err;
   }
   try {
+    await file.writeFile(`version: 0\ntopic_id: ${topicId}\n`, 'utf8');
     await file.sync();
   } finally {
     await file.close();
@@ -78,7 +70,6 @@ export async function syncPartitionMetadata(partitionDir: string): Promise<void>
   try {
     await syncDirectory(partitionDir);
   } catch (err) {
-    // Renamed for deletion in the meantime.
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
 }

@@ -1,6 +1,6 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileLogStore } from '../../../src/storage/file/file-store.js';
@@ -27,8 +27,8 @@ test('many partitions open in parallel, keep their order, close and reopen clean
   const lines = readFileSync(join(logDir, 'recovery-point-offset-checkpoint'), 'utf8').trim().split('\n').slice(2);
   const expected = [...Array(40).keys()].map((p) => `a ${p} 0`).concat([...Array(60).keys()].map((p) => `b ${p} ${p === 37 ? 5 : 0}`));
   assert.deepEqual(lines, expected);
-  // A segment without timestamps gets no time index entry (Kafka's TimeIndex.maybeAppend).
-  assert.equal(statSync(segmentFile(logDir, 'a-3', '.timeindex')).size, 0);
+  // Index files are created at the first index write, as Kafka's LazyIndex: a partition never written has none.
+  assert.deepEqual(readdirSync(join(logDir, 'a-3')).sort(), [`${'0'.repeat(20)}.log`, 'partition.metadata']);
   assert.equal(statSync(segmentFile(logDir, 'b-37', '.timeindex')).size, 12);
 
   const again = await FileLogStore.open({ logDir, nodeId: 1 });
@@ -62,4 +62,32 @@ test('a topic deleted right after its creation still lets the store close cleanl
   assert.deepEqual(again.topics().map((t) => t.name), ['kept']);
   assert.ok(Object.isFrozen(again.topic('kept')), 'topics are shared, not copied: they cannot be changed by a caller');
   await again.close();
+});
+
+test('a topic deleted and created again before its partition.metadata flush gets the new topic id', async () => {
+  const logDir = join(root, 'c');
+  const store = await FileLogStore.open({ logDir, nodeId: 1 });
+  const first = await store.createTopic('again', 4);
+  await store.deleteTopic('again');
+  const second = await store.createTopic('again', 4);
+  assert.notEqual(first.topicId, second.topicId);
+  await store.close();
+  for (let p = 0; p < 4; p++) {
+    assert.equal(readFileSync(join(logDir, `again-${p}`, 'partition.metadata'), 'utf8'), `version: 0\ntopic_id: ${second.topicId}\n`);
+  }
+});
+
+test('a partition.metadata lost in a crash is written again from the topic file', async () => {
+  const logDir = join(root, 'd');
+  const store = await FileLogStore.open({ logDir, nodeId: 1 });
+  const created = await store.createTopic('lost', 2);
+  await store.close();
+  // A crash right after CreateTopics answered: no marker, and the background flush never ran.
+  unlinkSync(join(logDir, '.kafka_cleanshutdown'));
+  unlinkSync(join(logDir, 'lost-1', 'partition.metadata'));
+  const again = await FileLogStore.open({ logDir, nodeId: 1 });
+  assert.equal(again.loadStats.cleanShutdown, false);
+  assert.equal(again.topic('lost')?.topicId, created.topicId);
+  await again.close();
+  assert.equal(readFileSync(join(logDir, 'lost-1', 'partition.metadata'), 'utf8'), `version: 0\ntopic_id: ${created.topicId}\n`);
 });
