@@ -212,11 +212,10 @@ export class SegmentedLog<S extends LogSegment> implements PartitionLog {
       if (offset >= this.endOffset) return;
       const now = this.scheduler.now();
       if (offset <= this.segmentList[0]!.baseOffset || offset < this.startOffset) {
-        // Nothing below `offset` survives: start over there.
-        const fresh = await this.hooks.newSegment(offset, now);
-        const old = this.segmentList;
-        this.segmentList = [fresh];
-        for (const s of old) await s.remove();
+        // Nothing below `offset` survives: start over there. The old segments go first, as in Kafka's
+        // truncateFullyAndStartAt: the fresh one may take the first one's file names (same base offset).
+        for (const s of this.segmentList) await s.remove();
+        this.segmentList = [await this.hooks.newSegment(offset, now)];
         this.startOffset = offset;
         this.epochCache.clear();
       } else {

@@ -192,3 +192,18 @@ test('retention renames segments to .deleted and removes them after file.delete.
   assert.equal(log.logStartOffset, log.segments[0]!.baseOffset);
   await log.close();
 });
+
+test('truncating to the first segment base offset starts over there, and what is appended after survives a restart', async () => {
+  const dir = freshDir();
+  const { log } = await open(dir);
+  for (let i = 0; i < 4; i++) await log.append(await batchOf(2, 1_000 + i, 30), { leaderEpoch: 0 });
+  await log.truncateTo(0);
+  assert.deepEqual([log.logStartOffset, log.logEndOffset], [0, 0]);
+  for (let i = 0; i < 3; i++) await log.append(await batchOf(1, 2_000 + i, 30), { leaderEpoch: 0 });
+  assert.deepEqual(segmentFiles(dir), ['00000000000000000000.log'], 'the new segment keeps its files under their own name');
+  await log.close();
+
+  const { log: reopened } = await open(dir, {}, true, 3);
+  assert.deepEqual(offsetsOf(await readAll(reopened)), [[0, 0], [1, 1], [2, 2]]);
+  await reopened.close();
+});
