@@ -67,7 +67,9 @@ export async function gregorLauncher(workDir: string): Promise<BrokerLauncher> {
     const exited = new Promise((resolve) => current.once('exit', resolve));
     current.kill(signal);
     // A clean shutdown of many partitions can take a while; past the limit it is ended (and the step reported).
-    const inTime = await Promise.race([exited.then(() => true), new Promise((resolve) => setTimeout(resolve, STOP_LIMIT_MS, false))]);
+    let limit: NodeJS.Timeout | undefined;
+    const inTime = await Promise.race([exited.then(() => true), new Promise((resolve) => { limit = setTimeout(resolve, STOP_LIMIT_MS, false); })]);
+    clearTimeout(limit);
     if (!inTime) {
       current.kill('SIGKILL');
       await exited;
