@@ -2,8 +2,10 @@
 // shutdown"): FileLogStore.open plus the first read of the last offset, after a clean close and after a SIGKILL.
 //   node dist/bench/restart-1gb.js   (GREGOR_BENCH_MB=<MiB in the partition>, default 1000;
 //                                     GREGOR_BENCH_SEGMENT_MB=<segment.bytes in MiB>, default 128)
-// The SIGKILL case fills the partition in a child process that kills itself once the recovery-point checkpoint
-// has been written, as a running broker would have: recovery then covers only the segments past that point.
+// Two SIGKILL cases: a child fills the partition and kills itself, so everything since the last roll is
+// unflushed (the recovery point is the active segment's base: a real crash); and, as the bench suite's start-up
+// workload, a child reopens a cleanly closed partition and kills itself at once (the recovery point is the log end,
+// inside the active segment).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,6 +46,7 @@ interface Restart {
   segments: number;
   recoveredSegments: number;
   truncatedBytes: number;
+  validatedMiB: number;
 }
 
 /** Opens the store and reads the last offset, timing both. */
@@ -65,6 +68,7 @@ async function restart(logDir: string, lastOffset: number): Promise<Restart> {
     segments: store.loadStats.segments,
     recoveredSegments: store.loadStats.recoveredSegments,
     truncatedBytes: store.loadStats.truncatedBytes,
+    validatedMiB: store.loadStats.validatedBytes / MIB,
   };
   await store.close();
   return result;
@@ -73,8 +77,24 @@ async function restart(logDir: string, lastOffset: number): Promise<Restart> {
 function report(label: string, r: Restart): void {
   console.log(
     `${label}: ${r.sizeMiB.toFixed(0)} MiB in ${r.segments} segments; open ${r.openMs.toFixed(1)} ms + first read of the last offset ` +
-      `${r.firstReadMs.toFixed(1)} ms = ${(r.openMs + r.firstReadMs).toFixed(1)} ms (recovered segments ${r.recoveredSegments}, truncated bytes ${r.truncatedBytes})`,
+      `${r.firstReadMs.toFixed(1)} ms = ${(r.openMs + r.firstReadMs).toFixed(1)} ms (recovered segments ${r.recoveredSegments}, CRC-checked ${r.validatedMiB.toFixed(1)} MiB, truncated bytes ${r.truncatedBytes})`,
   );
+}
+
+/** Child mode: open a cleanly closed store (which removes the clean-shutdown marker), then die without closing. */
+async function reopenAndCrash(logDir: string): Promise<void> {
+  await FileLogStore.open({ logDir, nodeId: 1 });
+  process.kill(process.pid, 'SIGKILL');
+}
+
+/** Runs this file in a child `mode` on `logDir`; resolves with its stdout once it died of SIGKILL. */
+async function crashingChild(mode: string, logDir: string): Promise<string> {
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), mode, logDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const signal = await new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, s) => resolve(s)));
+  if (signal !== 'SIGKILL') throw new Error(`${mode} child ended with ${signal ?? 'an exit'} instead of SIGKILL`);
+  return out;
 }
 
 /** Child mode: fill, let the background checkpoint run, print the last offset, then die without closing. */
@@ -86,14 +106,6 @@ async function fillAndCrash(logDir: string): Promise<void> {
   process.stdout.write(`${last}\n`, () => process.kill(process.pid, 'SIGKILL'));
 }
 
-async function crashedFill(logDir: string): Promise<number> {
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--fill-and-crash', logDir], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  const signal = await new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, s) => resolve(s)));
-  if (signal !== 'SIGKILL') throw new Error(`fill child ended with ${signal ?? 'an exit'} instead of SIGKILL`);
-  return Number(out.trim());
-}
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'gregor-bench-restart-'));
@@ -107,15 +119,18 @@ async function main(): Promise<void> {
     await store.close();
     console.log(`filled in ${fillS.toFixed(1)} s (${(totalMiB / fillS).toFixed(0)} MiB/s), closed cleanly`);
     report('after a clean shutdown', await restart(clean, last));
+    await crashingChild('--reopen-and-crash', clean);
+    report('after SIGKILL right after a clean restart (recovery point = log end)', await restart(clean, last));
     rmSync(clean, { recursive: true, force: true });
 
     const crashed = join(dir, 'crashed');
-    const crashedLast = await crashedFill(crashed);
-    report('after SIGKILL', await restart(crashed, crashedLast));
+    const crashedLast = Number((await crashingChild('--fill-and-crash', crashed)).trim());
+    report('after SIGKILL with everything since the last roll unflushed', await restart(crashed, crashedLast));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
 if (process.argv[2] === '--fill-and-crash') await fillAndCrash(process.argv[3]!);
+else if (process.argv[2] === '--reopen-and-crash') await reopenAndCrash(process.argv[3]!);
 else await main();

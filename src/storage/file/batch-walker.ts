@@ -1,7 +1,16 @@
 // Walks the batches stored in a .log file in chunks, without loading the file: recovery (CRC-checked),
-// finding the end of a segment after a clean start, and timestamp searches.
+// finding the end of a segment after a clean start, and timestamp searches; and walks headers alone up to
+// the recovery point.
 import type { FileHandle } from 'node:fs/promises';
-import { BATCH_HEADER_SIZE, batchSizeAt } from '../../protocol/records/batch.js';
+import {
+  BATCH_HEADER_SIZE,
+  MAGIC_OFFSET,
+  PARTITION_LEADER_EPOCH_OFFSET,
+  baseOffsetAt,
+  batchSizeAt,
+  lastOffsetAt,
+  maxTimestampAt,
+} from '../../protocol/records/batch.js';
 import { scanBatches, type BatchInfo } from '../batches.js';
 
 const CHUNK = 1 << 20;
@@ -64,4 +73,58 @@ export async function* walkBatches(
     break;
   }
   return { validEnd: position };
+}
+
+const HEADER_CHUNK = 64 * 1024;
+
+export interface HeaderWalk {
+  /** The batches walked, each wholly in the file and holding only offsets below the target. */
+  batches: BatchInfo[];
+  /** File position after the last of them: the first batch holding an offset >= the target, or the file's end. */
+  position: number;
+}
+
+/**
+ * Walks batch headers only (no CRC, the records are not read) from `start`, which must be a batch boundary, while
+ * the batches hold offsets below `target`; stops early once `afterOffset` reaches target - 1. Undefined when a
+ * header there is not magic 2, does not follow the previous batch's offsets, or says the batch runs past `end`:
+ * then `start` was not the boundary it was believed to be.
+ */
+export async function walkHeadersBelow(
+  file: FileHandle,
+  start: number,
+  end: number,
+  target: number,
+  afterOffset: number,
+): Promise<HeaderWalk | undefined> {
+  const batches: BatchInfo[] = [];
+  let previousLast = afterOffset;
+  let position = start;
+  let chunk: Buffer = Buffer.alloc(0);
+  let chunkStart = start;
+  while (previousLast < target - 1 && end - position >= BATCH_HEADER_SIZE) {
+    if (position + BATCH_HEADER_SIZE > chunkStart + chunk.length) {
+      chunkStart = position;
+      chunk = await readAt(file, position, Math.min(HEADER_CHUNK, end - position));
+    }
+    const at = position - chunkStart;
+    const lastOffset = lastOffsetAt(chunk, at);
+    if (lastOffset >= target) break;
+    const size = batchSizeAt(chunk, at);
+    const base = baseOffsetAt(chunk, at);
+    if (chunk.readInt8(at + MAGIC_OFFSET) !== 2 || size < BATCH_HEADER_SIZE || position + size > end || base > lastOffset || base <= previousLast) {
+      return undefined;
+    }
+    batches.push({
+      position,
+      size,
+      baseOffset: base,
+      lastOffset,
+      maxTimestamp: maxTimestampAt(chunk, at),
+      leaderEpoch: chunk.readInt32BE(at + PARTITION_LEADER_EPOCH_OFFSET),
+    });
+    previousLast = lastOffset;
+    position += size;
+  }
+  return { batches, position };
 }

@@ -1,6 +1,6 @@
 // Opening one partition directory (`<log.dir>/<topic>-<partition>/`) as a log: list its segments, trust
-// them after a clean shutdown, otherwise recover from the recovery point (CRC-check, rebuild indexes, cut
-// a torn tail and drop the segments after it).
+// them after a clean shutdown, otherwise recover from the recovery point, within its segment (CRC-check,
+// rebuild indexes, cut a torn tail and drop the segments after it).
 
 import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -46,6 +46,8 @@ export interface LoadStats {
   segments: number;
   recoveredSegments: number;
   truncatedBytes: number;
+  /** Bytes CRC-checked by recovery (0 after a clean shutdown). */
+  validatedBytes: number;
 }
 
 export const CLEANED_SUFFIX = '.cleaned';
@@ -78,17 +80,19 @@ export async function openFileLog(options: OpenFileLogOptions): Promise<{ log: F
     if (base !== undefined && !bases.includes(base)) await rm(join(dir, name), { force: true });
   }
 
-  const stats: LoadStats = { segments: 0, recoveredSegments: 0, truncatedBytes: 0 };
+  const stats: LoadStats = { segments: 0, recoveredSegments: 0, truncatedBytes: 0, validatedBytes: 0 };
   const segments: FileSegment[] = [];
-  // Segments before the one holding the recovery point were fsynced; the rest are recovered.
+  // Segments before the one holding the recovery point were fsynced; that one is recovered from the recovery
+  // point on, the ones after it whole.
   let firstUnflushed = 0;
   for (let i = 0; i < bases.length; i++) if (bases[i]! <= options.recoveryPoint) firstUnflushed = i;
   for (let i = 0; i < bases.length; i++) {
-    const trusted = options.clean || i < firstUnflushed;
-    const loaded = await FileSegment.load(ctx, bases[i]!, randomRollJitter(options.config), trusted);
+    const flushedBelow = options.clean || i < firstUnflushed ? Infinity : i === firstUnflushed ? options.recoveryPoint : 0;
+    const loaded = await FileSegment.load(ctx, bases[i]!, randomRollJitter(options.config), flushedBelow);
     segments.push(loaded.segment);
     if (loaded.recovered) stats.recoveredSegments++;
     stats.truncatedBytes += loaded.truncatedBytes;
+    stats.validatedBytes += loaded.validatedBytes;
     if (loaded.truncatedBytes > 0 && i < bases.length - 1) {
       // A torn or corrupt segment ends the log: whatever followed it cannot be trusted to follow on.
       for (const later of bases.slice(i + 1)) {

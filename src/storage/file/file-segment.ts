@@ -12,7 +12,7 @@ import type { RollCandidate } from '../roll-policy.js';
 import type { Scheduler } from '../scheduler.js';
 import type { LogSegment } from '../segment.js';
 import { firstRecordAtOrAfter } from '../timestamp-search.js';
-import { readAt, walkBatches } from './batch-walker.js';
+import { readAt, walkBatches, walkHeadersBelow } from './batch-walker.js';
 import { OFFSET_ENTRY_SIZE, OffsetIndex } from './offset-index.js';
 import { DELETED_SUFFIX, segmentPaths } from './segment-files.js';
 import { TIME_ENTRY_SIZE, TimeIndex } from './time-index.js';
@@ -22,6 +22,14 @@ export interface SegmentContext {
   scheduler: Scheduler;
   /** The owning log's current config (it can change at run time). */
   config: () => LogConfig;
+}
+
+export interface LoadedSegment {
+  segment: FileSegment;
+  recovered: boolean;
+  truncatedBytes: number;
+  /** Bytes whose batches were CRC-checked while loading. */
+  validatedBytes: number;
 }
 
 export class FileSegment implements LogSegment {
@@ -78,29 +86,29 @@ export class FileSegment implements LogSegment {
   }
 
   /**
-   * An existing segment. Trusted (clean shutdown, or below the recovery point): indexes are loaded and only
-   * the bytes after the last index entry are walked. Otherwise, or when an index fails its sanity check, the
-   * segment is recovered: every batch is CRC-checked, indexes are rebuilt, a bad tail is cut off.
+   * An existing segment, with the offsets below `flushedBelow` known to be on disk as written (Infinity after a
+   * clean shutdown or for a segment below the recovery point; the recovery point for the segment holding it;
+   * 0 for the segments after it). Fully trusted: indexes are loaded and only the bytes after the last index
+   * entry are walked. Otherwise the segment is recovered from the recovery point on: batches are CRC-checked,
+   * indexes rebuilt and a bad tail cut off. `validatedBytes` counts the bytes CRC-walked.
    */
-  static async load(
-    ctx: SegmentContext,
-    baseOffset: number,
-    rollJitterMs: number,
-    trusted: boolean,
-  ): Promise<{ segment: FileSegment; recovered: boolean; truncatedBytes: number }> {
+  static async load(ctx: SegmentContext, baseOffset: number, rollJitterMs: number, flushedBelow: number): Promise<LoadedSegment> {
     const info = await stat(segmentPaths(ctx.dir, baseOffset).log);
     const segment = new FileSegment(ctx, baseOffset, info.mtimeMs, rollJitterMs);
     segment.lastModified = info.mtimeMs;
     segment.file = await open(segment.paths.log, 'r+');
     segment.bytes = info.size;
+    const trusted = flushedBelow === Infinity;
     // A trusted empty segment has nothing to index or walk (many idle partitions start without reading them).
-    if (trusted && info.size === 0) return { segment, recovered: false, truncatedBytes: 0 };
+    if (trusted && info.size === 0) return { segment, recovered: false, truncatedBytes: 0, validatedBytes: 0 };
     if (trusted && (await segment.loadIndexes())) {
       const cut = await segment.walkTail();
-      return { segment, recovered: cut !== undefined, truncatedBytes: cut ?? 0 };
+      return { segment, recovered: cut !== undefined, truncatedBytes: cut ?? 0, validatedBytes: cut === undefined ? 0 : info.size };
     }
+    const partial = flushedBelow > baseOffset && !trusted ? await segment.recoverFrom(flushedBelow) : undefined;
+    if (partial !== undefined) return { segment, recovered: true, ...partial };
     const truncatedBytes = await segment.recover();
-    return { segment, recovered: true, truncatedBytes };
+    return { segment, recovered: true, truncatedBytes, validatedBytes: info.size };
   }
 
   get size(): number {
@@ -252,13 +260,17 @@ export class FileSegment implements LogSegment {
     await this.persistIndexes(true);
   }
 
-  /** Nothing to do for a segment unchanged since its last flush (Kafka flushes only past the recovery point). */
+  /**
+   * Nothing to do for a segment unchanged since its last flush (Kafka flushes only past the recovery point).
+   * The indexes are fsynced too, as Kafka's LogSegment.flush does: recovery from the recovery point within a
+   * segment relies on the index entries below it being on disk.
+   */
   async flush(): Promise<void> {
     if (this.logDirty) {
       await (await this.handle()).sync();
       this.logDirty = false;
     }
-    await this.persistIndexes(false);
+    await this.persistIndexes(true);
   }
 
   /** Unchanged segments close without a write or an fsync: shutdown with many partitions stays quick. */
@@ -369,6 +381,59 @@ export class FileSegment implements LogSegment {
     return undefined;
   }
 
+  /**
+   * Recovery from `recoveryPoint` inside the segment rather than from its start (Kafka recovers the whole
+   * segment). Safe because the recovery point only moves past offsets that a flush fsynced, .log and indexes
+   * both (flush, and onBecomeInactive on a roll), before the checkpoint can record it: every byte and index
+   * entry below it is on disk as written. The index is still only a hint to a batch boundary: the batch at the
+   * entry used must pass its CRC and end at the entry's offset, and the headers from there on must chain (magic
+   * 2, increasing offsets, inside the file) up to the recovery point. From there the batches are CRC-checked,
+   * indexed and a bad tail cut, as in a whole-segment recovery. Undefined (nothing changed on disk) when the
+   * indexes or the log disagree: the caller then recovers the whole segment.
+   */
+  private async recoverFrom(recoveryPoint: number): Promise<{ truncatedBytes: number; validatedBytes: number } | undefined> {
+    if (!(await this.loadIndexes())) return undefined;
+    const file = await this.handle();
+    const entry = this.offsetIndex.lookup(recoveryPoint - 1);
+    const hasEntry = this.offsetIndex.entries > 0 && this.offsetIndex.entry(0).offset <= entry.offset;
+    let afterOffset = this.baseOffset - 1;
+    if (hasEntry) {
+      // indexBatch's rule: an entry is (last offset, position) of one batch.
+      const batch = await this.verifiedBatchAt(entry.position);
+      if (batch === undefined || batch.lastOffset !== entry.offset) return undefined;
+      afterOffset = batch.baseOffset - 1;
+    }
+    const below = await walkHeadersBelow(file, entry.position, this.bytes, recoveryPoint, afterOffset);
+    if (below === undefined) return undefined;
+    // Keep the index entries up to the one used; replaying the batches from it re-adds the rest as appends did.
+    const keepBelow = hasEntry ? entry.offset + 1 : this.baseOffset;
+    this.offsetIndex.truncateTo(keepBelow);
+    this.timeIndex.truncateTo(keepBelow);
+    const lastTime = this.timeIndex.lastEntry();
+    this.maxTs = lastTime.timestamp;
+    this.offsetOfMaxTs = lastTime.offset;
+    this.next = this.baseOffset;
+    this.bytesSinceIndexEntry = 0;
+    for (const batch of below.batches) this.indexBatch(batch, batch.position);
+    const end = this.bytes;
+    const truncatedBytes = await this.walkAndIndex(below.position, below.batches.at(-1)?.lastOffset ?? afterOffset);
+    this.firstBatchTimestamp = this.bytes >= BATCH_HEADER_SIZE ? maxTimestampAt(await readAt(file, 0, BATCH_HEADER_SIZE), 0) : -1;
+    this.indexesDirty = true;
+    await this.persistIndexes(false);
+    return { truncatedBytes, validatedBytes: end - below.position };
+  }
+
+  /** The batch starting at `position` when it is whole, magic 2 and passes its CRC. */
+  private async verifiedBatchAt(position: number): Promise<BatchInfo | undefined> {
+    if (this.bytes - position < BATCH_HEADER_SIZE) return undefined;
+    const file = await this.handle();
+    const size = batchSizeAt(await readAt(file, position, BATCH_HEADER_SIZE), 0);
+    if (size < BATCH_HEADER_SIZE || position + size > this.bytes) return undefined;
+    const bytes = await readAt(file, position, size);
+    const { batches } = scanBatches(bytes, 0, bytes.length, { verify: true });
+    return batches.length === 1 ? batches[0] : undefined;
+  }
+
   /** Walk every batch with CRC checks, rebuild the indexes and cut the file at the first bad byte. */
   private async recover(): Promise<number> {
     return this.rebuildFrom(0, true);
@@ -382,8 +447,22 @@ export class FileSegment implements LogSegment {
     this.next = this.baseOffset;
     this.bytesSinceIndexEntry = 0;
     this.firstBatchTimestamp = -1;
+    const cut = await this.walkAndIndex(start, this.baseOffset - 1, verify);
+    // The rebuilt indexes replace the files' contents.
+    this.offsetIndex.persisted = 0;
+    this.timeIndex.persisted = 0;
+    this.indexesDirty = true;
+    await this.persistIndexes(false);
+    return cut;
+  }
+
+  /**
+   * Index the batches from `start` to the end of the file (CRC-checked when `verify`), each after
+   * `afterOffset`, and cut the file where the good ones end; returns the bytes cut.
+   */
+  private async walkAndIndex(start: number, afterOffset: number, verify = true): Promise<number> {
     const file = await this.handle();
-    const walk = walkBatches(file, start, this.bytes, { verify, afterOffset: this.baseOffset - 1 });
+    const walk = walkBatches(file, start, this.bytes, { verify, afterOffset });
     let result = await walk.next();
     while (!result.done) {
       for (const batch of result.value.batches) {
@@ -399,11 +478,6 @@ export class FileSegment implements LogSegment {
       this.logDirty = true;
       this.bytes = validEnd;
     }
-    // The rebuilt indexes replace the files' contents.
-    this.offsetIndex.persisted = 0;
-    this.timeIndex.persisted = 0;
-    this.indexesDirty = true;
-    await this.persistIndexes(false);
     return cut;
   }
 

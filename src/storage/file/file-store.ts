@@ -46,6 +46,8 @@ export interface StoreLoadStats {
   segments: number;
   recoveredSegments: number;
   truncatedBytes: number;
+  /** Bytes CRC-checked by recovery. */
+  validatedBytes: number;
 }
 
 export class FileLogStore extends StoreCore<FileSegment> {
@@ -70,7 +72,7 @@ export class FileLogStore extends StoreCore<FileSegment> {
     super({ ...options, clusterId: meta.clusterId, scheduler: options.scheduler ?? systemScheduler });
     this.logDir = options.logDir;
     this.meta = meta;
-    this.loadStats = { cleanShutdown: clean, topics: 0, partitions: 0, segments: 0, recoveredSegments: 0, truncatedBytes: 0 };
+    this.loadStats = { cleanShutdown: clean, topics: 0, partitions: 0, segments: 0, recoveredSegments: 0, truncatedBytes: 0, validatedBytes: 0 };
     this.swapStep = options.cleanerSwapStep;
   }
 
@@ -122,6 +124,7 @@ export class FileLogStore extends StoreCore<FileSegment> {
     this.loadStats.segments += stats.segments;
     this.loadStats.recoveredSegments += stats.recoveredSegments;
     this.loadStats.truncatedBytes += stats.truncatedBytes;
+    this.loadStats.validatedBytes += stats.validatedBytes;
     return log;
   }
 

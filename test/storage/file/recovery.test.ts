@@ -207,3 +207,127 @@ test('truncating to the first segment base offset starts over there, and what is
   assert.deepEqual(offsetsOf(await readAll(reopened)), [[0, 0], [1, 1], [2, 2]]);
   await reopened.close();
 });
+
+/**
+ * A one-segment log of 30 batches whose first 20 were flushed (the recovery point), then 10 more appended and the
+ * log closed; returns what a reader saw, the recovery point and the byte position where the unflushed batches start.
+ */
+async function flushedThenMore(dir: string) {
+  const { log } = await open(dir);
+  for (let i = 0; i < 20; i++) await log.append(await makeBatch({ timestamps: [10 * i, 10 * i + 5], valueSize: 30 }), { leaderEpoch: 0 });
+  await log.flush();
+  const recoveryPoint = log.recoveryPoint;
+  const flushedBytes = log.sizeInBytes();
+  for (let i = 20; i < 30; i++) await log.append(await makeBatch({ timestamps: [10 * i, 10 * i + 5], valueSize: 30 }), { leaderEpoch: 0 });
+  const expected = await readAll(log);
+  const indexEntries = log.segments[0]!.offsetIndex.entries;
+  const timeEntries = log.segments[0]!.timeIndex.entries;
+  await log.close();
+  return { expected, recoveryPoint, flushedBytes, indexEntries, timeEntries, logFile: join(dir, '00000000000000000000.log') };
+}
+
+test('recovery starts at the recovery point inside the segment: only the bytes after it are CRC-checked', async () => {
+  const dir = freshDir();
+  const { expected, recoveryPoint, flushedBytes, indexEntries, timeEntries, logFile } = await flushedThenMore(dir);
+  assert.equal(recoveryPoint, 40);
+  const size = statSync(logFile).size;
+  const { log, stats } = await open(dir, {}, false, recoveryPoint);
+  assert.equal(stats.recoveredSegments, 1);
+  assert.equal(stats.validatedBytes, size - flushedBytes, 'exactly the batches past the recovery point');
+  assert.equal(stats.truncatedBytes, 0);
+  assert.equal(log.logEndOffset, 60);
+  assert.deepEqual(await readAll(log), expected);
+  assert.equal(log.segments[0]!.offsetIndex.entries, indexEntries, 'the index is as the appends built it');
+  assert.equal(log.segments[0]!.timeIndex.entries, timeEntries);
+  assert.equal(log.segments[0]!.maxTimestamp, 295);
+  assert.deepEqual(await log.offsetForTimestamp(103), { offset: 21, timestamp: 105, leaderEpoch: 0 });
+  assert.deepEqual(await log.offsetForTimestamp(253), { offset: 51, timestamp: 255, leaderEpoch: 0 });
+  assert.equal((await log.append(await batchOf(1), { leaderEpoch: 0 })).baseOffset, 60);
+  await log.close();
+});
+
+test('a recovery point at the log end CRC-checks nothing', async () => {
+  const dir = freshDir();
+  const { expected } = await flushedThenMore(dir);
+  const { log, stats } = await open(dir, {}, false, 60);
+  assert.equal(stats.validatedBytes, 0);
+  assert.deepEqual(await readAll(log), expected);
+  await log.close();
+});
+
+test('a batch below the recovery point is not CRC-checked again: only the flushed bytes are trusted that way', async () => {
+  // Proof that the walk below the recovery point reads headers only: a payload byte changed there is not noticed,
+  // while a whole-segment recovery (recovery point 0) cuts the log at it.
+  const dir = freshDir();
+  const { recoveryPoint, logFile } = await flushedThenMore(dir);
+  const bytes = readFileSync(logFile);
+  const firstSize = 12 + bytes.readInt32BE(8);
+  bytes[firstSize + 70] = bytes[firstSize + 70]! ^ 0xff;
+  writeFileSync(logFile, bytes);
+  const copy = freshDir();
+  cpSync(dir, copy, { recursive: true });
+  const { log, stats } = await open(dir, {}, false, recoveryPoint);
+  assert.equal(stats.truncatedBytes, 0);
+  assert.equal(log.logEndOffset, 60);
+  await log.close();
+  const { log: whole, stats: wholeStats } = await open(copy, {}, false, 0);
+  assert.equal(wholeStats.validatedBytes, bytes.length);
+  assert.equal(whole.logEndOffset, 2, 'the corrupt second batch and everything after it are cut');
+  await whole.close();
+});
+
+test('a torn or corrupt tail past the recovery point is still cut', async () => {
+  const dir = freshDir();
+  const { expected, recoveryPoint, flushedBytes, logFile } = await flushedThenMore(dir);
+  const size = statSync(logFile).size;
+  const lastSize = expected.at(-1)!.length;
+
+  const torn = freshDir();
+  cpSync(dir, torn, { recursive: true });
+  truncateSync(join(torn, '00000000000000000000.log'), size - 7);
+  const { log: a, stats: aStats } = await open(torn, {}, false, recoveryPoint);
+  assert.equal(aStats.truncatedBytes, lastSize - 7);
+  assert.equal(aStats.validatedBytes, size - 7 - flushedBytes);
+  assert.deepEqual(await readAll(a), expected.slice(0, -1));
+  await a.close();
+
+  // A changed payload byte in the fifth batch past the recovery point: that batch and the ones after it go.
+  const corrupt = freshDir();
+  cpSync(dir, corrupt, { recursive: true });
+  const file = join(corrupt, '00000000000000000000.log');
+  const bytes = readFileSync(file);
+  let at = flushedBytes;
+  for (let i = 0; i < 4; i++) at += expected[20 + i]!.length;
+  bytes[at + 70] = bytes[at + 70]! ^ 0xff;
+  writeFileSync(file, bytes);
+  const { log: b, stats: bStats } = await open(corrupt, {}, false, recoveryPoint);
+  assert.equal(bStats.truncatedBytes, size - at);
+  assert.equal(b.logEndOffset, 48);
+  assert.deepEqual(await readAll(b), expected.slice(0, 24));
+  assert.equal((await b.append(await batchOf(1), { leaderEpoch: 0 })).baseOffset, 48);
+  await b.close();
+});
+
+test('an index that is garbage or disagrees with the log falls back to recovering the whole segment', async () => {
+  const dir = freshDir();
+  const { expected, recoveryPoint, indexEntries, logFile } = await flushedThenMore(dir);
+  const size = statSync(logFile).size;
+  const indexFile = '00000000000000000000.index';
+  const index = readFileSync(join(dir, indexFile));
+  assert.ok(index.length >= 16);
+  const variants: Array<[string, Buffer]> = [
+    ['garbage bytes', Buffer.from('not an index at all, just text.!')],
+    ['positions one byte off', Buffer.from(index.map((b, i) => (i % 8 === 7 ? b + 1 : b)))],
+    ['offsets one too high', Buffer.from(index.map((b, i) => (i % 8 === 3 ? b + 1 : b)))],
+  ];
+  for (const [why, bytes] of variants) {
+    const copy = freshDir();
+    cpSync(dir, copy, { recursive: true });
+    writeFileSync(join(copy, indexFile), bytes);
+    const { log, stats } = await open(copy, {}, false, recoveryPoint);
+    assert.equal(stats.validatedBytes, size, `${why}: the whole segment is CRC-checked`);
+    assert.deepEqual(await readAll(log), expected, why);
+    assert.equal(log.segments[0]!.offsetIndex.entries, indexEntries, `${why}: the index is rebuilt`);
+    await log.close();
+  }
+});
