@@ -14,6 +14,7 @@ import {
 import { scanBatches, type BatchInfo } from '../batches.js';
 
 const CHUNK = 1 << 20;
+const MAX_CHUNK = 16 * CHUNK;
 
 export interface WalkedChunk {
   /** The chunk's bytes; batch positions are relative to it. */
@@ -43,7 +44,9 @@ export async function readAt(file: FileHandle, position: number, len: number): P
 /**
  * Yields chunks of whole batches from `start` to `end`. With `verify`, stops at the first batch that fails
  * its CRC, is not magic 2 or does not follow the previous offsets; without, only at an incomplete batch.
- * The generator's return value tells where the good bytes end.
+ * The generator's return value tells where the good bytes end. The next chunk is read (on libuv's threads)
+ * while this one is checked and consumed: a recovery walk costs about the larger of read and CRC time rather
+ * than their sum.
  */
 export async function* walkBatches(
   file: FileHandle,
@@ -54,23 +57,38 @@ export async function* walkBatches(
   let position = start;
   let afterOffset = options.afterOffset ?? -1;
   let chunkSize = CHUNK;
-  while (position < end) {
-    const bytes = await readAt(file, position, Math.min(chunkSize, end - position));
-    const { batches, validEnd } = scanBatches(bytes, 0, bytes.length, { verify: options.verify ?? false, afterOffset });
-    if (batches.length > 0) {
-      yield { bytes, filePosition: position, batches };
-      afterOffset = batches[batches.length - 1]!.lastOffset;
-      position += validEnd;
-      chunkSize = CHUNK;
-      continue;
+  let ahead: { position: number; bytes: Promise<Buffer> } | undefined;
+  try {
+    while (position < end) {
+      const bytes = ahead?.position === position ? await ahead.bytes : await readAt(file, position, Math.min(chunkSize, end - position));
+      ahead = undefined;
+      // Where this chunk's whole batches end, from their headers alone: the next read starts there.
+      const wholeEnd = scanBatches(bytes, 0, bytes.length).validEnd;
+      if (wholeEnd > 0 && position + wholeEnd < end) {
+        const next = position + wholeEnd;
+        const read = readAt(file, next, Math.min(chunkSize, end - next));
+        // A prefetch that is never used (a bad batch ended the walk) must not fail unobserved.
+        read.catch(() => undefined);
+        ahead = { position: next, bytes: read };
+      }
+      const { batches, validEnd } = options.verify ? scanBatches(bytes, 0, bytes.length, { verify: true, afterOffset }) : scanBatches(bytes, 0, wholeEnd);
+      if (batches.length > 0) {
+        yield { bytes, filePosition: position, batches };
+        afterOffset = batches[batches.length - 1]!.lastOffset;
+        position += validEnd;
+        continue;
+      }
+      // Nothing whole here: either a batch larger than the chunk, or the end of the good bytes. Chunks then grow
+      // to hold a few such batches (batches tend to be alike; each chunk re-reads at most its last, partial one).
+      const size = batchSizeAt(bytes, 0);
+      if (size >= BATCH_HEADER_SIZE && size > bytes.length && position + size <= end && size > chunkSize) {
+        chunkSize = Math.max(size + CHUNK, Math.min(4 * size, MAX_CHUNK));
+        continue;
+      }
+      break;
     }
-    // Nothing whole here: either a batch larger than the chunk, or the end of the good bytes.
-    const size = batchSizeAt(bytes, 0);
-    if (size >= BATCH_HEADER_SIZE && size > bytes.length && position + size <= end && size > chunkSize) {
-      chunkSize = size;
-      continue;
-    }
-    break;
+  } finally {
+    if (ahead !== undefined) await ahead.bytes.catch(() => undefined);
   }
   return { validEnd: position };
 }
@@ -86,9 +104,9 @@ export interface HeaderWalk {
 
 /**
  * Walks batch headers only (no CRC, the records are not read) from `start`, which must be a batch boundary, while
- * the batches hold offsets below `target`; stops early once `afterOffset` reaches target - 1. Undefined when a
- * header there is not magic 2, does not follow the previous batch's offsets, or says the batch runs past `end`:
- * then `start` was not the boundary it was believed to be.
+ * the batches hold offsets below `target`; stops once the previous batch ends at target - 1, or at the first one
+ * holding `target`. Undefined when a header on the way is not magic 2, does not follow the previous batch's
+ * offsets, or says the batch runs past `end`: then `start` was not the boundary it was believed to be.
  */
 export async function walkHeadersBelow(
   file: FileHandle,
@@ -109,12 +127,12 @@ export async function walkHeadersBelow(
     }
     const at = position - chunkStart;
     const lastOffset = lastOffsetAt(chunk, at);
-    if (lastOffset >= target) break;
     const size = batchSizeAt(chunk, at);
     const base = baseOffsetAt(chunk, at);
     if (chunk.readInt8(at + MAGIC_OFFSET) !== 2 || size < BATCH_HEADER_SIZE || position + size > end || base > lastOffset || base <= previousLast) {
       return undefined;
     }
+    if (lastOffset >= target) break;
     batches.push({
       position,
       size,
