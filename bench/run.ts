@@ -94,13 +94,15 @@ async function main(): Promise<void> {
     figures: [],
     failures: [],
   };
-  // Half of Kafka's maximum for 1 KiB records (kafka-producer-perf-test, acks=1, one partition), fixed at first use
-  // so every run of both brokers sees the same rate. Kafka goes first in run 1 so that figure exists by then.
+  // A quarter of Kafka's maximum for 1 KiB records (kafka-producer-perf-test, acks=1, one partition), fixed at first
+  // use so every run of both brokers sees the same rate. Kafka goes first in run 1 so that figure exists by then.
+  // Half of it (the example) saturated this 2-core machine: the latency client's producer and consumer share
+  // the cores with the broker, and both brokers showed p50s of seconds, i.e. a queue in the client.
   const latencyRate = () => {
     if (results.latencyRate > 0) return results.latencyRate;
     const kafkaMax = results.figures.find((f) => f.broker === 'kafka' && f.workload === 'produce-java' && f.case === '1 KiB acks=1 none 1p');
-    const half = kafkaMax === undefined ? plan.latencyFallbackRate : Math.round((kafkaMax.value * 1e6) / 1024 / 2 / 100) * 100;
-    results.latencyRate = Math.max(100, Math.min(plan.latencyMaxRate, half));
+    const quarter = kafkaMax === undefined ? plan.latencyFallbackRate : Math.round((kafkaMax.value * 1e6) / 1024 / 4 / 100) * 100;
+    results.latencyRate = Math.max(100, Math.min(plan.latencyMaxRate, quarter));
     return results.latencyRate;
   };
 
