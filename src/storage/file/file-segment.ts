@@ -394,8 +394,9 @@ export class FileSegment implements LogSegment {
   private async recoverFrom(recoveryPoint: number): Promise<{ truncatedBytes: number; validatedBytes: number } | undefined> {
     if (!(await this.loadIndexes())) return undefined;
     const file = await this.handle();
+    // The last entry below the recovery point, or the segment's start when there is none.
+    const hasEntry = this.offsetIndex.entries > 0 && this.offsetIndex.entry(0).offset < recoveryPoint;
     const entry = this.offsetIndex.lookup(recoveryPoint - 1);
-    const hasEntry = this.offsetIndex.entries > 0 && this.offsetIndex.entry(0).offset <= entry.offset;
     let afterOffset = this.baseOffset - 1;
     if (hasEntry) {
       // indexBatch's rule: an entry is (last offset, position) of one batch.
