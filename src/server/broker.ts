@@ -18,7 +18,7 @@ import { MemoryLogStore } from '../storage/memory/memory-store.js';
 import { fileDynamicConfigStore, memoryDynamicConfigStore } from './admin/dynamic-config-store.js';
 import { attachDynamicConfigs, DynamicConfigs } from './admin/dynamic-configs.js';
 import { Connection, type ConnectionLimits } from './connection.js';
-import type { BrokerState, Endpoint, Handler } from './handler.js';
+import type { BrokerState, Endpoint, RegisteredApi } from './handler.js';
 import { handlers as registry } from './handlers/index.js';
 import { bindListener, type BoundListener } from './listener.js';
 import { createDispatch } from './router.js';
@@ -36,7 +36,7 @@ export interface BrokerOptions {
   /** Default: silent. */
   readonly logger?: Logger;
   /** The API registry; tests may inject their own. Default: handlers/index.ts. */
-  readonly handlers?: readonly Handler[];
+  readonly handlers?: readonly RegisteredApi[];
   /**
    * Default: the store's topics. A test catalog given here is what Metadata reads; without `store` the
    * broker then keeps its data in memory (a test must not write to the configured log.dirs).

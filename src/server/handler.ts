@@ -44,8 +44,8 @@ export interface BrokerState {
   readonly producerStates: ProducerStates;
   /** The transaction coordinator: producer ids and transactional ids (persisted in __transaction_state). */
   readonly transactions: TxnCoordinator;
-  /** The registry in force (ApiVersions is derived from it). */
-  readonly handlers: readonly Handler[];
+  /** The registry in force (ApiVersions is derived from it): handlers, and APIs loaded on their first request. */
+  readonly handlers: readonly RegisteredApi[];
   /** Advertised endpoint per listener name: what Metadata tells a client that came in on that listener. */
   readonly advertised: ReadonlyMap<string, Endpoint>;
   readonly log: Logger;
@@ -66,18 +66,42 @@ export interface RequestContext {
 
 export type HandlerResult<Res> = Res | typeof NO_RESPONSE | Promise<Res | typeof NO_RESPONSE>;
 
-export interface Handler<Req = unknown, Res = unknown> {
-  /** The generated codec of this API (key, name, encoders and decoders). */
-  readonly api: ApiDescriptor<Req, Res>;
+/** What the registry tells of an API without loading its code: enough for ApiVersions and the router. */
+export interface ApiRegistration {
+  readonly api: { readonly apiKey: number; readonly name: string };
   /** The versions served: Apache Kafka 4.x's range for this API, advertised by ApiVersions. */
   readonly minVersion: number;
   readonly maxVersion: number;
+}
+
+export interface Handler<Req = unknown, Res = unknown> extends ApiRegistration {
+  /** The generated codec of this API (key, name, encoders and decoders). */
+  readonly api: ApiDescriptor<Req, Res>;
   handle(ctx: RequestContext, request: Req, version: number): HandlerResult<Res>;
   /**
    * Answers a request whose version is outside the range, without parsing its body. Only
    * ApiVersions has this (Kafka answers it in v0); for every other API the connection is closed.
    */
   unsupportedVersion?(ctx: RequestContext): { readonly response: Res; readonly version: number };
+}
+
+/**
+ * An API whose handler module (and the codec it imports) is loaded on its first request, so that an idle
+ * broker never compiles the code of APIs nobody calls. The loaded handler must match this registration.
+ */
+export interface LazyHandler extends ApiRegistration {
+  load(): Promise<Handler>;
+}
+
+export type RegisteredApi = Handler | LazyHandler;
+
+export function isLazy(api: RegisteredApi): api is LazyHandler {
+  return 'load' in api;
+}
+
+/** A registry line for a lazily loaded API: its key, name and served versions, and how to load its handler. */
+export function lazyHandler(apiKey: number, name: string, minVersion: number, maxVersion: number, load: () => Promise<Handler>): LazyHandler {
+  return { api: { apiKey, name }, minVersion, maxVersion, load };
 }
 
 /** Types a handler against its generated request/response interfaces, then erases them for the registry. */

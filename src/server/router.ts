@@ -9,6 +9,11 @@
  * answered as Kafka's KafkaApis answers it: the request's error response (src/protocol/error-responses/)
  * with the error's code, UNKNOWN_SERVER_ERROR for an unexpected one, and an error log line with the stack;
  * only a request without an error response (acks=0 Produce) closes its connection.
+ *
+ * A lazily registered API is loaded on its first request. Requests that arrive meanwhile (on any
+ * connection) wait and are then handled in arrival order, so a pipelined request never overtakes one
+ * whose handler was still loading. If the load fails, that request is answered with its error response
+ * (UNKNOWN_SERVER_ERROR) and the next request of that API tries again.
  */
 import { Reader } from '../protocol/io/reader.js';
 import { Writer } from '../protocol/io/writer.js';
@@ -18,96 +23,177 @@ import {
   requestHeaderVersion,
   responseHeaderVersion,
 } from '../protocol/generated/headers.js';
-import { errorResponses } from '../protocol/error-responses/index.js';
+import type { ErrorResponseBuilder } from '../protocol/error-responses/index.js';
 import { CloseConnection, type ConnectionInfo, type Dispatch, type ResponseBytes } from './connection.js';
 import { apiErrorOf } from './error-mapping.js';
-import { NO_RESPONSE, type BrokerState, type Handler, type HandlerResult, type RequestContext } from './handler.js';
+import {
+  isLazy,
+  NO_RESPONSE,
+  type BrokerState,
+  type Handler,
+  type HandlerResult,
+  type LazyHandler,
+  type RegisteredApi,
+  type RequestContext,
+} from './handler.js';
 
 /** api key (int16), api version (int16), correlation id (int32): present in every request header version. */
 const FIXED_HEADER_BYTES = 8;
 
 /** Indexes a registry by api key; two handlers for one key is a programming error caught at start-up. */
-export function indexHandlers(handlers: readonly Handler[]): ReadonlyMap<number, Handler> {
-  const byKey = new Map<number, Handler>();
+export function indexHandlers(handlers: readonly RegisteredApi[]): ReadonlyMap<number, RegisteredApi> {
+  const byKey = new Map<number, RegisteredApi>();
   for (const handler of handlers) {
     if (byKey.has(handler.api.apiKey)) throw new Error(`api key ${handler.api.apiKey} (${handler.api.name}) is registered twice`);
-    if (handler.minVersion < handler.api.minVersion || handler.maxVersion > handler.api.maxVersion || handler.minVersion > handler.maxVersion) {
-      throw new Error(
-        `${handler.api.name} handler serves v${handler.minVersion}-v${handler.maxVersion}, outside the codec's v${handler.api.minVersion}-v${handler.api.maxVersion}`,
-      );
-    }
+    if (handler.minVersion > handler.maxVersion) throw new Error(`${handler.api.name} is registered with v${handler.minVersion}-v${handler.maxVersion}`);
+    // A lazy handler's codec range is checked when it is loaded (checkLoaded).
+    if (!isLazy(handler)) checkCodecRange(handler);
     byKey.set(handler.api.apiKey, handler);
   }
   return byKey;
 }
 
+function checkCodecRange(handler: Handler): void {
+  if (handler.minVersion < handler.api.minVersion || handler.maxVersion > handler.api.maxVersion) {
+    throw new Error(
+      `${handler.api.name} handler serves v${handler.minVersion}-v${handler.maxVersion}, outside the codec's v${handler.api.minVersion}-v${handler.api.maxVersion}`,
+    );
+  }
+}
+
+/** The handler a lazy line loaded must be the API, and serve the versions, that the registry advertises. */
+export function checkLoaded(registration: LazyHandler, handler: Handler): Handler {
+  const { api, minVersion, maxVersion } = registration;
+  if (handler.api.apiKey !== api.apiKey || handler.api.name !== api.name || handler.minVersion !== minVersion || handler.maxVersion !== maxVersion) {
+    throw new Error(
+      `the registry advertises ${api.name} (key ${api.apiKey}) v${minVersion}-v${maxVersion}, but its module serves ` +
+        `${handler.api.name} (key ${handler.api.apiKey}) v${handler.minVersion}-v${handler.maxVersion}`,
+    );
+  }
+  checkCodecRange(handler);
+  return handler;
+}
+
 export function createDispatch(broker: BrokerState): Dispatch {
   const byKey = indexHandlers(broker.handlers);
+  const loaded = new Map<number, Handler>();
+  /** Set while a lazy handler loads: every request that arrives meanwhile waits for it, in arrival order. */
+  let loading: Promise<unknown> | null = null;
 
-  return (frame: Buffer, connection: ConnectionInfo): ResponseBytes | Promise<ResponseBytes> => {
+  const dispatch = (frame: Buffer, connection: ConnectionInfo): ResponseBytes | Promise<ResponseBytes> => {
+    if (loading !== null) return loading.then(() => dispatch(frame, connection));
     if (frame.length < FIXED_HEADER_BYTES) {
       throw new CloseConnection(`request of ${frame.length} bytes is shorter than a request header`);
     }
     const apiKey = frame.readInt16BE(0);
-    const apiVersion = frame.readInt16BE(2);
-    const handler = byKey.get(apiKey);
-    if (handler === undefined) {
-      throw new CloseConnection(`unknown api key ${apiKey} (version ${apiVersion}, client id ${peekClientId(frame) ?? '-'})`);
+    const registered = byKey.get(apiKey);
+    if (registered === undefined) {
+      throw new CloseConnection(`unknown api key ${apiKey} (version ${frame.readInt16BE(2)}, client id ${peekClientId(frame) ?? '-'})`);
     }
+    if (!isLazy(registered)) return serve(broker, registered, frame, connection);
+    const handler = loaded.get(apiKey);
+    if (handler !== undefined) return serve(broker, handler, frame, connection);
 
-    const reader = new Reader(frame);
-    let clientId: string | null;
-    let correlationId: number;
+    const settled: Promise<Handler | null> = loadHandler(broker, registered, loaded).then((h) => {
+      if (loading === settled) loading = null;
+      return h;
+    });
+    loading = settled;
+    // Chained before any request that arrives while loading, so this one is handled first.
+    return settled.then((h) => {
+      if (h === null) throw new CloseConnection(`${registered.api.name} could not be loaded and has no error response to answer with`);
+      return serve(broker, h, frame, connection);
+    });
+  };
+  return dispatch;
+}
+
+/**
+ * Loads a lazy handler and keeps it. A failure is logged; the request is then served by a stand-in with
+ * the API's codec that fails it, so the client gets its error response (null if there is none).
+ */
+async function loadHandler(broker: BrokerState, registration: LazyHandler, loaded: Map<number, Handler>): Promise<Handler | null> {
+  try {
+    const handler = checkLoaded(registration, await registration.load());
+    loaded.set(registration.api.apiKey, handler);
+    return handler;
+  } catch (err) {
+    broker.log.error({ err, api: registration.api.name }, 'loading the handler of this API failed; answering with its error response');
+    let builder: ErrorResponseBuilder | undefined;
     try {
-      const header = decodeRequestHeader(reader, requestHeaderVersion(apiKey, apiVersion));
-      clientId = header.clientId;
-      correlationId = header.correlationId;
-    } catch (err) {
-      throw new CloseConnection(`unparsable ${handler.api.name} v${apiVersion} request header: ${messageOf(err)}`);
+      builder = (await errorResponseTable()).get(registration.api.apiKey);
+    } catch (tableError) {
+      broker.log.error({ err: tableError }, 'loading the error responses failed');
     }
-    connection.clientId = clientId;
-    const ctx: RequestContext = { broker, connection, header: { apiKey, apiVersion, correlationId, clientId } };
-
-    if (apiVersion < handler.minVersion || apiVersion > handler.maxVersion) {
-      if (handler.unsupportedVersion === undefined) {
-        throw new CloseConnection(
-          `${handler.api.name} v${apiVersion} is not supported (v${handler.minVersion}-v${handler.maxVersion} are)`,
-        );
-      }
-      const { response, version } = handler.unsupportedVersion(ctx);
-      return encodeResponse(handler, correlationId, response, version);
-    }
-
-    let request: unknown;
-    try {
-      request = handler.api.decodeRequest(reader, apiVersion);
-    } catch (err) {
-      throw new CloseConnection(`unparsable ${handler.api.name} v${apiVersion} request: ${messageOf(err)}`);
-    }
-    const failed = (err: unknown): ResponseBytes => answerFailure(ctx, handler, request, err);
-    const respond = (response: unknown): ResponseBytes => {
-      if (response === NO_RESPONSE) return null;
-      try {
-        return encodeResponse(handler, correlationId, response, apiVersion);
-      } catch (err) {
-        return failed(err);
-      }
+    if (builder === undefined) return null;
+    return {
+      api: builder.api,
+      minVersion: registration.minVersion,
+      maxVersion: registration.maxVersion,
+      // An unexpected error: the error response carries UNKNOWN_SERVER_ERROR, as Kafka's for any exception.
+      handle() {
+        throw new Error(`the ${registration.api.name} handler could not be loaded`);
+      },
     };
-    let result: HandlerResult<unknown>;
+  }
+}
+
+/** Parses the header, checks the version, decodes the body and invokes the handler. */
+function serve(broker: BrokerState, handler: Handler, frame: Buffer, connection: ConnectionInfo): ResponseBytes | Promise<ResponseBytes> {
+  const apiKey = handler.api.apiKey;
+  const apiVersion = frame.readInt16BE(2);
+  const reader = new Reader(frame);
+  let clientId: string | null;
+  let correlationId: number;
+  try {
+    const header = decodeRequestHeader(reader, requestHeaderVersion(apiKey, apiVersion));
+    clientId = header.clientId;
+    correlationId = header.correlationId;
+  } catch (err) {
+    throw new CloseConnection(`unparsable ${handler.api.name} v${apiVersion} request header: ${messageOf(err)}`);
+  }
+  connection.clientId = clientId;
+  const ctx: RequestContext = { broker, connection, header: { apiKey, apiVersion, correlationId, clientId } };
+
+  if (apiVersion < handler.minVersion || apiVersion > handler.maxVersion) {
+    if (handler.unsupportedVersion === undefined) {
+      throw new CloseConnection(
+        `${handler.api.name} v${apiVersion} is not supported (v${handler.minVersion}-v${handler.maxVersion} are)`,
+      );
+    }
+    const { response, version } = handler.unsupportedVersion(ctx);
+    return encodeResponse(handler, correlationId, response, version);
+  }
+
+  let request: unknown;
+  try {
+    request = handler.api.decodeRequest(reader, apiVersion);
+  } catch (err) {
+    throw new CloseConnection(`unparsable ${handler.api.name} v${apiVersion} request: ${messageOf(err)}`);
+  }
+  const failed = (err: unknown): ResponseBytes | Promise<ResponseBytes> => answerFailure(ctx, handler, request, err);
+  const respond = (response: unknown): ResponseBytes | Promise<ResponseBytes> => {
+    if (response === NO_RESPONSE) return null;
     try {
-      result = handler.handle(ctx, request, apiVersion);
+      return encodeResponse(handler, correlationId, response, apiVersion);
     } catch (err) {
       return failed(err);
     }
-    return result instanceof Promise ? result.then(respond, failed) : respond(result);
   };
+  let result: HandlerResult<unknown>;
+  try {
+    result = handler.handle(ctx, request, apiVersion);
+  } catch (err) {
+    return failed(err);
+  }
+  return result instanceof Promise ? result.then(respond, failed) : respond(result);
 }
 
 /**
  * Kafka's KafkaApis.handleError: logs the failure with its stack and answers with the request's error
  * response. A CloseConnection is a deliberate close; a request without an error response is closed too.
  */
-function answerFailure(ctx: RequestContext, handler: Handler, request: unknown, err: unknown): ResponseBytes {
+function answerFailure(ctx: RequestContext, handler: Handler, request: unknown, err: unknown): ResponseBytes | Promise<ResponseBytes> {
   if (err instanceof CloseConnection) throw err;
   const { apiVersion: version, correlationId, clientId } = ctx.header;
   const api = handler.api.name;
@@ -116,14 +202,28 @@ function answerFailure(ctx: RequestContext, handler: Handler, request: unknown, 
     { err, client: ctx.connection.remote, clientId, api, version, correlationId, errorCode: apiError.code },
     'request handler failed; answering with its error response',
   );
-  let response: unknown;
-  try {
-    response = errorResponses.get(handler.api.apiKey)?.build(request, version, apiError) ?? null;
-    if (response !== null) return encodeResponse(handler, correlationId, response, version);
-  } catch (buildError) {
-    throw new CloseConnection(`${api} v${version} failed and its error response failed too: ${messageOf(buildError)}`);
-  }
-  throw new CloseConnection(`${api} v${version} failed and has no error response: ${messageOf(err)}`);
+  const answer = (table: ReadonlyMap<number, ErrorResponseBuilder>): ResponseBytes => {
+    let response: unknown;
+    try {
+      response = table.get(handler.api.apiKey)?.build(request, version, apiError) ?? null;
+      if (response !== null) return encodeResponse(handler, correlationId, response, version);
+    } catch (buildError) {
+      throw new CloseConnection(`${api} v${version} failed and its error response failed too: ${messageOf(buildError)}`);
+    }
+    throw new CloseConnection(`${api} v${version} failed and has no error response: ${messageOf(err)}`);
+  };
+  return errorResponses !== undefined ? answer(errorResponses) : errorResponseTable().then(answer);
+}
+
+/**
+ * The error responses import the codec of every API, so they are loaded on the first failure rather than
+ * at start-up (a lazily loaded API's codec stays unloaded until it is used).
+ */
+let errorResponses: ReadonlyMap<number, ErrorResponseBuilder> | undefined;
+
+async function errorResponseTable(): Promise<ReadonlyMap<number, ErrorResponseBuilder>> {
+  errorResponses ??= (await import('../protocol/error-responses/index.js')).errorResponses;
+  return errorResponses;
 }
 
 /** Size prefix, response header, body: one Writer, whose buffers go to the socket as they are. */

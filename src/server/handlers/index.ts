@@ -1,84 +1,56 @@
 /**
  * THE registry: the only place an API is registered. One handler per API key, each in its own
  * handlers/NN-api-name.ts with its version range; ApiVersions is derived from this list.
+ *
+ * The data-plane APIs a producer or consumer calls first are imported here. Every other API is a lazy
+ * line: its key, name and served versions (which its handler must match; a test loads them all), and an
+ * import() of its handler run on its first request, so an idle broker never loads or compiles their
+ * handlers and codecs (the bundle puts each in a chunk of its own).
  */
-import type { Handler } from '../handler.js';
+import { lazyHandler, type RegisteredApi } from '../handler.js';
 import { produceHandler } from './00-produce.js';
 import { fetchHandler } from './01-fetch.js';
 import { listOffsetsHandler } from './02-list-offsets.js';
 import { metadataHandler } from './03-metadata.js';
-import { offsetCommitHandler } from './08-offset-commit.js';
-import { offsetFetchHandler } from './09-offset-fetch.js';
-import { findCoordinatorHandler } from './10-find-coordinator.js';
-import { joinGroupHandler } from './11-join-group.js';
-import { heartbeatHandler } from './12-heartbeat.js';
-import { leaveGroupHandler } from './13-leave-group.js';
-import { syncGroupHandler } from './14-sync-group.js';
-import { describeGroupsHandler } from './15-describe-groups.js';
-import { listGroupsHandler } from './16-list-groups.js';
 import { apiVersionsHandler } from './18-api-versions.js';
-import { createTopicsHandler } from './19-create-topics.js';
-import { deleteTopicsHandler } from './20-delete-topics.js';
-import { offsetForLeaderEpochHandler } from './23-offset-for-leader-epoch.js';
-import { describeConfigsHandler } from './32-describe-configs.js';
-import { alterConfigsHandler } from './33-alter-configs.js';
-import { createPartitionsHandler } from './37-create-partitions.js';
-import { deleteGroupsHandler } from './42-delete-groups.js';
-import { incrementalAlterConfigsHandler } from './44-incremental-alter-configs.js';
-import { deleteRecordsHandler } from './21-delete-records.js';
-import { describeLogDirsHandler } from './35-describe-log-dirs.js';
-import { electLeadersHandler } from './43-elect-leaders.js';
-import { listPartitionReassignmentsHandler } from './46-list-partition-reassignments.js';
-import { describeClusterHandler } from './60-describe-cluster.js';
-import { describeTopicPartitionsHandler } from './75-describe-topic-partitions.js';
-import { offsetDeleteHandler } from './47-offset-delete.js';
-import { initProducerIdHandler } from './22-init-producer-id.js';
-import { addPartitionsToTxnHandler } from './24-add-partitions-to-txn.js';
-import { addOffsetsToTxnHandler } from './25-add-offsets-to-txn.js';
-import { endTxnHandler } from './26-end-txn.js';
-import { txnOffsetCommitHandler } from './28-txn-offset-commit.js';
-import { writeTxnMarkersHandler } from './27-write-txn-markers.js';
-import { describeProducersHandler } from './61-describe-producers.js';
-import { describeTransactionsHandler } from './65-describe-transactions.js';
-import { listTransactionsHandler } from './66-list-transactions.js';
 
-export const handlers: readonly Handler[] = [
+export const handlers: readonly RegisteredApi[] = [
   produceHandler,
   fetchHandler,
   listOffsetsHandler,
   metadataHandler,
-  offsetCommitHandler,
-  offsetFetchHandler,
-  findCoordinatorHandler,
-  joinGroupHandler,
-  heartbeatHandler,
-  leaveGroupHandler,
-  syncGroupHandler,
-  describeGroupsHandler,
-  listGroupsHandler,
   apiVersionsHandler,
-  createTopicsHandler,
-  deleteTopicsHandler,
-  offsetForLeaderEpochHandler,
-  describeConfigsHandler,
-  alterConfigsHandler,
-  createPartitionsHandler,
-  deleteGroupsHandler,
-  incrementalAlterConfigsHandler,
-  deleteRecordsHandler,
-  describeLogDirsHandler,
-  electLeadersHandler,
-  listPartitionReassignmentsHandler,
-  describeClusterHandler,
-  describeTopicPartitionsHandler,
-  offsetDeleteHandler,
-  initProducerIdHandler,
-  addPartitionsToTxnHandler,
-  addOffsetsToTxnHandler,
-  endTxnHandler,
-  txnOffsetCommitHandler,
-  writeTxnMarkersHandler,
-  describeProducersHandler,
-  describeTransactionsHandler,
-  listTransactionsHandler,
+  lazyHandler(8, 'OffsetCommit', 2, 9, async () => (await import('./08-offset-commit.js')).offsetCommitHandler),
+  lazyHandler(9, 'OffsetFetch', 1, 9, async () => (await import('./09-offset-fetch.js')).offsetFetchHandler),
+  lazyHandler(10, 'FindCoordinator', 0, 6, async () => (await import('./10-find-coordinator.js')).findCoordinatorHandler),
+  lazyHandler(11, 'JoinGroup', 0, 9, async () => (await import('./11-join-group.js')).joinGroupHandler),
+  lazyHandler(12, 'Heartbeat', 0, 4, async () => (await import('./12-heartbeat.js')).heartbeatHandler),
+  lazyHandler(13, 'LeaveGroup', 0, 5, async () => (await import('./13-leave-group.js')).leaveGroupHandler),
+  lazyHandler(14, 'SyncGroup', 0, 5, async () => (await import('./14-sync-group.js')).syncGroupHandler),
+  lazyHandler(15, 'DescribeGroups', 0, 5, async () => (await import('./15-describe-groups.js')).describeGroupsHandler),
+  lazyHandler(16, 'ListGroups', 0, 5, async () => (await import('./16-list-groups.js')).listGroupsHandler),
+  lazyHandler(19, 'CreateTopics', 2, 7, async () => (await import('./19-create-topics.js')).createTopicsHandler),
+  lazyHandler(20, 'DeleteTopics', 1, 6, async () => (await import('./20-delete-topics.js')).deleteTopicsHandler),
+  lazyHandler(21, 'DeleteRecords', 0, 2, async () => (await import('./21-delete-records.js')).deleteRecordsHandler),
+  lazyHandler(22, 'InitProducerId', 0, 5, async () => (await import('./22-init-producer-id.js')).initProducerIdHandler),
+  lazyHandler(23, 'OffsetForLeaderEpoch', 2, 4, async () => (await import('./23-offset-for-leader-epoch.js')).offsetForLeaderEpochHandler),
+  lazyHandler(24, 'AddPartitionsToTxn', 0, 5, async () => (await import('./24-add-partitions-to-txn.js')).addPartitionsToTxnHandler),
+  lazyHandler(25, 'AddOffsetsToTxn', 0, 4, async () => (await import('./25-add-offsets-to-txn.js')).addOffsetsToTxnHandler),
+  lazyHandler(26, 'EndTxn', 0, 5, async () => (await import('./26-end-txn.js')).endTxnHandler),
+  lazyHandler(27, 'WriteTxnMarkers', 1, 1, async () => (await import('./27-write-txn-markers.js')).writeTxnMarkersHandler),
+  lazyHandler(28, 'TxnOffsetCommit', 0, 4, async () => (await import('./28-txn-offset-commit.js')).txnOffsetCommitHandler),
+  lazyHandler(32, 'DescribeConfigs', 1, 4, async () => (await import('./32-describe-configs.js')).describeConfigsHandler),
+  lazyHandler(33, 'AlterConfigs', 0, 2, async () => (await import('./33-alter-configs.js')).alterConfigsHandler),
+  lazyHandler(35, 'DescribeLogDirs', 1, 4, async () => (await import('./35-describe-log-dirs.js')).describeLogDirsHandler),
+  lazyHandler(37, 'CreatePartitions', 0, 3, async () => (await import('./37-create-partitions.js')).createPartitionsHandler),
+  lazyHandler(42, 'DeleteGroups', 0, 2, async () => (await import('./42-delete-groups.js')).deleteGroupsHandler),
+  lazyHandler(43, 'ElectLeaders', 0, 2, async () => (await import('./43-elect-leaders.js')).electLeadersHandler),
+  lazyHandler(44, 'IncrementalAlterConfigs', 0, 1, async () => (await import('./44-incremental-alter-configs.js')).incrementalAlterConfigsHandler),
+  lazyHandler(46, 'ListPartitionReassignments', 0, 0, async () => (await import('./46-list-partition-reassignments.js')).listPartitionReassignmentsHandler),
+  lazyHandler(47, 'OffsetDelete', 0, 0, async () => (await import('./47-offset-delete.js')).offsetDeleteHandler),
+  lazyHandler(60, 'DescribeCluster', 0, 1, async () => (await import('./60-describe-cluster.js')).describeClusterHandler),
+  lazyHandler(61, 'DescribeProducers', 0, 0, async () => (await import('./61-describe-producers.js')).describeProducersHandler),
+  lazyHandler(65, 'DescribeTransactions', 0, 0, async () => (await import('./65-describe-transactions.js')).describeTransactionsHandler),
+  lazyHandler(66, 'ListTransactions', 0, 1, async () => (await import('./66-list-transactions.js')).listTransactionsHandler),
+  lazyHandler(75, 'DescribeTopicPartitions', 0, 0, async () => (await import('./75-describe-topic-partitions.js')).describeTopicPartitionsHandler),
 ];
