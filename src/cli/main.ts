@@ -1,115 +1,29 @@
 #!/usr/bin/env node
 // The `gregor` command: runs one broker in the foreground. A thin shell over startBroker.
 // Exit status: 0 after a clean shutdown, 1 when the broker fails, 2 for a bad flag or config value.
-import { readFileSync } from 'node:fs';
-import yargs from 'yargs';
-import { hideBin } from 'yargs/helpers';
-import type { Level } from 'pino';
+// The usual command line is read without yargs (start-options.ts); help, version, --list-configs and
+// anything unusual or wrong go to the yargs command (command.ts), loaded only then.
 import { ConfigError } from '../config/index.js';
 import { UsageError } from './config-sources.js';
-import { listConfigs } from './list-configs.js';
-import { LOG_LEVELS, type LogFormat } from './logger.js';
-import { runBroker, type StartArguments } from './run-broker.js';
+import { runBroker } from './run-broker.js';
+import { parseStartFast, toStartArguments, type StartOptions } from './start-options.js';
 
-export const EXIT_USAGE = 2;
-
-/** gregor's version from its package.json, found upwards from this file (dist/src/cli/ or, bundled, dist/). */
-function packageVersion(): string {
-  for (const up of ['../../../package.json', '../package.json']) {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === 'gregor') return pkg.version ?? 'unknown';
-    } catch {
-      // Not at this level: try the next.
-    }
-  }
-  return 'unknown';
-}
-
-/** One line on stderr and exit status 2: a bad flag, file or config value. */
-function usageFailure(message: string): never {
-  process.stderr.write(`gregor: ${message}\n`);
-  process.exit(EXIT_USAGE);
-}
-
-function parsePort(text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const port = /^\d+$/.test(text.trim()) ? Number(text.trim()) : NaN;
-  if (!(port >= 0 && port <= 65535)) {
-    throw new UsageError(`Invalid value ${JSON.stringify(text)} for --port: expects a port number in [0,...,65535] (0 = any free port)`);
-  }
-  return port;
-}
-
-const EPILOGUE = `Configuration uses Kafka's own server.properties keys (see --list-configs for every key,
-its type, default and valid values). Sources, lowest precedence first:
-  gregor's defaults < --config file < GREGOR_* environment < --override < shortcut flags
-Environment variables are GREGOR_ followed by the key upper-cased with dots as underscores, e.g.
-  GREGOR_LISTENERS=PLAINTEXT://0.0.0.0:9092  GREGOR_ADVERTISED_LISTENERS=PLAINTEXT://broker.example:9092
-  GREGOR_LOG_DIRS=/var/lib/gregor  GREGOR_LOG_RETENTION_HOURS=24
-An unknown key is a warning. A bad value exits with status 2 and one line naming the key and what it accepts.
-SIGINT or SIGTERM shuts down cleanly (requests in flight answered, files closed); a second signal exits at once.
-Exit status: 0 after a clean shutdown, 1 when the broker fails, 2 for a bad flag or config value.`;
+/** Exit status for a bad flag, file or config value (as command.ts exits for those yargs finds). */
+const EXIT_USAGE = 2;
 
 async function main(argv: string[]): Promise<void> {
-  await yargs(argv)
-    .scriptName('gregor')
-    .usage('$0 [start] [options]\n\nRuns a Kafka-compatible broker in the foreground (default: PLAINTEXT://localhost:9092, data under ./data).')
-    .command(['start', '$0'], 'Run the broker in the foreground (the default command)', (y) => y
-      .option('config', { alias: 'c', type: 'string', describe: 'Read settings from a server.properties file', requiresArg: true })
-      .option('override', { alias: 'o', type: 'string', array: true, describe: 'Set one config key, as key=value (repeatable), like kafka-server-start --override', requiresArg: true })
-      .option('port', { alias: 'p', type: 'string', describe: 'Listen on this port (0 = any free port); rewrites the first listener', requiresArg: true })
-      .option('host', { type: 'string', describe: 'Listen on this host (empty or 0.0.0.0 = all interfaces); rewrites the first listener', requiresArg: true })
-      .option('listeners', { type: 'string', describe: 'Shortcut for listeners=NAME://host:port,...', requiresArg: true })
-      .option('advertised-listeners', { type: 'string', describe: 'Shortcut for advertised.listeners (what clients are told to connect to)', requiresArg: true })
-      .option('data-dir', { alias: 'd', type: 'string', describe: 'Keep data in this directory (sets log.dirs)', requiresArg: true })
-      .option('in-memory', { type: 'boolean', describe: 'Keep data in memory only, gone at exit (sets gregor.log.engine=memory)' })
-      .option('log-level', { type: 'string', choices: LOG_LEVELS as string[], default: 'info', describe: 'Lowest level of log line written' })
-      .option('log-format', { type: 'string', choices: ['auto', 'pretty', 'json'], default: 'auto', describe: 'Log lines readable (pretty) or JSON; auto = pretty on a terminal' })
-      .option('list-configs', { type: 'boolean', describe: 'Print every config key with type, default and valid values, then exit' })
-      .example('$0', 'Start on localhost:9092 with data under ./data')
-      .example('$0 --port 0 --in-memory', 'Start on a free port, keeping nothing on disk')
-      .example('$0 -c server.properties --override num.partitions=3', 'Kafka settings from a file, one key overridden'),
-    async (args) => {
-      if (args['list-configs'] === true) {
-        process.stdout.write(listConfigs());
-        return;
-      }
-      const start: StartArguments = {
-        configFile: args.config,
-        overrides: args.override ?? [],
-        shortcuts: {
-          port: parsePort(args.port),
-          host: args.host,
-          listeners: args.listeners,
-          advertisedListeners: args['advertised-listeners'],
-          dataDir: args['data-dir'],
-          inMemory: args['in-memory'],
-        },
-        logLevel: args['log-level'] as Level | 'silent',
-        logFormat: args['log-format'] as LogFormat,
-      };
-      await runBroker(start);
-    })
-    // Options keep their kebab-case names only, so an unknown one is reported once, as typed.
-    .parserConfiguration({ 'camel-case-expansion': false })
-    .strict()
-    .help()
-    .alias('help', 'h')
-    .version(packageVersion())
-    .alias('version', 'V')
-    .epilogue(EPILOGUE)
-    .wrap(Math.min(110, process.stdout.columns ?? 110))
-    .fail((message, error) => {
-      if (error !== undefined && error !== null) throw error;
-      // yargs spreads some messages over lines; the command's errors are one line.
-      usageFailure(`${message.replace(/\s*\n\s*/g, ' ')} (see gregor --help)`);
-    })
-    .parseAsync();
+  const start = (options: StartOptions) => runBroker(toStartArguments(options));
+  const options = parseStartFast(argv);
+  if (options !== null) return start(options);
+  const { runCommand } = await import('./command.js');
+  return runCommand(argv, start);
 }
 
-main(hideBin(process.argv)).catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof UsageError) usageFailure(error.message);
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof UsageError) {
+    process.stderr.write(`gregor: ${error.message}\n`);
+    process.exit(EXIT_USAGE);
+  }
   process.stderr.write(`gregor: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });
