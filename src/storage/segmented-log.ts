@@ -176,6 +176,9 @@ export class SegmentedLog<S extends LogSegment> implements PartitionLog {
         const segment = this.segmentList[i]!;
         if (segment.baseOffset >= maxOffset) break;
         records = await segment.read(offset, maxBytes, maxOffset, minOne);
+        // Only a segment with nothing at or after `offset` (a cleaned one) sends the read on; a first batch that
+        // did not fit is an empty answer, as Kafka's LogSegment.read returns empty records there, not null.
+        if (records.length === 0 && !minOne && (await segment.read(offset, 0, maxOffset, true)).length > 0) break;
       }
     }
     let bytes = 0;

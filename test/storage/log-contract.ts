@@ -126,6 +126,15 @@ export function runLogContract(engine: string, open: LogFactory): void {
     assert.deepEqual(seen, Array.from({ length: 10 }, (_, i) => [2 * i, 2 * i + 1]));
   });
 
+  withLog('without minOneBatch a first batch too large is an empty read, never the next segment\'s data', { segmentBytes: 300 }, async (log) => {
+    await log.append(await makeBatch({ timestamps: [0, 0], valueSize: 100 }), { leaderEpoch: 0 }); // 0..1, ~280 bytes
+    await log.append(await makeBatch({ timestamps: [0] }), { leaderEpoch: 0 }); // 2, rolled into the next segment
+    assert.deepEqual(log.segments.map((s) => s.baseOffset), [0, 2]);
+    assert.deepEqual((await log.read(0, 100, { minOneBatch: false })).records, []);
+    assert.deepEqual(offsetsOf((await log.read(0, 100)).records), [[0, 1]]);
+    assert.deepEqual(offsetsOf((await log.read(2, 100, { minOneBatch: false })).records), [[2, 2]]);
+  });
+
   withLog('rolls on segment.ms measured in record time', { segmentMs: 1_000 }, async (log) => {
     await log.append(await batchOf(1, 10_000), { leaderEpoch: 0 });
     await log.append(await batchOf(1, 10_500), { leaderEpoch: 0 });
