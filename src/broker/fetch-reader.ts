@@ -51,16 +51,57 @@ function errorRead(errorCode: number, topic: string, beforeRead: boolean): Parti
 }
 
 export async function readPartitions(store: LogStore, targets: readonly FetchTarget[], limits: ReadLimits): Promise<PartitionRead[]> {
+  const early = readAheadAll(store, targets, limits);
   let remaining = limits.maxBytes;
   let minOneBatch = true;
   const results: PartitionRead[] = [];
-  for (const target of targets) {
-    const result = await readPartition(store, target, limits, Math.min(target.request.maxBytes, remaining), minOneBatch);
+  for (let i = 0; i < targets.length; i++) {
+    const target = targets[i]!;
+    const maxBytes = Math.min(target.request.maxBytes, remaining);
+    const guess = early === undefined ? undefined : await early[i]!;
+    const result =
+      guess !== undefined && sameAsInOrder(guess, target.request.maxBytes, maxBytes, minOneBatch)
+        ? unwrap(guess)
+        : await readPartition(store, target, limits, maxBytes, minOneBatch);
     if (result.bytes > 0) minOneBatch = false;
     remaining = Math.max(0, remaining - result.bytes);
     results.push(result);
   }
   return results;
+}
+
+type EarlyRead = { ok: true; read: PartitionRead } | { ok: false; error: unknown };
+
+/**
+ * The partitions' file reads run at once on libuv's threads when their partition_max_bytes add up to no more than
+ * the response's budget: each is read as if first (its whole max, the first batch even when larger), and the in-order
+ * pass above keeps a read only where the in-order rules would have produced the same one. Memory stays bounded by
+ * the response's budget, as in order.
+ */
+function readAheadAll(store: LogStore, targets: readonly FetchTarget[], limits: ReadLimits): Promise<EarlyRead>[] | undefined {
+  if (targets.length < 2) return undefined;
+  let sum = 0;
+  for (const target of targets) sum += target.request.maxBytes;
+  if (sum > limits.maxBytes) return undefined;
+  return targets.map((target) =>
+    readPartition(store, target, limits, target.request.maxBytes, true).then(
+      (read): EarlyRead => ({ ok: true, read }),
+      (error: unknown): EarlyRead => ({ ok: false, error }),
+    ),
+  );
+}
+
+/** A read made with (max, minOneBatch=true) equals the in-order one when the budget left did not cut its max and
+ * the first-batch exception either applied in order too or was not needed (everything returned fits the max). */
+function sameAsInOrder(early: EarlyRead, readMax: number, inOrderMax: number, inOrderMinOneBatch: boolean): boolean {
+  if (inOrderMax !== readMax) return false;
+  if (inOrderMinOneBatch) return true;
+  return early.ok && early.read.bytes <= readMax;
+}
+
+function unwrap(early: EarlyRead): PartitionRead {
+  if (early.ok) return early.read;
+  throw early.error;
 }
 
 async function readPartition(store: LogStore, target: FetchTarget, limits: ReadLimits, maxBytes: number, minOneBatch: boolean): Promise<PartitionRead> {

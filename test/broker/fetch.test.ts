@@ -20,6 +20,11 @@ test('the first batch comes whole past partition_max_bytes, but only until a par
     // max_bytes caps the whole response the same way.
     const capped = await fetch(client, fetchRequest([{ topic: 'big', partition: 0 }, { topic: 'big', partition: 1 }], { maxBytes: 10 }));
     assert.deepEqual(capped.responses[0]!.partitions.map((p) => recordsOf(p.records).length > 0), [true, false]);
+    // A partition with nothing to return does not use up the exception: the next one still gets its whole batch.
+    await store.createTopic('gap', 3);
+    for (const p of [1, 2]) await produce(client, 'gap', p, batch([{ value: Buffer.alloc(4 * KiB, 2) }]));
+    const skipped = await fetch(client, fetchRequest([0, 1, 2].map((partition) => ({ topic: 'gap', partition, maxBytes: 100 }))));
+    assert.deepEqual(skipped.responses[0]!.partitions.map((p) => recordsOf(p.records).length > 4 * KiB), [false, true, false]);
   });
 });
 
