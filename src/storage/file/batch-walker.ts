@@ -29,16 +29,16 @@ export interface WalkEnd {
   validEnd: number;
 }
 
-/** Fill `len` bytes from `position` (a short read means the file is shorter). */
-export async function readAt(file: FileHandle, position: number, len: number): Promise<Buffer> {
-  const buf = Buffer.allocUnsafe(len);
+/** Fill `len` bytes from `position` (a short read means the file is shorter), into `into` when given. */
+export async function readAt(file: FileHandle, position: number, len: number, into?: Buffer): Promise<Buffer> {
+  const buf = into ?? Buffer.allocUnsafe(len);
   let got = 0;
   while (got < len) {
     const { bytesRead } = await file.read(buf, got, len - got, position + got);
     if (bytesRead === 0) break;
     got += bytesRead;
   }
-  return got === len ? buf : buf.subarray(0, got);
+  return got === buf.length ? buf : buf.subarray(0, got);
 }
 
 /**
@@ -46,7 +46,7 @@ export async function readAt(file: FileHandle, position: number, len: number): P
  * its CRC, is not magic 2 or does not follow the previous offsets; without, only at an incomplete batch.
  * The generator's return value tells where the good bytes end. The next chunk is read (on libuv's threads)
  * while this one is checked and consumed: a recovery walk costs about the larger of read and CRC time rather
- * than their sum.
+ * than their sum. Two buffers serve in turn, so a chunk's bytes are valid only until the walk is resumed.
  */
 export async function* walkBatches(
   file: FileHandle,
@@ -58,15 +58,30 @@ export async function* walkBatches(
   let afterOffset = options.afterOffset ?? -1;
   let chunkSize = CHUNK;
   let ahead: { position: number; bytes: Promise<Buffer> } | undefined;
+  const buffers: Buffer[] = [];
+  let turn = 0;
+  // The buffer not holding the chunk being consumed (fresh memory costs page faults and GC: reuse two).
+  const readChunk = (at: number): Promise<Buffer> => {
+    turn ^= 1;
+    const len = Math.min(chunkSize, end - at);
+    if ((buffers[turn]?.length ?? 0) < chunkSize) buffers[turn] = Buffer.allocUnsafe(chunkSize);
+    return readAt(file, at, len, buffers[turn]!.subarray(0, len));
+  };
   try {
     while (position < end) {
-      const bytes = ahead?.position === position ? await ahead.bytes : await readAt(file, position, Math.min(chunkSize, end - position));
+      let bytes: Buffer;
+      if (ahead?.position === position) bytes = await ahead.bytes;
+      else {
+        // A read ahead of a position the walk did not reach still writes into its buffer: let it finish first.
+        if (ahead !== undefined) await ahead.bytes.catch(() => undefined);
+        bytes = await readChunk(position);
+      }
       ahead = undefined;
       // Where this chunk's whole batches end, from their headers alone: the next read starts there.
       const wholeEnd = scanBatches(bytes, 0, bytes.length).validEnd;
       if (wholeEnd > 0 && position + wholeEnd < end) {
         const next = position + wholeEnd;
-        const read = readAt(file, next, Math.min(chunkSize, end - next));
+        const read = readChunk(next);
         // A prefetch that is never used (a bad batch ended the walk) must not fail unobserved.
         read.catch(() => undefined);
         ahead = { position: next, bytes: read };
