@@ -1,6 +1,7 @@
 // One partition of a Produce request, validated and appended as Kafka's ReplicaManager.appendToLocalLog,
 // UnifiedLog.appendAsLeader and LogValidator do it: framing checks, size and CRC, per-record checks, broker-side
-// compression, the producer-state seam, then the append. Errors come back as Kafka's codes, never thrown.
+// compression, the producer-state seam, then the append (grouped with the partition's other waiting batches,
+// produce-group-append.ts). Errors come back as Kafka's codes, never thrown.
 import type { TopicConfig } from '../config/index.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { recordsToBuffer, type RecordsValue } from '../protocol/io/writer.js';
@@ -15,7 +16,7 @@ import {
 } from '../protocol/records/index.js';
 import { StorageError } from '../storage/errors.js';
 import type { PartitionLog } from '../storage/log.js';
-import { PARTITION_LEADER_EPOCH } from './leader-epoch.js';
+import { appendGrouped } from './produce-group-append.js';
 import type { ProducerStateCheck } from './producer-state.js';
 import { codecLevel, needsRebuild, rebuildBatch, targetCodec } from './recompress.js';
 
@@ -81,7 +82,12 @@ export async function appendProduced(
     return { ...failed(ErrorCode.NONE, log.logStartOffset), baseOffset: verdict.baseOffset, logAppendTime: verdict.logAppendTime };
   }
   try {
-    const result = await log.append(batch, { leaderEpoch: PARTITION_LEADER_EPOCH, timestampType: config['message.timestamp.type'] === 'LogAppendTime' ? 'LogAppendTime' : 'CreateTime', now });
+    const result = await appendGrouped(log, {
+      batch,
+      timestampType: appendTimeTopic ? 'LogAppendTime' : 'CreateTime',
+      segmentBytes: config['segment.bytes'],
+      now,
+    });
     producerState.afterAppend(log, header, result.baseOffset);
     return {
       errorCode: ErrorCode.NONE,
