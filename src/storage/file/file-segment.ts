@@ -53,6 +53,9 @@ export class FileSegment implements LogSegment {
    * file, not three.
    */
   private indexFilesExist = true;
+  /** Entries each index file holds (-1: unknown, it must be rewritten): a flush writes and fsyncs only changed files. */
+  private offsetFileEntries = -1;
+  private timeFileEntries = -1;
   private paths: ReturnType<typeof segmentPaths>;
   readonly offsetIndex: OffsetIndex;
   readonly timeIndex: TimeIndex;
@@ -341,6 +344,8 @@ export class FileSegment implements LogSegment {
     if (!this.offsetIndex.load(index, this.bytes)) return false;
     const last = this.offsetIndex.lastEntry();
     if (!this.timeIndex.load(timeIndex, Number.MAX_SAFE_INTEGER)) return false;
+    this.offsetFileEntries = this.offsetIndex.entries;
+    this.timeFileEntries = this.timeIndex.entries;
     const lastTime = this.timeIndex.lastEntry();
     if (lastTime.timestamp >= 0) {
       this.maxTs = lastTime.timestamp;
@@ -484,11 +489,24 @@ export class FileSegment implements LogSegment {
 
   private async persistIndexes(sync: boolean): Promise<void> {
     if (!this.indexesDirty && !(sync && this.indexesUnsynced)) return;
+    // Appends mark the indexes dirty whether or not they added an entry: nothing new means no write and no fsync.
+    const changed =
+      !this.indexFilesExist ||
+      this.offsetFileEntries !== this.offsetIndex.entries ||
+      this.offsetIndex.persisted !== this.offsetIndex.entries ||
+      this.timeFileEntries !== this.timeIndex.entries ||
+      this.timeIndex.persisted !== this.timeIndex.entries;
+    if (!changed && !(sync && this.indexesUnsynced)) {
+      this.indexesDirty = false;
+      return;
+    }
     await persistIndex(this.paths.index, this.offsetIndex.persisted * OFFSET_ENTRY_SIZE, this.offsetIndex.unpersistedBytes(), sync);
     this.offsetIndex.persisted = this.offsetIndex.entries;
     await persistIndex(this.paths.timeIndex, this.timeIndex.persisted * TIME_ENTRY_SIZE, this.timeIndex.unpersistedBytes(), sync);
     this.timeIndex.persisted = this.timeIndex.entries;
     this.indexesDirty = false;
+    this.offsetFileEntries = this.offsetIndex.entries;
+    this.timeFileEntries = this.timeIndex.entries;
     this.indexesUnsynced = !sync;
     this.indexFilesExist = true;
   }
