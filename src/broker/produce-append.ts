@@ -5,17 +5,12 @@
 import type { TopicConfig } from '../config/index.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { recordsToBuffer, type RecordsValue } from '../protocol/io/writer.js';
-import { Codec } from '../protocol/compression/codec.js';
 import {
   TimestampType,
   compressionOf,
   setMaxTimestamp,
   validateProducedBatch,
   validateProducedRecords,
-  validateProducedRecordsAsync,
-  type BatchHeader,
-  type CheckedRecords,
-  type RecordCheckOptions,
   type RecordError,
   type ValidationFailure,
 } from '../protocol/records/index.js';
@@ -47,12 +42,7 @@ export function failed(errorCode: number, logStartOffset = -1): PartitionAppendO
   return { errorCode, baseOffset: -1, logAppendTime: -1, logStartOffset, recordErrors: [], errorMessage: null };
 }
 
-/**
- * Validates and appends one partition's records. The checks that need no decompression run at once; lz4 and zstd
- * batches of 16 KiB or more are then decompressed on libuv's thread pool while the event loop takes the next requests. Whatever
- * finishes first, each log sees its batches' producer-state checks and appends in arrival order.
- */
-export function appendProduced(
+export async function appendProduced(
   target: AppendTarget,
   records: RecordsValue | null,
   apiVersion: number,
@@ -62,82 +52,19 @@ export function appendProduced(
   const { log, config } = target;
   const payload = records === null ? null : Buffer.isBuffer(records) ? records : recordsToBuffer(records);
   const framing = validateProducedBatch(payload, { apiVersion, maxMessageBytes: config['max.message.bytes'] });
-  if (!framing.ok) return Promise.resolve(rejected(framing, log));
-  const batch = payload!.subarray(framing.pos, framing.pos + framing.size);
+  if (!framing.ok) return rejected(framing, log);
+  let batch = payload!.subarray(framing.pos, framing.pos + framing.size);
   const header = framing.header;
-  const options: RecordCheckOptions = {
+  const appendTimeTopic = config['message.timestamp.type'] === 'LogAppendTime';
+  const checked = validateProducedRecords(batch, header, {
     now,
-    timestampType: config['message.timestamp.type'] === 'LogAppendTime' ? TimestampType.LOG_APPEND_TIME : TimestampType.CREATE_TIME,
+    timestampType: appendTimeTopic ? TimestampType.LOG_APPEND_TIME : TimestampType.CREATE_TIME,
     timestampBeforeMaxMs: config['message.timestamp.before.max.ms'],
     timestampAfterMaxMs: config['message.timestamp.after.max.ms'],
     compacted: config['cleanup.policy'].includes('compact'),
-  };
-  const finish = (checked: CheckedRecords | ValidationFailure) => () => appendChecked(target, batch, header, checked, producerState, now);
-  if (batch.length >= OFF_THREAD_MIN_BYTES && OFF_THREAD_CODECS.has(compressionOf(header.attributes))) {
-    return inArrivalOrder(log, validateProducedRecordsAsync(batch, header, options).then(finish));
-  }
-  return inArrivalOrder(log, finish(validateProducedRecords(batch, header, options)));
-}
-
-/** Codecs whose decompression runs on the thread pool (their addons have asynchronous calls). */
-const OFF_THREAD_CODECS: ReadonlySet<number> = new Set([Codec.LZ4, Codec.ZSTD]);
-/** Smaller batches decompress faster than a round trip to the thread pool takes. */
-export const OFF_THREAD_MIN_BYTES = 16 * 1024;
-
-type AppendStep = () => Promise<PartitionAppendOutcome>;
-
-interface ArrivalOrder {
-  /** Steps handed in and not yet run. */
-  waiting: number;
-  tail: Promise<void>;
-}
-
-const orderByLog = new WeakMap<PartitionLog, ArrivalOrder>();
-
-/**
- * Runs each partition's append steps (producer-state check, then handing the batch to the log) in the order they
- * were handed in. A ready step with nothing ahead of it runs at once; the rest wait for the steps ahead to run
- * (not for their appends to finish: those are grouped by produce-group-append.ts).
- */
-function inArrivalOrder(log: PartitionLog, step: AppendStep | Promise<AppendStep>): Promise<PartitionAppendOutcome> {
-  let order = orderByLog.get(log);
-  if (order === undefined) {
-    order = { waiting: 0, tail: Promise.resolve() };
-    orderByLog.set(log, order);
-  }
-  if (typeof step === 'function' && order.waiting === 0) return step();
-  const state = order;
-  state.waiting += 1;
-  let outcome!: Promise<PartitionAppendOutcome>;
-  const ran = state.tail
-    .then(() => step)
-    .then(
-      (run) => {
-        outcome = run();
-      },
-      (error: unknown) => {
-        outcome = Promise.reject(error);
-      },
-    );
-  state.tail = ran.then(() => {
-    state.waiting -= 1;
   });
-  return ran.then(() => outcome);
-}
-
-/** The producer-state check and the append of a batch whose records were checked (in arrival order). */
-async function appendChecked(
-  target: AppendTarget,
-  received: Buffer,
-  header: BatchHeader,
-  checked: CheckedRecords | ValidationFailure,
-  producerState: ProducerStateCheck,
-  now: number,
-): Promise<PartitionAppendOutcome> {
-  const { log, config } = target;
   if (!checked.ok) return rejected(checked, log);
-  let batch = received;
-  const appendTimeTopic = config['message.timestamp.type'] === 'LogAppendTime';
+
   const codec = targetCodec(config, compressionOf(header.attributes));
   if (needsRebuild(header, codec, checked.offsetsSequential)) {
     batch = rebuildBatch(batch, header, codec, codecLevel(config, codec));

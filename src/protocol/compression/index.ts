@@ -4,7 +4,7 @@
 import { ProtocolError } from '../protocol-error.js';
 import { Codec, isCodecId, type CodecId } from './codec.js';
 import { gzipCompress, gzipDecompress } from './gzip.js';
-import { lz4Compress, lz4Decompress, lz4DecompressAsync } from './lz4.js';
+import { lz4Compress, lz4Decompress } from './lz4.js';
 import { snappyCompressXerial, snappyDecompress } from './snappy.js';
 import { zstdCompress, zstdCompressAsync, zstdDecompress, zstdDecompressAsync } from './zstd.js';
 
@@ -48,15 +48,13 @@ export function decompress(codec: number, data: Uint8Array, maxOutputBytes: numb
   }
 }
 
-/** Async variants run zstd (and lz4 decompression) off the main thread; the other codecs stay synchronous. */
+/** Async variants run zstd off the main thread; the other codecs are fast enough that they stay synchronous. */
 export async function compressAsync(codec: number, data: Uint8Array, options: CompressOptions = {}): Promise<Buffer> {
   return codec === Codec.ZSTD ? zstdCompressAsync(data, options.level) : compress(codec, data, options);
 }
 
 export async function decompressAsync(codec: number, data: Uint8Array, maxOutputBytes: number): Promise<Buffer> {
-  if (codec === Codec.ZSTD) return zstdDecompressAsync(data, maxOutputBytes);
-  if (codec === Codec.LZ4) return lz4DecompressAsync(data, maxOutputBytes);
-  return decompress(codec, data, maxOutputBytes);
+  return codec === Codec.ZSTD ? zstdDecompressAsync(data, maxOutputBytes) : decompress(codec, data, maxOutputBytes);
 }
 
 function checkCodec(codec: number): CodecId {

@@ -63,21 +63,7 @@ export function lz4Compress(data: Uint8Array): Buffer {
   return Buffer.concat(parts);
 }
 
-/** One data block of a frame: where its bytes are, and whether they are stored as they are. */
-interface FrameBlock {
-  start: number;
-  size: number;
-  stored: boolean;
-}
-
-interface ParsedFrame {
-  buf: Buffer;
-  blocks: FrameBlock[];
-  maxBlockSize: number;
-}
-
-/** Checks the frame descriptor and walks the block sizes (and checksums); no block is decompressed. */
-function parseFrame(data: Uint8Array, maxOutputBytes: number): ParsedFrame {
+export function lz4Decompress(data: Uint8Array, maxOutputBytes: number): Buffer {
   const buf = Buffer.from(data.buffer, data.byteOffset, data.length);
   if (buf.length < 7) throw corrupt('lz4', 'frame shorter than its header');
   if (buf.readUInt32LE(0) !== MAGIC) throw corrupt('lz4', 'not an LZ4 frame (bad magic)');
@@ -100,7 +86,8 @@ function parseFrame(data: Uint8Array, maxOutputBytes: number): ParsedFrame {
   pos += 1;
 
   const blockChecksums = (flg & FLG_BLOCK_CHECKSUM) !== 0;
-  const blocks: FrameBlock[] = [];
+  const blocks: Buffer[] = [];
+  let total = 0;
   for (;;) {
     if (buf.length - pos < 4) throw corrupt('lz4', 'truncated block size');
     const word = buf.readUInt32LE(pos);
@@ -110,64 +97,26 @@ function parseFrame(data: Uint8Array, maxOutputBytes: number): ParsedFrame {
     const size = word & ~UNCOMPRESSED_BIT;
     if (size > maxBlockSize) throw corrupt('lz4', `block size ${size} exceeds the frame's maximum ${maxBlockSize}`);
     if (buf.length - pos < size + (blockChecksums ? 4 : 0)) throw corrupt('lz4', 'truncated block');
+    const blockStart = pos;
     const body = buf.subarray(pos, pos + size);
-    if (blockChecksums && buf.readUInt32LE(pos + size) !== xxh32(body) >>> 0) throw corrupt('lz4', 'block checksum mismatch');
-    blocks.push({ start: pos, size, stored });
-    pos += size + (blockChecksums ? 4 : 0);
-  }
-  return { buf, blocks, maxBlockSize };
-}
-
-export function lz4Decompress(data: Uint8Array, maxOutputBytes: number): Buffer {
-  const { buf, blocks, maxBlockSize } = parseFrame(data, maxOutputBytes);
-  const out: Buffer[] = [];
-  let total = 0;
-  for (const b of blocks) {
+    pos += size;
+    if (blockChecksums) {
+      if (buf.readUInt32LE(pos) !== xxh32(body) >>> 0) throw corrupt('lz4', 'block checksum mismatch');
+      pos += 4;
+    }
     const budget = maxOutputBytes - total;
     let block: Buffer;
-    if (b.stored) {
-      if (b.size > budget) throw tooLarge('lz4', maxOutputBytes);
-      block = buf.subarray(b.start, b.start + b.size);
+    if (stored) {
+      if (size > budget) throw tooLarge('lz4', maxOutputBytes);
+      block = body;
     } else {
-      block = decompressBlock(buf, b.start, b.size, blockBound(b.size, maxBlockSize), budget, maxOutputBytes);
+      block = decompressBlock(buf, blockStart, size, Math.min(maxBlockSize, MAX_EXPANSION * size + 16), budget, maxOutputBytes);
     }
     total += block.length;
-    out.push(block);
+    blocks.push(block);
   }
-  return joinBlocks(out, buf, total);
-}
-
-/**
- * As lz4Decompress, with each compressed block decompressed on libuv's thread pool (lz4-napi's asynchronous
- * call), so the event loop parses other requests meanwhile. The frame must not be read by anyone else until
- * this settles: a block's size word is lent to the addon as its capacity prefix, as in the synchronous call.
- */
-export async function lz4DecompressAsync(data: Uint8Array, maxOutputBytes: number): Promise<Buffer> {
-  const { buf, blocks, maxBlockSize } = parseFrame(data, maxOutputBytes);
-  const out: Buffer[] = [];
-  let total = 0;
-  for (const b of blocks) {
-    const budget = maxOutputBytes - total;
-    let block: Buffer;
-    if (b.stored) {
-      if (b.size > budget) throw tooLarge('lz4', maxOutputBytes);
-      block = buf.subarray(b.start, b.start + b.size);
-    } else {
-      block = await decompressBlockAsync(buf, b.start, b.size, blockBound(b.size, maxBlockSize), budget, maxOutputBytes);
-    }
-    total += block.length;
-    out.push(block);
-  }
-  return joinBlocks(out, buf, total);
-}
-
-function blockBound(size: number, maxBlockSize: number): number {
-  return Math.min(maxBlockSize, MAX_EXPANSION * size + 16);
-}
-
-/** Most batches are one block (64 KiB): the addon's output is returned as it is, not copied again. */
-function joinBlocks(blocks: Buffer[], frame: Buffer, total: number): Buffer {
-  if (blocks.length === 1 && blocks[0]!.buffer !== frame.buffer) return blocks[0]!;
+  // Most batches are one block (64 KiB): the addon's output is returned as it is, not copied again.
+  if (blocks.length === 1 && blocks[0]!.buffer !== buf.buffer) return blocks[0]!;
   return Buffer.concat(blocks, total);
 }
 
@@ -182,21 +131,6 @@ function decompressBlock(frame: Buffer, start: number, size: number, bound: numb
   frame.writeUInt32LE(Math.max(0, capacity), start - 4);
   try {
     return lz4Addon().uncompressSync(frame.subarray(start - 4, start + size));
-  } catch (e) {
-    const message = errorMessage(e);
-    if (capacity < bound && /too small/.test(message)) throw tooLarge('lz4', maxOutputBytes);
-    throw corrupt('lz4', message);
-  } finally {
-    frame.writeUInt32LE(word, start - 4);
-  }
-}
-
-async function decompressBlockAsync(frame: Buffer, start: number, size: number, bound: number, budget: number, maxOutputBytes: number): Promise<Buffer> {
-  const capacity = Math.min(bound, budget);
-  const word = frame.readUInt32LE(start - 4);
-  frame.writeUInt32LE(Math.max(0, capacity), start - 4);
-  try {
-    return await lz4Addon().uncompress(frame.subarray(start - 4, start + size));
   } catch (e) {
     const message = errorMessage(e);
     if (capacity < bound && /too small/.test(message)) throw tooLarge('lz4', maxOutputBytes);

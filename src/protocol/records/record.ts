@@ -3,7 +3,7 @@
 //   keyLength varint, key | valueLength varint, value | headerCount varint, [keyLength varint, key utf8, valueLength varint, value]
 // Lengths of -1 mean null. Keys, values and header values decode to views into the (decompressed) batch bytes.
 
-import { compress, decompress, decompressAsync } from '../compression/index.js';
+import { compress, decompress } from '../compression/index.js';
 import { ProtocolError } from '../protocol-error.js';
 import {
   BATCH_HEADER_SIZE,
@@ -61,17 +61,6 @@ export function batchRecordsData(batch: Buffer, header: BatchHeader = readBatchH
   const codec = compressionOf(header.attributes);
   if (codec === 0) return body;
   return decompress(codec, body, options.maxUncompressedBytes ?? DEFAULT_MAX_UNCOMPRESSED_BYTES);
-}
-
-/** As batchRecordsData, with lz4 and zstd decompressed on libuv's thread pool. */
-export async function batchRecordsDataAsync(batch: Buffer, header: BatchHeader = readBatchHeader(batch), options: DecodeOptions = {}): Promise<Buffer> {
-  if (header.magic !== CURRENT_MAGIC) throw new ProtocolError('unsupported-version', `record batch magic ${header.magic} is not supported`);
-  const end = 12 + header.batchLength;
-  if (end > batch.length || end < BATCH_HEADER_SIZE) throw new ProtocolError('truncated', `record batch declares ${end} bytes, ${batch.length} present`);
-  const body = batch.subarray(RECORDS_OFFSET, end);
-  const codec = compressionOf(header.attributes);
-  if (codec === 0) return body;
-  return decompressAsync(codec, body, options.maxUncompressedBytes ?? DEFAULT_MAX_UNCOMPRESSED_BYTES);
 }
 
 /** Every record of the batch at the start of `batch`, with headers. Validates structure as Kafka's record iterator does. */

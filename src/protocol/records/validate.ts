@@ -25,7 +25,7 @@ import {
   type BatchHeader,
 } from './batch.js';
 import { Codec, isCodecId } from '../compression/codec.js';
-import { DEFAULT_MAX_UNCOMPRESSED_BYTES, batchRecordsData, batchRecordsDataAsync, forEachRecordMeta } from './record.js';
+import { DEFAULT_MAX_UNCOMPRESSED_BYTES, batchRecordsData, forEachRecordMeta } from './record.js';
 
 export interface RecordError {
   /** Index of the record in the batch (ProduceResponse's BatchIndex). */
@@ -141,31 +141,11 @@ export function validateProducedRecords(batch: Buffer, header: BatchHeader, opti
   try {
     data = batchRecordsData(batch, header, { maxUncompressedBytes: options.maxUncompressedBytes ?? DEFAULT_MAX_UNCOMPRESSED_BYTES });
   } catch (e) {
-    return decompressionFailure(e);
+    const message = e instanceof Error ? e.message : String(e);
+    if (e instanceof ProtocolError && e.kind === 'too-large') return fail(ErrorCode.MESSAGE_TOO_LARGE, message);
+    // Kafka surfaces a failed decompression as a KafkaException, which reaches the client as UNKNOWN_SERVER_ERROR.
+    return fail(ErrorCode.UNKNOWN_SERVER_ERROR, `Failed to decompress record stream: ${message}`);
   }
-  return checkProducedRecords(data, header, options);
-}
-
-/** As validateProducedRecords, with lz4 and zstd decompressed on libuv's thread pool. Never rejects. */
-export async function validateProducedRecordsAsync(batch: Buffer, header: BatchHeader, options: RecordCheckOptions): Promise<CheckedRecords | ValidationFailure> {
-  let data: Buffer;
-  try {
-    data = await batchRecordsDataAsync(batch, header, { maxUncompressedBytes: options.maxUncompressedBytes ?? DEFAULT_MAX_UNCOMPRESSED_BYTES });
-  } catch (e) {
-    return decompressionFailure(e);
-  }
-  return checkProducedRecords(data, header, options);
-}
-
-function decompressionFailure(e: unknown): ValidationFailure {
-  const message = e instanceof Error ? e.message : String(e);
-  if (e instanceof ProtocolError && e.kind === 'too-large') return fail(ErrorCode.MESSAGE_TOO_LARGE, message);
-  // Kafka surfaces a failed decompression as a KafkaException, which reaches the client as UNKNOWN_SERVER_ERROR.
-  return fail(ErrorCode.UNKNOWN_SERVER_ERROR, `Failed to decompress record stream: ${message}`);
-}
-
-/** The per-record checks over the (decompressed) records section. */
-function checkProducedRecords(data: Buffer, header: BatchHeader, options: RecordCheckOptions): CheckedRecords | ValidationFailure {
   const batchLogAppendTime = timestampTypeOf(header.attributes) === TimestampType.LOG_APPEND_TIME;
   const errors: RecordError[] = [];
   let timestampError = false;

@@ -41,8 +41,7 @@ export const produceHandler: Handler = defineHandler<ProduceRequest, ProduceResp
     const { replicaManager } = ctx.broker;
     const internalTopicsAllowed = ctx.header.clientId === ADMIN_CLIENT_ID;
     const acksValid = VALID_ACKS.has(request.acks);
-    // Every append takes its place in its log's arrival order before the first await (lz4/zstd are checked off the
-    // event loop meanwhile), so pipelined requests reach each log in arrival order.
+    // Every append starts before the first await, so pipelined requests reach each log in arrival order.
     const pending = request.topicData.map((topic) => ({
       name: topic.name,
       partitions: topic.partitionData.map((p) => ({
