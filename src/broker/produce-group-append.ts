@@ -62,7 +62,14 @@ function startNext(log: PartitionLog, state: LogAppends): void {
   const first = group[0]!;
   const payload = group.length === 1 ? first.batch : Buffer.concat(group.map((g) => g.batch));
   const now = group[group.length - 1]!.now;
-  log.append(payload, { leaderEpoch: PARTITION_LEADER_EPOCH, timestampType: first.timestampType, now }).then(
+  let appended: Promise<AppendResult>;
+  try {
+    appended = log.append(payload, { leaderEpoch: PARTITION_LEADER_EPOCH, timestampType: first.timestampType, now });
+  } catch (error) {
+    // A log that throws rather than rejects must not leave the queue stuck.
+    appended = Promise.reject(error);
+  }
+  appended.then(
     (result) => {
       let baseOffset = result.baseOffset;
       for (const g of group) {
