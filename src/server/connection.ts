@@ -9,10 +9,6 @@
  *
  * Reading pauses while `maxInFlight` requests await their turn or while the socket's write buffer
  * is above its high-water mark (socket.write() returned false), and resumes when both clear.
- *
- * A handler that finishes later does not write at once: the connection pumps once per event-loop turn
- * (setImmediate), so the responses of every append whose file write completed in that turn leave in one
- * corked writev rather than one syscall (and one wake-up of the client) each.
  */
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
@@ -63,8 +59,6 @@ export class Connection {
   private head = 0;
   private writeBlocked = false;
   private pumping = false;
-  /** A pump is scheduled for the end of this event-loop turn. */
-  private pumpScheduled = false;
   private closed = false;
   /** Set by close(): stop taking requests, finish the ones in flight, then end. */
   private draining = false;
@@ -154,16 +148,6 @@ export class Connection {
     else this.socket.resume();
   }
 
-  /** Pumps once at the end of this event-loop turn, however many handlers finish in it. */
-  private schedulePump(): void {
-    if (this.pumpScheduled || this.closed) return;
-    this.pumpScheduled = true;
-    setImmediate(() => {
-      this.pumpScheduled = false;
-      this.pump();
-    });
-  }
-
   /** Dispatches frames in arrival order while under the limits; true if any was taken. */
   private takeFrames(): boolean {
     let took = false;
@@ -198,7 +182,7 @@ export class Connection {
         (bytes) => {
           slot.done = true;
           slot.bytes = bytes;
-          this.schedulePump();
+          this.pump();
         },
         (err: unknown) => this.reject(err),
       );

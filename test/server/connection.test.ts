@@ -103,25 +103,6 @@ test('pipelined responses are written in request order; a slow handler ahead of 
   await h.close();
 });
 
-test('responses whose handlers finish in the same event-loop turn leave in one write', async () => {
-  const h = await harness();
-  const client = await RawClient.connect(h.port);
-  client.sendRaw(Buffer.concat([request(1, SLOW), request(2, SLOW), request(3, SLOW)].map(sizePrefixed)));
-  await until(() => h.dispatched.length === 3, 'all three dispatched');
-  // Count what reaches the socket's underlying write: one writev of three responses, not three writes.
-  const socket = h.sockets[0]! as Socket & { _write: (...a: unknown[]) => void; _writev: (...a: unknown[]) => void };
-  const calls: number[] = [];
-  const write = socket._write.bind(socket);
-  const writev = socket._writev.bind(socket);
-  socket._write = (...a: unknown[]) => { calls.push(1); write(...a); };
-  socket._writev = (chunks: unknown, ...rest: unknown[]) => { calls.push((chunks as unknown[]).length); writev(chunks, ...rest); };
-  for (const id of [1, 2, 3]) h.slow.get(id)!();
-  assert.deepEqual(await readIds(client, 3), [1, 2, 3]);
-  assert.deepEqual(calls, [3]);
-  await client.close();
-  await h.close();
-});
-
 test('a request with no response completes at once and later responses still flow', async () => {
   const h = await harness();
   const client = await RawClient.connect(h.port);
