@@ -23,7 +23,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
 COPY --from=build /app/dist/src ./dist/src
-COPY --from=build /app/dist/gregor.mjs ./dist/
+COPY --from=build /app/dist/gregor.mjs /app/dist/gregor-command.mjs ./dist/
 
 # Data lives in a volume owned by the unprivileged `node` user of the base image.
 RUN mkdir -p /var/lib/gregor && chown node:node /var/lib/gregor

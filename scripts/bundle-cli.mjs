@@ -3,17 +3,27 @@
 // ~6 MB less resident (measured in BENCHMARKS.md, "Start-up and idle memory"). Packages with
 // native add-ons stay outside, loaded from node_modules when first used; pino-pretty too, as it
 // is loaded only for a terminal.
-// Code behind an import() (the yargs command, the lazily registered APIs' handlers) stays in this one
-// file as modules initialised on first use: never run, it is never compiled. Splitting it into chunk
+// Code behind an import() (the lazily registered APIs' handlers) stays in this one file as modules
+// initialised on first use: never run, it is never compiled. Splitting it into chunk
 // files (`splitting: true`) was measured ~2 MB worse idle, the ESM loader's cost per module outweighing
 // the source left unread.
 import { build } from 'esbuild';
 
 const EXTERNAL = ['lz4-napi', 'snappy', '@toondepauw/node-zstd', '@node-rs/*', 'pino-pretty'];
 
-await build({
-  entryPoints: ['dist/src/cli/main.js'],
-  outfile: 'dist/gregor.mjs',
+// The yargs command (help, `configs`, unusual command lines) is a second file, dist/gregor-command.mjs. In
+// the same file its imports of node's assert, util and url would be hoisted to the top, where they load
+// at every start (~1 MB of idle RSS) though yargs itself is never initialised.
+const COMMAND_BUNDLE = 'gregor-command.mjs';
+const commandAsSecondFile = {
+  name: 'command-as-second-file',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/command\.js$/ }, (args) =>
+      args.importer.endsWith('/cli/main.js') ? { path: `./${COMMAND_BUNDLE}`, external: true } : undefined);
+  },
+};
+
+const common = {
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -32,4 +42,7 @@ await build({
   keepNames: true,
   sourcemap: true,
   logLevel: 'warning',
-});
+};
+
+await build({ ...common, entryPoints: ['dist/src/cli/main.js'], outfile: 'dist/gregor.mjs', plugins: [commandAsSecondFile] });
+await build({ ...common, entryPoints: ['dist/src/cli/command.js'], outfile: `dist/${COMMAND_BUNDLE}` });

@@ -3,7 +3,7 @@
 // responses carry only partitions with news. At most max.incremental.fetch.session.cache.slots sessions;
 // a full cache evicts a session idle for longer than the eviction time, else a smaller session old enough to
 // be evicted by anyone.
-import { randomInt } from 'node:crypto';
+import { cryptoModule } from '../lazy-modules.js';
 
 /** Kafka's FetchMetadata constants. */
 export const INVALID_SESSION_ID = 0;
@@ -96,7 +96,7 @@ export class FetchSessionCache {
     const now = this.now();
     if (this.sessions.size >= this.maxSessions && !this.evictFor(partitions.size, now)) return undefined;
     let id: number;
-    do id = randomInt(1, 0x7fffffff);
+    do id = cryptoModule().randomInt(1, 0x7fffffff);
     while (this.sessions.has(id));
     const session = new FetchSession(id, partitions, usesTopicIds, now);
     this.sessions.set(id, session);

@@ -1,7 +1,7 @@
 // Start-up and shutdown of the broker for the command: settings → config → startBroker, one
 // start-up line, then SIGINT/SIGTERM close it cleanly (a second signal exits at once).
-import type { Level, Logger } from 'pino';
 import { resolveBrokerConfig, type BrokerConfig } from '../config/index.js';
+import type { Log, LogLevel } from '../log.js';
 import type { Broker } from '../server/broker.js';
 import { collectSettings, type Shortcuts } from './config-sources.js';
 import { createLogger, type LogFormat } from './logger.js';
@@ -10,7 +10,7 @@ export interface StartArguments {
   configFile: string | undefined;
   overrides: readonly string[];
   shortcuts: Shortcuts;
-  logLevel: Level | 'silent';
+  logLevel: LogLevel;
   logFormat: LogFormat;
 }
 
@@ -49,7 +49,7 @@ function hostPort(address: { host: string; port: number }): string {
   return address.host.includes(':') ? `[${address.host}]:${address.port}` : `${address.host}:${address.port}`;
 }
 
-function logStarted(logger: Logger, config: BrokerConfig, broker: Broker): void {
+function logStarted(logger: Log, config: BrokerConfig, broker: Broker): void {
   // performance.now() counts from process start, so this is the whole start-up as a user sees it.
   const startupMs = Math.round(performance.now());
   const addresses = broker.addresses.map(hostPort);
@@ -69,7 +69,7 @@ function logStarted(logger: Logger, config: BrokerConfig, broker: Broker): void 
   );
 }
 
-function closeOnSignals(logger: Logger, broker: Broker): void {
+function closeOnSignals(logger: Log, broker: Broker): void {
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) {

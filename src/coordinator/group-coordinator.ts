@@ -4,9 +4,6 @@
  * releases each response once its records are in the log. Loads the topic at start-up through the
  * same replay path.
  */
-import { randomUUID } from 'node:crypto';
-import type { Logger } from 'pino';
-import { pino } from 'pino';
 import type { BrokerConfig } from '../config/index.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import type { DescribedGroup } from '../protocol/generated/describe-groups.js';
@@ -20,6 +17,8 @@ import type { TxnOffsetCommitRequest, TxnOffsetCommitResponseTopic } from '../pr
 import { createSyncGroupResponse, type SyncGroupRequest, type SyncGroupResponse } from '../protocol/generated/sync-group.js';
 import type { LogStore } from '../storage/log-store.js';
 import { systemScheduler, type Cancel, type Scheduler } from '../storage/scheduler.js';
+import { cryptoModule } from '../lazy-modules.js';
+import { silentLog, type Log } from '../log.js';
 import { groupConfigFrom } from './group/group-config.js';
 import { GroupShard } from './group/group-shard.js';
 import type { MemberContext } from './group/membership.js';
@@ -38,7 +37,7 @@ export interface GroupCoordinatorOptions {
   readonly config: BrokerConfig;
   /** Clock and timers; tests pass a ManualScheduler. Default: real time. */
   readonly scheduler?: Scheduler;
-  readonly log?: Logger;
+  readonly log?: Log;
   /** Member id suffixes; tests make them predictable. Default: random UUIDs. */
   readonly newUuid?: () => string;
 }
@@ -51,16 +50,16 @@ export class GroupCoordinator {
   private readonly pendingTxn = new PendingTxnOffsets();
   private readonly timer: KeyedTimer<Outcome<void>>;
   private readonly scheduler: Scheduler;
-  private readonly log: Logger;
+  private readonly log: Log;
   private stopCleanup: Cancel | undefined;
   private active = false;
 
   private constructor(options: GroupCoordinatorOptions) {
     this.scheduler = options.scheduler ?? systemScheduler;
-    this.log = options.log ?? pino({ level: 'silent' });
+    this.log = options.log ?? silentLog();
     const config = groupConfigFrom(options.config);
     this.timer = new KeyedTimer(this.scheduler, (result) => void this.apply(result).catch(() => undefined));
-    this.shard = new GroupShard(config, this.timer, this.scheduler, options.newUuid ?? randomUUID);
+    this.shard = new GroupShard(config, this.timer, this.scheduler, options.newUuid ?? (() => cryptoModule().randomUUID()));
     this.offsetsLog = new OffsetsLog(options.store, options.config, () => this.scheduler.now());
     this.cleanupIntervalMs = config.offsetsRetentionCheckIntervalMs;
   }

@@ -4,7 +4,6 @@
  */
 import { hostname } from 'node:os';
 import type { Socket } from 'node:net';
-import { pino, type Logger } from 'pino';
 import { parseListeners, type BrokerConfig } from '../config/index.js';
 import { backgroundIntervals, cleanerSettings, openLogStore } from '../broker/open-store.js';
 import { brokerLogDefaults, storeConfigResolver } from '../broker/topic-log-config.js';
@@ -13,6 +12,7 @@ import { StoreTopicCatalog } from '../broker/store-topic-catalog.js';
 import { GroupCoordinator } from '../coordinator/group-coordinator.js';
 import { ProducerStates } from '../broker/producer-states.js';
 import { openTransactions } from '../coordinator/txn/open-transactions.js';
+import { silentLog, type Log } from '../log.js';
 import type { LogStore } from '../storage/log-store.js';
 import { MemoryLogStore } from '../storage/memory/memory-store.js';
 import { fileDynamicConfigStore, memoryDynamicConfigStore } from './admin/dynamic-config-store.js';
@@ -34,7 +34,7 @@ export interface Broker {
 
 export interface BrokerOptions {
   /** Default: silent. */
-  readonly logger?: Logger;
+  readonly logger?: Log;
   /** The API registry; tests may inject their own. Default: handlers/index.ts. */
   readonly handlers?: readonly RegisteredApi[];
   /**
@@ -55,7 +55,7 @@ const DEFAULT_MAX_IN_FLIGHT = 100;
 const DEFAULT_WRITE_HIGH_WATER_MARK = 1024 * 1024;
 
 export async function startBroker(staticConfig: BrokerConfig, options: BrokerOptions = {}): Promise<Broker> {
-  const log = options.logger ?? pino({ level: 'silent' });
+  const log = options.logger ?? silentLog();
   // Dynamic broker configs are read before anything else reads the config. Listeners and connection
   // limits stay the static ones (dynamic listeners are stored and described, not applied).
   const dynamic = await DynamicConfigs.open(staticConfig, dynamicConfigStoreFor(staticConfig, options));

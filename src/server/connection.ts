@@ -11,7 +11,7 @@
  * is above its high-water mark (socket.write() returned false), and resumes when both clear.
  */
 import type { Socket } from 'node:net';
-import type { Logger } from 'pino';
+import type { Log } from '../log.js';
 import { FrameDecoder, FrameError } from './frame-decoder.js';
 
 /** What the server knows about the peer; client fields fill in as requests arrive. */
@@ -71,7 +71,7 @@ export class Connection {
     readonly info: ConnectionInfo,
     private readonly dispatch: Dispatch,
     private readonly limits: ConnectionLimits,
-    private readonly log: Logger,
+    private readonly log: Log,
   ) {
     this.decoder = new FrameDecoder(limits.maxRequestBytes);
     this.done = new Promise((resolve) => (this.resolveDone = resolve));

@@ -5,8 +5,8 @@
  * change before its first await, so pipelined requests (5 Produce requests of an idempotent producer)
  * take effect in order. Responses are written in request order whatever order handlers finish in.
  */
-import type { Logger } from 'pino';
 import type { BrokerConfig } from '../config/index.js';
+import type { Log } from '../log.js';
 import type { ApiDescriptor } from '../protocol/generated/index.js';
 import type { LogStore } from '../storage/log-store.js';
 import type { ReplicaManager } from '../broker/replica-manager.js';
@@ -48,7 +48,7 @@ export interface BrokerState {
   readonly handlers: readonly RegisteredApi[];
   /** Advertised endpoint per listener name: what Metadata tells a client that came in on that listener. */
   readonly advertised: ReadonlyMap<string, Endpoint>;
-  readonly log: Logger;
+  readonly log: Log;
 }
 
 export interface RequestHeaderInfo {

@@ -1,11 +1,11 @@
 // Wires the transaction coordinator into a broker: producer ids from a block file beside the log (or memory),
 // __transaction_state written through the ReplicaManager, markers through the partitions' producer state,
 // partition verification on the produce path, and producer-id expiry on a timer.
-import type { Logger } from 'pino';
 import type { BrokerConfig } from '../../config/index.js';
 import type { ProducerStates } from '../../broker/producer-states.js';
 import type { ReplicaManager } from '../../broker/replica-manager.js';
 import { markerWriter } from '../../broker/txn-marker-writer.js';
+import type { Log } from '../../log.js';
 import { ErrorCode } from '../../protocol/error-codes.js';
 import type { Scheduler } from '../../storage/scheduler.js';
 import type { GroupCoordinator } from '../group-coordinator.js';
@@ -26,7 +26,7 @@ export interface TransactionsOptions {
   readonly producerStates: ProducerStates;
   readonly groups: GroupCoordinator;
   readonly scheduler?: Scheduler;
-  readonly log?: Logger;
+  readonly log?: Log;
 }
 
 export async function openTransactions(options: TransactionsOptions): Promise<TxnCoordinator> {

@@ -5,10 +5,9 @@
  * the markers are written to every partition of the transaction and Complete* is logged. Loaded at start-up:
  * prepared transactions get their markers again, ongoing ones are aborted when their timeout passes.
  */
-import type { Logger } from 'pino';
-import { pino } from 'pino';
 import type { BrokerConfig } from '../../config/index.js';
 import { ErrorCode } from '../../protocol/error-codes.js';
+import { silentLog, type Log } from '../../log.js';
 import { systemScheduler, type Cancel, type Scheduler } from '../../storage/scheduler.js';
 import type { ProducerIdManager } from '../producer-ids.js';
 import {
@@ -85,7 +84,7 @@ export interface TxnCoordinatorOptions {
   readonly producerIds: ProducerIdManager;
   readonly writeMarker: MarkerWriter;
   readonly scheduler?: Scheduler;
-  readonly log?: Logger;
+  readonly log?: Log;
 }
 
 /** Marker writes that failed retriably are tried again after this long (Kafka's marker channel backs off too). */
@@ -106,7 +105,7 @@ export class TxnCoordinator {
   /** producer id → transactional id, for partition verification on the produce path. */
   private readonly byProducerId = new Map<number, string>();
   private readonly scheduler: Scheduler;
-  private readonly log: Logger;
+  private readonly log: Log;
   private readonly config: BrokerConfig;
   private readonly txnLog: TxnLog;
   private readonly producerIds: ProducerIdManager;
@@ -122,7 +121,7 @@ export class TxnCoordinator {
     this.producerIds = options.producerIds;
     this.writeMarker = options.writeMarker;
     this.scheduler = options.scheduler ?? systemScheduler;
-    this.log = options.log ?? pino({ level: 'silent' });
+    this.log = options.log ?? silentLog();
   }
 
   /** Loads __transaction_state, finishes prepared transactions and starts the timeout and expiry timers. */

@@ -2,19 +2,20 @@
 // concatenated members, as java.util.zip.GZIPInputStream does.
 
 import { constants as bufferConstants } from 'node:buffer';
-import { constants, gunzipSync, gzipSync } from 'node:zlib';
 import { ProtocolError } from '../protocol-error.js';
 import { corrupt, errorMessage, tooLarge } from './codec.js';
+import { zlibModule } from '../../lazy-modules.js';
 
 export function gzipCompress(data: Uint8Array, level?: number): Buffer {
-  return gzipSync(data, { level: level ?? constants.Z_DEFAULT_COMPRESSION });
+  const zlib = zlibModule();
+  return zlib.gzipSync(data, { level: level ?? zlib.constants.Z_DEFAULT_COMPRESSION });
 }
 
 export function gzipDecompress(data: Uint8Array, maxOutputBytes: number): Buffer {
   try {
     // zlib takes 1 .. the largest Buffer; a larger limit is no limit at all.
     const maxOutputLength = Math.max(1, Math.min(maxOutputBytes, bufferConstants.MAX_LENGTH));
-    const out = gunzipSync(data, { maxOutputLength });
+    const out = zlibModule().gunzipSync(data, { maxOutputLength });
     if (out.length > maxOutputBytes) throw tooLarge('gzip', maxOutputBytes); // maxOutputBytes 0, non-empty output
     return out;
   } catch (e) {

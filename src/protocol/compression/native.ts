@@ -2,14 +2,7 @@
 // given codec) does not map their shared libraries (~16 MB of RSS for the four, BENCHMARKS.md "Idle RSS").
 // require() is synchronous, so the codecs keep their synchronous API.
 
-import { createRequire } from 'node:module';
-
-const require = createRequire(import.meta.url);
-
-function onFirstUse<T>(id: string): () => T {
-  let loaded: T | undefined;
-  return () => (loaded ??= require(id) as T);
-}
+import { onFirstUse } from '../../lazy-modules.js';
 
 export const lz4Addon = onFirstUse<typeof import('lz4-napi')>('lz4-napi');
 export const xxhashAddon = onFirstUse<typeof import('@node-rs/xxhash')>('@node-rs/xxhash');

@@ -1,7 +1,7 @@
 // The cleaner's key → latest offset map (Kafka's SkimpyOffsetMap): a fixed-size open-addressing table of
 // 16-byte MD5 key hashes and offsets, sized by log.cleaner.dedupe.buffer.size. Two keys whose hashes collide
 // are treated as one, as in Kafka (MD5 makes that vanishingly rare). Memory is allocated once and reused.
-import { hash } from 'node:crypto';
+import { cryptoModule } from '../../lazy-modules.js';
 
 const HASH_SIZE = 16;
 /** Bytes per slot: the hash and the offset. */
@@ -40,7 +40,7 @@ export class OffsetMap {
 
   /** Record `offset` as the latest for `key` (the dirty section is read in offset order). */
   put(key: Buffer, offset: number): void {
-    const h = hash('md5', key, 'buffer');
+    const h = cryptoModule().hash('md5', key, 'buffer');
     let slot = h.readUInt32BE(0) % this.slots;
     for (;;) {
       if (this.offsets[slot] === -1) {
@@ -61,7 +61,7 @@ export class OffsetMap {
 
   /** The latest offset recorded for `key`, or -1. */
   get(key: Buffer): number {
-    const h = hash('md5', key, 'buffer');
+    const h = cryptoModule().hash('md5', key, 'buffer');
     let slot = h.readUInt32BE(0) % this.slots;
     for (let probes = 0; probes < this.slots; probes++) {
       const offset = this.offsets[slot]!;

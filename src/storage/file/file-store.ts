@@ -3,7 +3,7 @@
 
 import { mkdir, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { cryptoModule } from '../../lazy-modules.js';
 import type { LogConfig } from '../log-config.js';
 import type { TopicMetadata } from '../log-store.js';
 import { systemScheduler } from '../scheduler.js';
@@ -180,7 +180,7 @@ export class FileLogStore extends StoreCore<FileSegment> {
     for (let p = 0; p < topic.partitions; p++) {
       const dir = join(this.logDir, partitionDirName(topic.name, p));
       this.metadataPending.delete(dir);
-      const target = `${dir}.${randomBytes(16).toString('hex')}${DELETE_DIR_SUFFIX}`;
+      const target = `${dir}.${cryptoModule().randomBytes(16).toString('hex')}${DELETE_DIR_SUFFIX}`;
       try {
         await rename(dir, target);
         doomed.push(target);

@@ -1,0 +1,106 @@
+// The broker's logger: the part of pino's Logger the code uses, and a logger that loads pino only when a line
+// is first written at an enabled level. A broker that logs nothing (a silent one inside a test suite, or one
+// at warn while all is well) never initialises pino, its worker-thread transport and sonic-boom: ~1.5 MB of
+// idle RSS (BENCHMARKS.md, "Idle RSS"). Any pino Logger is a Log too, so callers may pass their own.
+
+import { createRequire } from 'node:module';
+import type { Level, Logger } from 'pino';
+
+export type LogLevel = Level | 'silent';
+
+export interface LogFn {
+  (message: string): void;
+  (fields: object, message?: string): void;
+}
+
+export interface Log {
+  trace: LogFn;
+  debug: LogFn;
+  info: LogFn;
+  warn: LogFn;
+  error: LogFn;
+  fatal: LogFn;
+  /** Lowest level written; a child without a level of its own follows its parent's. */
+  level: string;
+  child(bindings: Record<string, unknown>): Log;
+}
+
+const LEVEL_VALUES: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity };
+
+/**
+ * pino, initialised on this first call. In the bundled command esbuild turns this require() into its own
+ * on-demand initialiser of the bundled pino (an import statement would run pino at start-up); in the
+ * unbundled modules, which have no require, node loads it from node_modules.
+ */
+function loadPino(): typeof import('pino') {
+  return (typeof require === 'function' ? require('pino') : createRequire(import.meta.url)('pino')) as typeof import('pino');
+}
+
+/** A logger for `options` that creates the pino logger only when a line at an enabled level is written. */
+export function deferredLog(level: LogLevel, create: (pinoModule: typeof import('pino')) => Logger = (p) => p.pino({ level })): Log {
+  return new DeferredLog(undefined, {}, level, () => create(loadPino()));
+}
+
+/** A logger that writes nothing (the default of a broker started in-process without one). */
+export function silentLog(): Log {
+  return deferredLog('silent');
+}
+
+class DeferredLog implements Log {
+  private real: Logger | undefined;
+
+  constructor(
+    private readonly parent: DeferredLog | undefined,
+    private readonly bindings: Record<string, unknown>,
+    private ownLevel: string | undefined,
+    private readonly createRoot: () => Logger,
+  ) {}
+
+  get level(): string {
+    return this.ownLevel ?? this.parent!.level;
+  }
+
+  set level(level: string) {
+    if (!(level in LEVEL_VALUES)) throw new Error(`unknown log level ${level}`);
+    this.ownLevel = level;
+    if (this.real !== undefined) this.real.level = level;
+  }
+
+  child(bindings: Record<string, unknown>): Log {
+    return new DeferredLog(this, bindings, undefined, this.createRoot);
+  }
+
+  trace(...args: unknown[]): void {
+    this.write('trace', args);
+  }
+  debug(...args: unknown[]): void {
+    this.write('debug', args);
+  }
+  info(...args: unknown[]): void {
+    this.write('info', args);
+  }
+  warn(...args: unknown[]): void {
+    this.write('warn', args);
+  }
+  error(...args: unknown[]): void {
+    this.write('error', args);
+  }
+  fatal(...args: unknown[]): void {
+    this.write('fatal', args);
+  }
+
+  private write(level: Level, args: unknown[]): void {
+    if (LEVEL_VALUES[level]! < LEVEL_VALUES[this.level]!) return;
+    const real = this.materialize();
+    (real[level] as (...a: unknown[]) => void).apply(real, args);
+  }
+
+  /** The pino logger behind this one, created with the ancestors' on first need. */
+  private materialize(): Logger {
+    if (this.real === undefined) {
+      this.real = this.parent === undefined ? this.createRoot() : this.parent.materialize().child(this.bindings);
+      if (this.ownLevel !== undefined) this.real.level = this.ownLevel;
+    }
+    return this.real;
+  }
+}
