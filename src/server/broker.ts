@@ -46,11 +46,18 @@ export interface BrokerOptions {
   readonly store?: LogStore;
   /** Per-connection limits beyond the config keys; tests lower them. */
   readonly maxInFlightPerConnection?: number;
+  readonly maxInFlightBytesPerConnection?: number;
   readonly writeHighWaterMark?: number;
 }
 
 /** Requests a connection may have awaiting their response before reading pauses. */
 const DEFAULT_MAX_IN_FLIGHT = 100;
+/**
+ * Bytes of request frames a connection may have awaiting their response before reading pauses. Kafka
+ * reads one request per connection at a time; this keeps pipelining (group commit merges what waits)
+ * while bounding it: librdkafka's ~0.5 MB requests, 100 deep, held ~50 MB (BENCHMARKS.md, "Peak RSS").
+ */
+const DEFAULT_MAX_IN_FLIGHT_BYTES = 4 * 1024 * 1024;
 /** Bytes queued for a socket above which reading pauses until 'drain'. */
 const DEFAULT_WRITE_HIGH_WATER_MARK = 1024 * 1024;
 
@@ -68,6 +75,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   const limits: ConnectionLimits = {
     maxRequestBytes: config['socket.request.max.bytes'],
     maxInFlight: options.maxInFlightPerConnection ?? DEFAULT_MAX_IN_FLIGHT,
+    maxInFlightBytes: options.maxInFlightBytesPerConnection ?? DEFAULT_MAX_IN_FLIGHT_BYTES,
     idleMs: config['connections.max.idle.ms'],
   };
   const connections = new Set<Connection>();

@@ -7,8 +7,11 @@
  * even when a later handler finishes first. A request with no response (acks=0 Produce) completes
  * its slot at once with nothing to write.
  *
- * Reading pauses while `maxInFlight` requests await their turn or while the socket's write buffer
- * is above its high-water mark (socket.write() returned false), and resumes when both clear.
+ * Reading pauses while `maxInFlight` requests, or `maxInFlightBytes` of request frames, await their
+ * turn, or while the socket's write buffer is above its high-water mark (socket.write() returned
+ * false), and resumes when all clear. The byte limit bounds what a pipelining client (librdkafka keeps
+ * up to a million requests in flight) makes the broker hold; one request of any allowed size is always
+ * taken.
  */
 import type { Socket } from 'node:net';
 import type { Log } from '../log.js';
@@ -44,6 +47,8 @@ export interface ConnectionLimits {
   readonly maxRequestBytes: number;
   /** Requests dispatched but not yet written before reading pauses. */
   readonly maxInFlight: number;
+  /** Bytes of the frames of those requests before reading pauses. */
+  readonly maxInFlightBytes: number;
   /** connections.max.idle.ms; 0 or less disables the idle close. */
   readonly idleMs: number;
 }
@@ -51,12 +56,15 @@ export interface ConnectionLimits {
 interface Slot {
   done: boolean;
   bytes: ResponseBytes;
+  /** Size of the request frame, counted in inFlightBytes until the response is written. */
+  frameSize: number;
 }
 
 export class Connection {
   private readonly decoder: FrameDecoder;
   private slots: Slot[] = [];
   private head = 0;
+  private inFlightBytes = 0;
   private writeBlocked = false;
   private pumping = false;
   private closed = false;
@@ -144,14 +152,18 @@ export class Connection {
       this.maybeFinishDraining();
       return;
     }
-    if (this.writeBlocked || this.inFlight >= this.limits.maxInFlight) this.socket.pause();
+    if (this.writeBlocked || this.atInFlightLimit()) this.socket.pause();
     else this.socket.resume();
+  }
+
+  private atInFlightLimit(): boolean {
+    return this.inFlight >= this.limits.maxInFlight || this.inFlightBytes >= this.limits.maxInFlightBytes;
   }
 
   /** Dispatches frames in arrival order while under the limits; true if any was taken. */
   private takeFrames(): boolean {
     let took = false;
-    while (!this.closed && !this.draining && !this.writeBlocked && this.inFlight < this.limits.maxInFlight) {
+    while (!this.closed && !this.draining && !this.writeBlocked && !this.atInFlightLimit()) {
       let frame: Buffer | null;
       try {
         frame = this.decoder.next();
@@ -168,6 +180,7 @@ export class Connection {
   }
 
   private handleFrame(frame: Buffer): void {
+    const frameSize = frame.length;
     let result: ResponseBytes | Promise<ResponseBytes>;
     try {
       result = this.dispatch(frame, this.info);
@@ -176,8 +189,9 @@ export class Connection {
       return;
     }
     if (result instanceof Promise) {
-      const slot: Slot = { done: false, bytes: null };
+      const slot: Slot = { done: false, bytes: null, frameSize };
       this.slots.push(slot);
+      this.inFlightBytes += frameSize;
       result.then(
         (bytes) => {
           slot.done = true;
@@ -187,7 +201,8 @@ export class Connection {
         (err: unknown) => this.reject(err),
       );
     } else {
-      this.slots.push({ done: true, bytes: result });
+      this.slots.push({ done: true, bytes: result, frameSize });
+      this.inFlightBytes += frameSize;
       this.writeCompleted();
     }
   }
@@ -196,7 +211,8 @@ export class Connection {
   private writeCompleted(): boolean {
     if (this.closed || this.head === this.slots.length || !this.slots[this.head]!.done) return false;
     while (this.head < this.slots.length && this.slots[this.head]!.done) {
-      const bytes = this.slots[this.head]!.bytes;
+      const { bytes, frameSize } = this.slots[this.head]!;
+      this.inFlightBytes -= frameSize;
       this.slots[this.head] = DONE;
       this.head += 1;
       if (bytes === null) continue;
@@ -247,6 +263,7 @@ export class Connection {
     this.closed = true;
     this.slots = [];
     this.head = 0;
+    this.inFlightBytes = 0;
     this.resolveDone();
   }
 
@@ -257,4 +274,4 @@ export class Connection {
   }
 }
 
-const DONE: Slot = { done: true, bytes: null };
+const DONE: Slot = { done: true, bytes: null, frameSize: 0 };

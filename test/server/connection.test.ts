@@ -71,7 +71,7 @@ async function harness(limits: Partial<ConnectionLimits> = {}, writeHighWaterMar
         throw new CloseConnection(`bad command ${command}`);
     }
   };
-  const full: ConnectionLimits = { maxRequestBytes: 1024, maxInFlight: 100, idleMs: 0, ...limits };
+  const full: ConnectionLimits = { maxRequestBytes: 1024, maxInFlight: 100, maxInFlightBytes: 1 << 20, idleMs: 0, ...limits };
   h.server = createServer({ highWaterMark: writeHighWaterMark }, (socket) => {
     h.sockets.push(socket);
     const info = { id: h.connections.length, listenerName: 'TEST', remote: 'test', clientId: null, clientSoftwareName: null, clientSoftwareVersion: null };
@@ -128,6 +128,35 @@ test('reading pauses at the in-flight cap and resumes as responses are written',
   }
   assert.deepEqual(await readIds(client, 10), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
   await client.close();
+  await h.close();
+});
+
+test('reading pauses at the in-flight byte cap; a frame larger than the cap is still taken alone', async () => {
+  // Each request frame here is 9 bytes: 18 in flight is under a cap of 20, 27 is over it.
+  const h = await harness({ maxInFlightBytes: 20 });
+  const client = await RawClient.connect(h.port);
+  client.sendRaw(Buffer.concat(Array.from({ length: 6 }, (_, i) => sizePrefixed(request(i, SLOW)))));
+  await until(() => h.dispatched.length === 3, 'three dispatched');
+  await turns(50);
+  assert.equal(h.dispatched.length, 3, 'no fourth request is taken with 27 bytes in flight');
+  assert.equal(h.sockets[0]!.isPaused(), true);
+  for (let i = 0; i < 6; i++) {
+    await until(() => h.slow.has(i), `request ${i} dispatched`);
+    h.slow.get(i)!();
+  }
+  assert.deepEqual(await readIds(client, 6), [0, 1, 2, 3, 4, 5]);
+  await client.close();
+
+  const tiny = await harness({ maxInFlightBytes: 4 });
+  const one = await RawClient.connect(tiny.port);
+  one.sendRaw(Buffer.concat([sizePrefixed(request(0, SLOW)), sizePrefixed(request(1, FAST))]));
+  await until(() => tiny.dispatched.length === 1, 'the first dispatched');
+  await turns(50);
+  assert.deepEqual(tiny.dispatched, [0], 'one at a time when a single frame is over the cap');
+  tiny.slow.get(0)!();
+  assert.deepEqual(await readIds(one, 2), [0, 1]);
+  await one.close();
+  await tiny.close();
   await h.close();
 });
 
