@@ -1,7 +1,7 @@
 // Modules loaded on their first use rather than at start-up, so that an idle broker does not pay for what it
 // has not needed yet (BENCHMARKS.md, "Idle RSS"). require() is synchronous: callers keep synchronous APIs.
 //   node:crypto  ~0.8 MB: random ids (topics, fetch sessions, members) and the cleaner's key hashes
-//   node:zlib    ~0.5 MB: the gzip codec
+//   node:zlib    ~1 MB: the gzip codec
 // The compression addons are loaded the same way, in protocol/compression/native.ts.
 
 import { createRequire } from 'node:module';

@@ -1,6 +1,6 @@
 // The broker's logger: the part of pino's Logger the code uses, and a logger that loads pino only when a line
 // is first written at an enabled level. A broker that logs nothing (a silent one inside a test suite, or one
-// at warn while all is well) never initialises pino, its worker-thread transport and sonic-boom: ~1.5 MB of
+// at warn while all is well) never initialises pino, its worker-thread transport and sonic-boom: ~0.7 MB of
 // idle RSS (BENCHMARKS.md, "Idle RSS"). Any pino Logger is a Log too, so callers may pass their own.
 
 import { createRequire } from 'node:module';
