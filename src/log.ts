@@ -36,9 +36,9 @@ function loadPino(): typeof import('pino') {
   return (typeof require === 'function' ? require('pino') : createRequire(import.meta.url)('pino')) as typeof import('pino');
 }
 
-/** A logger for `options` that creates the pino logger only when a line at an enabled level is written. */
+/** A logger at `level` that calls `create` for its pino logger only when a line at an enabled level is written. */
 export function deferredLog(level: LogLevel, create: (pinoModule: typeof import('pino')) => Logger = (p) => p.pino({ level })): Log {
-  return new DeferredLog(undefined, {}, level, () => create(loadPino()));
+  return new DeferredLog({ create: () => create(loadPino()) }, level);
 }
 
 /** A logger that writes nothing (the default of a broker started in-process without one). */
@@ -46,28 +46,30 @@ export function silentLog(): Log {
   return deferredLog('silent');
 }
 
+/** The root creates its pino logger; a child is its parent's pino child with its bindings. */
+type Origin = { create: () => Logger } | { parent: DeferredLog; bindings: Record<string, unknown> };
+
 class DeferredLog implements Log {
   private real: Logger | undefined;
 
   constructor(
-    private readonly parent: DeferredLog | undefined,
-    private readonly bindings: Record<string, unknown>,
+    private readonly origin: Origin,
+    /** Set on the root always; on a child only once given a level of its own. */
     private ownLevel: string | undefined,
-    private readonly createRoot: () => Logger,
   ) {}
 
   get level(): string {
-    return this.ownLevel ?? this.parent!.level;
+    return this.ownLevel ?? ('parent' in this.origin ? this.origin.parent.level : 'silent');
   }
 
   set level(level: string) {
-    if (!(level in LEVEL_VALUES)) throw new Error(`unknown log level ${level}`);
+    if (!Object.hasOwn(LEVEL_VALUES, level)) throw new Error(`unknown log level ${level}`);
     this.ownLevel = level;
     if (this.real !== undefined) this.real.level = level;
   }
 
   child(bindings: Record<string, unknown>): Log {
-    return new DeferredLog(this, bindings, undefined, this.createRoot);
+    return new DeferredLog({ parent: this, bindings }, undefined);
   }
 
   trace(...args: unknown[]): void {
@@ -98,7 +100,8 @@ class DeferredLog implements Log {
   /** The pino logger behind this one, created with the ancestors' on first need. */
   private materialize(): Logger {
     if (this.real === undefined) {
-      this.real = this.parent === undefined ? this.createRoot() : this.parent.materialize().child(this.bindings);
+      const origin = this.origin;
+      this.real = 'parent' in origin ? origin.parent.materialize().child(origin.bindings) : origin.create();
       if (this.ownLevel !== undefined) this.real.level = this.ownLevel;
     }
     return this.real;

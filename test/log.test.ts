@@ -64,6 +64,9 @@ test('grandchildren carry every binding; an unknown level is refused', () => {
   assert.throws(() => {
     c.log.level = 'loud';
   }, /unknown log level loud/);
+  assert.throws(() => {
+    c.log.level = 'toString';
+  }, /unknown log level toString/);
 });
 
 test('a silent logger never creates pino', () => {
