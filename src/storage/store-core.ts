@@ -62,8 +62,11 @@ export abstract class StoreCore<S extends LogSegment> implements LogStore {
     this.resolve = options.resolveConfig ?? ((overrides, defaults) => logConfigFrom(overrides, defaults));
   }
 
-  /** Open (or create) the log of one partition. */
-  protected abstract openLog(topic: TopicMetadata, partition: number, config: LogConfig): Promise<SegmentedLog<S>>;
+  /**
+   * Open (or create) the log of one partition. `created`: the partition is new (CreateTopics, CreatePartitions),
+   * so whatever the engine finds stored under its name belongs to something else and must not be served.
+   */
+  protected abstract openLog(topic: TopicMetadata, partition: number, config: LogConfig, created: boolean): Promise<SegmentedLog<S>>;
   /** Persist a topic's metadata (created or changed). */
   protected abstract saveTopic(topic: TopicMetadata): Promise<void>;
   /** Remove a topic's data once its logs are closed. */
@@ -115,7 +118,7 @@ export abstract class StoreCore<S extends LogSegment> implements LogStore {
       const topic = frozenTopic({ name, topicId: topicId ?? randomUuid(), partitions, configs });
       await this.saveTopic(topic);
       this.setTopic(topic);
-      await this.openPartitions(topic, 0);
+      await this.openPartitions(topic, 0, true);
       return topic;
     });
   }
@@ -157,7 +160,7 @@ export abstract class StoreCore<S extends LogSegment> implements LogStore {
       const topic = frozenTopic({ ...current, partitions: total });
       await this.saveTopic(topic);
       this.setTopic(topic);
-      await this.openPartitions(topic, current.partitions);
+      await this.openPartitions(topic, current.partitions, true);
       return topic;
     });
   }
@@ -250,7 +253,7 @@ export abstract class StoreCore<S extends LogSegment> implements LogStore {
   protected async register(loaded: TopicMetadata): Promise<void> {
     const topic = frozenTopic(loaded);
     this.setTopic(topic);
-    await this.openPartitions(topic, 0);
+    await this.openPartitions(topic, 0, false);
   }
 
   private setTopic(topic: TopicMetadata): void {
@@ -262,13 +265,13 @@ export abstract class StoreCore<S extends LogSegment> implements LogStore {
     return [...this.logTable.values()];
   }
 
-  private async openPartitions(topic: TopicMetadata, from: number): Promise<void> {
+  private async openPartitions(topic: TopicMetadata, from: number, created: boolean): Promise<void> {
     const config = this.logConfigFor(topic.configs);
     const partitions = Array.from({ length: topic.partitions - from }, (_, i) => from + i);
     const opened: (SegmentedLog<S> | undefined)[] = [];
     try {
       await forEachBounded(partitions, PARTITION_IO_CONCURRENCY, async (p, i) => {
-        opened[i] = await this.openLog(topic, p, config);
+        opened[i] = await this.openLog(topic, p, config, created);
       });
     } finally {
       // In partition order, whichever opened (the table's order is the checkpoints' order).

@@ -3,8 +3,8 @@
 import { open, rename, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
-export async function writeFileAtomic(path: string, contents: string): Promise<void> {
-  const tmp = `${path}.tmp`;
+/** `tmp` is Kafka's `<file>.tmp` unless the caller names one (a long name's own would not fit in 255 bytes). */
+export async function writeFileAtomic(path: string, contents: string, tmp = `${path}.tmp`): Promise<void> {
   const file = await open(tmp, 'w');
   try {
     await file.writeFile(contents, 'utf8');

@@ -3,11 +3,11 @@
 
 import { mkdir, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { cryptoModule } from '../../lazy-modules.js';
 import type { LogConfig } from '../log-config.js';
 import type { TopicMetadata } from '../log-store.js';
 import { systemScheduler } from '../scheduler.js';
 import { SerialQueue } from '../serial-queue.js';
+import { StorageError } from '../errors.js';
 import { forEachBounded, PARTITION_IO_CONCURRENCY } from '../bounded.js';
 import { StoreCore, type StoreCoreOptions } from '../store-core.js';
 import { FileCleanerStorage, type SwapStepHook } from '../cleaner/cleaner-storage.js';
@@ -21,8 +21,10 @@ import {
   DELETE_DIR_SUFFIX,
   LOG_START_CHECKPOINT,
   RECOVERY_POINT_CHECKPOINT,
+  STRAY_DIR_SUFFIX,
   TOPICS_DIR,
   partitionDirName,
+  setAsideDirName,
 } from './segment-files.js';
 import { flushPartitionMetadata, readPartitionMetadata, readTopicFiles, topicFilePath, writeTopicFile } from './topic-files.js';
 
@@ -32,7 +34,10 @@ const METADATA_FLUSH_SLICE = 128;
 export interface FileLogStoreOptions extends Partial<Omit<StoreCoreOptions, 'nodeId'>> {
   logDir: string;
   nodeId: number;
-  /** Report problems found while loading (malformed topic files); defaults to ignoring them. */
+  /**
+   * Report problems found and repaired (malformed topic files, partition dirs set aside or left behind by a
+   * failed delete); defaults to ignoring them.
+   */
   warn?: (message: string) => void;
   /** Tests: called after each step of the cleaner's segment swap (crash tests kill the process there). */
   cleanerSwapStep?: SwapStepHook;
@@ -67,6 +72,7 @@ export class FileLogStore extends StoreCore<FileSegment> {
   private recoveryPoints = new Map<string, number>();
   private logStarts = new Map<string, number>();
   private readonly swapStep: SwapStepHook | undefined;
+  private readonly warn: (message: string) => void;
 
   private constructor(options: FileLogStoreOptions, meta: MetaProperties, clean: boolean) {
     super({ ...options, clusterId: meta.clusterId, scheduler: options.scheduler ?? systemScheduler });
@@ -74,6 +80,7 @@ export class FileLogStore extends StoreCore<FileSegment> {
     this.meta = meta;
     this.loadStats = { cleanShutdown: clean, topics: 0, partitions: 0, segments: 0, recoveredSegments: 0, truncatedBytes: 0, validatedBytes: 0 };
     this.swapStep = options.cleanerSwapStep;
+    this.warn = options.warn ?? (() => {});
   }
 
   protected override cleanerStorage(): FileCleanerStorage {
@@ -101,11 +108,20 @@ export class FileLogStore extends StoreCore<FileSegment> {
     return store;
   }
 
-  protected async openLog(topic: TopicMetadata, partition: number, config: LogConfig): Promise<FileLog> {
-    const dir = join(this.logDir, partitionDirName(topic.name, partition));
+  protected async openLog(topic: TopicMetadata, partition: number, config: LogConfig, created: boolean): Promise<FileLog> {
     const key = partitionDirName(topic.name, partition);
+    const dir = join(this.logDir, key);
     // mkdir answers whether it created the dir: a new partition skips the listing and lookups.
-    const fresh = (await mkdir(dir, { recursive: true })) !== undefined;
+    let fresh = (await mkdir(dir, { recursive: true })) !== undefined;
+    let storedId = fresh ? undefined : await readPartitionMetadata(dir);
+    // A dir already there for a new partition, or naming another topic id, is a deleted topic's data (its rename
+    // or removal failed, or a crash came between): it is never served as this topic's.
+    if (!fresh && (created || (storedId !== undefined && storedId !== topic.topicId))) {
+      await this.setAsideStray(dir, topic.name, partition, storedId);
+      await mkdir(dir);
+      fresh = true;
+      storedId = undefined;
+    }
     const { log, stats } = await openFileLog({
       fresh,
       dir,
@@ -118,7 +134,7 @@ export class FileLogStore extends StoreCore<FileSegment> {
       logStartOffset: this.logStarts.get(key) ?? 0,
       logStartChanged: () => this.logStartMoved(),
     });
-    if (fresh || (await readPartitionMetadata(dir)) !== topic.topicId) this.metadataPending.set(dir, topic.topicId);
+    if (storedId !== topic.topicId) this.metadataPending.set(dir, topic.topicId);
     if (fresh) this.logDirUnsynced = true;
     this.loadStats.partitions++;
     this.loadStats.segments += stats.segments;
@@ -171,7 +187,9 @@ export class FileLogStore extends StoreCore<FileSegment> {
 
   /**
    * Kafka's asynchronous delete: the topic file goes first (the topic no longer exists after a crash),
-   * each partition dir is renamed `<topic>-<p>.<uuid>-delete` and removed after file.delete.delay.ms.
+   * each partition dir is renamed `<topic>-<p>.<uuid>-delete` (the topic cut to fit 255 bytes) and removed
+   * after file.delete.delay.ms. A dir that cannot be renamed is removed at once; the topic is deleted either way,
+   * and whatever stays on disk is never served again (openLog sets it aside, a restart removes `-delete` dirs).
    */
   protected async dropTopic(topic: TopicMetadata): Promise<void> {
     await rm(topicFilePath(this.logDir, topic.name), { force: true });
@@ -180,20 +198,47 @@ export class FileLogStore extends StoreCore<FileSegment> {
     for (let p = 0; p < topic.partitions; p++) {
       const dir = join(this.logDir, partitionDirName(topic.name, p));
       this.metadataPending.delete(dir);
-      const target = `${dir}.${cryptoModule().randomBytes(16).toString('hex')}${DELETE_DIR_SUFFIX}`;
+      const target = join(this.logDir, setAsideDirName(topic.name, p, DELETE_DIR_SUFFIX));
       try {
         await rename(dir, target);
         doomed.push(target);
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        this.warn(`could not rename ${dir} to ${target} for deletion (${(err as Error).message}); deleting it now`);
+        await this.removeDir(dir);
       }
     }
     await syncDirectory(this.logDir);
     const delay = this.logConfigFor(topic.configs).fileDeleteDelayMs;
     this.scheduler.after(delay, () => {
-      for (const dir of doomed) void rm(dir, { recursive: true, force: true }).catch(() => undefined);
+      for (const dir of doomed) void this.removeDir(dir);
     });
     this.logStartMoved();
+  }
+
+  /** Removes a deleted partition's dir; a failure is reported (a `-delete` dir is tried again at the next start). */
+  private async removeDir(dir: string): Promise<void> {
+    try {
+      await rm(dir, { recursive: true, force: true });
+    } catch (err) {
+      this.warn(`could not delete ${dir}: ${(err as Error).message}`);
+    }
+  }
+
+  /**
+   * Kafka's stray log: a partition dir that is not the topic's own is renamed `<topic>-<p>.<uuid>-stray` and kept
+   * for the operator, never loaded. If it cannot be moved, the partition does not open rather than serve it.
+   */
+  private async setAsideStray(dir: string, topic: string, partition: number, storedId: string | undefined): Promise<void> {
+    const target = join(this.logDir, setAsideDirName(topic, partition, STRAY_DIR_SUFFIX));
+    const why = storedId === undefined ? 'a dir of that name was already there' : `its partition.metadata names topic id ${storedId}`;
+    try {
+      await rename(dir, target);
+    } catch (err) {
+      throw new StorageError('KAFKA_STORAGE_ERROR', `${dir} is not this topic's (${why}) and could not be set aside: ${(err as Error).message}`);
+    }
+    await syncDirectory(this.logDir);
+    this.warn(`partition ${topic}-${partition}: ${why}; it is not served and was renamed to ${target}`);
   }
 
   /** recovery-point-offset-checkpoint and log-start-offset-checkpoint for every open log. */
@@ -228,10 +273,12 @@ export class FileLogStore extends StoreCore<FileSegment> {
     await writeCheckpoint(join(this.logDir, LOG_START_CHECKPOINT), logs.map((l) => [l.topic, l.partition, l.logStartOffset]));
   }
 
-  /** Topic deletions interrupted by a restart finish now. */
+  /** Topic deletions interrupted by a restart finish now: a `-delete` dir is removed, never loaded. */
   private async removeLeftoverDeletes(): Promise<void> {
     for (const name of await readdir(this.logDir)) {
-      if (name.endsWith(DELETE_DIR_SUFFIX)) await rm(join(this.logDir, name), { recursive: true, force: true });
+      if (!name.endsWith(DELETE_DIR_SUFFIX)) continue;
+      this.warn(`deleting ${join(this.logDir, name)}: a deleted partition's dir, left by the last run`);
+      await this.removeDir(join(this.logDir, name));
     }
   }
 

@@ -1,11 +1,15 @@
 // File names inside a log dir, as Kafka names them.
 import { join } from 'node:path';
+import { cryptoModule } from '../../lazy-modules.js';
 
 export const LOG_SUFFIX = '.log';
 export const INDEX_SUFFIX = '.index';
 export const TIME_INDEX_SUFFIX = '.timeindex';
 export const DELETED_SUFFIX = '.deleted';
 export const DELETE_DIR_SUFFIX = '-delete';
+export const STRAY_DIR_SUFFIX = '-stray';
+/** NAME_MAX of the file systems a log dir lives on; topic names are ASCII, so characters are bytes. */
+export const MAX_FILE_NAME_LENGTH = 255;
 export const LEADER_EPOCH_CHECKPOINT = 'leader-epoch-checkpoint';
 export const PARTITION_METADATA = 'partition.metadata';
 export const RECOVERY_POINT_CHECKPOINT = 'recovery-point-offset-checkpoint';
@@ -27,6 +31,16 @@ export function segmentPaths(dir: string, baseOffset: number): { log: string; in
 
 export function partitionDirName(topic: string, partition: number): string {
   return `${topic}-${partition}`;
+}
+
+/**
+ * Kafka's name for a partition dir set aside (LocalLog.logDirNameWithSuffixCappedLength):
+ * `<topic>-<partition>.<uuid without dashes><suffix>`, the topic cut short so that the whole name fits in
+ * 255 bytes (a 249-character topic's `-delete` name would otherwise be 291).
+ */
+export function setAsideDirName(topic: string, partition: number, suffix: string): string {
+  const tail = `-${partition}.${cryptoModule().randomUUID().replaceAll('-', '')}${suffix}`;
+  return topic.slice(0, Math.max(0, MAX_FILE_NAME_LENGTH - tail.length)) + tail;
 }
 
 /** `<topic>-<partition>` → its parts; undefined for anything else. */

@@ -14,9 +14,13 @@ export function topicFilePath(logDir: string, name: string): string {
   return join(logDir, TOPICS_DIR, `${name}.json`);
 }
 
+/**
+ * Written through `<name>.tmp`: `<name>.json.tmp` would pass 255 bytes for names of 247 characters or more,
+ * and a name that does not end in `.json` is never read as a topic file.
+ */
 export async function writeTopicFile(logDir: string, topic: TopicMetadata): Promise<void> {
   const body = { version: FILE_VERSION, name: topic.name, topicId: topic.topicId, partitions: topic.partitions, configs: topic.configs };
-  await writeFileAtomic(topicFilePath(logDir, topic.name), JSON.stringify(body, null, 2) + '\n');
+  await writeFileAtomic(topicFilePath(logDir, topic.name), JSON.stringify(body, null, 2) + '\n', join(logDir, TOPICS_DIR, `${topic.name}.tmp`));
 }
 
 /** Every well-formed topic file; a malformed one is reported through `onBad` and skipped. */

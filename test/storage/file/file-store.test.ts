@@ -1,10 +1,11 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileLogStore } from '../../../src/storage/file/file-store.js';
 import { parseProperties } from '../../../src/storage/file/meta-properties.js';
+import { setAsideDirName } from '../../../src/storage/file/segment-files.js';
 import { ManualScheduler } from '../../../src/storage/scheduler.js';
 import { isUuid } from '../../../src/storage/topic-id.js';
 import { batchOf } from '../batch-fixtures.js';
@@ -113,6 +114,95 @@ test('deleting a topic renames its dirs and removes them after file.delete.delay
   const again = await FileLogStore.open({ logDir, nodeId: 1 });
   assert.equal(again.topic('gone')!.partitions, 1);
   await again.close();
+});
+
+test('a deleted partition is renamed as Kafka names it: the topic cut so the name fits 255 bytes', () => {
+  for (const length of [1, 100, 209, 210, 213, 214, 247, 249]) {
+    for (const partition of [0, 7, 12345]) {
+      const topic = 'x'.repeat(length);
+      for (const suffix of ['-delete', '-stray']) {
+        const name = setAsideDirName(topic, partition, suffix);
+        const tail = `-${partition}.`;
+        const kept = Math.min(length, 255 - (tail.length + 32 + suffix.length));
+        assert.equal(name.length, kept + tail.length + 32 + suffix.length);
+        assert.ok(name.length <= 255);
+        assert.equal(name.slice(0, kept + tail.length), topic.slice(0, kept) + tail);
+        assert.match(name.slice(kept + tail.length), new RegExp(`^[0-9a-f]{32}${suffix}$`));
+      }
+    }
+  }
+  // 249 characters: 249 - (3 + 32 + 7) = 42 characters of the topic go.
+  assert.equal(setAsideDirName('y'.repeat(249), 0, '-delete').length, 255);
+  assert.ok(setAsideDirName('y'.repeat(249), 0, '-delete').startsWith(`${'y'.repeat(213)}-0.`));
+});
+
+test('a name of 249 characters creates, deletes, is created again empty, and survives restarts', async () => {
+  const logDir = freshDir();
+  const name = 'n'.repeat(249);
+  const store = await FileLogStore.open({ logDir, nodeId: 1 });
+  await store.createTopic(name, 2, { 'file.delete.delay.ms': '3600000' });
+  await store.log(name, 1)!.append(await batchOf(3), { leaderEpoch: 0 });
+  await store.setTopicConfigs(name, { 'file.delete.delay.ms': '3600000', 'retention.ms': '1000' });
+  await store.close();
+  const again = await FileLogStore.open({ logDir, nodeId: 1 });
+  assert.equal(again.log(name, 1)!.logEndOffset, 3);
+  await again.deleteTopic(name);
+  const pending = readdirSync(logDir).filter((f) => f.endsWith('-delete')).sort();
+  assert.deepEqual(pending.map((f) => [f.length, f.slice(0, 216)]).sort(), [[255, `${'n'.repeat(213)}-0.`], [255, `${'n'.repeat(213)}-1.`]]);
+  await again.createTopic(name, 2);
+  assert.equal(again.log(name, 1)!.logEndOffset, 0);
+  await again.close();
+  const warnings: string[] = [];
+  const third = await FileLogStore.open({ logDir, nodeId: 1, warn: (m) => warnings.push(m) });
+  assert.deepEqual(readdirSync(logDir).filter((f) => f.endsWith('-delete')), [], 'a restart removes the renamed dirs');
+  assert.equal(warnings.filter((w) => w.includes('-delete')).length, 2);
+  assert.equal(third.log(name, 1)!.logEndOffset, 0);
+  assert.deepEqual(readdirSync(join(logDir, 'topics')), [`${name}.json`]);
+  await third.close();
+});
+
+test('a partition dir left behind by a deleted topic is set aside, never served, when the name is created again', async () => {
+  const logDir = freshDir();
+  const store = await FileLogStore.open({ logDir, nodeId: 1 });
+  const old = await store.createTopic('gone', 1);
+  await store.log('gone', 0)!.append(await batchOf(4), { leaderEpoch: 0 });
+  await store.close();
+  // What a crash between the topic file's removal and the dir's rename leaves (or a rename and removal that failed).
+  rmSync(join(logDir, 'topics', 'gone.json'));
+  const warnings: string[] = [];
+  const again = await FileLogStore.open({ logDir, nodeId: 1, warn: (m) => warnings.push(m) });
+  assert.equal(again.topic('gone'), undefined);
+  const created = await again.createTopic('gone', 2);
+  for (const p of [0, 1]) assert.equal(again.log('gone', p)!.logEndOffset, 0);
+  assert.deepEqual((await again.log('gone', 0)!.read(0, 1 << 20)).records, []);
+  const strays = readdirSync(logDir).filter((f) => f.endsWith('-stray'));
+  assert.equal(strays.length, 1);
+  assert.match(strays[0]!, /^gone-0\.[0-9a-f]{32}-stray$/);
+  assert.ok(readdirSync(join(logDir, strays[0]!)).includes('00000000000000000000.log'), 'the old data is kept aside');
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0]!, new RegExp(`partition gone-0: its partition.metadata names topic id ${old.topicId}; it is not served and was renamed to .*-stray`));
+  await again.close();
+  const third = await FileLogStore.open({ logDir, nodeId: 1 });
+  assert.equal(third.topic('gone')!.topicId, created.topicId);
+  assert.equal(third.log('gone', 0)!.logEndOffset, 0);
+  assert.equal(readFileSync(join(logDir, 'gone-0', 'partition.metadata'), 'utf8'), `version: 0\ntopic_id: ${created.topicId}\n`);
+  await third.close();
+});
+
+test('at start-up a partition dir holding another topic id is set aside, not loaded', async () => {
+  const logDir = freshDir();
+  const store = await FileLogStore.open({ logDir, nodeId: 1 });
+  const topic = await store.createTopic('t', 1);
+  await store.log('t', 0)!.append(await batchOf(2), { leaderEpoch: 0 });
+  await store.close();
+  writeFileSync(join(logDir, 't-0', 'partition.metadata'), 'version: 0\ntopic_id: AAAAAAAAAAAAAAAAAAAAAQ\n');
+  const warnings: string[] = [];
+  const again = await FileLogStore.open({ logDir, nodeId: 1, warn: (m) => warnings.push(m) });
+  assert.equal(again.log('t', 0)!.logEndOffset, 0);
+  assert.equal(readdirSync(logDir).filter((f) => /^t-0\.[0-9a-f]{32}-stray$/.test(f)).length, 1);
+  assert.match(warnings.join('\n'), /names topic id AAAAAAAAAAAAAAAAAAAAAQ/);
+  await again.close();
+  assert.equal(readFileSync(join(logDir, 't-0', 'partition.metadata'), 'utf8'), `version: 0\ntopic_id: ${topic.topicId}\n`);
 });
 
 test('bad topic requests get Kafka error codes', async () => {
