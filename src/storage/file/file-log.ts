@@ -1,6 +1,8 @@
 // Opening one partition directory (`<log.dir>/<topic>-<partition>/`) as a log: list its segments, trust
 // them after a clean shutdown, otherwise recover from the recovery point, within its segment (CRC-check,
-// rebuild indexes, cut a torn tail and drop the segments after it).
+// rebuild indexes, cut a torn tail and drop the unflushed segments after it). Kafka's LogLoader rules: only a
+// segment recovered as unflushed ends the log; a trusted one found torn loses its torn tail alone (a gap in the
+// offsets), the segments after it stay.
 
 import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -40,6 +42,8 @@ export interface OpenFileLogOptions {
   logStartChanged?: (log: FileLog) => void;
   /** The caller just created the (empty) dir: nothing to list or recover. */
   fresh?: boolean;
+  /** What loading cut or removed (Kafka logs it at WARN). */
+  warn?: (message: string) => void;
 }
 
 export interface LoadStats {
@@ -86,21 +90,32 @@ export async function openFileLog(options: OpenFileLogOptions): Promise<{ log: F
   // point on, the ones after it whole.
   let firstUnflushed = 0;
   for (let i = 0; i < bases.length; i++) if (bases[i]! <= options.recoveryPoint) firstUnflushed = i;
+  const name = `${options.topic}-${options.partition}`;
   for (let i = 0; i < bases.length; i++) {
-    const flushedBelow = options.clean || i < firstUnflushed ? Infinity : i === firstUnflushed ? options.recoveryPoint : 0;
+    const unflushed = !options.clean && i >= firstUnflushed;
+    const flushedBelow = unflushed ? (i === firstUnflushed ? options.recoveryPoint : 0) : Infinity;
     const loaded = await FileSegment.load(ctx, bases[i]!, randomRollJitter(options.config), flushedBelow);
-    segments.push(loaded.segment);
+    const segment = loaded.segment;
+    segments.push(segment);
     if (loaded.recovered) stats.recoveredSegments++;
     stats.truncatedBytes += loaded.truncatedBytes;
     stats.validatedBytes += loaded.validatedBytes;
-    if (loaded.truncatedBytes > 0 && i < bases.length - 1) {
-      // A torn or corrupt segment ends the log: whatever followed it cannot be trusted to follow on.
-      for (const later of bases.slice(i + 1)) {
-        const paths = segmentPaths(dir, later);
-        for (const path of [paths.log, paths.index, paths.timeIndex]) await rm(path, { force: true });
-      }
-      break;
+    if (loaded.truncatedBytes === 0) continue;
+    // The cut is made durable now: a trusted segment is below the recovery point, no later flush would sync it.
+    await segment.flush();
+    const later = bases.slice(i + 1);
+    options.warn?.(
+      `${name}: corruption found in segment ${segment.baseOffset}, ${loaded.truncatedBytes} bytes of a torn or corrupt tail cut; ` +
+        `it now ends at offset ${segment.nextOffset}` +
+        (later.length === 0 ? '' : unflushed ? `; the unflushed segments after it are deleted: ${later.join(', ')}` : `; the segments after it are kept (from ${later[0]})`),
+    );
+    if (!unflushed || later.length === 0) continue;
+    // A torn unflushed segment ends the log: the unflushed segments after it cannot be trusted to follow on.
+    for (const base of later) {
+      const paths = segmentPaths(dir, base);
+      for (const path of [paths.log, paths.index, paths.timeIndex]) await rm(path, { force: true });
     }
+    break;
   }
   if (segments.length === 0) {
     segments.push(await FileSegment.create(ctx, options.logStartOffset, scheduler.now(), randomRollJitter(options.config)));

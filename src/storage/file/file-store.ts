@@ -35,8 +35,8 @@ export interface FileLogStoreOptions extends Partial<Omit<StoreCoreOptions, 'nod
   logDir: string;
   nodeId: number;
   /**
-   * Report problems found and repaired (malformed topic files, partition dirs set aside or left behind by a
-   * failed delete); defaults to ignoring them.
+   * Report problems found and repaired (malformed topic files, torn segments, partition dirs set aside or left
+   * behind by a failed delete); defaults to ignoring them.
    */
   warn?: (message: string) => void;
   /** Tests: called after each step of the cleaner's segment swap (crash tests kill the process there). */
@@ -133,6 +133,7 @@ export class FileLogStore extends StoreCore<FileSegment> {
       recoveryPoint: this.recoveryPoints.get(key) ?? 0,
       logStartOffset: this.logStarts.get(key) ?? 0,
       logStartChanged: () => this.logStartMoved(),
+      warn: this.warn,
     });
     if (storedId !== topic.topicId) this.metadataPending.set(dir, topic.topicId);
     if (fresh) this.logDirUnsynced = true;

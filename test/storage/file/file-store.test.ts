@@ -205,6 +205,39 @@ test('at start-up a partition dir holding another topic id is set aside, not loa
   assert.equal(readFileSync(join(logDir, 't-0', 'partition.metadata'), 'utf8'), `version: 0\ntopic_id: ${topic.topicId}\n`);
 });
 
+test('a clean close, then a middle segment cut short: the store serves every later segment, only the torn batches are gone', async () => {
+  const logDir = freshDir();
+  const store = await FileLogStore.open({ logDir, nodeId: 1 });
+  await store.createTopic('torn', 1, { 'segment.bytes': '1000' });
+  // 40 batches of 5 records: about 4 batches a segment.
+  for (let i = 0; i < 40; i++) await store.log('torn', 0)!.append(await batchOf(5, 1_000 + i, 40), { leaderEpoch: 0 });
+  const bases = store.log('torn', 0)!.segments.map((s) => s.baseOffset);
+  assert.ok(bases.length >= 8);
+  await store.close();
+  // The third segment keeps one whole batch and half of the next.
+  const file = join(logDir, 'torn-0', `${String(bases[2]).padStart(20, '0')}.log`);
+  const bytes = readFileSync(file);
+  writeFileSync(file, bytes.subarray(0, 12 + bytes.readInt32BE(8) + 20));
+  const warnings: string[] = [];
+  const again = await FileLogStore.open({ logDir, nodeId: 1, warn: (m) => warnings.push(m) });
+  assert.equal(again.loadStats.cleanShutdown, true);
+  const log = again.log('torn', 0)!;
+  assert.deepEqual(log.segments.map((s) => s.baseOffset), bases);
+  assert.equal(log.logEndOffset, 200);
+  const offsets: number[] = [];
+  for (let offset = 0; offset < log.logEndOffset; ) {
+    const read = offsetsOf((await log.read(offset, 1 << 20)).records);
+    assert.ok(read.length > 0, `a fetch at ${offset} gets records`);
+    for (const [first, last] of read) for (let o = first; o <= last; o++) offsets.push(o);
+    offset = read.at(-1)![1] + 1;
+  }
+  const lost = new Set(Array.from({ length: bases[3]! - bases[2]! - 5 }, (_, i) => bases[2]! + 5 + i));
+  assert.deepEqual(offsets, Array.from({ length: 200 }, (_, i) => i).filter((o) => !lost.has(o)));
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0]!, new RegExp(`^torn-0: corruption found in segment ${bases[2]}, .* the segments after it are kept`));
+  await again.close();
+});
+
 test('bad topic requests get Kafka error codes', async () => {
   const store = await FileLogStore.open({ logDir: freshDir(), nodeId: 1 });
   await store.createTopic('a', 1);

@@ -111,6 +111,89 @@ test('a corrupt batch in the middle truncates the log there and drops later segm
   await reopened.close();
 });
 
+/** Several segments of 2-record batches, closed cleanly; the batches as appended and the segments' base offsets. */
+async function severalSegments(dir: string): Promise<{ expected: Buffer[]; bases: number[] }> {
+  const { log } = await open(dir, { segmentBytes: 400 });
+  for (let i = 0; i < 20; i++) await log.append(await batchOf(2, 1_000 + i, 40), { leaderEpoch: 0 });
+  const expected = await readAll(log);
+  const bases = log.segments.map((s) => s.baseOffset);
+  assert.ok(bases.length >= 5);
+  await log.close();
+  return { expected, bases };
+}
+
+/** Cuts segment `base`'s .log inside its second batch; returns the offsets of the batches cut away. */
+function cutInsideSecondBatch(dir: string, base: number, bases: number[]): { from: number; to: number; keptBytes: number } {
+  const file = join(dir, `${String(base).padStart(20, '0')}.log`);
+  const bytes = readFileSync(file);
+  const firstSize = 12 + bytes.readInt32BE(8);
+  truncateSync(file, firstSize + 30);
+  return { from: base + 2, to: bases[bases.indexOf(base) + 1]!, keptBytes: firstSize };
+}
+
+test('after a clean shutdown a middle segment cut short loses only its torn batches: the segments after it stay', async () => {
+  const dir = freshDir();
+  const { expected, bases } = await severalSegments(dir);
+  const victim = bases[2]!;
+  const { from, to, keptBytes } = cutInsideSecondBatch(dir, victim, bases);
+  const warnings: string[] = [];
+  const { log, stats } = await openFileLog({
+    dir, topic: 't', partition: 0, config: { ...DEFAULT_LOG_CONFIG, indexIntervalBytes: 100, segmentBytes: 400 },
+    scheduler: new ManualScheduler(1_000_000), clean: true, recoveryPoint: 0, logStartOffset: 0, warn: (m) => warnings.push(m),
+  });
+  assert.deepEqual(log.segments.map((s) => s.baseOffset), bases, 'every segment is still there');
+  assert.equal(log.logEndOffset, 40, 'the log end offset is unchanged, as in Kafka');
+  assert.equal(stats.truncatedBytes, 30, 'the partial batch is cut');
+  assert.equal(log.segments[2]!.nextOffset, from);
+  assert.equal(statSync(join(dir, `${String(victim).padStart(20, '0')}.log`)).size, keptBytes);
+  // A read from the start walks over the gap into the next segment and reads every surviving batch.
+  const survivors = expected.filter((b) => {
+    const [first] = offsetsOf([b])[0]!;
+    return first < from || first >= to;
+  });
+  assert.equal(survivors.length, expected.length - (to - from) / 2);
+  assert.deepEqual(await readAll(log), survivors);
+  assert.deepEqual(offsetsOf((await log.read(from, 1 << 20)).records)[0], [to, to + 1], 'an offset in the gap reads on from the next segment');
+  assert.equal(warnings.length, 1);
+  assert.equal(warnings[0], `t-0: corruption found in segment ${victim}, 30 bytes of a torn or corrupt tail cut; it now ends at offset ${from}; the segments after it are kept (from ${to})`);
+  assert.equal((await log.append(await batchOf(1), { leaderEpoch: 0 })).baseOffset, 40);
+  await log.close();
+  // The cut segment is now consistent: a clean restart loads it without repair.
+  const { log: again, stats: againStats } = await open(dir, { segmentBytes: 400 }, true);
+  assert.equal(againStats.truncatedBytes, 0);
+  assert.equal(again.logEndOffset, 41);
+  assert.deepEqual((await readAll(again)).slice(0, -1), survivors);
+  await again.close();
+});
+
+test('after a crash a torn segment below the recovery point keeps the segments after it; one past it ends the log', async () => {
+  const below = freshDir();
+  const { expected, bases } = await severalSegments(below);
+  const recoveryPoint = bases[3]!;
+  const cut = cutInsideSecondBatch(below, bases[1]!, bases);
+  const belowCopy = freshDir();
+  cpSync(below, belowCopy, { recursive: true });
+  const { log: a } = await open(below, { segmentBytes: 400 }, false, recoveryPoint);
+  assert.deepEqual(a.segments.map((s) => s.baseOffset), bases);
+  assert.equal(a.logEndOffset, 40);
+  assert.equal((await readAll(a)).length, expected.length - (cut.to - cut.from) / 2);
+  await a.close();
+
+  // The same cut past the recovery point: Kafka's recoverLog deletes the unflushed segments after it.
+  const warnings: string[] = [];
+  const { log: b } = await openFileLog({
+    dir: belowCopy, topic: 't', partition: 0, config: { ...DEFAULT_LOG_CONFIG, indexIntervalBytes: 100, segmentBytes: 400 },
+    scheduler: new ManualScheduler(1_000_000), clean: false, recoveryPoint: bases[1]!, logStartOffset: 0, warn: (m) => warnings.push(m),
+  });
+  assert.deepEqual(b.segments.map((s) => s.baseOffset), bases.slice(0, 2));
+  assert.equal(b.logEndOffset, cut.from);
+  assert.deepEqual(await readAll(b), expected.slice(0, (cut.from - 0) / 2));
+  assert.equal(warnings.length, 1);
+  assert.equal(warnings[0], `t-0: corruption found in segment ${bases[1]}, 30 bytes of a torn or corrupt tail cut; it now ends at offset ${cut.from}; the unflushed segments after it are deleted: ${bases.slice(2).join(', ')}`);
+  assert.equal(segmentFiles(belowCopy).filter((f) => f.endsWith('.log')).length, 2);
+  await b.close();
+});
+
 test('segments below the recovery point are trusted, the rest are recovered', async () => {
   const dir = freshDir();
   const { log } = await open(dir, { segmentBytes: 400 });
