@@ -9,7 +9,7 @@ export const DELETED_SUFFIX = '.deleted';
 export const DELETE_DIR_SUFFIX = '-delete';
 export const STRAY_DIR_SUFFIX = '-stray';
 /** NAME_MAX of the file systems a log dir lives on; topic names are ASCII, so characters are bytes. */
-export const MAX_FILE_NAME_LENGTH = 255;
+const MAX_FILE_NAME_LENGTH = 255;
 export const LEADER_EPOCH_CHECKPOINT = 'leader-epoch-checkpoint';
 export const PARTITION_METADATA = 'partition.metadata';
 export const RECOVERY_POINT_CHECKPOINT = 'recovery-point-offset-checkpoint';
