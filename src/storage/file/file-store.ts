@@ -67,6 +67,7 @@ export class FileLogStore extends StoreCore<FileSegment> {
   private recoveryPoints = new Map<string, number>();
   private logStarts = new Map<string, number>();
   private readonly swapStep: SwapStepHook | undefined;
+  private readonly warn: ((message: string) => void) | undefined;
 
   private constructor(options: FileLogStoreOptions, meta: MetaProperties, clean: boolean) {
     super({ ...options, clusterId: meta.clusterId, scheduler: options.scheduler ?? systemScheduler });
@@ -74,6 +75,7 @@ export class FileLogStore extends StoreCore<FileSegment> {
     this.meta = meta;
     this.loadStats = { cleanShutdown: clean, topics: 0, partitions: 0, segments: 0, recoveredSegments: 0, truncatedBytes: 0, validatedBytes: 0 };
     this.swapStep = options.cleanerSwapStep;
+    this.warn = options.warn;
   }
 
   protected override cleanerStorage(): FileCleanerStorage {
@@ -117,6 +119,7 @@ export class FileLogStore extends StoreCore<FileSegment> {
       recoveryPoint: this.recoveryPoints.get(key) ?? 0,
       logStartOffset: this.logStarts.get(key) ?? 0,
       logStartChanged: () => this.logStartMoved(),
+      warn: this.warn,
     });
     if (fresh || (await readPartitionMetadata(dir)) !== topic.topicId) this.metadataPending.set(dir, topic.topicId);
     if (fresh) this.logDirUnsynced = true;
