@@ -98,10 +98,12 @@ export class TransactionIndex {
     this.exists = false;
   }
 
-  /** Resolves once every write is in the file; rejects with the first write that failed. */
+  /** Resolves once every write is in the file; rejects (once) with a write that failed since the last call. */
   async idle(): Promise<void> {
     await this.queue;
-    if (this.failure !== undefined) throw this.failure;
+    const failure = this.failure;
+    this.failure = undefined;
+    if (failure !== undefined) throw failure;
   }
 
   private async rewrite(): Promise<void> {
