@@ -1,5 +1,5 @@
-// Opens the broker's LogStore from its configuration: gregor.log.engine picks the engine, log.dirs[0]
-// holds the file engine's data (meta.properties keeps cluster.id and node.id across restarts).
+// Opens the broker's LogStore from its configuration: logEngine is the one place the engine is chosen,
+// log.dirs[0] holds the file engine's data (meta.properties keeps cluster.id and node.id across restarts).
 import type { BrokerConfig } from '../config/index.js';
 import { FileLogStore } from '../storage/file/file-store.js';
 import type { CleanerSettings } from '../storage/cleaner/cleaner-config.js';
@@ -9,13 +9,27 @@ import type { CleanerHooks } from '../storage/store-core.js';
 import { MemoryLogStore } from '../storage/memory/memory-store.js';
 import { brokerLogDefaults, storeConfigResolver } from './topic-log-config.js';
 
-export async function openLogStore(config: BrokerConfig, warn: (message: string) => void = () => {}): Promise<LogStore> {
+export type LogEngine = 'file' | 'memory';
+
+/**
+ * gregor.log.engine, except that a broker serving a test's own topic catalog keeps its data in memory (the test
+ * must not write to the configured log.dirs).
+ */
+export function logEngine(config: BrokerConfig, servesTestCatalog = false): LogEngine {
+  return servesTestCatalog || config['gregor.log.engine'] === 'memory' ? 'memory' : 'file';
+}
+
+export async function openLogStore(
+  config: BrokerConfig,
+  warn: (message: string) => void = () => {},
+  engine: LogEngine = logEngine(config),
+): Promise<LogStore> {
   const common = {
     nodeId: config['node.id'],
     defaults: brokerLogDefaults(config),
     resolveConfig: storeConfigResolver(config),
   };
-  if (config['gregor.log.engine'] === 'memory') return new MemoryLogStore(common);
+  if (engine === 'memory') return new MemoryLogStore(common);
   const logDir = config['log.dirs'][0];
   if (logDir === undefined) throw new Error('log.dirs: no log directory configured');
   return FileLogStore.open({ ...common, logDir, warn });

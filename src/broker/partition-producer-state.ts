@@ -1,21 +1,13 @@
 // One partition's producer state (Kafka's ProducerStateManager + ProducerAppendInfo): checks each batch of an
 // idempotent or transactional producer before it is appended (epoch fencing, sequence numbers, duplicates),
-// tracks open transactions (the last stable offset is the first offset of the oldest one) and keeps the
-// aborted transactions a read_committed consumer must skip (written to Kafka's .txnindex files by ProducerStates
-// and loaded back from them at start-up). snapshotEntries/restore are the `<offset>.snapshot` form of the state.
+// tracks open transactions (the last stable offset is the first offset of the oldest one) and decides which
+// transaction a marker aborted (the log indexes it: PartitionLog.appendAbortedTxn). snapshotEntries/restore are
+// the form the log snapshots the state in (src/storage/producer-state.ts).
 import { ErrorCode } from '../protocol/error-codes.js';
 import { ControlRecordType, isTransactional, type BatchHeader } from '../protocol/records/index.js';
 import { inSequence, lastSequenceOf, NO_EPOCH, ProducerEntry, type BatchMetadata } from './producer-entry.js';
-import type { SnapshotEntry } from './producer-snapshot.js';
+import type { AbortedTxn, SnapshotEntry } from '../storage/producer-state.js';
 import type { ProducerBatchVerdict } from './producer-state.js';
-
-export interface AbortedTxn {
-  readonly producerId: number;
-  readonly firstOffset: number;
-  /** Offset of the ABORT marker. */
-  readonly lastOffset: number;
-  readonly lastStableOffset: number;
-}
 
 export interface MarkerInput {
   readonly producerId: number;
@@ -31,8 +23,6 @@ export class PartitionProducerState {
   private readonly producers = new Map<number, ProducerEntry>();
   /** producer id → first offset of its open transaction on this partition. */
   private readonly ongoing = new Map<number, number>();
-  /** Aborted transactions in marker order. */
-  private aborted: AbortedTxn[] = [];
 
   constructor(readonly topicPartition: string) {}
 
@@ -136,8 +126,8 @@ export class PartitionProducerState {
   }
 
   /**
-   * Records a marker written at `offset`: ends the producer's transaction here. Returns the aborted transaction
-   * it indexed, if the marker aborted one (the caller writes it to the .txnindex).
+   * Records a marker written at `offset`: ends the producer's transaction here. Returns the transaction it
+   * aborted, if it aborted one (the caller has the log index it).
    */
   markerAppended(marker: MarkerInput, offset: number, timestamp: number, highWatermark: number): AbortedTxn | undefined {
     const entry = this.entryFor(marker.producerId);
@@ -147,7 +137,6 @@ export class PartitionProducerState {
       if (marker.type === ControlRecordType.ABORT) {
         const lastStableOffset = this.firstUnstableOffset() ?? Math.max(offset + 1, highWatermark);
         aborted = { producerId: marker.producerId, firstOffset: entry.currentTxnFirstOffset, lastOffset: offset, lastStableOffset };
-        this.aborted.push(aborted);
       }
     }
     entry.updateEpoch(marker.producerEpoch);
@@ -201,11 +190,6 @@ export class PartitionProducerState {
     if (saved.currentTxnFirstOffset >= 0) this.ongoing.set(saved.producerId, saved.currentTxnFirstOffset);
   }
 
-  /** Aborted transactions read back from the .txnindex files (before any replayed marker adds more). */
-  restoreAborted(aborted: readonly AbortedTxn[]): void {
-    this.aborted = [...aborted, ...this.aborted];
-  }
-
   /** Rebuilds state from a data batch read back from the log (no checks: it is already there). */
   replayData(header: BatchHeader): void {
     if (header.producerId < 0) return;
@@ -237,11 +221,6 @@ export class PartitionProducerState {
     return first === undefined ? highWatermark : Math.min(first, highWatermark);
   }
 
-  /** Aborted transactions overlapping [fetchOffset, upperBound): what a read_committed Fetch returns. */
-  abortedTransactions(fetchOffset: number, upperBound: number): AbortedTxn[] {
-    return this.aborted.filter((t) => t.lastOffset >= fetchOffset && t.firstOffset < upperBound);
-  }
-
   /** Open transactions: producer id → first offset (DescribeProducers, kafka-transactions find-hanging). */
   ongoingTransactions(): ReadonlyMap<number, number> {
     return this.ongoing;
@@ -257,13 +236,6 @@ export class PartitionProducerState {
       removed++;
     }
     return removed;
-  }
-
-  /** Drops aborted-transaction entries wholly below the log start offset (they can no longer be fetched). */
-  truncateAbortedBefore(logStartOffset: number): void {
-    if (this.aborted.length > 0 && this.aborted[0]!.lastOffset < logStartOffset) {
-      this.aborted = this.aborted.filter((t) => t.lastOffset >= logStartOffset);
-    }
   }
 
   private entryFor(producerId: number): ProducerEntry {

@@ -87,8 +87,9 @@ export async function appendProduced(
       timestampType: appendTimeTopic ? 'LogAppendTime' : 'CreateTime',
       segmentBytes: config['segment.bytes'],
       now,
+      // Recorded inside the log's append, so a snapshot taken at the next roll includes the batch.
+      onAppended: (baseOffset) => producerState.afterAppend(log, header, baseOffset),
     });
-    producerState.afterAppend(log, header, result.baseOffset);
     return {
       errorCode: ErrorCode.NONE,
       baseOffset: result.baseOffset,

@@ -17,6 +17,8 @@ export interface GroupedAppend {
   /** The topic's segment.bytes: a group never grows past it. */
   readonly segmentBytes: number;
   readonly now: number;
+  /** Called inside the log's append with the batch's base offset (the producer state records it there). */
+  readonly onAppended?: (baseOffset: number) => void;
 }
 
 /** What the log assigned to one batch of a group. */
@@ -64,18 +66,19 @@ function startNext(log: PartitionLog, state: LogAppends): void {
   const now = group[group.length - 1]!.now;
   let appended: Promise<AppendResult>;
   try {
-    appended = log.append(payload, { leaderEpoch: PARTITION_LEADER_EPOCH, timestampType: first.timestampType, now });
+    appended = log.append(payload, {
+      leaderEpoch: PARTITION_LEADER_EPOCH,
+      timestampType: first.timestampType,
+      now,
+      onAppended: (result) => eachBaseOffset(group, result.baseOffset, (g, baseOffset) => g.onAppended?.(baseOffset)),
+    });
   } catch (error) {
     // A log that throws rather than rejects must not leave the queue stuck.
     appended = Promise.reject(error);
   }
   appended.then(
     (result) => {
-      let baseOffset = result.baseOffset;
-      for (const g of group) {
-        g.resolve({ baseOffset, logAppendTime: result.logAppendTime, logStartOffset: result.logStartOffset });
-        baseOffset += g.batch.readInt32BE(LAST_OFFSET_DELTA_OFFSET) + 1;
-      }
+      eachBaseOffset(group, result.baseOffset, (g, baseOffset) => g.resolve({ baseOffset, logAppendTime: result.logAppendTime, logStartOffset: result.logStartOffset }));
       startNext(log, state);
     },
     (error: unknown) => {
@@ -83,6 +86,15 @@ function startNext(log: PartitionLog, state: LogAppends): void {
       startNext(log, state);
     },
   );
+}
+
+/** Each batch of a group with the base offset it got: the group's, then one past the previous batch's last. */
+function eachBaseOffset(group: readonly Waiting[], first: number, each: (g: Waiting, baseOffset: number) => void): void {
+  let baseOffset = first;
+  for (const g of group) {
+    each(g, baseOffset);
+    baseOffset += g.batch.readInt32BE(LAST_OFFSET_DELTA_OFFSET) + 1;
+  }
 }
 
 /** The longest run from the head that shares one timestamp type and fits the size limits. */

@@ -5,7 +5,7 @@
 import { hostname } from 'node:os';
 import type { Socket } from 'node:net';
 import { parseListeners, type BrokerConfig } from '../config/index.js';
-import { backgroundIntervals, cleanerSettings, openLogStore } from '../broker/open-store.js';
+import { backgroundIntervals, cleanerSettings, logEngine, openLogStore, type LogEngine } from '../broker/open-store.js';
 import { brokerLogDefaults, storeConfigResolver } from '../broker/topic-log-config.js';
 import { ReplicaManager } from '../broker/replica-manager.js';
 import { StoreTopicCatalog } from '../broker/store-topic-catalog.js';
@@ -14,7 +14,6 @@ import { ProducerStates } from '../broker/producer-states.js';
 import { openTransactions } from '../coordinator/txn/open-transactions.js';
 import { silentLog, type Log } from '../log.js';
 import type { LogStore } from '../storage/log-store.js';
-import { MemoryLogStore } from '../storage/memory/memory-store.js';
 import { fileDynamicConfigStore, memoryDynamicConfigStore } from './admin/dynamic-config-store.js';
 import { attachDynamicConfigs, DynamicConfigs } from './admin/dynamic-configs.js';
 import { Connection, type ConnectionLimits } from './connection.js';
@@ -65,7 +64,8 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   const log = options.logger ?? silentLog();
   // Dynamic broker configs are read before anything else reads the config. Listeners and connection
   // limits stay the static ones (dynamic listeners are stored and described, not applied).
-  const dynamic = await DynamicConfigs.open(staticConfig, dynamicConfigStoreFor(staticConfig, options));
+  const engine = logEngine(staticConfig, options.topics !== undefined);
+  const dynamic = await DynamicConfigs.open(staticConfig, dynamicConfigStoreFor(staticConfig, options.store !== undefined ? 'memory' : engine));
   const config = dynamic.config;
   const securityProtocolMap = staticConfig['listener.security.protocol.map'];
   const listenerSpecs = parseListeners(staticConfig['listeners'], { securityProtocolMap });
@@ -102,9 +102,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   };
 
   // Logs are loaded (and recovered) before any listener accepts a client, as Kafka does.
-  const store: LogStore =
-    options.store ??
-    (options.topics !== undefined ? new MemoryLogStore({ nodeId: config['node.id'] }) : await openLogStore(config, (msg) => log.warn(msg)));
+  const store: LogStore = options.store ?? (await openLogStore(config, (msg) => log.warn(msg), engine));
   // What start-up has opened so far, closed in reverse order when a later step fails.
   const opened: (() => Promise<void>)[] = [() => store.close()];
   const bound: BoundListener[] = [];
@@ -114,7 +112,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
     const groups = await GroupCoordinator.open({ store, config, log });
     opened.push(() => groups.close());
     // Producer state is rebuilt from the logs, then transactions from __transaction_state (prepared ones finish).
-    const producerStates = await ProducerStates.load(store, Date.now, (msg) => log.warn(msg));
+    const producerStates = await ProducerStates.load(store);
     const replicaManager = new ReplicaManager(store, config, { producerState: producerStates });
     const transactions = await openTransactions({ config, liveConfig: () => dynamic.config, replicaManager, producerStates, groups, log });
     opened.push(() => transactions.close());
@@ -173,9 +171,8 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       // Marker rounds in progress finish (they may write to __consumer_offsets) before the groups' last writes.
       await state.transactions.close();
       await groupsClosed;
-      // Producer state snapshots at every log end: the next start reads no batch to rebuild it.
-      await state.producerStates.snapshotAll();
-      // After the connections: no append is in flight, and the file engine marks the shutdown clean.
+      // After the connections: no append is in flight. Each log snapshots its producer state at its end (the next
+      // start reads no batch to rebuild it), and the file engine marks the shutdown clean.
       await store.close();
       log.info('broker stopped');
     },
@@ -183,10 +180,9 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
 }
 
 /** Where the dynamic broker configs are kept: beside the file engine's logs, else in memory (as the data is). */
-function dynamicConfigStoreFor(config: BrokerConfig, options: BrokerOptions) {
+function dynamicConfigStoreFor(config: BrokerConfig, engine: LogEngine) {
   const logDir = config['log.dirs'][0];
-  const inMemory = options.store !== undefined || options.topics !== undefined || config['gregor.log.engine'] === 'memory';
-  return inMemory || logDir === undefined ? memoryDynamicConfigStore() : fileDynamicConfigStore(logDir);
+  return engine === 'memory' || logDir === undefined ? memoryDynamicConfigStore() : fileDynamicConfigStore(logDir);
 }
 
 /**

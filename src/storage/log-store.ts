@@ -3,8 +3,8 @@
 
 import type { CleanerSettings } from './cleaner/cleaner-config.js';
 import type { LogConfig } from './log-config.js';
-import type { SegmentedLog } from './segmented-log.js';
-import type { LogSegment } from './segment.js';
+import type { PartitionLog } from './log.js';
+import type { ProducerStateSource } from './producer-state.js';
 
 export interface TopicMetadata {
   name: string;
@@ -29,7 +29,9 @@ export interface LogStore {
   setTopicConfigs(name: string, configs: Record<string, string>): Promise<TopicMetadata>;
   /** Grow the topic to `total` partitions (INVALID_PARTITIONS when not larger). */
   addPartitions(name: string, total: number): Promise<TopicMetadata>;
-  log(topic: string, partition: number): SegmentedLog<LogSegment> | undefined;
+  log(topic: string, partition: number): PartitionLog | undefined;
+  /** The broker's producer state, which every log (and every log opened later) snapshots at roll and at close. */
+  setProducerStateSource(source: ProducerStateSource | undefined): void;
   /** Effective LogConfig for a set of topic overrides (broker defaults underneath). */
   logConfigFor(configs: Readonly<Record<string, string>>): LogConfig;
   /** Run retention on every log now; returns segments removed. */

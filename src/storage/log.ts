@@ -1,9 +1,11 @@
 // The narrow partition-log interface every storage engine implements. Kafka semantics (validation,
-// idempotence, transactions, ACLs) live above it; an engine only stores record batches in offset order.
+// idempotence, transactions, ACLs) live above it; an engine stores record batches in offset order, and keeps
+// what persists of the broker's producer state (snapshots, the transaction index: producer-state.ts).
 // Offsets are plain numbers here (they stay far below 2^53); handlers convert to bigint at the wire.
 
 import type { LogConfig } from './log-config.js';
 import type { EpochEntry } from './leader-epoch.js';
+import type { AbortedTxn, LoadedProducerState } from './producer-state.js';
 
 export type TimestampType = 'CreateTime' | 'LogAppendTime';
 
@@ -14,6 +16,11 @@ export interface AppendInfo {
   timestampType?: TimestampType;
   /** Append time in ms (defaults to the log's clock). */
   now?: number;
+  /**
+   * Called once the batches are in, before any later append or roll of the log: state that follows the log (the
+   * broker's producer state) is then up to date whenever the log snapshots it.
+   */
+  onAppended?: (result: AppendResult) => void;
 }
 
 export interface AppendResult {
@@ -95,6 +102,12 @@ export interface PartitionLog {
   /** Total bytes held by the log's segments. */
   sizeInBytes(): number;
   updateConfig(config: LogConfig): void;
+  /** What recovery found at open: the producer-state snapshot to start from and the offset to replay batches from. */
+  producerStateAtOpen(): LoadedProducerState;
+  /** Index an aborted transaction in the segment holding its ABORT marker (Kafka's TransactionIndex). */
+  appendAbortedTxn(txn: AbortedTxn): void;
+  /** The indexed aborted transactions overlapping [fetchOffset, upperBound): what a read_committed Fetch returns. */
+  abortedTransactions(fetchOffset: number, upperBound: number): AbortedTxn[];
   /** Called after every append that moves the end offset (wakes Fetch long-polls). Returns an unsubscribe. */
   onAppend(listener: AppendListener): () => void;
   flush(): Promise<void>;

@@ -1,8 +1,9 @@
 // What a log needs from one of its segments. Each engine implements it (file: .log/.index/.timeindex;
-// memory: an array of batches); SegmentedLog does everything above it once for both.
+// memory: an array of batches; each keeps its transaction index); SegmentedLog does everything above it once for both.
 
 import type { AssignedAppend } from './batches.js';
 import type { TimestampAndOffset } from './log.js';
+import type { AbortedTxn } from './producer-state.js';
 import type { RollCandidate } from './roll-policy.js';
 
 export interface LogSegment {
@@ -22,7 +23,11 @@ export interface LogSegment {
   read(offset: number, maxBytes: number, maxOffset: number, minOneBatch: boolean): Promise<Buffer[]>;
   /** First record at or after `startingOffset` whose timestamp is >= `timestamp`. */
   findByTimestamp(timestamp: number, startingOffset: number): Promise<TimestampAndOffset | null>;
-  /** Drop every batch holding an offset >= `offset`. */
+  /** Its transaction index: the aborted transactions whose ABORT marker it holds, in marker order. */
+  readonly abortedTxns: readonly AbortedTxn[];
+  /** Index an aborted transaction whose marker this segment holds. */
+  appendAbortedTxn(txn: AbortedTxn): void;
+  /** Drop every batch holding an offset >= `offset` (and the transaction index entries of markers there). */
   truncateTo(offset: number): Promise<void>;
   /** The log rolled past this segment: finish its indexes. */
   onBecomeInactive(): Promise<void>;

@@ -1,6 +1,8 @@
 // A PartitionLog over a list of segments, engine-independent: offset assignment, rolling, reads across
 // segments, timestamp lookup, truncation, log start / retention, leader epochs, flushing and append
-// notifications. Engines supply the segments (and persist what the hooks hand them).
+// notifications, and the lifecycle of the producer state it keeps for the broker (producer-state.ts): a snapshot
+// when a segment rolls and when the log closes, snapshots dropped with truncation and the log start, the
+// transaction index kept per segment. Engines supply the segments (and persist what the hooks hand them).
 
 import { assignOffsets } from './batches.js';
 import { OffsetOutOfRangeError, StorageError } from './errors.js';
@@ -19,6 +21,7 @@ import {
   type ReadResult,
   type TimestampAndOffset,
 } from './log.js';
+import type { AbortedTxn, LoadedProducerState, ProducerSnapshotStore, ProducerStateSource } from './producer-state.js';
 import { deletableSegmentCount } from './retention-policy.js';
 import { shouldRoll } from './roll-policy.js';
 import type { Scheduler } from './scheduler.js';
@@ -45,6 +48,8 @@ export interface SegmentedLogInit<S extends LogSegment> {
   recoveryPoint: number;
   epochs: readonly EpochEntry[];
   hooks: SegmentedLogHooks<S>;
+  /** Where the engine keeps producer-state snapshots (none: nothing persists, the broker replays the whole log). */
+  producerSnapshots?: ProducerSnapshotStore;
 }
 
 export class SegmentedLog<S extends LogSegment> implements PartitionLog {
@@ -64,6 +69,9 @@ export class SegmentedLog<S extends LogSegment> implements PartitionLog {
   private readonly queue = new SerialQueue();
   private readonly listeners = new Set<AppendListener>();
   private closed = false;
+  private readonly snapshots: ProducerSnapshotStore | undefined;
+  private producerState: ProducerStateSource | undefined;
+  private loadedProducerState: LoadedProducerState | undefined;
 
   constructor(init: SegmentedLogInit<S>) {
     if (init.segments.length === 0) throw new Error('a log needs at least one segment');
@@ -72,6 +80,7 @@ export class SegmentedLog<S extends LogSegment> implements PartitionLog {
     this.cfg = init.config;
     this.scheduler = init.scheduler;
     this.hooks = init.hooks;
+    this.snapshots = init.producerSnapshots;
     this.segmentList = init.segments;
     this.endOffset = this.active.nextOffset;
     this.startOffset = Math.min(Math.max(init.logStartOffset, this.segmentList[0]!.baseOffset), this.endOffset);
@@ -118,6 +127,42 @@ export class SegmentedLog<S extends LogSegment> implements PartitionLog {
     return () => this.listeners.delete(listener);
   }
 
+  producerStateAtOpen(): LoadedProducerState {
+    const loaded = this.loadedProducerState;
+    if (loaded === undefined || loaded.replayFrom < this.startOffset) return { snapshot: undefined, replayFrom: this.startOffset };
+    return loaded;
+  }
+
+  /** The engine's recovery at open found this (file engine: the newest usable snapshot). */
+  setLoadedProducerState(loaded: LoadedProducerState): void {
+    this.loadedProducerState = loaded;
+  }
+
+  /** The broker's producer state, snapshotted from now on at each roll and at close (undefined: none). */
+  setProducerStateSource(source: ProducerStateSource | undefined): void {
+    this.producerState = source;
+  }
+
+  appendAbortedTxn(txn: AbortedTxn): void {
+    this.segmentList[this.segmentIndexFor(txn.lastOffset)]!.appendAbortedTxn(txn);
+  }
+
+  /**
+   * Kafka's collectAbortedTransactions: the index entries with lastOffset >= fetchOffset and firstOffset <
+   * upperBound, from the segment holding fetchOffset on, until an entry's last stable offset reaches upperBound
+   * (no transaction later in the log can have begun below it).
+   */
+  abortedTransactions(fetchOffset: number, upperBound: number): AbortedTxn[] {
+    const found: AbortedTxn[] = [];
+    for (let i = this.segmentIndexFor(fetchOffset); i < this.segmentList.length; i++) {
+      for (const txn of this.segmentList[i]!.abortedTxns) {
+        if (txn.lastOffset >= fetchOffset && txn.firstOffset < upperBound) found.push(txn);
+        if (txn.lastStableOffset >= upperBound) return found;
+      }
+    }
+    return found;
+  }
+
   leaderEpochs(): readonly EpochEntry[] {
     return this.epochCache.entries();
   }
@@ -148,8 +193,7 @@ export class SegmentedLog<S extends LogSegment> implements PartitionLog {
       await this.saveEpochsIfDirty();
       if (this.endOffset - this.recovered >= this.cfg.flushMessages) await this.flushLocked(now);
       this.hw = this.endOffset;
-      for (const listener of this.listeners) listener(this);
-      return {
+      const result: AppendResult = {
         baseOffset: assigned.baseOffset,
         lastOffset: assigned.lastOffset,
         logAppendTime: logAppendTime ?? -1,
@@ -159,6 +203,9 @@ export class SegmentedLog<S extends LogSegment> implements PartitionLog {
         batchCount: assigned.batches.length,
         bytes: batches.length,
       };
+      info.onAppended?.(result);
+      for (const listener of this.listeners) listener(this);
+      return result;
     });
   }
 
@@ -232,7 +279,8 @@ export class SegmentedLog<S extends LogSegment> implements PartitionLog {
       this.recovered = Math.min(this.recovered, this.endOffset);
       this.epochCache.truncateFromEnd(this.endOffset);
       await this.saveEpochsIfDirty();
-      this.hooks.logStartChanged?.(this);
+      this.snapshots?.deleteAbove(this.endOffset);
+      this.startMoved();
     });
   }
 
@@ -245,7 +293,7 @@ export class SegmentedLog<S extends LogSegment> implements PartitionLog {
         this.epochCache.truncateFromStart(offset);
         await this.saveEpochsIfDirty();
         await this.removeLeadingSegments({ ...this.cfg, deleteEnabled: false }, this.scheduler.now());
-        this.hooks.logStartChanged?.(this);
+        this.startMoved();
       }
       return this.startOffset;
     });
@@ -255,7 +303,7 @@ export class SegmentedLog<S extends LogSegment> implements PartitionLog {
     return this.queue.run(async () => {
       if (this.closed) return 0;
       const removed = await this.removeLeadingSegments(this.cfg, now ?? this.scheduler.now());
-      if (removed > 0) this.hooks.logStartChanged?.(this);
+      if (removed > 0) this.startMoved();
       return removed;
     });
   }
@@ -297,6 +345,7 @@ export class SegmentedLog<S extends LogSegment> implements PartitionLog {
     return this.queue.run(async () => {
       if (this.closed) return;
       await this.flushLocked(this.scheduler.now());
+      await this.snapshotAtClose();
       this.closed = true;
       this.listeners.clear();
       for (const s of this.segmentList) await s.close();
@@ -317,6 +366,8 @@ export class SegmentedLog<S extends LogSegment> implements PartitionLog {
     const previous = this.active;
     if (previous.size === 0 && previous.baseOffset === this.endOffset) return;
     this.segmentList.push(await this.hooks.newSegment(this.endOffset, now));
+    // Kafka's roll takes a producer-state snapshot at the new segment's base offset (written in the background).
+    this.snapshotProducerState(this.endOffset);
     await previous.onBecomeInactive();
     // Kafka flushes the segment it rolled past in the background; queued after the current job.
     const upTo = this.active.baseOffset;
@@ -325,6 +376,31 @@ export class SegmentedLog<S extends LogSegment> implements PartitionLog {
       await previous.flush();
       this.recovered = Math.max(this.recovered, upTo);
     }).catch(() => undefined);
+  }
+
+  private snapshotProducerState(offset: number): Promise<void> | undefined {
+    if (this.snapshots === undefined || this.producerState === undefined) return undefined;
+    return this.snapshots.write(offset, this.producerState(this, offset));
+  }
+
+  /**
+   * A snapshot at the log end, so the next open replays no batch; as Kafka, none at an offset already snapshotted
+   * nor for an empty log without producers.
+   */
+  private async snapshotAtClose(): Promise<void> {
+    if (this.snapshots === undefined || this.producerState === undefined) return;
+    await this.snapshots.idle();
+    if (this.endOffset !== this.snapshots.latestOffset) {
+      const entries = this.producerState(this, this.endOffset);
+      if (this.endOffset !== this.startOffset || entries.length > 0) await this.snapshots.write(this.endOffset, entries);
+    }
+    await this.snapshots.idle();
+  }
+
+  /** The log start may have moved: the engine records it, and snapshots below it go. */
+  private startMoved(): void {
+    this.snapshots?.deleteBelow(this.startOffset);
+    this.hooks.logStartChanged?.(this);
   }
 
   private async flushLocked(now: number): Promise<void> {

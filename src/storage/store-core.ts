@@ -9,6 +9,7 @@ import { StorageError } from './errors.js';
 import { DEFAULT_LOG_CONFIG, logConfigFrom, type LogConfig } from './log-config.js';
 import type { PartitionLog } from './log.js';
 import { DEFAULT_BACKGROUND_INTERVALS, type BackgroundIntervals, type LogStore, type TopicMetadata } from './log-store.js';
+import type { ProducerStateSource } from './producer-state.js';
 import type { Cancel, Scheduler } from './scheduler.js';
 import type { SegmentedLog } from './segmented-log.js';
 import type { LogSegment } from './segment.js';
@@ -52,6 +53,7 @@ export abstract class StoreCore<S extends LogSegment> implements LogStore {
   /** What startBackground gave the cleaner, kept so a reconfigured cleaner starts the same way. */
   private cleanerSettings: Partial<CleanerSettings> | undefined;
   private cleanerHooks: CleanerHooks = {};
+  private producerState: ProducerStateSource | undefined;
   protected closed = false;
 
   constructor(options: StoreCoreOptions) {
@@ -99,6 +101,10 @@ export abstract class StoreCore<S extends LogSegment> implements LogStore {
   }
   log(topic: string, partition: number): SegmentedLog<S> | undefined {
     return this.logTable.get(logKey(topic, partition));
+  }
+  setProducerStateSource(source: ProducerStateSource | undefined): void {
+    this.producerState = source;
+    for (const log of this.logTable.values()) log.setProducerStateSource(source);
   }
   logConfigFor(configs: Readonly<Record<string, string>>): LogConfig {
     return this.resolve(configs, this.defaults);
@@ -277,7 +283,9 @@ export abstract class StoreCore<S extends LogSegment> implements LogStore {
       // In partition order, whichever opened (the table's order is the checkpoints' order).
       partitions.forEach((p, i) => {
         const log = opened[i];
-        if (log !== undefined) this.logTable.set(logKey(topic.name, p), log);
+        if (log === undefined) return;
+        log.setProducerStateSource(this.producerState);
+        this.logTable.set(logKey(topic.name, p), log);
       });
       await this.afterOpenPartitions();
     }

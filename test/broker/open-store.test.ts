@@ -2,7 +2,7 @@
 // state's last stable offset keeps a log with an open transaction from being chosen for a clean it cannot do.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { backgroundIntervals, cleanerSettings } from '../../src/broker/open-store.js';
+import { backgroundIntervals, cleanerSettings, logEngine, openLogStore } from '../../src/broker/open-store.js';
 import { ProducerStates } from '../../src/broker/producer-states.js';
 import { ReplicaManager } from '../../src/broker/replica-manager.js';
 import { resolveBrokerConfig } from '../../src/config/index.js';
@@ -13,6 +13,16 @@ import { ManualScheduler } from '../../src/storage/scheduler.js';
 import { batch } from '../storage/cleaner/helpers.js';
 
 const base = { 'node.id': '1', 'gregor.log.engine': 'memory' };
+
+test('one place picks the engine: gregor.log.engine, or memory for a broker serving a test catalog', async () => {
+  const file = resolveBrokerConfig({ 'node.id': '1', 'log.dirs': '/nonexistent/gregor-must-not-write-here' });
+  assert.equal(logEngine(file), 'file');
+  assert.equal(logEngine(file, true), 'memory');
+  assert.equal(logEngine(resolveBrokerConfig(base)), 'memory');
+  const store = await openLogStore(file, undefined, logEngine(file, true));
+  assert.ok(store instanceof MemoryLogStore, 'nothing is written to log.dirs');
+  await store.close();
+});
 
 test("log.cleaner.* map onto the cleaner's settings; Kafka's defaults give the cleaner's defaults", () => {
   assert.deepEqual(cleanerSettings(resolveBrokerConfig(base)), DEFAULT_CLEANER_SETTINGS);

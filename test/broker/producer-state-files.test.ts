@@ -1,17 +1,15 @@
-// Producer state kept as Kafka keeps it (file engine): `<offset>.snapshot` files written at segment roll and clean
-// shutdown, `<segmentBase>.txnindex` files of aborted transactions. A restart after a clean shutdown reads no batch;
-// a crash replays only from the latest roll snapshot, or the whole log when there is none; aborted transactions
-// come back from the .txnindex files.
+// The broker's producer state over the file engine, which keeps it as Kafka does: `<offset>.snapshot` files written
+// by the log at segment roll and at close, `<segmentBase>.txnindex` files of aborted transactions. A restart after a
+// clean shutdown reads no batch; a crash replays only from the latest roll snapshot, or the whole log when there is
+// none; aborted transactions come back from the .txnindex files. (The file formats: test/storage/file/.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveBrokerConfig } from '../../src/config/index.js';
-import { decodeProducerSnapshot, encodeProducerSnapshot, type SnapshotEntry } from '../../src/broker/producer-snapshot.js';
 import { ProducerStates } from '../../src/broker/producer-states.js';
 import { ReplicaManager } from '../../src/broker/replica-manager.js';
-import { decodeTxnIndex, encodeAbortedTxn } from '../../src/broker/txn-index.js';
 import { ErrorCode } from '../../src/protocol/error-codes.js';
 import { ControlRecordType, encodeRecordBatch } from '../../src/protocol/records/index.js';
 import { FileLogStore } from '../../src/storage/file/file-store.js';
@@ -69,31 +67,11 @@ async function snapshotsIn(dir: string): Promise<string[]> {
   return (await readdir(dir)).filter((n) => n.endsWith('.snapshot')).sort();
 }
 
-test('snapshot and .txnindex files have Kafka layouts: 10-byte header + 46 bytes per producer, 34 bytes per aborted transaction', () => {
-  const entries: SnapshotEntry[] = [
-    { producerId: 7, epoch: 3, lastSequence: 41, lastOffset: 99, offsetDelta: 4, timestamp: 1_700_000_000_000, coordinatorEpoch: 2, currentTxnFirstOffset: -1 },
-    { producerId: 2 ** 40, epoch: 0, lastSequence: -1, lastOffset: -1, offsetDelta: 0, timestamp: -1, coordinatorEpoch: -1, currentTxnFirstOffset: 12 },
-  ];
-  const encoded = encodeProducerSnapshot(entries);
-  assert.equal(encoded.length, 10 + 2 * 46);
-  assert.equal(encoded.readInt16BE(0), 1, 'version 1');
-  assert.deepEqual(decodeProducerSnapshot(encoded), entries);
-  encoded[20]! ^= 1;
-  assert.throws(() => decodeProducerSnapshot(encoded), /snapshot is corrupt/);
-  assert.throws(() => decodeProducerSnapshot(Buffer.from([0, 9, 0, 0, 0, 0, 0, 0, 0, 0])), /unknown file version 9/);
-
-  const txn = { producerId: 5, firstOffset: 10, lastOffset: 20, lastStableOffset: 21 };
-  const index = Buffer.concat([encodeAbortedTxn(txn), encodeAbortedTxn({ ...txn, producerId: 6 }), Buffer.alloc(7)]);
-  assert.equal(encodeAbortedTxn(txn).length, 34);
-  assert.deepEqual(decodeTxnIndex(index), { entries: [txn, { ...txn, producerId: 6 }], valid: 68 }, 'a torn tail is dropped');
-});
-
 test('after a clean shutdown the state loads from the snapshot without reading a batch; aborted transactions from .txnindex', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'gregor-producer-snapshot-'));
   try {
     const first = await open(dir);
     await write(first);
-    await first.states.snapshotAll();
     await first.store.close();
     assert.ok((await snapshotsIn(first.partitionDir)).includes('00000000000000000046.snapshot'), 'a snapshot at the log end');
     const indexes = (await readdir(first.partitionDir)).filter((n) => n.endsWith('.txnindex'));
@@ -106,9 +84,8 @@ test('after a clean shutdown the state loads from the snapshot without reading a
     await assertStateSurvived(second);
     const snapshot = join(first.partitionDir, '00000000000000000046.snapshot');
     const before = await stat(snapshot);
-    await second.states.snapshotAll();
-    assert.equal((await stat(snapshot)).ino, before.ino, 'nothing appended since: the snapshot is not written again');
     await second.store.close();
+    assert.equal((await stat(snapshot)).ino, before.ino, 'nothing appended since: the snapshot is not written again');
 
     // Without the .txnindex the aborted transaction is unknown: it was served from the file, not the log.
     for (const name of await readdir(first.partitionDir)) if (name.endsWith('.txnindex')) await rm(join(first.partitionDir, name));
@@ -125,7 +102,8 @@ test('after a crash the state replays from the latest roll snapshot only, and .t
   try {
     const first = await open(dir);
     await write(first);
-    // No snapshotAll: the broker died; only the snapshots written when segments rolled are there.
+    // As if the broker died: no snapshot at close, only the ones written when segments rolled are there.
+    first.store.setProducerStateSource(undefined);
     await first.store.close();
     const snapshots = await snapshotsIn(first.partitionDir);
     assert.ok(snapshots.length >= 1 && snapshots.length <= 2, `roll snapshots kept: ${snapshots.join(', ')}`);
@@ -148,6 +126,7 @@ test('without any snapshot (or with a corrupt one) the state is rebuilt from the
   try {
     const first = await open(dir);
     await write(first);
+    first.store.setProducerStateSource(undefined);
     await first.store.close();
     const snapshots = await snapshotsIn(first.partitionDir);
     await rm(join(first.partitionDir, snapshots[0]!));
@@ -163,12 +142,11 @@ test('without any snapshot (or with a corrupt one) the state is rebuilt from the
   }
 });
 
-test('a .txnindex whose segment is gone still serves its live entries (a clean merged the segment away)', async () => {
+test('a .txnindex whose segment is gone gives its entries to the segment holding their markers (a data dir from before the cleaner carried them)', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'gregor-producer-snapshot-'));
   try {
     const first = await open(dir);
     await write(first);
-    await first.states.snapshotAll();
     await first.store.close();
     const index = (await readdir(first.partitionDir)).find((n) => n.endsWith('.txnindex'))!;
     // As if the segment holding the marker had been merged into an earlier one by the cleaner.
@@ -178,6 +156,8 @@ test('a .txnindex whose segment is gone still serves its live entries (a clean m
     assert.equal(second.states.loadStats.batchesReplayed, 0);
     await assertStateSurvived(second);
     await second.store.close();
+    const indexes = (await readdir(first.partitionDir)).filter((n) => n.endsWith('.txnindex'));
+    assert.deepEqual(indexes, [index], 'the orphan is gone, its entry is back in the index of the segment holding offset 42');
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -221,4 +221,32 @@ export function runLogContract(engine: string, open: LogFactory): void {
     await assert.rejects(log.append(Buffer.from('not a batch at all'), { leaderEpoch: 0 }), { code: 'CORRUPT_MESSAGE' });
     assert.equal(log.logEndOffset, 1);
   });
+
+  withLog('the transaction index follows its segments: indexed by marker, truncated and deleted with them', { segmentBytes: 300 }, async (log) => {
+    await fill(log, 10, 1); // offsets 0..9, a few batches per segment
+    const first = { producerId: 1, firstOffset: 0, lastOffset: 1, lastStableOffset: 2 };
+    const second = { producerId: 2, firstOffset: 2, lastOffset: 8, lastStableOffset: 9 };
+    log.appendAbortedTxn(first);
+    log.appendAbortedTxn(second);
+    const holding = (offset: number) => [...log.segments].reverse().find((s) => s.baseOffset <= offset)!;
+    assert.ok(holding(8) !== holding(1), 'the markers are in different segments');
+    assert.deepEqual(holding(8).abortedTxns, [second], 'indexed in the segment holding its marker');
+    assert.deepEqual(log.abortedTransactions(0, 10), [first, second]);
+    assert.deepEqual(log.abortedTransactions(2, 10), [second], 'a transaction aborted before the fetch offset is not returned');
+    assert.deepEqual(log.abortedTransactions(0, 2), [first], 'the search stops at an entry whose LSO reaches the bound');
+    await log.truncateTo(8);
+    assert.deepEqual(log.abortedTransactions(0, 10), [first], 'truncation drops the entries of markers it cut');
+    await log.deleteRecordsBefore(log.highWatermark);
+    assert.deepEqual(log.segments.flatMap((s) => s.abortedTxns), [], 'deleted segments take their entries with them');
+  });
+
+  withLog('onAppended runs inside the append, before any later append', {}, async (log) => {
+    const seen: Array<[number, number]> = [];
+    const record = (r: { baseOffset: number }) => seen.push([r.baseOffset, log.logEndOffset]);
+    await Promise.all([
+      log.append(await batchOf(2), { leaderEpoch: 0, onAppended: record }),
+      log.append(await batchOf(3), { leaderEpoch: 0, onAppended: record }),
+    ]);
+    assert.deepEqual(seen, [[0, 2], [2, 5]]);
+  });
 }

@@ -1,10 +1,13 @@
 // Cleans one log (Kafka's Cleaner.doClean): build the key → latest offset map over the dirty section, then
 // copy every segment below the end of that map into cleaned segments (merged up to segment.bytes), keeping
 // the latest record per key at its original offset, tombstones until their delete horizon, and each
-// producer's last batch; then swap each cleaned segment in. Work happens in slices of at most
+// producer's last batch, and the transaction index entry of each ABORT marker it keeps (as Kafka's
+// CleanedTransactionMetadata writes the cleaned segment's index); then swap each cleaned segment in. Work happens in slices of at most
 // ioBufferSize bytes, throttled, with the event loop served between slices, and at most
 // RECORDS_PER_TURN records between two turns (a slice of small records costs its records, not its bytes).
+import { ControlRecordType } from '../../protocol/records/control.js';
 import { scanBatches, type AssignedAppend } from '../batches.js';
+import type { AbortedTxn as IndexedAbortedTxn } from '../producer-state.js';
 import type { SegmentedLog } from '../segmented-log.js';
 import type { LogSegment } from '../segment.js';
 import { filterBatch, type BatchDecision } from './batch-filter.js';
@@ -13,7 +16,7 @@ import { groupSegmentsBySize } from './cleanable.js';
 import type { CompactionConfig } from './cleaner-config.js';
 import type { CleanerStorage } from './cleaner-storage.js';
 import type { OffsetMap } from './offset-map.js';
-import { CleanedTransactions, TxnScanner, type TxnSummary } from './transactions.js';
+import { CleanedTransactions, controlType, TxnScanner, type TxnSummary } from './transactions.js';
 
 /**
  * Records the cleaner handles (decode, MD5, map) before it lets the event loop turn: a few ms of work.
@@ -155,6 +158,9 @@ export class Cleaner<S extends LogSegment> {
     const { storage, map } = this.deps;
     const cleaned = await storage.createCleaned(log, group[0]!.baseOffset, round.now);
     const horizon = { now: round.now, deleteRetentionMs: round.config.deleteRetentionMs };
+    // The group's index entries by marker offset: those of the markers kept go to the cleaned segment's index.
+    const indexed = new Map<number, IndexedAbortedTxn>();
+    for (const segment of group) for (const txn of segment.abortedTxns) indexed.set(txn.lastOffset, txn);
     let pending: Buffer[] = [];
     let pendingBytes = 0;
     const flush = async (): Promise<void> => {
@@ -170,6 +176,10 @@ export class Cleaner<S extends LogSegment> {
       for (const segment of group) {
         for await (const batch of this.batches(segment, segment.baseOffset, stats)) {
           const decision = this.decide(batch, round);
+          if (batch.isControl && !decision.markerForEmptyTxn && controlType(batch) === ControlRecordType.ABORT) {
+            const txn = indexed.get(batch.header.baseOffset);
+            if (txn !== undefined) cleaned.appendAbortedTxn(txn);
+          }
           const out = filterBatch(batch, decision, (record) => {
             if (decision.discardRecords) return false;
             if (batch.isControl) return true;

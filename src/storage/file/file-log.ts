@@ -2,9 +2,11 @@
 // them after a clean shutdown, otherwise recover from the recovery point, within its segment (CRC-check,
 // rebuild indexes, cut a torn tail and drop the unflushed segments after it). Kafka's LogLoader rules: only a
 // segment recovered as unflushed ends the log; a trusted one found torn loses its torn tail alone (a gap in the
-// offsets), the segments after it stay.
+// offsets), the segments after it stay. Then the producer state's files: each segment's .txnindex, and the newest
+// usable snapshot (index entries from its offset on are cut: the broker's replay of the batches after the snapshot
+// indexes those markers again).
 
-import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EpochEntry } from '../leader-epoch.js';
 import type { LogConfig } from '../log-config.js';
@@ -15,15 +17,19 @@ import { syncDirectory } from './atomic-file.js';
 import { walkBatches } from './batch-walker.js';
 import { readCheckpoint, writeCheckpoint } from './checkpoint-file.js';
 import { FileSegment, type SegmentContext } from './file-segment.js';
+import { ProducerSnapshotFiles } from './producer-snapshot-files.js';
 import {
   DELETED_SUFFIX,
   INDEX_SUFFIX,
   LEADER_EPOCH_CHECKPOINT,
   LOG_SUFFIX,
   TIME_INDEX_SUFFIX,
+  TXN_INDEX_SUFFIX,
   parseSegmentFileName,
   segmentPaths,
+  txnIndexPath,
 } from './segment-files.js';
+import { decodeTxnIndex } from './txn-index.js';
 
 export type FileLog = SegmentedLog<FileSegment>;
 
@@ -42,7 +48,7 @@ export interface OpenFileLogOptions {
   logStartChanged?: (log: FileLog) => void;
   /** The caller just created the (empty) dir: nothing to list or recover. */
   fresh?: boolean;
-  /** What loading cut or removed (Kafka logs it at WARN). */
+  /** What loading cut or removed (Kafka logs it at WARN); an unreadable producer snapshot, a failed snapshot write. */
   warn?: (message: string) => void;
 }
 
@@ -57,7 +63,7 @@ export interface LoadStats {
 export const CLEANED_SUFFIX = '.cleaned';
 export const SWAP_SUFFIX = '.swap';
 const LEFTOVER_SUFFIXES = [DELETED_SUFFIX, '.tmp'];
-const SEGMENT_SUFFIXES = [LOG_SUFFIX, INDEX_SUFFIX, TIME_INDEX_SUFFIX];
+const SEGMENT_SUFFIXES = [LOG_SUFFIX, INDEX_SUFFIX, TIME_INDEX_SUFFIX, TXN_INDEX_SUFFIX];
 
 export async function openFileLog(options: OpenFileLogOptions): Promise<{ log: FileLog; stats: LoadStats }> {
   const { dir, scheduler } = options;
@@ -113,7 +119,7 @@ export async function openFileLog(options: OpenFileLogOptions): Promise<{ log: F
     // A torn unflushed segment ends the log: the unflushed segments after it cannot be trusted to follow on.
     for (const base of later) {
       const paths = segmentPaths(dir, base);
-      for (const path of [paths.log, paths.index, paths.timeIndex]) await rm(path, { force: true });
+      for (const path of [paths.log, paths.index, paths.timeIndex, txnIndexPath(dir, base)]) await rm(path, { force: true });
     }
     break;
   }
@@ -127,6 +133,9 @@ export async function openFileLog(options: OpenFileLogOptions): Promise<{ log: F
     .map(([epoch, start]) => ({ epoch: Number(epoch), startOffset: Number(start) }))
     .filter((e) => Number.isInteger(e.epoch) && Number.isSafeInteger(e.startOffset));
 
+  await loadTxnIndexes(dir, names, segments);
+  const snapshots = new ProducerSnapshotFiles(dir, options.warn);
+
   log = new SegmentedLog<FileSegment>({
     topic: options.topic,
     partition: options.partition,
@@ -136,17 +145,48 @@ export async function openFileLog(options: OpenFileLogOptions): Promise<{ log: F
     logStartOffset: options.logStartOffset,
     recoveryPoint: options.clean ? Number.MAX_SAFE_INTEGER : options.recoveryPoint,
     epochs,
+    producerSnapshots: snapshots,
     hooks: {
       newSegment: (baseOffset, now) => FileSegment.create(ctx, baseOffset, now, randomRollJitter(log?.config ?? options.config)),
       saveEpochs: (entries) => writeCheckpoint(epochPath, entries.map((e) => [e.epoch, e.startOffset])),
       logStartChanged: options.logStartChanged === undefined ? undefined : (l) => options.logStartChanged!(l),
     },
   });
+  if (!fresh) {
+    const loaded = await snapshots.load(names, log.logStartOffset, log.logEndOffset);
+    for (const segment of segments) segment.txnIndex.truncateTo(loaded.replayFrom);
+    log.setLoadedProducerState(loaded);
+  }
   // Recovery may have cut epochs' offsets away: persist what survived.
   if (log.leaderEpochs().length !== epochs.length) {
     await writeCheckpoint(epochPath, log.leaderEpochs().map((e) => [e.epoch, e.startOffset]));
   }
   return { log, stats };
+}
+
+/**
+ * Each segment's .txnindex. One whose segment is gone (a data dir from before the cleaner carried the index of the
+ * segments it merged) gives its entries to the segment now holding their markers, and goes.
+ */
+async function loadTxnIndexes(dir: string, names: readonly string[], segments: readonly FileSegment[]): Promise<void> {
+  const bases = names.map((n) => parseSegmentFileName(n, TXN_INDEX_SUFFIX)).filter((b): b is number => b !== undefined).sort((a, b) => a - b);
+  if (bases.length === 0) return;
+  const byBase = new Map(segments.map((s) => [s.baseOffset, s]));
+  for (const base of bases) {
+    const path = txnIndexPath(dir, base);
+    const bytes = await readFile(path);
+    const { entries, valid } = decodeTxnIndex(bytes);
+    const own = byBase.get(base);
+    if (own !== undefined) {
+      own.txnIndex.restore(entries, valid !== bytes.length);
+      continue;
+    }
+    for (const txn of entries) {
+      const holder = [...segments].reverse().find((s) => s.baseOffset <= txn.lastOffset && txn.lastOffset < s.nextOffset);
+      holder?.appendAbortedTxn(txn);
+    }
+    await rm(path, { force: true });
+  }
 }
 
 /** Base offset of a segment file name (.log/.index/.timeindex) once `suffix` is taken off, else undefined. */

@@ -1,5 +1,6 @@
 // One segment on disk: `<base>.log` holds the batches exactly as appended (offsets and leader epoch
-// patched), `<base>.index` and `<base>.timeindex` the sparse indexes. All I/O is asynchronous.
+// patched), `<base>.index` and `<base>.timeindex` the sparse indexes, `<base>.txnindex` the aborted transactions
+// whose markers it holds (created with the first). All I/O is asynchronous.
 
 import { constants } from 'node:fs';
 import { open, rename, rm, stat, utimes, type FileHandle } from 'node:fs/promises';
@@ -8,14 +9,16 @@ import { scanBatches, type AssignedAppend, type BatchInfo } from '../batches.js'
 import { StorageError } from '../errors.js';
 import type { LogConfig } from '../log-config.js';
 import type { TimestampAndOffset } from '../log.js';
+import type { AbortedTxn } from '../producer-state.js';
 import type { RollCandidate } from '../roll-policy.js';
 import type { Scheduler } from '../scheduler.js';
 import type { LogSegment } from '../segment.js';
 import { firstRecordAtOrAfter } from '../timestamp-search.js';
 import { readAt, walkBatches, walkHeadersBelow } from './batch-walker.js';
 import { OFFSET_ENTRY_SIZE, OffsetIndex } from './offset-index.js';
-import { DELETED_SUFFIX, segmentPaths } from './segment-files.js';
+import { DELETED_SUFFIX, segmentPaths, txnIndexPath } from './segment-files.js';
 import { TIME_ENTRY_SIZE, TimeIndex } from './time-index.js';
+import { TransactionIndex } from './txn-index.js';
 
 export interface SegmentContext {
   dir: string;
@@ -59,6 +62,7 @@ export class FileSegment implements LogSegment {
   private paths: ReturnType<typeof segmentPaths>;
   readonly offsetIndex: OffsetIndex;
   readonly timeIndex: TimeIndex;
+  readonly txnIndex: TransactionIndex;
 
   private constructor(
     private readonly ctx: SegmentContext,
@@ -71,6 +75,7 @@ export class FileSegment implements LogSegment {
     this.paths = withSuffix(segmentPaths(ctx.dir, baseOffset), suffix);
     this.offsetIndex = new OffsetIndex(baseOffset, Math.floor(cfg.segmentIndexBytes / OFFSET_ENTRY_SIZE));
     this.timeIndex = new TimeIndex(baseOffset, Math.floor(cfg.segmentIndexBytes / TIME_ENTRY_SIZE));
+    this.txnIndex = new TransactionIndex(txnIndexPath(ctx.dir, baseOffset) + suffix);
     this.next = baseOffset;
     this.offsetOfMaxTs = baseOffset;
     this.lastModified = created;
@@ -124,6 +129,14 @@ export class FileSegment implements LogSegment {
     return this.maxTs;
   }
 
+  get abortedTxns(): readonly AbortedTxn[] {
+    return this.txnIndex.entries;
+  }
+
+  appendAbortedTxn(txn: AbortedTxn): void {
+    this.txnIndex.append(txn);
+  }
+
   rollCandidate(): RollCandidate {
     return {
       baseOffset: this.baseOffset,
@@ -160,6 +173,10 @@ export class FileSegment implements LogSegment {
       await rename(this.paths[key], target[key]);
       this.paths = { ...this.paths, [key]: target[key] };
       await afterEach?.(target[key]);
+      if (key === 'timeIndex') {
+        const moved = await this.txnIndex.renameTo(txnIndexPath(this.ctx.dir, this.baseOffset) + suffix);
+        if (moved !== undefined) await afterEach?.(moved);
+      }
     }
   }
 
@@ -254,6 +271,7 @@ export class FileSegment implements LogSegment {
     this.bytes = cutAt;
     // Indexes and the segment's summary are rebuilt from what remains (truncation is rare).
     await this.rebuildFrom(0);
+    this.txnIndex.truncateTo(offset);
   }
 
   /** Kafka's onBecomeInactiveSegment: the final time index entry, and index files on disk from now on. */
@@ -274,6 +292,7 @@ export class FileSegment implements LogSegment {
       this.logDirty = false;
     }
     await this.persistIndexes(true);
+    await this.txnIndex.idle();
   }
 
   /** Unchanged segments close without a write or an fsync: shutdown with many partitions stays quick. */
@@ -281,6 +300,7 @@ export class FileSegment implements LogSegment {
     if (this.file === undefined) return;
     this.finalTimeIndexEntry();
     await this.persistIndexes(true);
+    await this.txnIndex.idle();
     if (this.logDirty) await this.file.sync();
     this.logDirty = false;
     await this.file.close();
@@ -301,6 +321,8 @@ export class FileSegment implements LogSegment {
     }
     // Readers holding this segment now reopen the renamed files (the cleaner may put a new segment under the old name).
     this.paths = { log: this.paths.log + DELETED_SUFFIX, index: this.paths.index + DELETED_SUFFIX, timeIndex: this.paths.timeIndex + DELETED_SUFFIX };
+    const txnFile = await this.txnIndex.renameTo(this.txnIndex.path + DELETED_SUFFIX).catch(() => undefined);
+    if (txnFile !== undefined) renamed.push(txnFile);
     const file = this.file;
     this.file = undefined;
     this.ctx.scheduler.after(this.ctx.config().fileDeleteDelayMs, () => {

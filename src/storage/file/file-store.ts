@@ -10,7 +10,7 @@ import { SerialQueue } from '../serial-queue.js';
 import { StorageError } from '../errors.js';
 import { forEachBounded, PARTITION_IO_CONCURRENCY } from '../bounded.js';
 import { StoreCore, type StoreCoreOptions } from '../store-core.js';
-import { FileCleanerStorage, type SwapStepHook } from '../cleaner/cleaner-storage.js';
+import { FileCleanerStorage, type SwapStepHook } from './file-cleaner-storage.js';
 import { syncDirectory, writeFileAtomic } from './atomic-file.js';
 import { readOffsetCheckpoint, writeCheckpoint } from './checkpoint-file.js';
 import { openFileLog, type FileLog } from './file-log.js';

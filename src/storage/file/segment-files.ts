@@ -5,6 +5,10 @@ import { cryptoModule } from '../../lazy-modules.js';
 export const LOG_SUFFIX = '.log';
 export const INDEX_SUFFIX = '.index';
 export const TIME_INDEX_SUFFIX = '.timeindex';
+/** A segment's aborted transactions (txn-index.ts). */
+export const TXN_INDEX_SUFFIX = '.txnindex';
+/** A producer-state snapshot, named by the offset it was taken at (producer-snapshot.ts). */
+export const SNAPSHOT_SUFFIX = '.snapshot';
 export const DELETED_SUFFIX = '.deleted';
 export const DELETE_DIR_SUFFIX = '-delete';
 export const STRAY_DIR_SUFFIX = '-stray';
@@ -27,6 +31,10 @@ export function offsetFileName(baseOffset: number): string {
 export function segmentPaths(dir: string, baseOffset: number): { log: string; index: string; timeIndex: string } {
   const prefix = join(dir, offsetFileName(baseOffset));
   return { log: prefix + LOG_SUFFIX, index: prefix + INDEX_SUFFIX, timeIndex: prefix + TIME_INDEX_SUFFIX };
+}
+
+export function txnIndexPath(dir: string, baseOffset: number): string {
+  return join(dir, offsetFileName(baseOffset) + TXN_INDEX_SUFFIX);
 }
 
 export function partitionDirName(topic: string, partition: number): string {

@@ -4,6 +4,7 @@
 import type { AssignedAppend, BatchInfo } from '../batches.js';
 import { firstRecordAtOrAfter } from '../timestamp-search.js';
 import type { TimestampAndOffset } from '../log.js';
+import type { AbortedTxn } from '../producer-state.js';
 import type { RollCandidate } from '../roll-policy.js';
 import type { LogSegment } from '../segment.js';
 
@@ -18,6 +19,7 @@ export class MemorySegment implements LogSegment {
   private maxTs = -1;
   private firstBatchTimestamp = -1;
   private lastModified: number;
+  private aborted: AbortedTxn[] = [];
 
   constructor(readonly baseOffset: number, private readonly created: number, private readonly rollJitterMs: number) {
     this.lastModified = created;
@@ -32,6 +34,14 @@ export class MemorySegment implements LogSegment {
   }
   get maxTimestamp(): number {
     return this.maxTs;
+  }
+
+  get abortedTxns(): readonly AbortedTxn[] {
+    return this.aborted;
+  }
+
+  appendAbortedTxn(txn: AbortedTxn): void {
+    this.aborted.push(txn);
   }
 
   rollCandidate(): RollCandidate {
@@ -93,6 +103,7 @@ export class MemorySegment implements LogSegment {
       this.maxTs = Math.max(this.maxTs, b.info.maxTimestamp);
     }
     if (this.batches.length === 0) this.firstBatchTimestamp = -1;
+    this.aborted = this.aborted.filter((t) => t.lastOffset < offset);
   }
 
   async onBecomeInactive(): Promise<void> {}
@@ -101,6 +112,7 @@ export class MemorySegment implements LogSegment {
   async remove(): Promise<void> {
     this.batches = [];
     this.bytes = 0;
+    this.aborted = [];
   }
 
   /** Index of the first batch whose last offset is >= offset. */

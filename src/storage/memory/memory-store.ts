@@ -5,7 +5,7 @@ import type { LogConfig } from '../log-config.js';
 import type { TopicMetadata } from '../log-store.js';
 import { systemScheduler } from '../scheduler.js';
 import { StoreCore, type StoreCoreOptions } from '../store-core.js';
-import { MemoryCleanerStorage } from '../cleaner/cleaner-storage.js';
+import { MemoryCleanerStorage } from './memory-cleaner-storage.js';
 import { createMemoryLog, type MemoryLog } from './memory-log.js';
 import type { MemorySegment } from './memory-segment.js';
 

@@ -166,3 +166,19 @@ test('transactions: aborted data goes, committed data is compacted, markers stay
   assert.equal(p8.header.lastOffsetDelta, 1);
   assert.ok(batches.some((b) => b.header.producerId === 7 && (b.header.attributes & 0x20) !== 0), 'the COMMIT marker stays while its data does');
 });
+
+test('merged segments keep the transaction index entry of each ABORT marker the clean keeps', async () => {
+  // Record time steps past segment.ms at every data batch: one small segment each, all merged by one clean.
+  const { log, cleaner } = await storeWith({ ...COMPACT, 'segment.ms': '100' });
+  await appendAll(log, Array.from({ length: 10 }, (_, i) => batch([{ key: `k${i % 3}`, value: `${i}`, timestamp: 1_000 * (i + 1) }])));
+  await appendAll(log, [batch([{ key: 'k0', value: 'aborted', timestamp: 20_000 }], { producerId: 8, transactional: true }), marker(8, false, 20_000)]);
+  const aborted = { producerId: 8, firstOffset: 10, lastOffset: 11, lastStableOffset: 12 };
+  log.appendAbortedTxn(aborted);
+  await appendAll(log, Array.from({ length: 3 }, (_, i) => batch([{ key: 'k1', value: 'later', timestamp: 30_000 + 1_000 * i }])));
+  const segmentsBefore = log.segments.length;
+  await cleaner.kick();
+  assert.equal(cleaner.history.length, 1);
+  assert.ok(log.segments.length < segmentsBefore / 2, `${segmentsBefore} → ${log.segments.length} segments`);
+  assert.deepEqual(log.abortedTransactions(0, log.logEndOffset), [aborted]);
+  assert.deepEqual(log.segments[0]!.abortedTxns, [aborted], 'in the cleaned segment that now holds the marker');
+});

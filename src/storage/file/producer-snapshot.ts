@@ -4,26 +4,14 @@
 // it), entry count int32, then per producer 46 bytes: producerId int64, epoch int16, lastSequence int32,
 // lastOffset int64, offsetDelta int32 (lastSequence - firstSequence of its last batch), timestamp int64,
 // coordinatorEpoch int32, currentTxnFirstOffset int64 (-1 when no transaction is open).
-import { crc32c } from '../protocol/crc32c.js';
+import { crc32c } from '../../protocol/crc32c.js';
+import type { SnapshotEntry } from '../producer-state.js';
 
-export const SNAPSHOT_SUFFIX = '.snapshot';
 export const SNAPSHOT_VERSION = 1;
 const HEADER_BYTES = 2 + 4 + 4;
 const CRC_START = 2;
 const ENTRIES_START = 6;
 const ENTRY_BYTES = 8 + 2 + 4 + 8 + 4 + 8 + 4 + 8;
-
-export interface SnapshotEntry {
-  readonly producerId: number;
-  readonly epoch: number;
-  /** -1 when the producer has no batch in the log (only markers). */
-  readonly lastSequence: number;
-  readonly lastOffset: number;
-  readonly offsetDelta: number;
-  readonly timestamp: number;
-  readonly coordinatorEpoch: number;
-  readonly currentTxnFirstOffset: number;
-}
 
 export function encodeProducerSnapshot(entries: readonly SnapshotEntry[]): Buffer {
   const buf = Buffer.alloc(HEADER_BYTES + entries.length * ENTRY_BYTES);
