@@ -2,7 +2,8 @@
 // partition_max_bytes and what is left of the response's max_bytes; the first batch is returned whole even
 // when larger, but only until some partition has returned data (KIP-74).
 import { ErrorCode } from '../protocol/error-codes.js';
-import { OffsetOutOfRangeError, StorageError } from '../storage/errors.js';
+import { KafkaError } from '../protocol/kafka-error.js';
+import { OffsetOutOfRangeError } from '../storage/errors.js';
 import type { LogStore } from '../storage/log-store.js';
 import type { FetchTarget } from './fetch-context.js';
 import { leaderEpochError } from './leader-epoch.js';
@@ -154,7 +155,7 @@ async function readPartition(store: LogStore, target: FetchTarget, limits: ReadL
     };
   } catch (error) {
     if (error instanceof OffsetOutOfRangeError) return errorRead(ErrorCode.OFFSET_OUT_OF_RANGE, topic.name, false);
-    if (error instanceof StorageError) return errorRead(ErrorCode[error.code], topic.name, false);
+    if (error instanceof KafkaError) return errorRead(error.errorCode, topic.name, false);
     throw error;
   }
 }

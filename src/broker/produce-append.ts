@@ -14,7 +14,7 @@ import {
   type RecordError,
   type ValidationFailure,
 } from '../protocol/records/index.js';
-import { StorageError } from '../storage/errors.js';
+import { KafkaError } from '../protocol/kafka-error.js';
 import type { PartitionLog } from '../storage/log.js';
 import { appendGrouped } from './produce-group-append.js';
 import type { ProducerStateCheck } from './producer-state.js';
@@ -99,21 +99,15 @@ export async function appendProduced(
     };
   } catch (error) {
     producerState.appendFailed?.(log, header);
-    if (error instanceof StorageError) return failed(ErrorCode[error.code]);
+    if (error instanceof KafkaError) return failed(error.errorCode);
     throw error;
   }
 }
 
-/**
- * Kafka answers checks made before the log (request framing: "Produce requests with version ...", sizes, CRC)
- * without a log start offset; the log's own validation failures carry it, and per-record ones their message.
- */
+/** The log's own validation failures carry the log start offset (ValidationFailure.byLog), per-record ones their message. */
 function rejected(failure: ValidationFailure, log: PartitionLog): PartitionAppendOutcome {
   if (failure.recordErrors.length > 0) {
     return { ...failed(failure.errorCode, log.logStartOffset), recordErrors: failure.recordErrors, errorMessage: failure.message };
   }
-  const fromLog =
-    (failure.errorCode === ErrorCode.INVALID_RECORD && !failure.message.startsWith('Produce requests with version')) ||
-    failure.errorCode === ErrorCode.INVALID_TIMESTAMP;
-  return failed(failure.errorCode, fromLog ? log.logStartOffset : -1);
+  return failed(failure.errorCode, failure.byLog ? log.logStartOffset : -1);
 }
