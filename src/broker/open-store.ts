@@ -7,18 +7,13 @@ import type { BackgroundIntervals, LogStore } from '../storage/log-store.js';
 import type { PartitionLog } from '../storage/log.js';
 import type { CleanerHooks } from '../storage/store-core.js';
 import { MemoryLogStore } from '../storage/memory/memory-store.js';
-import { brokerLogDefaults, storeConfigResolver } from './topic-log-config.js';
 
 export async function openLogStore(config: BrokerConfig, warn: (message: string) => void = () => {}): Promise<LogStore> {
-  const common = {
-    nodeId: config['node.id'],
-    defaults: brokerLogDefaults(config),
-    resolveConfig: storeConfigResolver(config),
-  };
+  const common = { nodeId: config['node.id'], broker: config, warn };
   if (config['gregor.log.engine'] === 'memory') return new MemoryLogStore(common);
   const logDir = config['log.dirs'][0];
   if (logDir === undefined) throw new Error('log.dirs: no log directory configured');
-  return FileLogStore.open({ ...common, logDir, warn });
+  return FileLogStore.open({ ...common, logDir });
 }
 
 /**

@@ -16,6 +16,7 @@ import {
 } from '../protocol/records/index.js';
 import { KafkaError } from '../protocol/kafka-error.js';
 import type { PartitionLog } from '../storage/log.js';
+import { topicTimestampType } from '../storage/log-config.js';
 import { appendGrouped } from './produce-group-append.js';
 import type { ProducerStateCheck } from './producer-state.js';
 import { codecLevel, needsRebuild, rebuildBatch, targetCodec } from './recompress.js';
@@ -55,10 +56,11 @@ export async function appendProduced(
   if (!framing.ok) return rejected(framing, log);
   let batch = payload!.subarray(framing.pos, framing.pos + framing.size);
   const header = framing.header;
-  const appendTimeTopic = config['message.timestamp.type'] === 'LogAppendTime';
+  const timestampType = topicTimestampType(config);
+  const appendTimeTopic = timestampType === TimestampType.LOG_APPEND_TIME;
   const checked = validateProducedRecords(batch, header, {
     now,
-    timestampType: appendTimeTopic ? TimestampType.LOG_APPEND_TIME : TimestampType.CREATE_TIME,
+    timestampType,
     timestampBeforeMaxMs: config['message.timestamp.before.max.ms'],
     timestampAfterMaxMs: config['message.timestamp.after.max.ms'],
     compacted: config['cleanup.policy'].includes('compact'),
@@ -84,7 +86,7 @@ export async function appendProduced(
   try {
     const result = await appendGrouped(log, {
       batch,
-      timestampType: appendTimeTopic ? 'LogAppendTime' : 'CreateTime',
+      timestampType,
       segmentBytes: config['segment.bytes'],
       now,
     });

@@ -6,7 +6,6 @@ import { hostname } from 'node:os';
 import type { Socket } from 'node:net';
 import { parseListeners, type BrokerConfig } from '../config/index.js';
 import { backgroundIntervals, cleanerSettings, openLogStore } from '../broker/open-store.js';
-import { brokerLogDefaults, storeConfigResolver } from '../broker/topic-log-config.js';
 import { ReplicaManager } from '../broker/replica-manager.js';
 import { StoreTopicCatalog } from '../broker/store-topic-catalog.js';
 import { GroupCoordinator } from '../coordinator/group-coordinator.js';
@@ -142,7 +141,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
     dynamic.onChange(async (next, previous) => {
       state.config = next;
       replicaManager.reconfigure(next);
-      await store.reconfigureLogs(brokerLogDefaults(next), storeConfigResolver(next));
+      await store.reconfigureLogs(next);
       const cleaner = cleanerSettings(next);
       if (JSON.stringify(cleaner) !== JSON.stringify(cleanerSettings(previous))) await store.reconfigureCleaner(cleaner);
     });

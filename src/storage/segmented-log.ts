@@ -2,6 +2,7 @@
 // segments, timestamp lookup, truncation, log start / retention, leader epochs, flushing and append
 // notifications. Engines supply the segments (and persist what the hooks hand them).
 
+import { TimestampType } from '../protocol/records/batch.js';
 import { assignOffsets } from './batches.js';
 import { OffsetOutOfRangeError, StorageError } from './errors.js';
 import { LeaderEpochCache, type EpochEntry } from './leader-epoch.js';
@@ -138,7 +139,7 @@ export class SegmentedLog<S extends LogSegment> implements PartitionLog {
       this.ensureOpen();
       const now = info.now ?? this.scheduler.now();
       const type = info.timestampType ?? this.cfg.messageTimestampType;
-      const logAppendTime = type === 'LogAppendTime' ? now : undefined;
+      const logAppendTime = type === TimestampType.LOG_APPEND_TIME ? now : undefined;
       const assigned = assignOffsets(batches, this.endOffset, info.leaderEpoch, logAppendTime);
       const incoming = { bytes: batches.length, maxTimestamp: assigned.maxTimestamp, lastOffset: assigned.lastOffset };
       if (shouldRoll(this.active.rollCandidate(), this.cfg, now, incoming)) await this.roll(now);

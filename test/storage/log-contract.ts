@@ -1,7 +1,7 @@
 // The behaviour every PartitionLog engine must show; each engine's test file runs it against itself.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { baseOffsetAt, lastOffsetAt, maxTimestampAt, readBatchHeader, splitBatches, verifyBatchCrc } from '../../src/protocol/records/batch.js';
+import { TimestampType, baseOffsetAt, lastOffsetAt, maxTimestampAt, readBatchHeader, splitBatches, verifyBatchCrc } from '../../src/protocol/records/batch.js';
 import { OffsetOutOfRangeError } from '../../src/storage/errors.js';
 import { DEFAULT_LOG_CONFIG, type LogConfig } from '../../src/storage/log-config.js';
 import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, MAX_TIMESTAMP } from '../../src/storage/log.js';
@@ -101,7 +101,7 @@ export function runLogContract(engine: string, open: LogFactory): void {
     assert.deepEqual(stored!.subarray(61), gzip.subarray(61), 'records are not recompressed');
   });
 
-  withLog('LogAppendTime stamps the append time into each batch', { messageTimestampType: 'LogAppendTime' }, async (log) => {
+  withLog('LogAppendTime stamps the append time into each batch', { messageTimestampType: TimestampType.LOG_APPEND_TIME }, async (log) => {
     const r = await log.append(await batchOf(2, 5), { leaderEpoch: 0, now: 777_000 });
     assert.equal(r.logAppendTime, 777_000);
     const [batch] = batchesOf((await log.read(0, 1000)).records);
