@@ -114,7 +114,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
     opened.push(() => groups.close());
     // Producer state is rebuilt from the logs, then transactions from __transaction_state (prepared ones finish).
     const producerStates = await ProducerStates.load(store, Date.now, (msg) => log.warn(msg));
-    const replicaManager = new ReplicaManager(store, config, { producerState: producerStates });
+    const replicaManager = new ReplicaManager(store, config, { producerState: producerStates, transactions: producerStates });
     const transactions = await openTransactions({ config, liveConfig: () => dynamic.config, replicaManager, producerStates, groups, log });
     opened.push(() => transactions.close());
     for (const spec of listenerSpecs) {
