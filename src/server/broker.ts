@@ -21,7 +21,7 @@ import type { BrokerState, Endpoint, RegisteredApi } from './handler.js';
 import { handlers as registry } from './handlers/index.js';
 import { bindListener, type BoundListener } from './listener.js';
 import { createDispatch } from './router.js';
-import type { TopicCatalog } from './topic-catalog.js';
+import type { TopicCatalog } from '../broker/topic-catalog.js';
 
 export interface Broker {
   /** The bound address of each listener, in configuration order (port 0 resolved). */
