@@ -71,5 +71,7 @@ export function topicTimestampType(topic: TopicConfig): TimestampTypeValue {
   return topic['message.timestamp.type'] === 'LogAppendTime' ? TimestampType.LOG_APPEND_TIME : TimestampType.CREATE_TIME;
 }
 
-/** A topic without overrides on a broker with Kafka's defaults (tests and tools that open a log directly). */
-export const DEFAULT_LOG_CONFIG: Readonly<LogConfig> = Object.freeze(logConfigOf(resolveTopicConfig({}, defaultBrokerConfig())));
+/** A topic without overrides on a broker with gregor's defaults (for tests and tools that open a log directly). */
+export function defaultLogConfig(): LogConfig {
+  return logConfigOf(resolveTopicConfig({}, defaultBrokerConfig()));
+}

@@ -3,17 +3,19 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { TimestampType, baseOffsetAt, lastOffsetAt, maxTimestampAt, readBatchHeader, splitBatches, verifyBatchCrc } from '../../src/protocol/records/batch.js';
 import { OffsetOutOfRangeError } from '../../src/storage/errors.js';
-import { DEFAULT_LOG_CONFIG, type LogConfig } from '../../src/storage/log-config.js';
+import { defaultLogConfig, type LogConfig } from '../../src/storage/log-config.js';
 import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, MAX_TIMESTAMP } from '../../src/storage/log.js';
 import { ManualScheduler } from '../../src/storage/scheduler.js';
 import type { SegmentedLog } from '../../src/storage/segmented-log.js';
 import type { LogSegment } from '../../src/storage/segment.js';
 import { batchOf, makeBatch } from './batch-fixtures.js';
 
+const DEFAULT_CONFIG = defaultLogConfig();
+
 export type AnyLog = SegmentedLog<LogSegment>;
 export type LogFactory = (config: LogConfig, scheduler: ManualScheduler) => Promise<AnyLog>;
 
-const cfg = (over: Partial<LogConfig> = {}): LogConfig => ({ ...DEFAULT_LOG_CONFIG, ...over });
+const cfg = (over: Partial<LogConfig> = {}): LogConfig => ({ ...DEFAULT_CONFIG, ...over });
 
 /** Each batch on its own (an engine may return several batches in one buffer). */
 export function batchesOf(records: Buffer[]): Buffer[] {
