@@ -3,7 +3,7 @@
 // internal topics with their dedicated settings.
 import type { BrokerConfig } from '../config/index.js';
 import type { LogStore, TopicMetadata } from '../storage/log-store.js';
-import { ErrorCode } from '../protocol/error-codes.js';
+import { KafkaError } from '../protocol/kafka-error.js';
 import { StorageError } from '../storage/errors.js';
 import { CONSUMER_OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC } from '../protocol/topic-names.js';
 
@@ -13,12 +13,7 @@ const LIVE_BROKERS = 1;
 export { CONSUMER_OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC };
 
 /** Kafka's reason for not creating a topic, with its error code (INVALID_REPLICATION_FACTOR here). */
-export class AutoCreateError extends Error {
-  constructor(readonly errorCode: number, message: string) {
-    super(message);
-    this.name = 'AutoCreateError';
-  }
-}
+export class AutoCreateError extends KafkaError {}
 
 /** Partition count, replication factor and overrides Kafka gives a topic it creates on its own. */
 export function autoCreateSpec(name: string, config: BrokerConfig): { partitions: number; replicationFactor: number; configs: Record<string, string> } {
@@ -55,7 +50,7 @@ export async function autoCreateTopic(store: LogStore, config: BrokerConfig, nam
   const { partitions, replicationFactor, configs } = autoCreateSpec(name, config);
   if (replicationFactor > LIVE_BROKERS) {
     throw new AutoCreateError(
-      ErrorCode.INVALID_REPLICATION_FACTOR,
+      'INVALID_REPLICATION_FACTOR',
       `Unable to replicate the partition ${replicationFactor} time(s): The target replication factor of ${replicationFactor} cannot be reached because only ${LIVE_BROKERS} broker(s) are registered.`,
     );
   }

@@ -1,8 +1,11 @@
 // Reads the partitions of one Fetch the way ReplicaManager.readFromLog does: in order, each at most its
 // partition_max_bytes and what is left of the response's max_bytes; the first batch is returned whole even
-// when larger, but only until some partition has returned data (KIP-74).
+// when larger, but only until some partition has returned data (KIP-74). Each log is looked up once per fetch
+// (resolveFetchPartition), and each read takes the high watermark, last stable offset and log start offset once,
+// before reading, as Kafka's Partition.fetchRecords reports them.
 import { ErrorCode } from '../protocol/error-codes.js';
-import { OffsetOutOfRangeError, StorageError } from '../storage/errors.js';
+import { KafkaError } from '../protocol/kafka-error.js';
+import { OffsetOutOfRangeError } from '../storage/errors.js';
 import type { LogStore } from '../storage/log-store.js';
 import type { FetchTarget } from './fetch-context.js';
 import { leaderEpochError } from './leader-epoch.js';
@@ -41,28 +44,43 @@ export interface ReadLimits {
   /** The response's byte budget: min(max_bytes, fetch.max.bytes). */
   readonly maxBytes: number;
   readonly isolationLevel: number;
-  readonly usesTopicIds: boolean;
   /** Open and aborted transactions (the broker's ProducerStates); none known without it. */
   readonly transactions?: TransactionView;
+}
+
+/** A fetch target with its log, or the error Kafka answers before reading (unknown topic, id or partition). */
+export type FetchPartition =
+  | { readonly target: FetchTarget; readonly topic: string; readonly log: PartitionLog }
+  | { readonly target: FetchTarget; readonly failed: PartitionRead };
+
+export function resolveFetchPartition(store: LogStore, target: FetchTarget, usesTopicIds: boolean): FetchPartition {
+  const topic = usesTopicIds ? store.topicById(target.topicId) : store.topic(target.topic);
+  if (topic === undefined) {
+    return { target, failed: errorRead(usesTopicIds ? ErrorCode.UNKNOWN_TOPIC_ID : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, target.topic, true) };
+  }
+  const log = store.log(topic.name, target.partition);
+  if (log === undefined) return { target, failed: errorRead(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, topic.name, true) };
+  return { target, topic: topic.name, log };
 }
 
 function errorRead(errorCode: number, topic: string, beforeRead: boolean): PartitionRead {
   return { errorCode, topic, highWatermark: -1, lastStableOffset: -1, logStartOffset: -1, records: [], bytes: 0, divergingEpoch: null, beforeRead, abortedTransactions: [] };
 }
 
-export async function readPartitions(store: LogStore, targets: readonly FetchTarget[], limits: ReadLimits): Promise<PartitionRead[]> {
-  const early = readAheadAll(store, targets, limits);
+export async function readPartitions(partitions: readonly FetchPartition[], limits: ReadLimits): Promise<PartitionRead[]> {
+  const early = readAheadAll(partitions, limits);
   let remaining = limits.maxBytes;
   let minOneBatch = true;
   const results: PartitionRead[] = [];
-  for (let i = 0; i < targets.length; i++) {
-    const target = targets[i]!;
-    const maxBytes = Math.min(target.request.maxBytes, remaining);
+  for (let i = 0; i < partitions.length; i++) {
+    const partition = partitions[i]!;
+    const requestedMax = partition.target.request.maxBytes;
+    const maxBytes = Math.min(requestedMax, remaining);
     const guess = early === undefined ? undefined : await early[i]!;
     const result =
-      guess !== undefined && sameAsInOrder(guess, target.request.maxBytes, maxBytes, minOneBatch)
+      guess !== undefined && sameAsInOrder(guess, requestedMax, maxBytes, minOneBatch)
         ? unwrap(guess)
-        : await readPartition(store, target, limits, maxBytes, minOneBatch);
+        : await readPartition(partition, limits, maxBytes, minOneBatch);
     if (result.bytes > 0) minOneBatch = false;
     remaining = Math.max(0, remaining - result.bytes);
     results.push(result);
@@ -78,13 +96,13 @@ type EarlyRead = { ok: true; read: PartitionRead } | { ok: false; error: unknown
  * pass above keeps a read only where the in-order rules would have produced the same one. Memory stays bounded by
  * the response's budget, as in order.
  */
-function readAheadAll(store: LogStore, targets: readonly FetchTarget[], limits: ReadLimits): Promise<EarlyRead>[] | undefined {
-  if (targets.length < 2) return undefined;
+function readAheadAll(partitions: readonly FetchPartition[], limits: ReadLimits): Promise<EarlyRead>[] | undefined {
+  if (partitions.length < 2) return undefined;
   let sum = 0;
-  for (const target of targets) sum += target.request.maxBytes;
+  for (const partition of partitions) sum += partition.target.request.maxBytes;
   if (sum > limits.maxBytes) return undefined;
-  return targets.map((target) =>
-    readPartition(store, target, limits, target.request.maxBytes, true).then(
+  return partitions.map((partition) =>
+    readPartition(partition, limits, partition.target.request.maxBytes, true).then(
       (read): EarlyRead => ({ ok: true, read }),
       (error: unknown): EarlyRead => ({ ok: false, error }),
     ),
@@ -104,23 +122,18 @@ function unwrap(early: EarlyRead): PartitionRead {
   throw early.error;
 }
 
-async function readPartition(store: LogStore, target: FetchTarget, limits: ReadLimits, maxBytes: number, minOneBatch: boolean): Promise<PartitionRead> {
-  const topic = limits.usesTopicIds ? store.topicById(target.topicId) : store.topic(target.topic);
-  if (topic === undefined) {
-    return errorRead(limits.usesTopicIds ? ErrorCode.UNKNOWN_TOPIC_ID : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, target.topic, true);
-  }
-  const log = store.log(topic.name, target.partition);
-  if (log === undefined) return errorRead(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, topic.name, true);
+async function readPartition(partition: FetchPartition, limits: ReadLimits, maxBytes: number, minOneBatch: boolean): Promise<PartitionRead> {
+  if ('failed' in partition) return partition.failed;
+  const { target, topic, log } = partition;
   const epochError = leaderEpochError(target.request.currentLeaderEpoch);
-  if (epochError !== ErrorCode.NONE) return errorRead(epochError, topic.name, false);
+  if (epochError !== ErrorCode.NONE) return errorRead(epochError, topic, false);
 
   const { fetchOffset, lastFetchedEpoch } = target.request;
   const highWatermark = log.highWatermark;
-  const stableAt = (hw: number): number => limits.transactions?.lastStableOffset(log, hw) ?? hw;
-  const lastStableOffset = stableAt(highWatermark);
+  const lastStableOffset = limits.transactions?.lastStableOffset(log, highWatermark) ?? highWatermark;
   const base = {
     errorCode: ErrorCode.NONE,
-    topic: topic.name,
+    topic,
     highWatermark,
     lastStableOffset,
     logStartOffset: log.logStartOffset,
@@ -129,32 +142,22 @@ async function readPartition(store: LogStore, target: FetchTarget, limits: ReadL
   };
   if (lastFetchedEpoch >= 0) {
     const end = endOffsetForEpoch(log, lastFetchedEpoch);
-    if (end.epoch < 0 || end.startOffset < 0) return errorRead(ErrorCode.OFFSET_OUT_OF_RANGE, topic.name, false);
+    if (end.epoch < 0 || end.startOffset < 0) return errorRead(ErrorCode.OFFSET_OUT_OF_RANGE, topic, false);
     if (end.epoch < lastFetchedEpoch || end.startOffset < fetchOffset) {
       return { ...base, records: [], bytes: 0, divergingEpoch: { epoch: end.epoch, endOffset: end.startOffset } };
     }
   }
   try {
-    const maxOffset = limits.isolationLevel === READ_COMMITTED ? lastStableOffset : highWatermark;
-    const read = await log.read(fetchOffset, maxBytes, { maxOffset, minOneBatch });
     const committed = limits.isolationLevel === READ_COMMITTED;
+    const read = await log.read(fetchOffset, maxBytes, { maxOffset: committed ? lastStableOffset : highWatermark, minOneBatch });
     const abortedTransactions =
       committed && limits.transactions !== undefined && read.records.length > 0
         ? limits.transactions.abortedTransactions(log, fetchOffset, endOfRecords(read.records))
         : [];
-    return {
-      ...base,
-      highWatermark: read.highWatermark,
-      lastStableOffset: stableAt(read.highWatermark),
-      logStartOffset: read.logStartOffset,
-      records: read.records,
-      bytes: read.bytes,
-      divergingEpoch: null,
-      abortedTransactions,
-    };
+    return { ...base, records: read.records, bytes: read.bytes, divergingEpoch: null, abortedTransactions };
   } catch (error) {
-    if (error instanceof OffsetOutOfRangeError) return errorRead(ErrorCode.OFFSET_OUT_OF_RANGE, topic.name, false);
-    if (error instanceof StorageError) return errorRead(ErrorCode[error.code], topic.name, false);
+    if (error instanceof OffsetOutOfRangeError) return errorRead(ErrorCode.OFFSET_OUT_OF_RANGE, topic, false);
+    if (error instanceof KafkaError) return errorRead(error.errorCode, topic, false);
     throw error;
   }
 }

@@ -1,24 +1,40 @@
-// Fetch long polling (Kafka's DelayedFetch): wait until one of the fetched logs is appended to, max_wait_ms
-// passes, or the broker starts closing. Appends wake the waiter through PartitionLog.onAppend; the only timer
-// is the one for max_wait_ms.
+// Fetch long polling (Kafka's DelayedFetch purgatory): a fetch waits until one of its logs is appended to,
+// max_wait_ms passes, or the broker starts closing. Appends wake a waiter through PartitionLog.onAppend; the only
+// timer is the one for max_wait_ms. Shutdown wakes every waiter from this one set: no listener per waiter on a
+// shared signal or emitter (Node warns past 10 listeners, as plain text in the middle of the JSON log).
 import type { PartitionLog } from '../storage/log.js';
 
 export type WakeReason = 'append' | 'timeout' | 'shutdown';
 
-export function waitForAppend(logs: readonly PartitionLog[], waitMs: number, shutdown: AbortSignal): Promise<WakeReason> {
-  if (shutdown.aborted) return Promise.resolve('shutdown');
-  if (waitMs <= 0) return Promise.resolve('timeout');
-  return new Promise<WakeReason>((resolve) => {
-    const unsubscribes: (() => void)[] = [];
-    const finish = (reason: WakeReason) => {
-      clearTimeout(timer);
-      shutdown.removeEventListener('abort', onShutdown);
-      for (const unsubscribe of unsubscribes) unsubscribe();
-      resolve(reason);
-    };
-    const onShutdown = () => finish('shutdown');
-    const timer = setTimeout(() => finish('timeout'), waitMs);
-    shutdown.addEventListener('abort', onShutdown, { once: true });
-    for (const log of new Set(logs)) unsubscribes.push(log.onAppend(() => finish('append')));
-  });
+export class DelayedFetches {
+  private readonly waiting = new Set<(reason: WakeReason) => void>();
+  private closed = false;
+
+  /** Long polls waiting now (Kafka's DelayedFetch purgatory size). */
+  get size(): number {
+    return this.waiting.size;
+  }
+
+  wait(logs: readonly PartitionLog[], waitMs: number): Promise<WakeReason> {
+    if (this.closed) return Promise.resolve('shutdown');
+    if (waitMs <= 0) return Promise.resolve('timeout');
+    return new Promise<WakeReason>((resolve) => {
+      const unsubscribes: (() => void)[] = [];
+      const finish = (reason: WakeReason) => {
+        if (!this.waiting.delete(finish)) return;
+        clearTimeout(timer);
+        for (const unsubscribe of unsubscribes) unsubscribe();
+        resolve(reason);
+      };
+      this.waiting.add(finish);
+      const timer = setTimeout(() => finish('timeout'), waitMs);
+      for (const log of new Set(logs)) unsubscribes.push(log.onAppend(() => finish('append')));
+    });
+  }
+
+  /** The broker is closing: every long poll answers now with what it has, and later ones do not wait. */
+  shutdown(): void {
+    this.closed = true;
+    for (const finish of [...this.waiting]) finish('shutdown');
+  }
 }

@@ -7,7 +7,6 @@ import type { BackgroundIntervals, LogStore } from '../storage/log-store.js';
 import type { PartitionLog } from '../storage/log.js';
 import type { CleanerHooks } from '../storage/store-core.js';
 import { MemoryLogStore } from '../storage/memory/memory-store.js';
-import { brokerLogDefaults, storeConfigResolver } from './topic-log-config.js';
 
 export type LogEngine = 'file' | 'memory';
 
@@ -24,15 +23,11 @@ export async function openLogStore(
   warn: (message: string) => void = () => {},
   engine: LogEngine = logEngine(config),
 ): Promise<LogStore> {
-  const common = {
-    nodeId: config['node.id'],
-    defaults: brokerLogDefaults(config),
-    resolveConfig: storeConfigResolver(config),
-  };
+  const common = { nodeId: config['node.id'], broker: config, warn };
   if (engine === 'memory') return new MemoryLogStore(common);
   const logDir = config['log.dirs'][0];
   if (logDir === undefined) throw new Error('log.dirs: no log directory configured');
-  return FileLogStore.open({ ...common, logDir, warn });
+  return FileLogStore.open({ ...common, logDir });
 }
 
 /**

@@ -14,8 +14,9 @@ import {
   type RecordError,
   type ValidationFailure,
 } from '../protocol/records/index.js';
-import { StorageError } from '../storage/errors.js';
+import { KafkaError } from '../protocol/kafka-error.js';
 import type { PartitionLog } from '../storage/log.js';
+import { topicTimestampType } from '../storage/log-config.js';
 import { appendGrouped } from './produce-group-append.js';
 import type { ProducerStateCheck } from './producer-state.js';
 import { codecLevel, needsRebuild, rebuildBatch, targetCodec } from './recompress.js';
@@ -55,10 +56,11 @@ export async function appendProduced(
   if (!framing.ok) return rejected(framing, log);
   let batch = payload!.subarray(framing.pos, framing.pos + framing.size);
   const header = framing.header;
-  const appendTimeTopic = config['message.timestamp.type'] === 'LogAppendTime';
+  const timestampType = topicTimestampType(config);
+  const appendTimeTopic = timestampType === TimestampType.LOG_APPEND_TIME;
   const checked = validateProducedRecords(batch, header, {
     now,
-    timestampType: appendTimeTopic ? TimestampType.LOG_APPEND_TIME : TimestampType.CREATE_TIME,
+    timestampType,
     timestampBeforeMaxMs: config['message.timestamp.before.max.ms'],
     timestampAfterMaxMs: config['message.timestamp.after.max.ms'],
     compacted: config['cleanup.policy'].includes('compact'),
@@ -84,7 +86,7 @@ export async function appendProduced(
   try {
     const result = await appendGrouped(log, {
       batch,
-      timestampType: appendTimeTopic ? 'LogAppendTime' : 'CreateTime',
+      timestampType,
       segmentBytes: config['segment.bytes'],
       now,
       // Recorded inside the log's append, so a snapshot taken at the next roll includes the batch.
@@ -100,21 +102,15 @@ export async function appendProduced(
     };
   } catch (error) {
     producerState.appendFailed?.(log, header);
-    if (error instanceof StorageError) return failed(ErrorCode[error.code]);
+    if (error instanceof KafkaError) return failed(error.errorCode);
     throw error;
   }
 }
 
-/**
- * Kafka answers checks made before the log (request framing: "Produce requests with version ...", sizes, CRC)
- * without a log start offset; the log's own validation failures carry it, and per-record ones their message.
- */
+/** The log's own validation failures carry the log start offset (ValidationFailure.byLog), per-record ones their message. */
 function rejected(failure: ValidationFailure, log: PartitionLog): PartitionAppendOutcome {
   if (failure.recordErrors.length > 0) {
     return { ...failed(failure.errorCode, log.logStartOffset), recordErrors: failure.recordErrors, errorMessage: failure.message };
   }
-  const fromLog =
-    (failure.errorCode === ErrorCode.INVALID_RECORD && !failure.message.startsWith('Produce requests with version')) ||
-    failure.errorCode === ErrorCode.INVALID_TIMESTAMP;
-  return failed(failure.errorCode, fromLog ? log.logStartOffset : -1);
+  return failed(failure.errorCode, failure.byLog ? log.logStartOffset : -1);
 }

@@ -4,7 +4,8 @@
 // producer on one partition (librdkafka keeps many requests in flight) then costs a file write per burst rather
 // than per request. Each batch keeps its own offsets, as if appended alone; a failed append fails its whole group.
 import { LAST_OFFSET_DELTA_OFFSET } from '../protocol/records/index.js';
-import type { AppendResult, PartitionLog, TimestampType } from '../storage/log.js';
+import type { TimestampTypeValue } from '../protocol/records/batch.js';
+import type { AppendResult, PartitionLog } from '../storage/log.js';
 import { PARTITION_LEADER_EPOCH } from './leader-epoch.js';
 
 /** Most bytes one grouped append carries (a lone larger batch still goes alone). */
@@ -13,7 +14,7 @@ export const MAX_GROUP_BYTES = 1024 * 1024;
 export interface GroupedAppend {
   /** One record batch, validated and ready for the log (its base offset is assigned there). */
   readonly batch: Buffer;
-  readonly timestampType: TimestampType;
+  readonly timestampType: TimestampTypeValue;
   /** The topic's segment.bytes: a group never grows past it. */
   readonly segmentBytes: number;
   readonly now: number;

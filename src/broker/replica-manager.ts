@@ -1,13 +1,17 @@
 // The Kafka-level partition layer over the LogStore, named after Kafka's class with the same job: finds a
-// partition's log, appends produced batches, and owns the broker-wide state of the data path (topic config
-// cache, fetch sessions, pending long polls). Handlers reach it as BrokerState.replicaManager.
+// partition's log, appends produced batches (appendRecords), reads them back with the delayed fetch
+// (fetchRecords, Kafka's fetchMessages + DelayedFetch), and owns the broker-wide state of the data path (topic
+// config cache, fetch sessions, pending long polls). Handlers reach it as BrokerState.replicaManager.
 import type { BrokerConfig, TopicConfig } from '../config/index.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import type { RecordsValue } from '../protocol/io/writer.js';
 import type { PartitionLog } from '../storage/log.js';
 import type { LogStore, TopicMetadata } from '../storage/log-store.js';
 import { isInternalTopic } from '../protocol/topic-names.js';
+import type { FetchTarget } from './fetch-context.js';
+import { readPartitions, resolveFetchPartition, type FetchPartition, type PartitionRead, type TransactionView } from './fetch-reader.js';
 import { FetchSessionCache } from './fetch-session-cache.js';
+import { DelayedFetches } from './fetch-wait.js';
 import { appendProduced, failed, type PartitionAppendOutcome } from './produce-append.js';
 import { appendEveryBatch, type ProducerStateCheck } from './producer-state.js';
 import { TopicConfigCache } from './topic-config-cache.js';
@@ -23,8 +27,21 @@ export interface AppendOptions {
   readonly internalTopicsAllowed: boolean;
 }
 
+export interface FetchParams {
+  /** max_wait_ms and min_bytes: how long to wait for how much (DelayedFetch). */
+  readonly maxWaitMs: number;
+  readonly minBytes: number;
+  /** The response's byte budget: min(max_bytes, fetch.max.bytes). */
+  readonly maxBytes: number;
+  readonly isolationLevel: number;
+  /** v13+: targets name their topic by id. */
+  readonly usesTopicIds: boolean;
+}
+
 export interface ReplicaManagerOptions {
   readonly producerState?: ProducerStateCheck;
+  /** Last stable offsets and aborted transactions for read_committed fetches; none known without it. */
+  readonly transactions?: TransactionView;
   readonly now?: () => number;
 }
 
@@ -32,8 +49,9 @@ export class ReplicaManager {
   readonly topicConfigs: TopicConfigCache;
   readonly fetchSessions: FetchSessionCache;
   private readonly producerState: ProducerStateCheck;
+  private readonly transactions: TransactionView | undefined;
   private readonly now: () => number;
-  private readonly shutdownController = new AbortController();
+  readonly delayedFetches = new DelayedFetches();
 
   constructor(
     readonly store: LogStore,
@@ -43,6 +61,7 @@ export class ReplicaManager {
     this.topicConfigs = new TopicConfigCache(brokerConfig);
     this.fetchSessions = new FetchSessionCache(brokerConfig['max.incremental.fetch.session.cache.slots']);
     this.producerState = options.producerState ?? appendEveryBatch;
+    this.transactions = options.transactions;
     this.now = options.now ?? Date.now;
   }
 
@@ -56,13 +75,9 @@ export class ReplicaManager {
     this.topicConfigs.setBrokerConfig(config);
   }
 
-  /** Aborted when the broker starts closing: long polls answer at once with what they have. */
-  get shutdownSignal(): AbortSignal {
-    return this.shutdownController.signal;
-  }
-
+  /** The broker starts closing: long polls answer at once with what they have. */
   shutdown(): void {
-    this.shutdownController.abort();
+    this.delayedFetches.shutdown();
   }
 
   partition(topicName: string, index: number): PartitionLookup {
@@ -87,4 +102,42 @@ export class ReplicaManager {
     const target = { topic: topicName, partition: index, log: found.log, config: this.topicConfig(found.topic) };
     return appendProduced(target, records, options.apiVersion, this.producerState, this.now());
   }
+
+  /**
+   * Reads the partitions of one Fetch, each log looked up once; then, as Kafka's DelayedFetch, waits up to
+   * max_wait_ms while fewer than min_bytes are ready and nothing forces an answer, reading again when a log is
+   * appended to. After a wait each partition is looked up again: its topic may have been deleted meanwhile.
+   */
+  async fetchRecords(targets: readonly FetchTarget[], params: FetchParams): Promise<PartitionRead[]> {
+    const limits = { maxBytes: params.maxBytes, isolationLevel: params.isolationLevel, ...(this.transactions ? { transactions: this.transactions } : {}) };
+    let partitions = this.resolveFetch(targets, params);
+    let reads = await readPartitions(partitions, limits);
+    if (!mustWait(params, reads)) return reads;
+    const deadline = Date.now() + params.maxWaitMs;
+    for (;;) {
+      const logs = partitions.flatMap((p) => ('log' in p ? [p.log] : []));
+      const reason = await this.delayedFetches.wait(logs, deadline - Date.now());
+      partitions = this.resolveFetch(targets, params);
+      reads = await readPartitions(partitions, limits);
+      if (reason !== 'append' || !mustWait(params, reads)) return reads;
+    }
+  }
+
+  private resolveFetch(targets: readonly FetchTarget[], params: FetchParams): FetchPartition[] {
+    return targets.map((target) => resolveFetchPartition(this.store, target, params.usesTopicIds));
+  }
+}
+
+/** DelayedFetch's rule: wait only while nothing forces an answer and fewer than min_bytes are ready. */
+function mustWait(params: FetchParams, reads: readonly PartitionRead[]): boolean {
+  if (params.maxWaitMs <= 0) return false;
+  let bytes = 0;
+  let readable = 0;
+  for (const read of reads) {
+    if (read.beforeRead) continue;
+    readable++;
+    if (read.errorCode !== ErrorCode.NONE || read.divergingEpoch !== null) return false;
+    bytes += read.bytes;
+  }
+  return readable > 0 && bytes < params.minBytes;
 }

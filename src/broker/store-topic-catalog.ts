@@ -1,7 +1,7 @@
 // The TopicCatalog seam (what Metadata reads) backed by the broker's LogStore.
 import type { BrokerConfig } from '../config/index.js';
 import type { LogStore, TopicMetadata } from '../storage/log-store.js';
-import type { TopicCatalog, TopicInfo } from '../server/topic-catalog.js';
+import type { TopicCatalog, TopicInfo } from './topic-catalog.js';
 import { isInternalTopic } from '../protocol/topic-names.js';
 import { autoCreateTopic } from './auto-create.js';
 

@@ -1,6 +1,6 @@
-// Effective topic configs (src/config/topic-configs.ts) cached per topic: resolving walks every definition,
-// too much to repeat for each partition of each Produce. An entry is reused while the overrides are unchanged.
-import { ConfigError, resolveTopicConfig, type BrokerConfig, type TopicConfig } from '../config/index.js';
+// Effective topic configs cached per topic (the one resolution, resolveStoredTopicConfig, which the storage
+// engine also uses): resolving walks every definition, too much to repeat for each partition of each Produce. An entry is reused while the overrides are unchanged.
+import { resolveStoredTopicConfig, type BrokerConfig, type TopicConfig } from '../config/index.js';
 import type { TopicMetadata } from '../storage/log-store.js';
 
 interface Entry {
@@ -22,28 +22,9 @@ export class TopicConfigCache {
   get(topic: TopicMetadata): TopicConfig {
     const cached = this.entries.get(topic.name);
     if (cached !== undefined && sameOverrides(cached.overrides, topic.configs)) return cached.resolved;
-    const resolved = resolveLeniently(topic.configs, this.broker);
+    const resolved = resolveStoredTopicConfig(topic.configs, this.broker);
     this.entries.set(topic.name, { overrides: { ...topic.configs }, resolved });
     return resolved;
-  }
-}
-
-/** A stored override that no longer parses falls back to the broker's value rather than failing every request. */
-function resolveLeniently(overrides: Record<string, string>, broker: BrokerConfig): TopicConfig {
-  try {
-    return resolveTopicConfig(overrides, broker);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    const usable: Record<string, string> = {};
-    for (const [name, value] of Object.entries(overrides)) {
-      try {
-        resolveTopicConfig({ [name]: value }, broker);
-        usable[name] = value;
-      } catch {
-        // dropped: the broker's value stands in
-      }
-    }
-    return resolveTopicConfig(usable, broker);
   }
 }
 

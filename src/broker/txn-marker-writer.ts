@@ -1,7 +1,6 @@
 // The partition leader's side of a transaction marker (what WriteTxnMarkers does on each partition): a marker
 // for __consumer_offsets goes through the group coordinator, which applies or drops the transactional offset
 // commits it holds; any other partition gets the control batch through its producer state.
-import type { GroupCoordinator } from '../coordinator/group-coordinator.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { ControlRecordType } from '../protocol/records/index.js';
 import type { LogStore } from '../storage/log-store.js';
@@ -17,7 +16,15 @@ export interface MarkerToWrite {
   readonly coordinatorEpoch: number;
 }
 
-export function markerWriter(store: LogStore, producerStates: ProducerStates, groups: () => GroupCoordinator): (m: MarkerToWrite) => Promise<number> {
+/**
+ * What a __consumer_offsets marker needs of the group coordinator (a layer above): it waits for the partition's
+ * pending offset writes, runs `writeMarker`, then applies or drops the transactional offsets it holds.
+ */
+export interface TxnOffsetCompletion {
+  completeTransaction(partition: number, producerId: number, commit: boolean, writeMarker: () => Promise<number>): Promise<number>;
+}
+
+export function markerWriter(store: LogStore, producerStates: ProducerStates, groups: () => TxnOffsetCompletion): (m: MarkerToWrite) => Promise<number> {
   return async (m) => {
     const log = store.log(m.topic, m.partition);
     if (log === undefined) return ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;

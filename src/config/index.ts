@@ -17,7 +17,7 @@ export {
 } from './listeners.js';
 export { parseProperties, PropertiesSyntaxError } from './properties.js';
 export {
-  topicConfigDefinitions, topicConfigDefinition, resolveTopicConfig, validateTopicConfig, validateTopicConfigs,
+  topicConfigDefinitions, topicConfigDefinition, resolveTopicConfig, resolveStoredTopicConfig, validateTopicConfig, validateTopicConfigs,
   type TopicConfig, type TopicConfigKey, type TopicConfigDefinition,
 } from './topic-configs.js';
 export {

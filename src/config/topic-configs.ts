@@ -131,3 +131,42 @@ export function resolveTopicConfig(overrides: Record<string, string>, broker: Br
   }
   return Object.freeze(values) as unknown as TopicConfig;
 }
+
+/**
+ * Kafka's internal.segment.bytes (LogConfig.INTERNAL_SEGMENT_BYTES_CONFIG, defineInternal: an int, no validator,
+ * "for testing only"): when stored, it is the segment size instead of segment.bytes, whose 1 MiB minimum it
+ * escapes. Clients cannot set it (CreateTopics and AlterConfigs call it unknown); tests write it to the store.
+ */
+export const INTERNAL_SEGMENT_BYTES = 'internal.segment.bytes';
+
+/**
+ * The one resolution of a stored topic's effective config, for Produce, Fetch and the storage engine alike:
+ * resolveTopicConfig, except that an override Kafka's validator refuses (written by hand or by an older
+ * version; CreateTopics and AlterConfigs refuse it) is left out and reported, so the live broker value
+ * stands in for it. Kafka's LogConfig.fromProps throws on such a value and its broker does not start; one bad
+ * override here costs only that override.
+ */
+export function resolveStoredTopicConfig(
+  overrides: Readonly<Record<string, string>>,
+  broker: BrokerConfig,
+  onInvalid: (name: string, value: string, problem: string) => void = () => {},
+): TopicConfig {
+  let usable: Record<string, string> | undefined;
+  let internalSegmentBytes: number | undefined;
+  for (const [name, value] of Object.entries(overrides)) {
+    let problem: string | null = null;
+    if (name === INTERNAL_SEGMENT_BYTES) {
+      const parsed = Number(value.trim());
+      if (Number.isInteger(parsed) && parsed >= -(2 ** 31) && parsed < 2 ** 31) internalSegmentBytes = parsed;
+      else problem = `Invalid value ${value} for configuration ${name}: Not a number of type INT`;
+    } else if (topicConfigDefinition(name) !== undefined) {
+      problem = validateTopicConfig(name, value);
+    }
+    if (problem === null) continue;
+    usable ??= { ...overrides };
+    delete usable[name];
+    onInvalid(name, value, problem);
+  }
+  const resolved = resolveTopicConfig(usable ?? { ...overrides }, broker);
+  return internalSegmentBytes === undefined ? resolved : Object.freeze({ ...resolved, 'segment.bytes': internalSegmentBytes });
+}

@@ -1,6 +1,11 @@
 /** What the group coordinator needs from a request's context. */
-import type { RequestContext } from '../server/handler.js';
 import type { MemberContext } from './group/membership.js';
+
+/** The parts of a request's context the coordinator reads (the server's RequestContext has them). */
+export interface RequestOrigin {
+  readonly header: { readonly clientId: string | null };
+  readonly connection: { readonly remote: string };
+}
 
 /** Kafka prints a member's host as InetAddress.toString(): "/127.0.0.1". */
 export function clientHostOf(remote: string): string {
@@ -8,6 +13,6 @@ export function clientHostOf(remote: string): string {
   return `/${colon < 0 ? remote : remote.slice(0, colon)}`;
 }
 
-export function memberContextOf(ctx: RequestContext, version: number): MemberContext {
+export function memberContextOf(ctx: RequestOrigin, version: number): MemberContext {
   return { clientId: ctx.header.clientId ?? '', clientHost: clientHostOf(ctx.connection.remote), apiVersion: version };
 }

@@ -6,7 +6,6 @@ import { hostname } from 'node:os';
 import type { Socket } from 'node:net';
 import { parseListeners, type BrokerConfig } from '../config/index.js';
 import { backgroundIntervals, cleanerSettings, logEngine, openLogStore, type LogEngine } from '../broker/open-store.js';
-import { brokerLogDefaults, storeConfigResolver } from '../broker/topic-log-config.js';
 import { ReplicaManager } from '../broker/replica-manager.js';
 import { StoreTopicCatalog } from '../broker/store-topic-catalog.js';
 import { GroupCoordinator } from '../coordinator/group-coordinator.js';
@@ -21,7 +20,7 @@ import type { BrokerState, Endpoint, RegisteredApi } from './handler.js';
 import { handlers as registry } from './handlers/index.js';
 import { bindListener, type BoundListener } from './listener.js';
 import { createDispatch } from './router.js';
-import type { TopicCatalog } from './topic-catalog.js';
+import type { TopicCatalog } from '../broker/topic-catalog.js';
 
 export interface Broker {
   /** The bound address of each listener, in configuration order (port 0 resolved). */
@@ -113,7 +112,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
     opened.push(() => groups.close());
     // Producer state is rebuilt from the logs, then transactions from __transaction_state (prepared ones finish).
     const producerStates = await ProducerStates.load(store);
-    const replicaManager = new ReplicaManager(store, config, { producerState: producerStates });
+    const replicaManager = new ReplicaManager(store, config, { producerState: producerStates, transactions: producerStates });
     const transactions = await openTransactions({ config, liveConfig: () => dynamic.config, replicaManager, producerStates, groups, log });
     opened.push(() => transactions.close());
     for (const spec of listenerSpecs) {
@@ -140,7 +139,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
     dynamic.onChange(async (next, previous) => {
       state.config = next;
       replicaManager.reconfigure(next);
-      await store.reconfigureLogs(brokerLogDefaults(next), storeConfigResolver(next));
+      await store.reconfigureLogs(next);
       const cleaner = cleanerSettings(next);
       if (JSON.stringify(cleaner) !== JSON.stringify(cleanerSettings(previous))) await store.reconfigureCleaner(cleaner);
     });

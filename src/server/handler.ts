@@ -14,7 +14,7 @@ import type { GroupCoordinator } from '../coordinator/group-coordinator.js';
 import type { ProducerStates } from '../broker/producer-states.js';
 import type { TxnCoordinator } from '../coordinator/txn/txn-coordinator.js';
 import type { ConnectionInfo } from './connection.js';
-import type { TopicCatalog } from './topic-catalog.js';
+import type { TopicCatalog } from '../broker/topic-catalog.js';
 
 /** Returned by a handler whose request gets no response at all (acks=0 Produce). */
 export const NO_RESPONSE: unique symbol = Symbol('no response');

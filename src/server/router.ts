@@ -25,7 +25,7 @@ import {
 } from '../protocol/generated/headers.js';
 import type { ErrorResponseBuilder } from '../protocol/error-responses/index.js';
 import { CloseConnection, type ConnectionInfo, type Dispatch, type ResponseBytes } from './connection.js';
-import { apiErrorOf } from './error-mapping.js';
+import { apiErrorOf } from '../protocol/kafka-error.js';
 import {
   isLazy,
   NO_RESPONSE,

@@ -1,5 +1,5 @@
-// Errors a log raises for the caller to map onto a Kafka error code: `code` is the name in
-// src/protocol/error-codes.ts.
+// Errors a log raises: each names its Kafka code (src/protocol/kafka-error.ts maps it for the client).
+import { KafkaError } from '../protocol/kafka-error.js';
 
 export type StorageErrorCode =
   | 'OFFSET_OUT_OF_RANGE'
@@ -11,10 +11,11 @@ export type StorageErrorCode =
   | 'INVALID_TOPIC_EXCEPTION'
   | 'INCONSISTENT_CLUSTER_ID';
 
-export class StorageError extends Error {
-  constructor(readonly code: StorageErrorCode, message: string) {
-    super(message);
-    this.name = 'StorageError';
+export class StorageError extends KafkaError {
+  declare readonly code: StorageErrorCode;
+
+  constructor(code: StorageErrorCode, message: string) {
+    super(code, message);
   }
 }
 

@@ -1,7 +1,8 @@
-// The storage engine's own view of a topic's configs: plain numbers, Kafka's defaults. The config layer maps
-// broker defaults (log.*) and topic overrides onto this; logConfigFrom covers the topic-level names.
-
-import type { TimestampType } from './log.js';
+// The storage engine's view of a topic's effective config (plain numbers, Infinity for Kafka's "never"),
+// mapped from the one resolution in src/config/topic-configs.ts (resolveStoredTopicConfig): Produce, Fetch and
+// the engine see the same values, and Kafka's defaults live only in the config definitions.
+import { LONG_MAX_VALUE, defaultBrokerConfig, resolveTopicConfig, type TopicConfig } from '../config/index.js';
+import { TimestampType, type TimestampTypeValue } from '../protocol/records/batch.js';
 
 export interface LogConfig {
   segmentBytes: number;
@@ -17,7 +18,7 @@ export interface LogConfig {
   flushMessages: number;
   flushMs: number;
   fileDeleteDelayMs: number;
-  messageTimestampType: TimestampType;
+  messageTimestampType: TimestampTypeValue;
   /** cleanup.policy includes "delete": retention applies. */
   deleteEnabled: boolean;
   /** cleanup.policy includes "compact". */
@@ -35,63 +36,42 @@ export interface LogConfig {
   maxCompactionLagMs?: number;
 }
 
-export const DEFAULT_LOG_CONFIG: Readonly<LogConfig> = Object.freeze({
-  segmentBytes: 1024 * 1024 * 1024,
-  segmentMs: 7 * 24 * 60 * 60 * 1000,
-  segmentJitterMs: 0,
-  indexIntervalBytes: 4096,
-  segmentIndexBytes: 10 * 1024 * 1024,
-  retentionMs: 7 * 24 * 60 * 60 * 1000,
-  retentionBytes: -1,
-  flushMessages: Infinity,
-  flushMs: Infinity,
-  fileDeleteDelayMs: 60_000,
-  messageTimestampType: 'CreateTime',
-  deleteEnabled: true,
-  compactEnabled: false,
-  maxMessageBytes: 1024 * 1024 + 12,
-  deleteRetentionMs: 24 * 60 * 60 * 1000,
-  minCleanableDirtyRatio: 0.5,
-  minCompactionLagMs: 0,
-  maxCompactionLagMs: Infinity,
-});
-
-const LONG_MAX = '9223372036854775807';
-
-function num(value: string | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (value.trim() === LONG_MAX) return Infinity;
-  const n = Number(value);
-  return Number.isFinite(n) ? n : fallback;
+/** Long.MAX_VALUE means "never" to Kafka; the engine spells that Infinity. */
+function unbounded(value: number): number {
+  return value >= LONG_MAX_VALUE ? Infinity : value;
 }
 
-/** Topic-level overrides (Kafka names, string values) on top of broker-level defaults. */
-export function logConfigFrom(
-  overrides: Readonly<Record<string, string | undefined>>,
-  defaults: Readonly<LogConfig> = DEFAULT_LOG_CONFIG,
-): LogConfig {
-  const policy = overrides['cleanup.policy'];
-  const policies = policy === undefined ? undefined : policy.split(',').map((p) => p.trim());
-  const type = overrides['message.timestamp.type'];
+/** The engine's LogConfig for a topic's effective config. */
+export function logConfigOf(topic: TopicConfig): LogConfig {
+  const policy = topic['cleanup.policy'];
   return {
-    segmentBytes: num(overrides['segment.bytes'], defaults.segmentBytes),
-    segmentMs: num(overrides['segment.ms'], defaults.segmentMs),
-    segmentJitterMs: num(overrides['segment.jitter.ms'], defaults.segmentJitterMs),
-    indexIntervalBytes: num(overrides['index.interval.bytes'], defaults.indexIntervalBytes),
-    segmentIndexBytes: num(overrides['segment.index.bytes'], defaults.segmentIndexBytes),
-    retentionMs: num(overrides['retention.ms'], defaults.retentionMs),
-    retentionBytes: num(overrides['retention.bytes'], defaults.retentionBytes),
-    flushMessages: num(overrides['flush.messages'], defaults.flushMessages),
-    flushMs: num(overrides['flush.ms'], defaults.flushMs),
-    fileDeleteDelayMs: num(overrides['file.delete.delay.ms'], defaults.fileDeleteDelayMs),
-    messageTimestampType:
-      type === 'LogAppendTime' || type === 'CreateTime' ? type : defaults.messageTimestampType,
-    deleteEnabled: policies === undefined ? defaults.deleteEnabled : policies.includes('delete'),
-    compactEnabled: policies === undefined ? defaults.compactEnabled : policies.includes('compact'),
-    maxMessageBytes: num(overrides['max.message.bytes'], defaults.maxMessageBytes),
-    deleteRetentionMs: num(overrides['delete.retention.ms'], defaults.deleteRetentionMs ?? DEFAULT_LOG_CONFIG.deleteRetentionMs!),
-    minCleanableDirtyRatio: num(overrides['min.cleanable.dirty.ratio'], defaults.minCleanableDirtyRatio ?? DEFAULT_LOG_CONFIG.minCleanableDirtyRatio!),
-    minCompactionLagMs: num(overrides['min.compaction.lag.ms'], defaults.minCompactionLagMs ?? DEFAULT_LOG_CONFIG.minCompactionLagMs!),
-    maxCompactionLagMs: num(overrides['max.compaction.lag.ms'], defaults.maxCompactionLagMs ?? DEFAULT_LOG_CONFIG.maxCompactionLagMs!),
+    segmentBytes: topic['segment.bytes'],
+    segmentMs: unbounded(topic['segment.ms']),
+    segmentJitterMs: topic['segment.jitter.ms'],
+    indexIntervalBytes: topic['index.interval.bytes'],
+    segmentIndexBytes: topic['segment.index.bytes'],
+    retentionMs: topic['retention.ms'],
+    retentionBytes: topic['retention.bytes'],
+    flushMessages: unbounded(topic['flush.messages']),
+    flushMs: unbounded(topic['flush.ms']),
+    fileDeleteDelayMs: topic['file.delete.delay.ms'],
+    messageTimestampType: topicTimestampType(topic),
+    deleteEnabled: policy.includes('delete'),
+    compactEnabled: policy.includes('compact'),
+    maxMessageBytes: topic['max.message.bytes'],
+    deleteRetentionMs: topic['delete.retention.ms'],
+    minCleanableDirtyRatio: topic['min.cleanable.dirty.ratio'],
+    minCompactionLagMs: topic['min.compaction.lag.ms'],
+    maxCompactionLagMs: unbounded(topic['max.compaction.lag.ms']),
   };
+}
+
+/** message.timestamp.type as the record batch attribute it means. */
+export function topicTimestampType(topic: TopicConfig): TimestampTypeValue {
+  return topic['message.timestamp.type'] === 'LogAppendTime' ? TimestampType.LOG_APPEND_TIME : TimestampType.CREATE_TIME;
+}
+
+/** A topic without overrides on a broker with gregor's defaults (for tests and tools that open a log directly). */
+export function defaultLogConfig(): LogConfig {
+  return logConfigOf(resolveTopicConfig({}, defaultBrokerConfig()));
 }

@@ -2,6 +2,7 @@
 // Engines: FileLogStore (src/storage/file/file-store.ts) and MemoryLogStore (src/storage/memory/memory-store.ts).
 
 import type { CleanerSettings } from './cleaner/cleaner-config.js';
+import type { BrokerConfig } from '../config/index.js';
 import type { LogConfig } from './log-config.js';
 import type { PartitionLog } from './log.js';
 import type { ProducerStateSource } from './producer-state.js';
@@ -37,7 +38,7 @@ export interface LogStore {
   /** Run retention on every log now; returns segments removed. */
   runRetention(now?: number): Promise<number>;
   /** New broker-level defaults under every topic's overrides; every log picks up its new config. */
-  reconfigureLogs(defaults: LogConfig, resolveConfig?: (overrides: Readonly<Record<string, string>>, defaults: LogConfig) => LogConfig): Promise<void>;
+  reconfigureLogs(broker: BrokerConfig): Promise<void>;
   /** Restarts the log cleaner with new log.cleaner.* settings (no-op before startBackground). */
   reconfigureCleaner(settings: Partial<CleanerSettings>): Promise<void>;
   /** Start background retention, flush.ms and checkpoint tasks on the store's scheduler. */

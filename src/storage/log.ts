@@ -3,17 +3,16 @@
 // what persists of the broker's producer state (snapshots, the transaction index: producer-state.ts).
 // Offsets are plain numbers here (they stay far below 2^53); handlers convert to bigint at the wire.
 
+import type { TimestampTypeValue } from '../protocol/records/batch.js';
 import type { LogConfig } from './log-config.js';
 import type { EpochEntry } from './leader-epoch.js';
 import type { AbortedTxn, LoadedProducerState } from './producer-state.js';
-
-export type TimestampType = 'CreateTime' | 'LogAppendTime';
 
 export interface AppendInfo {
   /** Partition leader epoch stamped into every appended batch. */
   leaderEpoch: number;
   /** The topic's message.timestamp.type; LogAppendTime makes the log stamp `now` into each batch. */
-  timestampType?: TimestampType;
+  timestampType?: TimestampTypeValue;
   /** Append time in ms (defaults to the log's clock). */
   now?: number;
   /**

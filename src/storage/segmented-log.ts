@@ -4,6 +4,7 @@
 // when a segment rolls and when the log closes, snapshots dropped with truncation and the log start, the
 // transaction index kept per segment. Engines supply the segments (and persist what the hooks hand them).
 
+import { TimestampType } from '../protocol/records/batch.js';
 import { assignOffsets } from './batches.js';
 import { OffsetOutOfRangeError, StorageError } from './errors.js';
 import { LeaderEpochCache, type EpochEntry } from './leader-epoch.js';
@@ -183,7 +184,7 @@ export class SegmentedLog<S extends LogSegment> implements PartitionLog {
       this.ensureOpen();
       const now = info.now ?? this.scheduler.now();
       const type = info.timestampType ?? this.cfg.messageTimestampType;
-      const logAppendTime = type === 'LogAppendTime' ? now : undefined;
+      const logAppendTime = type === TimestampType.LOG_APPEND_TIME ? now : undefined;
       const assigned = assignOffsets(batches, this.endOffset, info.leaderEpoch, logAppendTime);
       const incoming = { bytes: batches.length, maxTimestamp: assigned.maxTimestamp, lastOffset: assigned.lastOffset };
       if (shouldRoll(this.active.rollCandidate(), this.cfg, now, incoming)) await this.roll(now);

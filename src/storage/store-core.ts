@@ -6,7 +6,8 @@ import type { CleanerSettings } from './cleaner/cleaner-config.js';
 import { LogCleaner } from './cleaner/log-cleaner.js';
 import { forEachBounded, PARTITION_IO_CONCURRENCY } from './bounded.js';
 import { StorageError } from './errors.js';
-import { DEFAULT_LOG_CONFIG, logConfigFrom, type LogConfig } from './log-config.js';
+import { defaultBrokerConfig, resolveStoredTopicConfig, type BrokerConfig } from '../config/index.js';
+import { logConfigOf, type LogConfig } from './log-config.js';
 import type { PartitionLog } from './log.js';
 import { DEFAULT_BACKGROUND_INTERVALS, type BackgroundIntervals, type LogStore, type TopicMetadata } from './log-store.js';
 import type { ProducerStateSource } from './producer-state.js';
@@ -20,10 +21,10 @@ export interface StoreCoreOptions {
   clusterId: string;
   nodeId: number;
   scheduler: Scheduler;
-  /** Broker-level defaults (log.* settings) under every topic's overrides. */
-  defaults?: LogConfig;
-  /** Replaces logConfigFrom when the config layer resolves topic configs itself. */
-  resolveConfig?: (overrides: Readonly<Record<string, string>>, defaults: LogConfig) => LogConfig;
+  /** The live broker config whose log.* values stand under every topic's overrides (Kafka's defaults if absent). */
+  broker?: BrokerConfig;
+  /** Told of a stored override Kafka's validator refuses (left out; the broker's value stands in). */
+  warn?: (message: string) => void;
 }
 
 /** What the broker lends the log cleaner beyond its settings. */
@@ -39,8 +40,8 @@ export abstract class StoreCore<S extends LogSegment> implements LogStore {
   readonly clusterId: string;
   readonly nodeId: number;
   protected readonly scheduler: Scheduler;
-  protected defaults: LogConfig;
-  private resolve: (overrides: Readonly<Record<string, string>>, defaults: LogConfig) => LogConfig;
+  private broker: BrokerConfig;
+  private readonly warnInvalid: (message: string) => void;
   /** Frozen entries, handed out as they are: lookups on the request path copy nothing. */
   protected readonly topicTable = new Map<string, TopicMetadata>();
   /** Topic id → name, so topicById is one lookup. */
@@ -60,8 +61,8 @@ export abstract class StoreCore<S extends LogSegment> implements LogStore {
     this.clusterId = options.clusterId;
     this.nodeId = options.nodeId;
     this.scheduler = options.scheduler;
-    this.defaults = options.defaults ?? { ...DEFAULT_LOG_CONFIG };
-    this.resolve = options.resolveConfig ?? ((overrides, defaults) => logConfigFrom(overrides, defaults));
+    this.broker = options.broker ?? defaultBrokerConfig();
+    this.warnInvalid = options.warn ?? (() => {});
   }
 
   /**
@@ -107,7 +108,8 @@ export abstract class StoreCore<S extends LogSegment> implements LogStore {
     for (const log of this.logTable.values()) log.setProducerStateSource(source);
   }
   logConfigFor(configs: Readonly<Record<string, string>>): LogConfig {
-    return this.resolve(configs, this.defaults);
+    return logConfigOf(resolveStoredTopicConfig(configs, this.broker, (name, value, problem) =>
+      this.warnInvalid(`stored topic config ${name}=${value} is ignored (${problem}); the broker's value applies`)));
   }
 
   createTopic(name: string, partitions: number, configs: Record<string, string> = {}, topicId?: string): Promise<TopicMetadata> {
@@ -212,13 +214,9 @@ export abstract class StoreCore<S extends LogSegment> implements LogStore {
    * New broker-level log defaults (dynamic log.* broker configs): every log without its own override takes
    * the new effective config at once, as Kafka's DynamicLogConfig updates every log.
    */
-  reconfigureLogs(
-    defaults: LogConfig,
-    resolveConfig?: (overrides: Readonly<Record<string, string>>, defaults: LogConfig) => LogConfig,
-  ): Promise<void> {
+  reconfigureLogs(broker: BrokerConfig): Promise<void> {
     return this.adminQueue.run(async () => {
-      this.defaults = defaults;
-      if (resolveConfig !== undefined) this.resolve = resolveConfig;
+      this.broker = broker;
       for (const topic of this.topicTable.values()) {
         const config = this.logConfigFor(topic.configs);
         for (let p = 0; p < topic.partitions; p++) this.log(topic.name, p)?.updateConfig(config);

@@ -47,7 +47,7 @@ test('the last stable offset reaches the cleaner: a log held by an open transact
   const config = resolveBrokerConfig({ ...base, 'log.cleaner.backoff.ms': '1000000000' });
   const scheduler = new ManualScheduler(1_000_000);
   const store = new MemoryLogStore({ nodeId: 1, scheduler });
-  const compact = { 'cleanup.policy': 'compact', 'segment.bytes': '1000', 'min.cleanable.dirty.ratio': '0.1' };
+  const compact = { 'cleanup.policy': 'compact', 'internal.segment.bytes': '1000', 'min.cleanable.dirty.ratio': '0.1' };
   await store.createTopic('held', 1, compact);
   await store.createTopic('free', 1, compact);
   const producerStates = await ProducerStates.load(store, () => scheduler.now());

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { produceApi } from '../../src/protocol/generated/produce.js';
-import { decodeBatchRecords, splitBatches } from '../../src/protocol/records/index.js';
+import { TimestampType, decodeBatchRecords, splitBatches } from '../../src/protocol/records/index.js';
 import { appendGrouped, type GroupedAppend } from '../../src/broker/produce-group-append.js';
 import { MemoryLogStore } from '../../src/storage/memory/memory-store.js';
 import type { PartitionLog } from '../../src/storage/log.js';
@@ -56,7 +56,7 @@ async function memoryLog(topic: string): Promise<PartitionLog> {
 }
 
 function grouped(b: Buffer, now = 1000): GroupedAppend {
-  return { batch: b, timestampType: 'CreateTime', segmentBytes: 1 << 30, now };
+  return { batch: b, timestampType: TimestampType.CREATE_TIME, segmentBytes: 1 << 30, now };
 }
 
 test('a failed grouped append fails every batch of its group; the batches after it still append', async () => {
@@ -84,7 +84,7 @@ test('a group stops at the size limit and at a change of timestamp type', async 
     appendGrouped(log, grouped(one)),
     // Three of these fit a limit of two batches' bytes: two go together, the third alone.
     ...[0, 1, 2].map(() => appendGrouped(log, { ...grouped(batch(values('y'.repeat(1000)))), segmentBytes: 2 * one.length })),
-    appendGrouped(log, { ...grouped(batch(values('z'))), timestampType: 'LogAppendTime', now: 5000 }),
+    appendGrouped(log, { ...grouped(batch(values('z'))), timestampType: TimestampType.LOG_APPEND_TIME, now: 5000 }),
   ]);
   assert.deepEqual(results.map((r) => r.baseOffset), [0, 1, 2, 3, 4]);
   assert.equal(results[4]!.logAppendTime, 5000);

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { brokerLogDefaults, storeConfigResolver } from '../../src/broker/topic-log-config.js';
 import { resolveBrokerConfig } from '../../src/config/index.js';
+import { autoCreateSpec, CONSUMER_OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC } from '../../src/broker/auto-create.js';
 import { ErrorCode } from '../../src/protocol/error-codes.js';
 import { createOffsetCommitRequest } from '../../src/protocol/generated/offset-commit.js';
 import { FileLogStore } from '../../src/storage/file/file-store.js';
@@ -18,8 +18,6 @@ import { START_TIME, TxnHarness } from './txn/txn-harness.js';
 const SETTINGS = {
   'offsets.topic.num.partitions': '2',
   'transaction.state.log.num.partitions': '2',
-  'offsets.topic.segment.bytes': '2000',
-  'transaction.state.log.segment.bytes': '2000',
 };
 const GROUPS = Array.from({ length: 6 }, (_, i) => `group-${i}`);
 const TOPICS = ['t', 'u'];
@@ -38,7 +36,14 @@ function commit(groupId: string, offset: number) {
 
 async function openStore(logDir: string, scheduler: ManualScheduler): Promise<FileLogStore> {
   const config = resolveBrokerConfig({ 'node.id': '1', ...SETTINGS });
-  const store = await FileLogStore.open({ logDir, nodeId: 1, scheduler, defaults: brokerLogDefaults(config), resolveConfig: storeConfigResolver(config) });
+  const store = await FileLogStore.open({ logDir, nodeId: 1, scheduler, broker: config });
+  // Created as the coordinators would, with small segments (Kafka's test-only internal.segment.bytes: segment.bytes,
+  // and so offsets.topic.segment.bytes, has a 1 MiB minimum) so the cleaner has inactive segments to compact.
+  for (const name of [CONSUMER_OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC]) {
+    if (store.topic(name) !== undefined) continue;
+    const spec = autoCreateSpec(name, config);
+    await store.createTopic(name, spec.partitions, { ...spec.configs, 'internal.segment.bytes': '2000' });
+  }
   store.startBackground({ cleaner: { backoffMs: 1e12, dedupeBufferSize: 1 << 20 } });
   return store;
 }

@@ -71,7 +71,7 @@ test('a Connect worker (FileStreamSource → topic → FileStreamSink) restarted
   const store = await FileLogStore.open({ logDir, nodeId: 1 });
   store.startBackground({ cleaner: { backoffMs: 60_000 } });
   // The source offsets topic, compacted, with segments small enough that the cleaner has work to do.
-  await store.createTopic('connect-offsets', 1, { 'cleanup.policy': 'compact', 'segment.bytes': '300', 'min.cleanable.dirty.ratio': '0.01' });
+  await store.createTopic('connect-offsets', 1, { 'cleanup.policy': 'compact', 'internal.segment.bytes': '300', 'min.cleanable.dirty.ratio': '0.01' });
   const broker = await startBroker(resolveBrokerConfig({ listeners: 'PLAINTEXT://127.0.0.1:0', 'node.id': '1', 'log.dirs': logDir }), { store });
   const bootstrap = `127.0.0.1:${broker.addresses[0]!.port}`;
   const restPort = await freePort();

@@ -40,8 +40,8 @@ test('20,000 writes over 100 keys compact to the latest value per key; consumers
   const logDir = await mkdtemp(join(tmpdir(), 'gregor-compaction-'));
   let { broker, store, bootstrap } = await open(logDir);
   try {
-    // Small segments so most of the log is inactive (the produce path would refuse segment.bytes below 1 MiB).
-    await store.createTopic('compacted', 1, { 'cleanup.policy': 'compact', 'segment.bytes': '65536', 'min.cleanable.dirty.ratio': '0.1' });
+    // Small segments so most of the log is inactive (Kafka's test-only internal.segment.bytes: segment.bytes has a 1 MiB minimum).
+    await store.createTopic('compacted', 1, { 'cleanup.policy': 'compact', 'internal.segment.bytes': '65536', 'min.cleanable.dirty.ratio': '0.1' });
     const kafka = new Kafka({ clientId: 'compaction-e2e', brokers: [bootstrap], logLevel: logLevel.NOTHING });
     const producer = kafka.producer();
     await producer.connect();

@@ -8,7 +8,7 @@ import { Kafka, logLevel } from 'kafkajs';
 import { apiVersionsApi } from '../../src/protocol/generated/api-versions.js';
 import { metadataApi } from '../../src/protocol/generated/metadata.js';
 import { ZERO_UUID } from '../../src/protocol/io/reader.js';
-import { MemoryTopicCatalog } from '../../src/server/topic-catalog.js';
+import { MemoryTopicCatalog } from '../../src/broker/topic-catalog.js';
 import { encodeRequest, startTestBroker } from '../server/broker-harness.js';
 import { seededRng } from '../protocol/codec-random.js';
 import { RawClient, sizePrefixed } from '../server/raw-client.js';

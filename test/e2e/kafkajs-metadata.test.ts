@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { Kafka, logLevel } from 'kafkajs';
 import { resolveBrokerConfig } from '../../src/config/index.js';
 import { startBroker } from '../../src/server/broker.js';
-import { MemoryTopicCatalog } from '../../src/server/topic-catalog.js';
+import { MemoryTopicCatalog } from '../../src/broker/topic-catalog.js';
 
 const ORDERS = { name: 'orders', id: 'b2-lGxk1Sr2W9nZ3Xb7y8g', partitionCount: 3, internal: false };
 

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { resolveBrokerConfig } from '../../src/config/index.js';
 import { startBroker } from '../../src/server/broker.js';
-import { MemoryTopicCatalog } from '../../src/server/topic-catalog.js';
+import { MemoryTopicCatalog } from '../../src/broker/topic-catalog.js';
 
 const run = promisify(execFile);
 const KCAT_INSTALL = 'compat-tests/clients/kcat/install.sh';

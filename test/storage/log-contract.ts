@@ -1,19 +1,21 @@
 // The behaviour every PartitionLog engine must show; each engine's test file runs it against itself.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { baseOffsetAt, lastOffsetAt, maxTimestampAt, readBatchHeader, splitBatches, verifyBatchCrc } from '../../src/protocol/records/batch.js';
+import { TimestampType, baseOffsetAt, lastOffsetAt, maxTimestampAt, readBatchHeader, splitBatches, verifyBatchCrc } from '../../src/protocol/records/batch.js';
 import { OffsetOutOfRangeError } from '../../src/storage/errors.js';
-import { DEFAULT_LOG_CONFIG, type LogConfig } from '../../src/storage/log-config.js';
+import { defaultLogConfig, type LogConfig } from '../../src/storage/log-config.js';
 import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, MAX_TIMESTAMP } from '../../src/storage/log.js';
 import { ManualScheduler } from '../../src/storage/scheduler.js';
 import type { SegmentedLog } from '../../src/storage/segmented-log.js';
 import type { LogSegment } from '../../src/storage/segment.js';
 import { batchOf, makeBatch } from './batch-fixtures.js';
 
+const DEFAULT_CONFIG = defaultLogConfig();
+
 export type AnyLog = SegmentedLog<LogSegment>;
 export type LogFactory = (config: LogConfig, scheduler: ManualScheduler) => Promise<AnyLog>;
 
-const cfg = (over: Partial<LogConfig> = {}): LogConfig => ({ ...DEFAULT_LOG_CONFIG, ...over });
+const cfg = (over: Partial<LogConfig> = {}): LogConfig => ({ ...DEFAULT_CONFIG, ...over });
 
 /** Each batch on its own (an engine may return several batches in one buffer). */
 export function batchesOf(records: Buffer[]): Buffer[] {
@@ -101,7 +103,7 @@ export function runLogContract(engine: string, open: LogFactory): void {
     assert.deepEqual(stored!.subarray(61), gzip.subarray(61), 'records are not recompressed');
   });
 
-  withLog('LogAppendTime stamps the append time into each batch', { messageTimestampType: 'LogAppendTime' }, async (log) => {
+  withLog('LogAppendTime stamps the append time into each batch', { messageTimestampType: TimestampType.LOG_APPEND_TIME }, async (log) => {
     const r = await log.append(await batchOf(2, 5), { leaderEpoch: 0, now: 777_000 });
     assert.equal(r.logAppendTime, 777_000);
     const [batch] = batchesOf((await log.read(0, 1000)).records);

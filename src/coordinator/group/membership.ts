@@ -608,8 +608,8 @@ export class Membership {
 export function validateMember(group: ClassicGroup, memberId: string, groupInstanceId: string | null): void {
   if (groupInstanceId !== null) {
     const existing = group.staticMemberId(groupInstanceId);
-    if (existing === undefined) throw new GroupError(ErrorCode.UNKNOWN_MEMBER_ID);
-    if (existing !== memberId) throw new GroupError(ErrorCode.FENCED_INSTANCE_ID);
+    if (existing === undefined) throw new GroupError('UNKNOWN_MEMBER_ID');
+    if (existing !== memberId) throw new GroupError('FENCED_INSTANCE_ID');
   }
-  if (group.member(memberId) === undefined) throw new GroupError(ErrorCode.UNKNOWN_MEMBER_ID);
+  if (group.member(memberId) === undefined) throw new GroupError('UNKNOWN_MEMBER_ID');
 }

@@ -75,7 +75,7 @@ export class OffsetOps {
     try {
       if (group === undefined) {
         if (request.generationIdOrMemberEpoch >= 0) {
-          throw new GroupError(apiVersion >= 9 ? ErrorCode.GROUP_ID_NOT_FOUND : ErrorCode.ILLEGAL_GENERATION);
+          throw new GroupError(apiVersion >= 9 ? 'GROUP_ID_NOT_FOUND' : 'ILLEGAL_GENERATION');
         }
         // A commit outside group management (admin client, assign()): a "simple" group is created.
         group = new ClassicGroup(request.groupId, 'Empty', this.clock.now());
@@ -222,14 +222,14 @@ function expirationBase(group: ClassicGroup): ((o: OffsetAndMetadata) => number)
 
 /** Kafka's ClassicGroup.validateOffsetCommit. */
 function validateOffsetCommit(group: ClassicGroup, memberId: string, groupInstanceId: string | null, generationId: number): void {
-  if (group.is('Dead')) throw new GroupError(ErrorCode.COORDINATOR_NOT_AVAILABLE);
+  if (group.is('Dead')) throw new GroupError('COORDINATOR_NOT_AVAILABLE');
   // Generation -1 on an empty group: the admin client or a consumer outside group management.
   if (generationId < 0 && group.is('Empty')) return;
   if (generationId >= 0 || memberId !== '' || groupInstanceId !== null) {
     validateMember(group, memberId, groupInstanceId);
-    if (generationId !== group.generationId) throw new GroupError(ErrorCode.ILLEGAL_GENERATION);
+    if (generationId !== group.generationId) throw new GroupError('ILLEGAL_GENERATION');
   } else if (!group.is('Empty')) {
-    throw new GroupError(ErrorCode.UNKNOWN_MEMBER_ID);
+    throw new GroupError('UNKNOWN_MEMBER_ID');
   }
-  if (group.is('CompletingRebalance')) throw new GroupError(ErrorCode.REBALANCE_IN_PROGRESS);
+  if (group.is('CompletingRebalance')) throw new GroupError('REBALANCE_IN_PROGRESS');
 }

@@ -4,6 +4,7 @@
 import type { BrokerConfig } from '../../config/index.js';
 import { autoCreateTopic, TRANSACTION_STATE_TOPIC } from '../../broker/auto-create.js';
 import { ErrorCode, errorName } from '../../protocol/error-codes.js';
+import { KafkaError } from '../../protocol/kafka-error.js';
 import { decodeBatchRecords, encodeRecordBatch, isControl, readBatchHeader, splitBatches } from '../../protocol/records/index.js';
 import type { LogStore } from '../../storage/log-store.js';
 import { partitionForGroup } from '../runtime/java-hash.js';
@@ -14,10 +15,10 @@ export { TRANSACTION_STATE_TOPIC };
 /** Appends one batch to a partition of an internal topic; resolves with Kafka's error code. */
 export type BatchAppender = (topic: string, partition: number, batch: Buffer) => Promise<number>;
 
-export class TxnLogError extends Error {
-  constructor(readonly errorCode: number) {
-    super(`writing to ${TRANSACTION_STATE_TOPIC} failed: ${errorName(errorCode)}`);
-    this.name = 'TxnLogError';
+/** A failed append to __transaction_state, carrying the append's code. */
+export class TxnLogError extends KafkaError {
+  constructor(errorCode: number) {
+    super(KafkaError.fromCode(errorCode).code, `writing to ${TRANSACTION_STATE_TOPIC} failed: ${errorName(errorCode)}`);
   }
 }
 

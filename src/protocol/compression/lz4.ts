@@ -132,10 +132,21 @@ function decompressBlock(frame: Buffer, start: number, size: number, bound: numb
   try {
     return lz4Addon().uncompressSync(frame.subarray(start - 4, start + size));
   } catch (e) {
-    const message = errorMessage(e);
-    if (capacity < bound && /too small/.test(message)) throw tooLarge('lz4', maxOutputBytes);
-    throw corrupt('lz4', message);
+    // The addon's error does not say whether the budget or the data was at fault: a block that decompresses
+    // within its own bound (one block, at most 4 MiB) was only too large; one that does not is corrupt.
+    if (capacity < bound && decompressesWithin(frame, start, size, bound)) throw tooLarge('lz4', maxOutputBytes);
+    throw corrupt('lz4', errorMessage(e));
   } finally {
     frame.writeUInt32LE(word, start - 4);
+  }
+}
+
+function decompressesWithin(frame: Buffer, start: number, size: number, bound: number): boolean {
+  frame.writeUInt32LE(bound, start - 4);
+  try {
+    lz4Addon().uncompressSync(frame.subarray(start - 4, start + size));
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -39,6 +39,11 @@ export interface ValidationFailure {
   message: string;
   /** Per-record errors (ProduceResponse v8+ RecordErrors); empty for batch-level failures. */
   recordErrors: RecordError[];
+  /**
+   * A failure of the log's own validation (LogValidator), which Kafka answers with the log start offset; the
+   * request's checks ("Produce requests with version ...", sizes, CRC, codecs) are answered without one.
+   */
+  byLog: boolean;
 }
 
 export interface ProducedBatch {
@@ -88,7 +93,7 @@ export function validateProducedBatch(records: Buffer | null, options: ProduceFr
     return fail(ErrorCode.INVALID_RECORD, `Produce requests with version ${options.apiVersion} are only allowed to contain exactly one record batch per partition`);
   }
   if (header.baseOffset !== 0) {
-    return fail(ErrorCode.INVALID_RECORD, `The baseOffset of the record batch in the append should be 0, but it is ${header.baseOffset}`);
+    return fail(ErrorCode.INVALID_RECORD, `The baseOffset of the record batch in the append should be 0, but it is ${header.baseOffset}`, true);
   }
   if (first.size > options.maxMessageBytes) {
     return fail(ErrorCode.MESSAGE_TOO_LARGE, `The record batch size in the append is ${first.size} bytes which exceeds the maximum configured value of ${options.maxMessageBytes}.`);
@@ -99,15 +104,15 @@ export function validateProducedBatch(records: Buffer | null, options: ProduceFr
   const lastOffset = header.baseOffset + header.lastOffsetDelta;
   const countFromOffsets = header.lastOffsetDelta + 1;
   if (countFromOffsets <= 0) {
-    return fail(ErrorCode.INVALID_RECORD, `Batch has an invalid offset range: [${header.baseOffset}, ${lastOffset}]`);
+    return fail(ErrorCode.INVALID_RECORD, `Batch has an invalid offset range: [${header.baseOffset}, ${lastOffset}]`, true);
   }
-  if (header.recordCount <= 0) return fail(ErrorCode.INVALID_RECORD, `Invalid reported count for record batch: ${header.recordCount}`);
+  if (header.recordCount <= 0) return fail(ErrorCode.INVALID_RECORD, `Invalid reported count for record batch: ${header.recordCount}`, true);
   if (countFromOffsets !== header.recordCount) {
-    return fail(ErrorCode.INVALID_RECORD, `Inconsistent batch offset range [${header.baseOffset}, ${lastOffset}] and count of records ${header.recordCount}`);
+    return fail(ErrorCode.INVALID_RECORD, `Inconsistent batch offset range [${header.baseOffset}, ${lastOffset}] and count of records ${header.recordCount}`, true);
   }
-  if (isControl(header.attributes)) return fail(ErrorCode.INVALID_RECORD, 'Clients are not allowed to write control records');
+  if (isControl(header.attributes)) return fail(ErrorCode.INVALID_RECORD, 'Clients are not allowed to write control records', true);
   if (header.producerId >= 0 && header.baseSequence < 0) {
-    return fail(ErrorCode.INVALID_RECORD, `Invalid sequence number ${header.baseSequence} in record batch with producerId ${header.producerId}`);
+    return fail(ErrorCode.INVALID_RECORD, `Invalid sequence number ${header.baseSequence} in record batch with producerId ${header.producerId}`, true);
   }
   return { ok: true, pos: first.pos, size: first.size, header, trailingBytes: records.length - first.pos - first.size };
 }
@@ -175,19 +180,19 @@ export function validateProducedRecords(batch: Buffer, header: BatchHeader, opti
       }
     });
   } catch (e) {
-    return fail(ErrorCode.INVALID_RECORD, e instanceof Error ? e.message : String(e));
+    return fail(ErrorCode.INVALID_RECORD, e instanceof Error ? e.message : String(e), true);
   }
   if (errors.length > 0) {
-    if (timestampError) return { ...fail(ErrorCode.INVALID_TIMESTAMP, 'One or more records have been rejected due to invalid timestamp'), recordErrors: errors };
+    if (timestampError) return { ...fail(ErrorCode.INVALID_TIMESTAMP, 'One or more records have been rejected due to invalid timestamp', true), recordErrors: errors };
     const shown = errors.slice(0, 3).map((e) => `RecordError(batchIndex=${e.batchIndex}, message='${e.message}')`).join(', ');
     return {
-      ...fail(ErrorCode.INVALID_RECORD, `One or more records have been rejected due to ${errors.length} record errors in total, and only showing the first three errors at most: [${shown}]`),
+      ...fail(ErrorCode.INVALID_RECORD, `One or more records have been rejected due to ${errors.length} record errors in total, and only showing the first three errors at most: [${shown}]`, true),
       recordErrors: errors,
     };
   }
   return { ok: true, maxTimestamp, offsetsSequential, uncompressedBytes: data.length };
 }
 
-function fail(errorCode: number, message: string): ValidationFailure {
-  return { ok: false, errorCode, message, recordErrors: [] };
+function fail(errorCode: number, message: string, byLog = false): ValidationFailure {
+  return { ok: false, errorCode, message, recordErrors: [], byLog };
 }

@@ -17,7 +17,7 @@ import { ResourceType } from './resource-types.js';
 import { configValueProblem, topicConfigsProblem } from './config-validation.js';
 import { dynamicConfigs, reconfigurationProblem } from './dynamic-configs.js';
 import type { ApiError } from '../../protocol/api-error.js';
-import { apiErrorOf } from '../error-mapping.js';
+import { apiErrorOf } from '../../protocol/kafka-error.js';
 import { invalidTopicNameMessage } from '../../protocol/topic-names.js';
 
 export const OpType = { SET: 0, DELETE: 1, APPEND: 2, SUBTRACT: 3 } as const;

@@ -25,10 +25,8 @@ import {
 } from '../../protocol/generated/fetch.js';
 import { ZERO_UUID } from '../../protocol/io/reader.js';
 import { newFetchContext, TOPIC_ID_VERSION, type FetchTarget } from '../../broker/fetch-context.js';
-import { READ_COMMITTED, readPartitions, type PartitionRead } from '../../broker/fetch-reader.js';
-import { waitForAppend } from '../../broker/fetch-wait.js';
-import type { PartitionLog } from '../../storage/log.js';
-import { defineHandler, type Handler, type RequestContext } from '../handler.js';
+import { READ_COMMITTED, type PartitionRead } from '../../broker/fetch-reader.js';
+import { defineHandler, type Handler } from '../handler.js';
 
 export const fetchHandler: Handler = defineHandler<FetchRequest, FetchResponse>({
   api: fetchApi,
@@ -40,23 +38,13 @@ export const fetchHandler: Handler = defineHandler<FetchRequest, FetchResponse>(
     const context = newFetchContext(request, version, replicaManager.fetchSessions);
     if (context.kind === 'error') return emptyResponse(context.errorCode, 0);
     const usesTopicIds = version >= TOPIC_ID_VERSION;
-    const limits = {
+    const reads = await replicaManager.fetchRecords(context.targets, {
+      maxWaitMs: request.maxWaitMs,
+      minBytes: request.minBytes,
       maxBytes: Math.min(request.maxBytes, config['fetch.max.bytes']),
       isolationLevel: request.isolationLevel,
       usesTopicIds,
-      transactions: ctx.broker.producerStates,
-    };
-    const store = replicaManager.store;
-    let reads = await readPartitions(store, context.targets, limits);
-    if (mustWait(request, reads)) {
-      const deadline = Date.now() + request.maxWaitMs;
-      const logs = watchedLogs(ctx, context.targets, reads);
-      for (;;) {
-        const reason = await waitForAppend(logs, deadline - Date.now(), replicaManager.shutdownSignal);
-        reads = await readPartitions(store, context.targets, limits);
-        if (reason !== 'append' || !mustWait(request, reads)) break;
-      }
-    }
+    });
     const outcomes = reads.map((r) => ({
       errorCode: r.errorCode,
       highWatermark: r.highWatermark,
@@ -82,30 +70,6 @@ export const fetchHandler: Handler = defineHandler<FetchRequest, FetchResponse>(
     return response;
   },
 });
-
-/** DelayedFetch's rule: wait only while nothing forces an answer and fewer than min_bytes are ready. */
-function mustWait(request: FetchRequest, reads: readonly PartitionRead[]): boolean {
-  if (request.maxWaitMs <= 0) return false;
-  let bytes = 0;
-  let readable = 0;
-  for (const read of reads) {
-    if (read.beforeRead) continue;
-    readable++;
-    if (read.errorCode !== ErrorCode.NONE || read.divergingEpoch !== null) return false;
-    bytes += read.bytes;
-  }
-  return readable > 0 && bytes < request.minBytes;
-}
-
-function watchedLogs(ctx: RequestContext, targets: readonly FetchTarget[], reads: readonly PartitionRead[]): PartitionLog[] {
-  const logs: PartitionLog[] = [];
-  reads.forEach((read, i) => {
-    if (read.beforeRead) return;
-    const log = ctx.broker.store.log(read.topic, targets[i]!.partition);
-    if (log !== undefined) logs.push(log);
-  });
-  return logs;
-}
 
 function partitionData(target: FetchTarget, read: PartitionRead, isolationLevel: number): PartitionData {
   const data = createPartitionData();

@@ -25,7 +25,7 @@ import {
   LATEST_TIMESTAMP,
   MAX_TIMESTAMP,
 } from '../../storage/log.js';
-import { StorageError } from '../../storage/errors.js';
+import { KafkaError } from '../../protocol/kafka-error.js';
 
 import { defineHandler, type Handler, type RequestContext } from '../handler.js';
 
@@ -86,7 +86,7 @@ async function listOffset(ctx: RequestContext, topic: string, index: number, cur
     if (hit === null || hit.offset >= lastFetchable) return none(index, ErrorCode.NONE);
     return answer(index, hit.timestamp, hit.offset, hit.leaderEpoch >= 0 ? hit.leaderEpoch : epochForOffset(log, hit.offset));
   } catch (error) {
-    if (error instanceof StorageError) return none(index, ErrorCode[error.code]);
+    if (error instanceof KafkaError) return none(index, error.errorCode);
     throw error;
   }
 }

@@ -29,7 +29,7 @@ import {
   TOPIC_AUTHORIZED_OPERATIONS,
 } from '../authorized-operations.js';
 import { defineHandler, type Handler, type RequestContext } from '../handler.js';
-import type { TopicInfo } from '../topic-catalog.js';
+import type { TopicInfo } from '../../broker/topic-catalog.js';
 import { isInternalTopic, isValidTopicName } from '../../protocol/topic-names.js';
 
 /** MetadataResponse's "no leader". */

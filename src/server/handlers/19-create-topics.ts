@@ -25,7 +25,7 @@ import { randomUuid } from '../../protocol/uuid.js';
 import { topicConfigsProblem } from '../admin/config-validation.js';
 import { dynamicConfigs } from '../admin/dynamic-configs.js';
 import type { ApiError } from '../../protocol/api-error.js';
-import { apiErrorOf } from '../error-mapping.js';
+import { apiErrorOf } from '../../protocol/kafka-error.js';
 import { manualAssignmentProblem } from '../admin/replica-assignment.js';
 import { CLUSTER_METADATA_TOPIC, collidingTopic, invalidTopicNameMessage } from '../../protocol/topic-names.js';
 import { defineHandler, type Handler, type RequestContext } from '../handler.js';

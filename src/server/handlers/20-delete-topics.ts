@@ -16,7 +16,7 @@ import {
 } from '../../protocol/generated/delete-topics.js';
 import { ZERO_UUID } from '../../protocol/io/reader.js';
 import { defaultApiError, type ApiError } from '../../protocol/api-error.js';
-import { apiErrorOf } from '../error-mapping.js';
+import { apiErrorOf } from '../../protocol/kafka-error.js';
 import { defineHandler, type Handler } from '../handler.js';
 
 export const deleteTopicsHandler: Handler = defineHandler<DeleteTopicsRequest, DeleteTopicsResponse>({

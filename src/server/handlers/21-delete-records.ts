@@ -13,7 +13,7 @@ import {
   type DeleteRecordsRequest,
   type DeleteRecordsResponse,
 } from '../../protocol/generated/delete-records.js';
-import { errorCodeOf } from '../error-mapping.js';
+import { errorCodeOf } from '../../protocol/kafka-error.js';
 import { defineHandler, type Handler, type RequestContext } from '../handler.js';
 
 /** "Up to the high watermark". */

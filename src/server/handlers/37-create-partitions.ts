@@ -17,7 +17,7 @@ import {
 } from '../../protocol/generated/create-partitions.js';
 import { manualAssignmentProblem } from '../admin/replica-assignment.js';
 import type { ApiError } from '../../protocol/api-error.js';
-import { apiErrorOf } from '../error-mapping.js';
+import { apiErrorOf } from '../../protocol/kafka-error.js';
 import { defineHandler, type Handler, type RequestContext } from '../handler.js';
 
 export const createPartitionsHandler: Handler = defineHandler<CreatePartitionsRequest, CreatePartitionsResponse>({

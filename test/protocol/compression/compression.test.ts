@@ -65,6 +65,15 @@ for (const [name, codec] of Object.entries(Codec)) {
   });
 }
 
+test('lz4: a corrupt block is invalid, not too large, also when the budget is below the block\'s bound', () => {
+  const packed = Buffer.from(compress(Codec.LZ4, sampleRecords(200_000)));
+  const flags = packed[4]!;
+  const blockStart = 4 + 2 + (flags & 0x08 ? 8 : 0) + 1 + 4;
+  const blockSize = packed.readUInt32LE(blockStart - 4) & 0x7fffffff;
+  packed.fill(0xff, blockStart, blockStart + blockSize);
+  for (const budget of [1024, 10 * MiB]) assert.throws(() => decompress(Codec.LZ4, packed, budget), isProtocolError('invalid'), `budget ${budget}`);
+});
+
 test('unknown codec ids are rejected', () => {
   assert.throws(() => compress(5, Buffer.from('x')), isProtocolError('invalid'));
   assert.throws(() => decompress(7, Buffer.from('x'), 10), isProtocolError('invalid'));

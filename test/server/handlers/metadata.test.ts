@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { ErrorCode } from '../../../src/protocol/error-codes.js';
 import { metadataApi, type MetadataRequest, type MetadataResponse } from '../../../src/protocol/generated/metadata.js';
 import { ZERO_UUID } from '../../../src/protocol/io/reader.js';
-import { MemoryTopicCatalog, type TopicInfo } from '../../../src/server/topic-catalog.js';
+import { MemoryTopicCatalog, type TopicInfo } from '../../../src/broker/topic-catalog.js';
 import { RawClient } from '../raw-client.js';
 import { roundTrip, startTestBroker } from '../broker-harness.js';
 

@@ -6,7 +6,7 @@ import { MemoryLogStore } from '../../../src/storage/memory/memory-store.js';
 import { ManualScheduler } from '../../../src/storage/scheduler.js';
 import { appendAll, batch, marker, readBatches, readRecords } from './helpers.js';
 
-const COMPACT = { 'cleanup.policy': 'compact', 'segment.bytes': '1000', 'min.cleanable.dirty.ratio': '0.01', 'delete.retention.ms': '1000' };
+const COMPACT = { 'cleanup.policy': 'compact', 'internal.segment.bytes': '1000', 'min.cleanable.dirty.ratio': '0.01', 'delete.retention.ms': '1000' };
 
 async function storeWith(configs: Record<string, string>, scheduler = new ManualScheduler(1_000_000)) {
   const store = new MemoryLogStore({ nodeId: 1, scheduler });

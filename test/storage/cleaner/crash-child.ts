@@ -14,7 +14,7 @@ const store = await FileLogStore.open({
     if (steps++ === killAt) process.kill(process.pid, 'SIGKILL');
   },
 });
-await store.createTopic('c', 1, { 'cleanup.policy': 'compact', 'segment.bytes': '1000', 'min.cleanable.dirty.ratio': '0.01' });
+await store.createTopic('c', 1, { 'cleanup.policy': 'compact', 'internal.segment.bytes': '1000', 'min.cleanable.dirty.ratio': '0.01' });
 const log = store.log('c', 0)!;
 // 4 keys written 4 times each, 300-byte values: about 3 records per segment.
 const batches = [];

@@ -9,7 +9,7 @@ import { appendAll, batch, readRecords } from './helpers.js';
 
 test('a clean of small records yields to the event loop at least once per RECORDS_PER_TURN records', async () => {
   const store = new MemoryLogStore({ nodeId: 1, scheduler: new ManualScheduler(1_000_000) });
-  await store.createTopic('t', 1, { 'cleanup.policy': 'compact', 'segment.bytes': '200000', 'min.cleanable.dirty.ratio': '0.01' });
+  await store.createTopic('t', 1, { 'cleanup.policy': 'compact', 'internal.segment.bytes': '200000', 'min.cleanable.dirty.ratio': '0.01' });
   // Each segment is smaller than one 512 KiB read slice, so slices alone would give one turn per segment.
   store.startBackground({ cleaner: { backoffMs: 1e12, dedupeBufferSize: 1 << 20 } });
   const log = store.log('t', 0)!;

@@ -4,8 +4,10 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileSegment, type SegmentContext } from '../../../src/storage/file/file-segment.js';
-import { DEFAULT_LOG_CONFIG } from '../../../src/storage/log-config.js';
+import { defaultLogConfig } from '../../../src/storage/log-config.js';
 import { ManualScheduler } from '../../../src/storage/scheduler.js';
+
+const DEFAULT_CONFIG = defaultLogConfig();
 
 const root = mkdtempSync(join(tmpdir(), 'gregor-segment-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -13,7 +15,7 @@ after(() => rmSync(root, { recursive: true, force: true }));
 function context(name: string): SegmentContext {
   const dir = join(root, name);
   mkdirSync(dir);
-  return { dir, scheduler: new ManualScheduler(0), config: () => DEFAULT_LOG_CONFIG };
+  return { dir, scheduler: new ManualScheduler(0), config: () => DEFAULT_CONFIG };
 }
 
 test('a new segment creates its .log only; its index files come when it becomes inactive (Kafka LazyIndex)', async () => {

@@ -20,11 +20,11 @@ test('topics, ids, configs and data survive a clean restart without recovery', a
   const logDir = freshDir();
   const store = await FileLogStore.open({ logDir, nodeId: 1 });
   assert.equal(store.loadStats.cleanShutdown, false);
-  const created = await store.createTopic('orders', 3, { 'retention.ms': '1000', 'segment.bytes': '400' });
+  const created = await store.createTopic('orders', 3, { 'retention.ms': '1000', 'internal.segment.bytes': '400' });
   assert.ok(isUuid(created.topicId));
   await store.createTopic('with-dash-0', 1);
   for (let i = 0; i < 10; i++) await store.log('orders', 1)!.append(await batchOf(2, 1_000, 40), { leaderEpoch: 0 });
-  await store.setTopicConfigs('orders', { 'retention.ms': '5000', 'segment.bytes': '400' });
+  await store.setTopicConfigs('orders', { 'retention.ms': '5000', 'internal.segment.bytes': '400' });
   assert.equal(store.log('orders', 0)!.config.retentionMs, 5000);
   await store.close();
   assert.ok(existsSync(join(logDir, '.kafka_cleanshutdown')));
@@ -34,7 +34,7 @@ test('topics, ids, configs and data survive a clean restart without recovery', a
   assert.equal(again.loadStats.recoveredSegments, 0, 'a clean restart scans no log');
   assert.ok(!existsSync(join(logDir, '.kafka_cleanshutdown')), 'the marker is consumed at startup');
   assert.equal(again.clusterId, store.clusterId);
-  assert.deepEqual(again.topic('orders'), { name: 'orders', topicId: created.topicId, partitions: 3, configs: { 'retention.ms': '5000', 'segment.bytes': '400' } });
+  assert.deepEqual(again.topic('orders'), { name: 'orders', topicId: created.topicId, partitions: 3, configs: { 'retention.ms': '5000', 'internal.segment.bytes': '400' } });
   assert.ok(again.topic('with-dash-0'));
   assert.equal(again.topicById(created.topicId)?.name, 'orders');
   const log = again.log('orders', 1)!;
@@ -208,7 +208,7 @@ test('at start-up a partition dir holding another topic id is set aside, not loa
 test('a clean close, then a middle segment cut short: the store serves every later segment, only the torn batches are gone', async () => {
   const logDir = freshDir();
   const store = await FileLogStore.open({ logDir, nodeId: 1 });
-  await store.createTopic('torn', 1, { 'segment.bytes': '1000' });
+  await store.createTopic('torn', 1, { 'internal.segment.bytes': '1000' });
   // 40 batches of 5 records: about 4 batches a segment.
   for (let i = 0; i < 40; i++) await store.log('torn', 0)!.append(await batchOf(5, 1_000 + i, 40), { leaderEpoch: 0 });
   const bases = store.log('torn', 0)!.segments.map((s) => s.baseOffset);
@@ -254,7 +254,7 @@ test('bad topic requests get Kafka error codes', async () => {
 test('background retention runs on the injected scheduler', async () => {
   const scheduler = new ManualScheduler(1_000_000);
   const store = await FileLogStore.open({ logDir: freshDir(), nodeId: 1, scheduler });
-  await store.createTopic('r', 1, { 'retention.ms': '1000', 'segment.bytes': '300' });
+  await store.createTopic('r', 1, { 'retention.ms': '1000', 'internal.segment.bytes': '300' });
   const log = store.log('r', 0)!;
   for (let i = 0; i < 6; i++) await log.append(await batchOf(2, 1_000, 40), { leaderEpoch: 0 });
   await log.append(await batchOf(2, 2_000_000, 40), { leaderEpoch: 0 });

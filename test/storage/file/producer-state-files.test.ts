@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { openFileLog } from '../../../src/storage/file/file-log.js';
 import { decodeProducerSnapshot, encodeProducerSnapshot } from '../../../src/storage/file/producer-snapshot.js';
 import { decodeTxnIndex, encodeAbortedTxn } from '../../../src/storage/file/txn-index.js';
-import { DEFAULT_LOG_CONFIG } from '../../../src/storage/log-config.js';
+import { defaultLogConfig } from '../../../src/storage/log-config.js';
 import type { SnapshotEntry } from '../../../src/storage/producer-state.js';
 import { ManualScheduler } from '../../../src/storage/scheduler.js';
 import { batchOf } from '../batch-fixtures.js';
@@ -44,7 +44,7 @@ async function openIn(dir: string, clean: boolean) {
     dir,
     topic: 't',
     partition: 0,
-    config: { ...DEFAULT_LOG_CONFIG, segmentBytes: 300 },
+    config: { ...defaultLogConfig(), segmentBytes: 300 },
     scheduler: new ManualScheduler(1_000_000),
     clean,
     recoveryPoint: 0,

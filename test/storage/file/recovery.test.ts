@@ -5,10 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyBatchCrc } from '../../../src/protocol/records/batch.js';
 import { openFileLog, type FileLog } from '../../../src/storage/file/file-log.js';
-import { DEFAULT_LOG_CONFIG, type LogConfig } from '../../../src/storage/log-config.js';
+import { defaultLogConfig, type LogConfig } from '../../../src/storage/log-config.js';
 import { ManualScheduler } from '../../../src/storage/scheduler.js';
 import { batchOf, makeBatch } from '../batch-fixtures.js';
 import { batchesOf, offsetsOf } from '../log-contract.js';
+
+const DEFAULT_CONFIG = defaultLogConfig();
 
 const root = mkdtempSync(join(tmpdir(), 'gregor-recovery-'));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -20,7 +22,7 @@ async function open(dir: string, config: Partial<LogConfig> = {}, clean = false,
     dir,
     topic: 't',
     partition: 0,
-    config: { ...DEFAULT_LOG_CONFIG, indexIntervalBytes: 100, ...config },
+    config: { ...DEFAULT_CONFIG, indexIntervalBytes: 100, ...config },
     scheduler: new ManualScheduler(1_000_000),
     clean,
     recoveryPoint,
@@ -138,7 +140,7 @@ test('after a clean shutdown a middle segment cut short loses only its torn batc
   const { from, to, keptBytes } = cutInsideSecondBatch(dir, victim, bases);
   const warnings: string[] = [];
   const { log, stats } = await openFileLog({
-    dir, topic: 't', partition: 0, config: { ...DEFAULT_LOG_CONFIG, indexIntervalBytes: 100, segmentBytes: 400 },
+    dir, topic: 't', partition: 0, config: { ...DEFAULT_CONFIG, indexIntervalBytes: 100, segmentBytes: 400 },
     scheduler: new ManualScheduler(1_000_000), clean: true, recoveryPoint: 0, logStartOffset: 0, warn: (m) => warnings.push(m),
   });
   assert.deepEqual(log.segments.map((s) => s.baseOffset), bases, 'every segment is still there');
@@ -182,7 +184,7 @@ test('after a crash a torn segment below the recovery point keeps the segments a
   // The same cut past the recovery point: Kafka's recoverLog deletes the unflushed segments after it.
   const warnings: string[] = [];
   const { log: b } = await openFileLog({
-    dir: belowCopy, topic: 't', partition: 0, config: { ...DEFAULT_LOG_CONFIG, indexIntervalBytes: 100, segmentBytes: 400 },
+    dir: belowCopy, topic: 't', partition: 0, config: { ...DEFAULT_CONFIG, indexIntervalBytes: 100, segmentBytes: 400 },
     scheduler: new ManualScheduler(1_000_000), clean: false, recoveryPoint: bases[1]!, logStartOffset: 0, warn: (m) => warnings.push(m),
   });
   assert.deepEqual(b.segments.map((s) => s.baseOffset), bases.slice(0, 2));
@@ -257,7 +259,7 @@ test('retention renames segments to .deleted and removes them after file.delete.
     dir,
     topic: 't',
     partition: 0,
-    config: { ...DEFAULT_LOG_CONFIG, segmentBytes: 400, retentionMs: 1_000, fileDeleteDelayMs: 60_000 },
+    config: { ...DEFAULT_CONFIG, segmentBytes: 400, retentionMs: 1_000, fileDeleteDelayMs: 60_000 },
     scheduler,
     clean: false,
     recoveryPoint: 0,
