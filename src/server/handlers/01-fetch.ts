@@ -34,6 +34,8 @@ export const fetchHandler: Handler = defineHandler<FetchRequest, FetchResponse>(
   api: fetchApi,
   minVersion: 4,
   maxVersion: 17,
+  // A response holds up to fetch.max.bytes of records: pipelined fetches are served one after another.
+  oneAtATime: true,
 
   async handle(ctx, request, version) {
     const { replicaManager, config } = ctx.broker;
@@ -52,7 +54,9 @@ export const fetchHandler: Handler = defineHandler<FetchRequest, FetchResponse>(
       const deadline = Date.now() + request.maxWaitMs;
       const logs = watchedLogs(ctx, context.targets, reads);
       for (;;) {
-        const reason = await waitForAppend(logs, deadline - Date.now(), replicaManager.shutdownSignal);
+        const reason = await waitForAppend(logs, deadline - Date.now(), replicaManager.shutdownSignal, ctx.connection.closed);
+        // Nobody is left to answer: what was read is dropped now, not at max_wait_ms.
+        if (reason === 'closed') return emptyResponse(ErrorCode.NONE, 0);
         reads = await readPartitions(store, context.targets, limits);
         if (reason !== 'append' || !mustWait(request, reads)) break;
       }
