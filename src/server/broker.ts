@@ -124,7 +124,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       release();
     });
   };
-  const quotas = new ConnectionQuotas(await connectionQuotaSettings(config, listenerNames, log), listenerNames,
+  const quotas = new ConnectionQuotas(await connectionQuotaSettings(config, log), listenerNames,
     config['socket.listen.backlog.size'], onAdmitted, log);
   const onSocket = (socket: Socket, listenerName: string): void => {
     if (closing || dispatch === undefined) {
@@ -178,7 +178,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       await store.reconfigureLogs(brokerLogDefaults(next), storeConfigResolver(next));
       const cleaner = cleanerSettings(next);
       if (JSON.stringify(cleaner) !== JSON.stringify(cleanerSettings(previous))) await store.reconfigureCleaner(cleaner);
-      quotas.reconfigure(await connectionQuotaSettings(next, listenerNames, log));
+      quotas.reconfigure(await connectionQuotaSettings(next, log));
     });
     dispatch = createDispatch(state);
     store.startBackground(backgroundIntervals(config, (partitionLog) => producerStates.lastStableOffset(partitionLog)));

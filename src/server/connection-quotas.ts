@@ -1,11 +1,11 @@
 /**
- * Kafka's ConnectionQuotas: how many connections the broker holds, in all (max.connections), per listener
- * (listener.name.<l>.max.connections) and per client address (max.connections.per.ip, with
- * max.connections.per.ip.overrides). Each is a dynamic broker config; a change applies to connections
- * accepted from then on (none already open is closed).
+ * Kafka's ConnectionQuotas: how many connections the broker holds, in all (max.connections) and per client
+ * address (max.connections.per.ip, with max.connections.per.ip.overrides). Each is a dynamic broker config;
+ * a change applies to connections accepted from then on (none already open is closed). Kafka's per-listener
+ * listener.name.<l>.max.connections is not read: gregor's config has no listener-prefixed keys yet.
  *
  * The two kinds of limit act differently, as in Kafka's Acceptor:
- * - at the broker or listener limit, Kafka's acceptor stops accepting until a connection closes: the new
+ * - at the broker limit, Kafka's acceptor stops accepting until a connection closes: the new
  *   ones wait, connected, in the OS backlog, and are served once a slot frees. Node accepts everything, so
  *   such sockets wait here, unread, in arrival order, at most socket.listen.backlog.size per listener (what
  *   the OS backlog would hold); one beyond that is closed.
@@ -23,8 +23,6 @@ export interface ConnectionQuotaSettings {
   readonly maxConnectionsPerIp: number;
   /** Normalized address → its limit. */
   readonly perIpOverrides: ReadonlyMap<string, number>;
-  /** Listener name → its own limit (listener.name.<l>.max.connections); absent means none. */
-  readonly perListener: ReadonlyMap<string, number>;
   /** The inter-broker listener's name. */
   readonly protectedListener: string;
 }
@@ -32,8 +30,7 @@ export interface ConnectionQuotaSettings {
 export class ConnectionQuotas {
   private total = 0;
   private readonly perIp = new Map<string, number>();
-  private readonly perListener = new Map<string, number>();
-  /** Sockets waiting for a broker or listener slot, per listener, oldest first. */
+  /** Sockets waiting for a slot, per listener, oldest first. */
   private readonly waiting = new Map<string, Socket[]>();
 
   constructor(
@@ -42,9 +39,7 @@ export class ConnectionQuotas {
     private readonly backlog: number,
     private readonly admit: (socket: Socket, listenerName: string, release: () => void) => void,
     private readonly log: Log,
-  ) {
-    for (const listener of listeners) this.perListener.set(listener, 0);
-  }
+  ) {}
 
   /** Connections counted now, in all. */
   get connections(): number {
@@ -99,10 +94,7 @@ export class ConnectionQuotas {
   }
 
   private slotAvailable(listenerName: string): boolean {
-    const max = this.settings.perListener.get(listenerName) ?? Number.POSITIVE_INFINITY;
-    if ((this.perListener.get(listenerName) ?? 0) >= max) return false;
-    if (this.isProtected(listenerName)) return true;
-    return this.total < this.settings.maxConnections;
+    return this.isProtected(listenerName) || this.total < this.settings.maxConnections;
   }
 
   private isProtected(listenerName: string): boolean {
@@ -119,26 +111,24 @@ export class ConnectionQuotas {
       return;
     }
     this.perIp.set(address, count + 1);
-    this.perListener.set(listenerName, (this.perListener.get(listenerName) ?? 0) + 1);
     this.total += 1;
     let released = false;
     this.admit(socket, listenerName, () => {
       if (released) return;
       released = true;
-      this.release(address, listenerName);
+      this.release(address);
     });
   }
 
-  private release(address: string, listenerName: string): void {
+  private release(address: string): void {
     const count = (this.perIp.get(address) ?? 1) - 1;
     if (count === 0) this.perIp.delete(address);
     else this.perIp.set(address, count);
-    this.perListener.set(listenerName, (this.perListener.get(listenerName) ?? 1) - 1);
     this.total -= 1;
     this.admitWaiting();
   }
 
-  /** Admits waiting sockets, oldest first per listener, while their listener has a slot. */
+  /** Admits waiting sockets, oldest first per listener, while there is a slot. */
   private admitWaiting(): void {
     for (const [listenerName, queue] of this.waiting) {
       while (queue.length > 0 && this.slotAvailable(listenerName)) this.admitOrRefuse(queue.shift()!, listenerName);
@@ -147,7 +137,7 @@ export class ConnectionQuotas {
 }
 
 /** The limits in a broker config; the override hosts that are names are resolved as Kafka's InetAddress.getByName does. */
-export async function connectionQuotaSettings(config: BrokerConfig, listeners: readonly string[], log: Log): Promise<ConnectionQuotaSettings> {
+export async function connectionQuotaSettings(config: BrokerConfig, log: Log): Promise<ConnectionQuotaSettings> {
   const perIpOverrides = new Map<string, number>();
   for (const [host, count] of parseMaxConnectionsPerIpOverrides(config['max.connections.per.ip.overrides'])) {
     let address = host;
@@ -165,7 +155,6 @@ export async function connectionQuotaSettings(config: BrokerConfig, listeners: r
     maxConnections: config['max.connections'],
     maxConnectionsPerIp: config['max.connections.per.ip'],
     perIpOverrides,
-    perListener: new Map(),
     protectedListener: config['inter.broker.listener.name'] ?? config['security.inter.broker.protocol'],
   };
 }
