@@ -1,10 +1,12 @@
 // Fetch long polling (Kafka's DelayedFetch purgatory): a fetch waits until one of its logs is appended to,
-// max_wait_ms passes, or the broker starts closing. Appends wake a waiter through PartitionLog.onAppend; the only
-// timer is the one for max_wait_ms. Shutdown wakes every waiter from this one set: no listener per waiter on a
-// shared signal or emitter (Node warns past 10 listeners, as plain text in the middle of the JSON log).
+// max_wait_ms passes, the broker starts closing, or the client's connection closes (nobody is left to answer: the
+// wait must not keep its reads alive until max_wait_ms). Appends wake a waiter through PartitionLog.onAppend; the
+// only timer is the one for max_wait_ms. Shutdown wakes every waiter from this one set: no listener per waiter on a
+// shared signal or emitter (Node warns past 10 listeners, as plain text in the middle of the JSON log); a
+// connection's own signal has one waiter at most (Fetch is served one at a time per connection).
 import type { PartitionLog } from '../storage/log.js';
 
-export type WakeReason = 'append' | 'timeout' | 'shutdown';
+export type WakeReason = 'append' | 'timeout' | 'shutdown' | 'closed';
 
 export class DelayedFetches {
   private readonly waiting = new Set<(reason: WakeReason) => void>();
@@ -15,19 +17,23 @@ export class DelayedFetches {
     return this.waiting.size;
   }
 
-  wait(logs: readonly PartitionLog[], waitMs: number): Promise<WakeReason> {
+  wait(logs: readonly PartitionLog[], waitMs: number, abandoned?: AbortSignal): Promise<WakeReason> {
     if (this.closed) return Promise.resolve('shutdown');
+    if (abandoned?.aborted) return Promise.resolve('closed');
     if (waitMs <= 0) return Promise.resolve('timeout');
     return new Promise<WakeReason>((resolve) => {
       const unsubscribes: (() => void)[] = [];
       const finish = (reason: WakeReason) => {
         if (!this.waiting.delete(finish)) return;
         clearTimeout(timer);
+        abandoned?.removeEventListener('abort', onAbandoned);
         for (const unsubscribe of unsubscribes) unsubscribe();
         resolve(reason);
       };
+      const onAbandoned = () => finish('closed');
       this.waiting.add(finish);
       const timer = setTimeout(() => finish('timeout'), waitMs);
+      abandoned?.addEventListener('abort', onAbandoned, { once: true });
       for (const log of new Set(logs)) unsubscribes.push(log.onAppend(() => finish('append')));
     });
   }

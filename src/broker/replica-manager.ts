@@ -36,6 +36,8 @@ export interface FetchParams {
   readonly isolationLevel: number;
   /** v13+: targets name their topic by id. */
   readonly usesTopicIds: boolean;
+  /** Aborted when the client's connection closes: a long poll stops waiting, nobody is left to answer. */
+  readonly abandoned?: AbortSignal;
 }
 
 export interface ReplicaManagerOptions {
@@ -116,7 +118,8 @@ export class ReplicaManager {
     const deadline = Date.now() + params.maxWaitMs;
     for (;;) {
       const logs = partitions.flatMap((p) => ('log' in p ? [p.log] : []));
-      const reason = await this.delayedFetches.wait(logs, deadline - Date.now());
+      const reason = await this.delayedFetches.wait(logs, deadline - Date.now(), params.abandoned);
+      if (reason === 'closed') return reads;
       partitions = this.resolveFetch(targets, params);
       reads = await readPartitions(partitions, limits);
       if (reason !== 'append' || !mustWait(params, reads)) return reads;

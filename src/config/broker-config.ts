@@ -4,6 +4,7 @@
 import { brokerConfigDefinition, brokerConfigDefinitions, brokerConfigSynonyms, type BrokerConfigKey } from './broker-configs.js';
 import { ConfigError, parseConfigValue, type ConfigDefinition } from './config-types.js';
 import type { ValueOf } from './define.js';
+import { checkConnectionLimits } from './connection-limits.js';
 import { parseListeners } from './listeners.js';
 
 type Definitions = typeof brokerConfigDefinitions;
@@ -63,6 +64,7 @@ export function resolveBrokerConfig(
   resolveLogDirs(values, isSet);
   checkListeners(values);
   checkConsumerGroupTimeouts(values);
+  checkConnectionLimits(values);
 
   const config = Object.freeze(values) as unknown as BrokerConfig;
   explicitSettings.set(config, Object.freeze({ ...explicit }));

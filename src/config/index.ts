@@ -15,6 +15,7 @@ export {
   parseListeners, parseSecurityProtocolMap, formatListener, DEFAULT_SECURITY_PROTOCOL_MAP,
   type Listener, type ParseListenersOptions, type SecurityProtocol,
 } from './listeners.js';
+export { parseMaxConnectionsPerIpOverrides } from './connection-limits.js';
 export { parseProperties, PropertiesSyntaxError } from './properties.js';
 export {
   topicConfigDefinitions, topicConfigDefinition, resolveTopicConfig, resolveStoredTopicConfig, validateTopicConfig, validateTopicConfigs,

@@ -16,9 +16,11 @@ import type { LogStore } from '../storage/log-store.js';
 import { fileDynamicConfigStore, memoryDynamicConfigStore } from './admin/dynamic-config-store.js';
 import { attachDynamicConfigs, DynamicConfigs } from './admin/dynamic-configs.js';
 import { Connection, type ConnectionLimits } from './connection.js';
+import { ConnectionQuotas, connectionQuotaSettings } from './connection-quotas.js';
 import type { BrokerState, Endpoint, RegisteredApi } from './handler.js';
 import { handlers as registry } from './handlers/index.js';
 import { bindListener, type BoundListener } from './listener.js';
+import { RequestBudget } from './request-budget.js';
 import { createDispatch } from './router.js';
 import type { TopicCatalog } from '../broker/topic-catalog.js';
 
@@ -26,8 +28,21 @@ export interface Broker {
   /** The bound address of each listener, in configuration order (port 0 resolved). */
   readonly addresses: readonly { readonly host: string; readonly port: number }[];
   readonly clusterId: string;
+  /** What the connections hold now (tests and diagnostics). */
+  stats(): BrokerStats;
   /** Stops accepting, answers requests in flight, closes every connection. */
   close(): Promise<void>;
+}
+
+export interface BrokerStats {
+  /** Open connections, admitted by the connection quotas. */
+  readonly connections: number;
+  /** Connections accepted by the OS and waiting for a slot (max.connections). */
+  readonly waitingConnections: number;
+  /** Requests taken off the wire whose handler has not finished (what queued.max.requests bounds). */
+  readonly requestsInProgress: number;
+  /** The largest count of response bytes one connection holds for its client (the write high-water mark bounds it). */
+  readonly maxQueuedResponseBytes: number;
 }
 
 export interface BrokerOptions {
@@ -45,6 +60,7 @@ export interface BrokerOptions {
   /** Per-connection limits beyond the config keys; tests lower them. */
   readonly maxInFlightPerConnection?: number;
   readonly maxInFlightBytesPerConnection?: number;
+  /** Response bytes a connection may hold for its client before it stops reading requests. */
   readonly writeHighWaterMark?: number;
 }
 
@@ -56,13 +72,17 @@ const DEFAULT_MAX_IN_FLIGHT = 100;
  * while bounding it: librdkafka's ~0.5 MB requests, 100 deep, held ~50 MB (BENCHMARKS.md, "Peak RSS").
  */
 const DEFAULT_MAX_IN_FLIGHT_BYTES = 4 * 1024 * 1024;
-/** Bytes queued for a socket above which reading pauses until 'drain'. */
+/**
+ * Response bytes queued for a client (unsent, or done behind an earlier response) at which its connection
+ * stops reading requests until the client takes them.
+ */
 const DEFAULT_WRITE_HIGH_WATER_MARK = 1024 * 1024;
 
 export async function startBroker(staticConfig: BrokerConfig, options: BrokerOptions = {}): Promise<Broker> {
   const log = options.logger ?? silentLog();
-  // Dynamic broker configs are read before anything else reads the config. Listeners and connection
-  // limits stay the static ones (dynamic listeners are stored and described, not applied).
+  // Dynamic broker configs are read before anything else reads the config. Listeners, the per-connection
+  // limits and queued.max.requests stay the static ones (dynamic listeners are stored and described, not
+  // applied); the connection quotas follow every change.
   const engine = logEngine(staticConfig, options.topics !== undefined);
   const dynamic = await DynamicConfigs.open(staticConfig, dynamicConfigStoreFor(staticConfig, options.store !== undefined ? 'memory' : engine));
   const config = dynamic.config;
@@ -71,22 +91,23 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   const advertisedValues = staticConfig['advertised.listeners'];
   const advertisedSpecs =
     advertisedValues === null ? listenerSpecs : parseListeners(advertisedValues, { key: 'advertised.listeners', securityProtocolMap });
+  const handlers = options.handlers ?? registry;
+  const requests = new RequestBudget(config['queued.max.requests']);
   const limits: ConnectionLimits = {
     maxRequestBytes: config['socket.request.max.bytes'],
     maxInFlight: options.maxInFlightPerConnection ?? DEFAULT_MAX_IN_FLIGHT,
     maxInFlightBytes: options.maxInFlightBytesPerConnection ?? DEFAULT_MAX_IN_FLIGHT_BYTES,
     idleMs: config['connections.max.idle.ms'],
+    oneAtATime: new Set(handlers.filter((h) => h.oneAtATime === true).map((h) => h.api.apiKey)),
+    requests,
   };
   const connections = new Set<Connection>();
   let nextConnectionId = 0;
   let closing = false;
   let dispatch: ReturnType<typeof createDispatch> | undefined;
 
-  const onSocket = (socket: Socket, listenerName: string): void => {
-    if (closing || dispatch === undefined) {
-      socket.destroy();
-      return;
-    }
+  const listenerNames = listenerSpecs.map((spec) => spec.name);
+  const onAdmitted = (socket: Socket, listenerName: string, release: () => void): void => {
     const info = {
       id: nextConnectionId++,
       listenerName,
@@ -95,9 +116,21 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       clientSoftwareName: null,
       clientSoftwareVersion: null,
     };
-    const connection = new Connection(socket, info, dispatch, limits, log);
+    const connection = new Connection(socket, info, dispatch!, limits, log);
     connections.add(connection);
-    void connection.done.then(() => connections.delete(connection));
+    void connection.done.then(() => {
+      connections.delete(connection);
+      release();
+    });
+  };
+  const quotas = new ConnectionQuotas(await connectionQuotaSettings(config, log), listenerNames,
+    config['socket.listen.backlog.size'], onAdmitted, log);
+  const onSocket = (socket: Socket, listenerName: string): void => {
+    if (closing || dispatch === undefined) {
+      socket.destroy();
+      return;
+    }
+    quotas.offer(socket, listenerName);
   };
 
   // Logs are loaded (and recovered) before any listener accepts a client, as Kafka does.
@@ -130,7 +163,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       groups,
       producerStates,
       transactions,
-      handlers: options.handlers ?? registry,
+      handlers,
       advertised: advertisedEndpoints(advertisedSpecs, bound),
       log,
     };
@@ -142,6 +175,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       await store.reconfigureLogs(next);
       const cleaner = cleanerSettings(next);
       if (JSON.stringify(cleaner) !== JSON.stringify(cleanerSettings(previous))) await store.reconfigureCleaner(cleaner);
+      quotas.reconfigure(await connectionQuotaSettings(next, log));
     });
     dispatch = createDispatch(state);
     store.startBackground(backgroundIntervals(config, (partitionLog) => producerStates.lastStableOffset(partitionLog)));
@@ -157,10 +191,21 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   return {
     addresses: bound.map(({ host, port }) => ({ host, port })),
     clusterId: state.clusterId,
+    stats() {
+      let maxQueuedResponseBytes = 0;
+      for (const connection of connections) maxQueuedResponseBytes = Math.max(maxQueuedResponseBytes, connection.queuedResponseBytes);
+      return {
+        connections: quotas.connections,
+        waitingConnections: quotas.waitingConnections,
+        requestsInProgress: requests.requestsInProgress,
+        maxQueuedResponseBytes,
+      };
+    },
     async close() {
       if (closing) return;
       closing = true;
       const stopped = bound.map((listener) => listener.close());
+      quotas.closeWaiting();
       // Pending long polls answer now with what they have, so connections can drain.
       state.replicaManager.shutdown();
       // Parked JoinGroup/SyncGroup requests are answered now too; queued group writes finish before the store closes.

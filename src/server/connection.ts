@@ -8,14 +8,20 @@
  * its slot at once with nothing to write.
  *
  * Reading pauses while `maxInFlight` requests, or `maxInFlightBytes` of request frames, await their
- * turn, or while the socket's write buffer is above its high-water mark (socket.write() returned
- * false), and resumes when all clear. The byte limit bounds what a pipelining client (librdkafka keeps
- * up to a million requests in flight) makes the broker hold; one request of any allowed size is always
- * taken.
+ * turn; while the responses queued for the client (the socket's unsent bytes plus responses done but
+ * held behind an earlier one) reach the socket's write high-water mark, until the client drains them;
+ * while a request of a `oneAtATime` API (Fetch: its response is as large as the client asks) is being
+ * handled; and while the broker-wide RequestBudget (queued.max.requests) is spent. It resumes when all
+ * clear. So a pipelining client (librdkafka keeps up to a million requests in flight) makes the broker
+ * hold bounded bytes, and one that never reads holds at most the high-water mark plus one response of
+ * each kind in flight; one request of any allowed size is always taken. Kafka reads one request at a time
+ * per connection and mutes it while a response is unsent; gregor keeps pipelining within these bounds.
+ * A closed connection drops its queues and aborts `info.closed`, which cancels its parked long polls.
  */
 import type { Socket } from 'node:net';
 import type { Log } from '../log.js';
 import { FrameDecoder, FrameError } from './frame-decoder.js';
+import { UNBOUNDED_REQUESTS, type RequestBudget } from './request-budget.js';
 
 /** What the server knows about the peer; client fields fill in as requests arrive. */
 export interface ConnectionInfo {
@@ -26,6 +32,8 @@ export interface ConnectionInfo {
   clientId: string | null;
   clientSoftwareName: string | null;
   clientSoftwareVersion: string | null;
+  /** Aborted once the connection is closed: a handler that waits (a long poll) stops waiting. */
+  readonly closed: AbortSignal;
 }
 
 /** Encoded response bytes (size prefix included), or null for a request that gets no response. */
@@ -51,11 +59,17 @@ export interface ConnectionLimits {
   readonly maxInFlightBytes: number;
   /** connections.max.idle.ms; 0 or less disables the idle close. */
   readonly idleMs: number;
+  /** Api keys taken one request at a time: nothing more is read while one is being handled. */
+  readonly oneAtATime?: ReadonlySet<number>;
+  /** Broker-wide bound on requests being handled (queued.max.requests). */
+  readonly requests?: RequestBudget;
 }
 
 interface Slot {
   done: boolean;
   bytes: ResponseBytes;
+  /** Bytes of the response once done, counted in heldBytes until written. */
+  size: number;
   /** Size of the request frame, counted in inFlightBytes until the response is written. */
   frameSize: number;
 }
@@ -65,6 +79,10 @@ export class Connection {
   private slots: Slot[] = [];
   private head = 0;
   private inFlightBytes = 0;
+  /** Bytes of responses done but waiting behind an earlier one. */
+  private heldBytes = 0;
+  /** A oneAtATime request is being handled. */
+  private soloInProgress = false;
   private writeBlocked = false;
   private pumping = false;
   private closed = false;
@@ -73,14 +91,20 @@ export class Connection {
   /** Resolves once the socket is closed, for whatever reason. */
   readonly done: Promise<void>;
   private resolveDone!: () => void;
+  readonly info: ConnectionInfo;
+  private readonly closedController = new AbortController();
+  private readonly requests: RequestBudget;
+  private readonly wake = () => this.pump();
 
   constructor(
     private readonly socket: Socket,
-    readonly info: ConnectionInfo,
+    info: Omit<ConnectionInfo, 'closed'>,
     private readonly dispatch: Dispatch,
     private readonly limits: ConnectionLimits,
     private readonly log: Log,
   ) {
+    this.info = Object.assign(info, { closed: this.closedController.signal });
+    this.requests = limits.requests ?? UNBOUNDED_REQUESTS;
     this.decoder = new FrameDecoder(limits.maxRequestBytes);
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
     socket.setNoDelay(true);
@@ -100,6 +124,14 @@ export class Connection {
   /** Requests taken off the wire whose responses are not yet written. */
   get inFlight(): number {
     return this.slots.length - this.head;
+  }
+
+  /**
+   * Response bytes the client has not taken: unsent socket bytes plus responses done and held behind an
+   * earlier one. Reading pauses while this reaches the socket's write high-water mark.
+   */
+  get queuedResponseBytes(): number {
+    return this.closed ? 0 : this.socket.writableLength + this.heldBytes;
   }
 
   /** Stops reading, answers what is in flight, then closes. Resolves once the socket is closed. */
@@ -152,18 +184,39 @@ export class Connection {
       this.maybeFinishDraining();
       return;
     }
-    if (this.writeBlocked || this.atInFlightLimit()) this.socket.pause();
-    else this.socket.resume();
+    if (this.mayTake()) this.socket.resume();
+    else {
+      this.socket.pause();
+      if (this.waitsForBudget()) this.requests.wait(this.wake);
+    }
   }
 
-  private atInFlightLimit(): boolean {
-    return this.inFlight >= this.limits.maxInFlight || this.inFlightBytes >= this.limits.maxInFlightBytes;
+  /** Whether the next request may be taken now (every bound but the broker-wide budget is this connection's). */
+  private mayTake(): boolean {
+    return (
+      !this.closed &&
+      !this.draining &&
+      !this.soloInProgress &&
+      !this.responseBacklogFull() &&
+      this.inFlight < this.limits.maxInFlight &&
+      this.inFlightBytes < this.limits.maxInFlightBytes &&
+      (this.inFlight === 0 || this.requests.hasRoom())
+    );
+  }
+
+  private responseBacklogFull(): boolean {
+    return this.writeBlocked || this.socket.writableLength + this.heldBytes >= this.socket.writableHighWaterMark;
+  }
+
+  /** Paused only by the broker-wide budget, with a request waiting to be taken. */
+  private waitsForBudget(): boolean {
+    return this.inFlight > 0 && !this.requests.hasRoom() && this.decoder.bufferedBytes > 0;
   }
 
   /** Dispatches frames in arrival order while under the limits; true if any was taken. */
   private takeFrames(): boolean {
     let took = false;
-    while (!this.closed && !this.draining && !this.writeBlocked && !this.atInFlightLimit()) {
+    while (this.mayTake()) {
       let frame: Buffer | null;
       try {
         frame = this.decoder.next();
@@ -181,27 +234,43 @@ export class Connection {
 
   private handleFrame(frame: Buffer): void {
     const frameSize = frame.length;
+    const solo = frame.length >= 2 && this.limits.oneAtATime?.has(frame.readInt16BE(0)) === true;
     let result: ResponseBytes | Promise<ResponseBytes>;
+    this.requests.take();
     try {
       result = this.dispatch(frame, this.info);
     } catch (err) {
+      this.requests.finish();
       this.reject(err);
       return;
     }
     if (result instanceof Promise) {
-      const slot: Slot = { done: false, bytes: null, frameSize };
+      const slot: Slot = { done: false, bytes: null, size: 0, frameSize };
       this.slots.push(slot);
       this.inFlightBytes += frameSize;
+      if (solo) this.soloInProgress = true;
       result.then(
         (bytes) => {
+          if (solo) this.soloInProgress = false;
+          this.requests.finish();
+          if (this.closed) return;
           slot.done = true;
           slot.bytes = bytes;
+          slot.size = sizeOf(bytes);
+          this.heldBytes += slot.size;
           this.pump();
         },
-        (err: unknown) => this.reject(err),
+        (err: unknown) => {
+          if (solo) this.soloInProgress = false;
+          this.requests.finish();
+          this.reject(err);
+        },
       );
     } else {
-      this.slots.push({ done: true, bytes: result, frameSize });
+      this.requests.finish();
+      const size = sizeOf(result);
+      this.slots.push({ done: true, bytes: result, size, frameSize });
+      this.heldBytes += size;
       this.inFlightBytes += frameSize;
       this.writeCompleted();
     }
@@ -211,8 +280,9 @@ export class Connection {
   private writeCompleted(): boolean {
     if (this.closed || this.head === this.slots.length || !this.slots[this.head]!.done) return false;
     while (this.head < this.slots.length && this.slots[this.head]!.done) {
-      const { bytes, frameSize } = this.slots[this.head]!;
+      const { bytes, size, frameSize } = this.slots[this.head]!;
       this.inFlightBytes -= frameSize;
+      this.heldBytes -= size;
       this.slots[this.head] = DONE;
       this.head += 1;
       if (bytes === null) continue;
@@ -261,9 +331,15 @@ export class Connection {
   private onClosed(): void {
     if (this.closed) return;
     this.closed = true;
+    // Nothing unsent is kept for a client that has gone: held responses and buffered requests are dropped,
+    // and handlers still waiting (long polls) are told to stop.
     this.slots = [];
     this.head = 0;
     this.inFlightBytes = 0;
+    this.heldBytes = 0;
+    this.decoder.clear();
+    this.requests.forget(this.wake);
+    this.closedController.abort();
     this.resolveDone();
   }
 
@@ -274,4 +350,11 @@ export class Connection {
   }
 }
 
-const DONE: Slot = { done: true, bytes: null, frameSize: 0 };
+const DONE: Slot = { done: true, bytes: null, size: 0, frameSize: 0 };
+
+function sizeOf(bytes: ResponseBytes): number {
+  if (bytes === null) return 0;
+  let size = 0;
+  for (const buf of bytes) size += buf.length;
+  return size;
+}

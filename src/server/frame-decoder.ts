@@ -35,6 +35,15 @@ export class FrameDecoder {
     this.buffered += chunk.length;
   }
 
+  /** Drops everything buffered (the connection is gone). */
+  clear(): void {
+    this.chunks = [];
+    this.head = 0;
+    this.headOffset = 0;
+    this.buffered = 0;
+    this.frameSize = -1;
+  }
+
   /** Bytes received but not yet returned as frames. */
   get bufferedBytes(): number {
     return this.buffered;

@@ -72,6 +72,11 @@ export interface ApiRegistration {
   /** The versions served: Apache Kafka 4.x's range for this API, advertised by ApiVersions. */
   readonly minVersion: number;
   readonly maxVersion: number;
+  /**
+   * Taken one request at a time per connection (Kafka takes every request so): set on an API whose response
+   * holds as many bytes as the client asks for, so a client pipelining them cannot make the broker build many.
+   */
+  readonly oneAtATime?: boolean;
 }
 
 export interface Handler<Req = unknown, Res = unknown> extends ApiRegistration {

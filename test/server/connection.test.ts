@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server, type Socket } from 'node:net';
 import { pino } from 'pino';
 import { CloseConnection, Connection, type ConnectionLimits, type Dispatch, type ResponseBytes } from '../../src/server/connection.js';
+import { RequestBudget } from '../../src/server/request-budget.js';
 import { RawClient, sizePrefixed, turns, until } from './raw-client.js';
 
 const FAST = 0;
@@ -177,6 +178,54 @@ test('a client that never reads: the server stops reading above the write high-w
   const ids = await readIds(client, total);
   assert.deepEqual(ids, Array.from({ length: total }, (_, i) => i));
   await client.close();
+  await h.close();
+});
+
+test('responses done behind a slow one count toward the bound: reading stops until they are written', async () => {
+  const h = await harness({}, 16 * 1024);
+  const client = await RawClient.connect(h.port);
+  const frames = [sizePrefixed(request(0, SLOW))];
+  for (let i = 1; i <= 20; i++) frames.push(sizePrefixed(request(i, FAST, 8 * 1024)));
+  client.sendRaw(Buffer.concat(frames));
+  await until(() => h.dispatched.length === 3, 'the slow one and two 8 KiB responses');
+  await turns(50);
+  assert.equal(h.dispatched.length, 3, 'no more is taken with 16 KiB of responses held');
+  assert.equal(h.connections[0]!.queuedResponseBytes, 2 * (8 * 1024 + 4));
+  h.slow.get(0)!();
+  assert.deepEqual(await readIds(client, 21), Array.from({ length: 21 }, (_, i) => i));
+  await client.close();
+  await h.close();
+});
+
+test('queued.max.requests: at the broker-wide bound connections wait, woken in arrival order; an idle one may take one', async () => {
+  const requests = new RequestBudget(3);
+  const h = await harness({ requests });
+  const first = await RawClient.connect(h.port);
+  first.sendRaw(Buffer.concat([0, 1, 2, 3, 4].map((i) => sizePrefixed(request(i, SLOW)))));
+  await until(() => h.dispatched.length === 3, 'three taken');
+  await turns(50);
+  assert.deepEqual(h.dispatched, [0, 1, 2]);
+  const second = await RawClient.connect(h.port);
+  second.sendRaw(Buffer.concat([10, 11].map((i) => sizePrefixed(request(i, SLOW)))));
+  await until(() => h.dispatched.length === 4, 'the idle connection takes its first');
+  await turns(50);
+  assert.deepEqual(h.dispatched, [0, 1, 2, 10], 'but not a second one');
+  assert.equal(requests.requestsInProgress, 4);
+  h.slow.get(0)!();
+  await turns(50);
+  assert.deepEqual(h.dispatched, [0, 1, 2, 10], 'still at the bound');
+  h.slow.get(1)!();
+  await until(() => h.dispatched.length === 5, 'one more taken');
+  await turns(50);
+  assert.deepEqual(h.dispatched, [0, 1, 2, 10, 3], 'the connection that waited first');
+  for (const id of [2, 10, 3]) h.slow.get(id)!();
+  await until(() => h.dispatched.length === 7, 'the rest taken');
+  for (const id of [4, 11]) h.slow.get(id)!();
+  assert.deepEqual(await readIds(first, 5), [0, 1, 2, 3, 4]);
+  assert.deepEqual(await readIds(second, 2), [10, 11]);
+  assert.equal(requests.requestsInProgress, 0);
+  await first.close();
+  await second.close();
   await h.close();
 });
 

@@ -25,9 +25,10 @@ export class RawClient {
     );
   }
 
-  static connect(port: number, host = '127.0.0.1'): Promise<RawClient> {
+  /** `localAddress`: the address to connect from (any 127.x address is this machine on Linux). */
+  static connect(port: number, host = '127.0.0.1', localAddress?: string): Promise<RawClient> {
     return new Promise((resolve, reject) => {
-      const socket = connect({ port, host }, () => resolve(new RawClient(socket)));
+      const socket = connect({ port, host, ...(localAddress === undefined ? {} : { localAddress }) }, () => resolve(new RawClient(socket)));
       socket.once('error', reject);
     });
   }

@@ -32,6 +32,8 @@ export const fetchHandler: Handler = defineHandler<FetchRequest, FetchResponse>(
   api: fetchApi,
   minVersion: 4,
   maxVersion: 17,
+  // A response holds up to fetch.max.bytes of records: pipelined fetches are served one after another.
+  oneAtATime: true,
 
   async handle(ctx, request, version) {
     const { replicaManager, config } = ctx.broker;
@@ -44,6 +46,7 @@ export const fetchHandler: Handler = defineHandler<FetchRequest, FetchResponse>(
       maxBytes: Math.min(request.maxBytes, config['fetch.max.bytes']),
       isolationLevel: request.isolationLevel,
       usesTopicIds,
+      abandoned: ctx.connection.closed,
     });
     const outcomes = reads.map((r) => ({
       errorCode: r.errorCode,
