@@ -5,7 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import { createFindCoordinatorRequest, findCoordinatorApi } from '../../src/protocol/generated/find-coordinator.js';
 import { createOffsetCommitRequest, offsetCommitApi } from '../../src/protocol/generated/offset-commit.js';
-import { createOffsetFetchRequest, offsetFetchApi } from '../../src/protocol/generated/offset-fetch.js';
+import { createOffsetFetchRequest, offsetFetchApi, type OffsetFetchResponseGroup } from '../../src/protocol/generated/offset-fetch.js';
 import { decodeResponse, encodeRequest, roundTrip } from '../../test/server/broker-harness.js';
 import { RawClient } from '../../test/server/raw-client.js';
 
@@ -28,16 +28,27 @@ export function expectedOffsets(plan: CommitPlan, commits: number): Map<number, 
   return expected;
 }
 
-/** Polls FindCoordinator until the group's coordinator is ready (Kafka creates __consumer_offsets on the first ask). */
+/** An OffsetFetch of the whole group on `client`; the group's error code and what it served per partition. */
+async function fetchGroup(client: RawClient, group: string): Promise<OffsetFetchResponseGroup> {
+  const request = { ...createOffsetFetchRequest(), groups: [{ groupId: group, memberId: null, memberEpoch: -1, topics: null }] };
+  const response = await roundTrip(client, offsetFetchApi, OFFSET_FETCH_VERSION, request);
+  return response.groups[0] ?? { groupId: group, errorCode: -1, topics: [] };
+}
+
+/**
+ * Polls until the group's coordinator serves it: FindCoordinator (Kafka creates __consumer_offsets on the first ask),
+ * then OffsetFetch, as Kafka answers NOT_COORDINATOR for a while after FindCoordinator names it.
+ */
 async function awaitCoordinator(port: number, group: string, limitMs = 120_000): Promise<void> {
   const client = await RawClient.connect(port);
   try {
     const deadline = performance.now() + limitMs;
     for (;;) {
       const response = await roundTrip(client, findCoordinatorApi, FIND_COORDINATOR_VERSION, { ...createFindCoordinatorRequest(), keyType: 0, coordinatorKeys: [group] });
-      const code = response.coordinators[0]?.errorCode;
+      let code = response.coordinators[0]?.errorCode;
+      if (code === 0) code = (await fetchGroup(client, group)).errorCode;
       if (code === 0) return;
-      if (performance.now() > deadline) throw new Error(`FindCoordinator for ${group} still answers error ${code} after ${limitMs / 1000} s`);
+      if (performance.now() > deadline) throw new Error(`the coordinator of ${group} still answers error ${code} after ${limitMs / 1000} s`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   } finally {
@@ -88,10 +99,8 @@ async function offsetsServed(port: number, plan: CommitPlan, expected: ReadonlyM
   let client: RawClient | undefined;
   try {
     client = await RawClient.connect(port);
-    const request = { ...createOffsetFetchRequest(), groups: [{ groupId: plan.group, memberId: null, memberEpoch: -1, topics: null }] };
-    const response = await roundTrip(client, offsetFetchApi, OFFSET_FETCH_VERSION, request);
-    const group = response.groups[0];
-    if (group === undefined || group.errorCode !== 0) return false;
+    const group = await fetchGroup(client, plan.group);
+    if (group.errorCode !== 0) return false;
     const served = new Map<number, bigint>();
     for (const topic of group.topics) if (topic.name === plan.topic) for (const p of topic.partitions) if (p.errorCode === 0) served.set(p.partitionIndex, p.committedOffset);
     if (served.size !== expected.size) return false;
