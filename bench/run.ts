@@ -7,6 +7,7 @@
 //   --only    a subset of: startup memory produce-java produce-rdkafka fetch cpu latency scale
 //   --from    no measuring: rewrite the charts and BENCHMARKS.md from a saved results file
 //   --brokers gregor,kafka (default both; one alone is for trying a workload out, it gives no ratios)
+//   GREGOR_BENCH_KAFKA_PORT=<port>: the reference broker's port (and port + 1), instead of a free pair
 import { cpus, loadavg, totalmem } from 'node:os';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

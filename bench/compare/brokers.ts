@@ -116,7 +116,9 @@ export async function gregorLauncher(workDir: string): Promise<BrokerLauncher> {
 }
 
 export async function kafkaLauncher(): Promise<BrokerLauncher> {
-  const port = await freePortPair();
+  // GREGOR_BENCH_KAFKA_PORT pins the port (and port + 1 for the controller) where several runs share a machine.
+  const pinned = Number(process.env['GREGOR_BENCH_KAFKA_PORT'] ?? 0);
+  const port = pinned > 0 ? pinned : await freePortPair();
   const state = join(cacheDir, 'reference', String(port));
   const pidFile = join(state, 'pid');
   const dataDir = join(state, 'data');

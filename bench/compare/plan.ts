@@ -21,6 +21,8 @@ export interface Plan {
   metadataPartitions: number;
   /** Data on disk before the restart timings (10^9 bytes). */
   restartDataGB: number;
+  /** Group commits before each "restart after N group commits" timing, cumulative (one OffsetCommit each). */
+  restartGroupCommits: number[];
   /** Seconds a fresh broker sits idle before its RSS is read. */
   idleSettleSeconds: number;
 }
@@ -49,6 +51,7 @@ export function fullPlan(runs = 3): Plan {
     requestsPerProducerConnection: 20,
     metadataPartitions: 10_000,
     restartDataGB: 5,
+    restartGroupCommits: [16_000, 160_000],
     idleSettleSeconds: 10,
   };
 }
@@ -73,6 +76,7 @@ export function quickPlan(runs = 1): Plan {
     requestsPerProducerConnection: 3,
     metadataPartitions: 1000,
     restartDataGB: 0.3,
+    restartGroupCommits: [16_000, 160_000],
     idleSettleSeconds: 3,
   };
 }

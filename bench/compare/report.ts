@@ -27,7 +27,7 @@ export const WORKLOAD_TITLES: Record<WorkloadId, string> = {
   'produce-rdkafka': 'Produce throughput, librdkafka (confluent-kafka)',
   fetch: 'Fetch throughput, kafka-consumer-perf-test',
   latency: 'End-to-end latency, produce to consume (Java client)',
-  startup: 'Start-up: process start to first successful ApiVersions',
+  startup: 'Start-up: process start to first successful ApiVersions (to OffsetFetch serving every offset after group commits)',
   memory: 'Memory: broker RSS',
   cpu: 'CPU: broker CPU-seconds per GB',
   scale: 'Scale',
@@ -37,6 +37,8 @@ export const WORKLOAD_TITLES: Record<WorkloadId, string> = {
 export function targetFor(workload: WorkloadId, label: string): number | undefined {
   if (workload === 'produce-java' || workload === 'produce-rdkafka' || workload === 'fetch') return 1.0;
   if (workload === 'latency' && label.startsWith('p99,')) return 1.0;
+  // Issue 24: at or below Kafka's after group commits (Kafka serves them after it listens, gregor before).
+  if (workload === 'startup' && label.startsWith('restart after')) return 1.0;
   if (workload === 'startup') return 0.15;
   if (workload === 'memory' && label === 'idle') return 0.15;
   if (workload === 'memory' && label === 'peak during produce') return 0.3;

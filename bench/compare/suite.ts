@@ -6,7 +6,8 @@ import { caseLabel, type Plan } from './plan.js';
 import type { BrokerLauncher, RunningBroker } from './brokers.js';
 import { createTopics, deleteTopics, diskUsage } from './admin.js';
 import { consumerPerfTest, endToEndLatency, producerPerfTest, rdkafkaProducer, type ProduceCase } from './clients.js';
-import { cpuSeconds, isAlive, rssBytes, sampleRss } from './proc.js';
+import { commitOffsets, expectedOffsets, waitForOffsets, type CommitPlan } from './group-commits.js';
+import { cpuSeconds, isAlive, rssBytes, sampleRss, startedAtSinceBoot, uptimeSeconds } from './proc.js';
 import { manyProducers, openIdleConnections, timeMetadata } from './wire.js';
 
 export const WORKLOADS = ['startup', 'memory', 'produce-java', 'produce-rdkafka', 'fetch', 'cpu', 'latency', 'scale'] as const;
@@ -164,6 +165,31 @@ export async function runSuite(launcher: BrokerLauncher, ctx: SuiteContext): Pro
         const result = await timeMetadata(broker.port, 20);
         ctx.log(`${kind}: Metadata listed ${result.partitions} partitions in ${result.bytes} bytes`);
         ctx.record({ workload: 'scale', case: `Metadata, ${plan.metadataPartitions.toLocaleString('en-US')} partitions`, unit: 'ms', better: 'lower', value: result.medianMs });
+      });
+    }
+
+    if (wants('startup') && plan.restartGroupCommits.length > 0) {
+      await step(`restarts after ${plan.restartGroupCommits.join(' and ')} group commits`, async () => {
+        // A fresh broker: the commits' load is timed alone, not behind the data and partitions of the steps above.
+        await broker.stop();
+        broker = await launcher.start(true);
+        const commits: CommitPlan = { group: 'bench-commits', topic: 'commits', partitions: 100 };
+        await createTopics(broker.bootstrap, [{ name: commits.topic, partitions: commits.partitions }]);
+        let done = 0;
+        for (const total of plan.restartGroupCommits) {
+          const t0 = performance.now();
+          await commitOffsets(broker.port, commits, done, total);
+          ctx.log(`${kind}: ${total - done} OffsetCommits at ${((total - done) / ((performance.now() - t0) / 1000)).toFixed(0)}/s`);
+          done = total;
+          await broker.stop();
+          broker = await launcher.start(false);
+          const pid = broker.pid;
+          await waitForOffsets(broker.port, commits, expectedOffsets(commits, total), () => isAlive(pid));
+          const servedMs = (uptimeSeconds() - startedAtSinceBoot(pid)) * 1000;
+          const label = `restart after ${total.toLocaleString('en-US')} group commits`;
+          ctx.record({ workload: 'startup', case: label, unit: 'ms', better: 'lower', value: servedMs });
+          ctx.log(`${kind}: ${label}: ApiVersions after ${broker.startupMs.toFixed(0)} ms, every offset served after ${servedMs.toFixed(0)} ms`);
+        }
       });
     }
   } finally {

@@ -11,13 +11,13 @@ import {
   isControl,
   readBatchHeader,
   readTransactionMarker,
-  splitBatches,
   type BatchHeader,
 } from '../protocol/records/index.js';
 import { StorageError } from '../storage/errors.js';
 import type { LogStore } from '../storage/log-store.js';
 import type { PartitionLog } from '../storage/log.js';
 import type { AbortedTxn } from '../storage/producer-state.js';
+import { replayBatches } from '../storage/log-replay.js';
 import { PARTITION_LEADER_EPOCH } from './leader-epoch.js';
 import { PartitionProducerState, type MarkerInput } from './partition-producer-state.js';
 import type { ProducerBatchVerdict, ProducerStateCheck } from './producer-state.js';
@@ -191,33 +191,24 @@ export class ProducerStates implements ProducerStateCheck {
 
   /** Reads the batch headers from `from` to the log end into the state (the log indexes the aborts it finds). */
   private async replay(log: PartitionLog, from: number): Promise<void> {
-    let offset = from;
-    while (offset < log.logEndOffset) {
-      const read = await log.read(offset, LOAD_READ_BYTES);
-      if (read.records.length === 0) break;
-      for (const chunk of read.records) {
-        for (const span of splitBatches(chunk).batches) {
-          const batch = chunk.subarray(span.pos, span.pos + span.size);
-          const header = readBatchHeader(batch);
-          offset = header.baseOffset + header.lastOffsetDelta + 1;
-          this.loadStats.batchesReplayed++;
-          if (header.producerId < 0) continue;
-          const state = this.forLog(log);
-          if (!isControl(header.attributes)) {
-            state.replayData(header);
-            continue;
-          }
-          try {
-            const { type, coordinatorEpoch } = readTransactionMarker(batch);
-            if (type === ControlRecordType.ABORT || type === ControlRecordType.COMMIT) {
-              const marker = { producerId: header.producerId, producerEpoch: header.producerEpoch, type, coordinatorEpoch };
-              const aborted = state.markerAppended(marker, header.baseOffset, header.maxTimestamp, header.baseOffset + 1);
-              if (aborted !== undefined) log.appendAbortedTxn(aborted);
-            }
-          } catch {
-            // A control batch that holds no marker (cleaned away) changes nothing.
-          }
+    for await (const batch of replayBatches(log, from, LOAD_READ_BYTES)) {
+      const header = readBatchHeader(batch);
+      this.loadStats.batchesReplayed++;
+      if (header.producerId < 0) continue;
+      const state = this.forLog(log);
+      if (!isControl(header.attributes)) {
+        state.replayData(header);
+        continue;
+      }
+      try {
+        const { type, coordinatorEpoch } = readTransactionMarker(batch);
+        if (type === ControlRecordType.ABORT || type === ControlRecordType.COMMIT) {
+          const marker = { producerId: header.producerId, producerEpoch: header.producerEpoch, type, coordinatorEpoch };
+          const aborted = state.markerAppended(marker, header.baseOffset, header.maxTimestamp, header.baseOffset + 1);
+          if (aborted !== undefined) log.appendAbortedTxn(aborted);
         }
+      } catch {
+        // A control batch that holds no marker (cleaned away) changes nothing.
       }
     }
   }

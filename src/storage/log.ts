@@ -42,7 +42,10 @@ export interface ReadOptions {
 }
 
 export interface ReadResult {
-  /** Whole record batches, in offset order; the first contains the requested offset. */
+  /**
+   * Whole record batches, in offset order; the first contains the requested offset. A Buffer may hold several
+   * batches back to back (the file engine answers with one span of a segment): split it (replayBatches does).
+   */
   records: Buffer[];
   bytes: number;
   highWatermark: number;

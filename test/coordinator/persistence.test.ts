@@ -10,7 +10,8 @@ import { ErrorCode } from '../../src/protocol/error-codes.js';
 import { createJoinGroupRequest, type JoinGroupResponse } from '../../src/protocol/generated/join-group.js';
 import { createOffsetCommitRequest } from '../../src/protocol/generated/offset-commit.js';
 import { createSyncGroupRequest } from '../../src/protocol/generated/sync-group.js';
-import { decodeBatchRecords, encodeRecordBatch, lastOffsetAt } from '../../src/protocol/records/index.js';
+import { decodeBatchRecords, encodeRecordBatch } from '../../src/protocol/records/index.js';
+import { replayBatches } from '../../src/storage/log-replay.js';
 import { MemoryLogStore } from '../../src/storage/memory/memory-store.js';
 import { ManualScheduler } from '../../src/storage/scheduler.js';
 import { subscription } from './group-harness.js';
@@ -39,13 +40,8 @@ async function open(store: MemoryLogStore, scheduler = new ManualScheduler(5_000
 async function partitionRecords(store: MemoryLogStore, partition: number): Promise<{ key: Buffer; value: Buffer | null }[]> {
   const log = store.log('__consumer_offsets', partition)!;
   const out: { key: Buffer; value: Buffer | null }[] = [];
-  let offset = log.logStartOffset;
-  while (offset < log.logEndOffset) {
-    const read = await log.read(offset, 1 << 20);
-    for (const batch of read.records) {
-      for (const r of decodeBatchRecords(batch)) out.push({ key: r.key!, value: r.value });
-      offset = lastOffsetAt(batch, 0) + 1;
-    }
+  for await (const batch of replayBatches(log, log.logStartOffset, 1 << 20)) {
+    for (const r of decodeBatchRecords(batch)) out.push({ key: r.key!, value: r.value });
   }
   return out;
 }

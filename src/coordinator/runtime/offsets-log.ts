@@ -13,13 +13,13 @@ import {
   encodeRecordBatch,
   isControl,
   isTransactional,
-  lastOffsetAt,
   readBatchHeader,
   readTransactionMarker,
   type RecordInput,
 } from '../../protocol/records/index.js';
 import type { LogStore } from '../../storage/log-store.js';
 import type { PartitionLog } from '../../storage/log.js';
+import { replayBatches } from '../../storage/log-replay.js';
 import { decodeRecord, encodeRecordKey, encodeRecordValue } from '../group/record-serde.js';
 import type { GroupRecord } from '../group/records.js';
 import { partitionForGroup } from './java-hash.js';
@@ -104,43 +104,37 @@ export class OffsetsLog {
     const maxBytes = this.config['offsets.load.buffer.size'];
     for (let partition = 0; partition < this.partitions; partition++) {
       const log = this.log(partition);
-      let offset = log.logStartOffset;
-      while (offset < log.logEndOffset) {
-        const read = await log.read(offset, maxBytes);
-        if (read.records.length === 0) break;
-        for (const batch of read.records) {
-          offset = lastOffsetAt(batch, 0) + 1;
-          const header = readBatchHeader(batch);
-          // Transactional offset commits wait for their marker: COMMIT replays them, ABORT drops them.
-          if (isControl(header.attributes)) {
-            const held = pending.get(header.producerId);
-            pending.delete(header.producerId);
-            try {
-              if (held !== undefined && readTransactionMarker(batch).type === ControlRecordType.COMMIT) held.records.forEach(replay);
-            } catch (error) {
-              onBadRecord(`${CONSUMER_OFFSETS_TOPIC}-${partition} offset ${header.baseOffset}: ${(error as Error).message}`);
-            }
-            continue;
+      for await (const batch of replayBatches(log, log.logStartOffset, maxBytes)) {
+        const header = readBatchHeader(batch);
+        // Transactional offset commits wait for their marker: COMMIT replays them, ABORT drops them.
+        if (isControl(header.attributes)) {
+          const held = pending.get(header.producerId);
+          pending.delete(header.producerId);
+          try {
+            if (held !== undefined && readTransactionMarker(batch).type === ControlRecordType.COMMIT) held.records.forEach(replay);
+          } catch (error) {
+            onBadRecord(`${CONSUMER_OFFSETS_TOPIC}-${partition} offset ${header.baseOffset}: ${(error as Error).message}`);
           }
-          const transactional = isTransactional(header.attributes);
-          for (const r of decodeBatchRecords(batch)) {
-            try {
-              if (r.key === null) throw new Error('record without a key');
-              const record = decodeRecord(r.key, r.value);
-              if (record === null) skipped++;
-              else if (transactional) {
-                let held = pending.get(header.producerId);
-                if (held === undefined) pending.set(header.producerId, (held = { partition, records: [] }));
-                held.records.push(record);
-                records++;
-              } else {
-                replay(record);
-                records++;
-              }
-            } catch (error) {
-              skipped++;
-              onBadRecord(`${CONSUMER_OFFSETS_TOPIC}-${partition} offset ${r.offset}: ${(error as Error).message}`);
+          continue;
+        }
+        const transactional = isTransactional(header.attributes);
+        for (const r of decodeBatchRecords(batch)) {
+          try {
+            if (r.key === null) throw new Error('record without a key');
+            const record = decodeRecord(r.key, r.value);
+            if (record === null) skipped++;
+            else if (transactional) {
+              let held = pending.get(header.producerId);
+              if (held === undefined) pending.set(header.producerId, (held = { partition, records: [] }));
+              held.records.push(record);
+              records++;
+            } else {
+              replay(record);
+              records++;
             }
+          } catch (error) {
+            skipped++;
+            onBadRecord(`${CONSUMER_OFFSETS_TOPIC}-${partition} offset ${r.offset}: ${(error as Error).message}`);
           }
         }
       }

@@ -5,8 +5,9 @@ import type { BrokerConfig } from '../../config/index.js';
 import { autoCreateTopic, TRANSACTION_STATE_TOPIC } from '../../broker/auto-create.js';
 import { ErrorCode, errorName } from '../../protocol/error-codes.js';
 import { KafkaError } from '../../protocol/kafka-error.js';
-import { decodeBatchRecords, encodeRecordBatch, isControl, readBatchHeader, splitBatches } from '../../protocol/records/index.js';
+import { decodeBatchRecords, encodeRecordBatch, isControl, readBatchHeader } from '../../protocol/records/index.js';
 import type { LogStore } from '../../storage/log-store.js';
+import { replayBatches } from '../../storage/log-replay.js';
 import { partitionForGroup } from '../runtime/java-hash.js';
 import { decodeTxnRecord, encodeTxnKey, encodeTxnValue, type TxnRecord } from './txn-records.js';
 
@@ -74,26 +75,16 @@ export class TxnLog {
     for (let partition = 0; partition < this.partitions; partition++) {
       const log = this.store.log(TRANSACTION_STATE_TOPIC, partition);
       if (log === undefined) continue;
-      let offset = log.logStartOffset;
-      while (offset < log.logEndOffset) {
-        const read = await log.read(offset, maxBytes);
-        if (read.records.length === 0) break;
-        for (const chunk of read.records) {
-          for (const span of splitBatches(chunk).batches) {
-            const batch = chunk.subarray(span.pos, span.pos + span.size);
-            const header = readBatchHeader(batch);
-            offset = header.baseOffset + header.lastOffsetDelta + 1;
-            if (isControl(header.attributes)) continue;
-            for (const r of decodeBatchRecords(batch)) {
-              try {
-                if (r.key === null) throw new Error('record without a key');
-                replay(decodeTxnRecord(r.key, r.value));
-                records++;
-              } catch (error) {
-                skipped++;
-                onBadRecord(`${TRANSACTION_STATE_TOPIC}-${partition} offset ${r.offset}: ${(error as Error).message}`);
-              }
-            }
+      for await (const batch of replayBatches(log, log.logStartOffset, maxBytes)) {
+        if (isControl(readBatchHeader(batch).attributes)) continue;
+        for (const r of decodeBatchRecords(batch)) {
+          try {
+            if (r.key === null) throw new Error('record without a key');
+            replay(decodeTxnRecord(r.key, r.value));
+            records++;
+          } catch (error) {
+            skipped++;
+            onBadRecord(`${TRANSACTION_STATE_TOPIC}-${partition} offset ${r.offset}: ${(error as Error).message}`);
           }
         }
       }

@@ -6,9 +6,10 @@ import { ReplicaManager } from '../../../src/broker/replica-manager.js';
 import { GroupCoordinator } from '../../../src/coordinator/group-coordinator.js';
 import { openTransactions } from '../../../src/coordinator/txn/open-transactions.js';
 import type { TxnCoordinator } from '../../../src/coordinator/txn/txn-coordinator.js';
-import { encodeRecordBatch, isControl, readBatchHeader, readTransactionMarker, splitBatches, type ControlMarker } from '../../../src/protocol/records/index.js';
+import { encodeRecordBatch, isControl, readBatchHeader, readTransactionMarker, type ControlMarker } from '../../../src/protocol/records/index.js';
 import type { PartitionLog } from '../../../src/storage/log.js';
 import type { LogStore } from '../../../src/storage/log-store.js';
+import { replayBatches } from '../../../src/storage/log-replay.js';
 import { MemoryLogStore } from '../../../src/storage/memory/memory-store.js';
 import { ManualScheduler } from '../../../src/storage/scheduler.js';
 
@@ -85,19 +86,10 @@ export class TxnHarness {
   async markers(topic: string, partition = 0): Promise<(ControlMarker & { producerId: number; producerEpoch: number; offset: number })[]> {
     const log = this.log(topic, partition);
     const found: (ControlMarker & { producerId: number; producerEpoch: number; offset: number })[] = [];
-    let offset = log.logStartOffset;
-    while (offset < log.logEndOffset) {
-      const read = await log.read(offset, 1 << 20);
-      if (read.records.length === 0) break;
-      for (const chunk of read.records) {
-        for (const span of splitBatches(chunk).batches) {
-          const batch = chunk.subarray(span.pos, span.pos + span.size);
-          const header = readBatchHeader(batch);
-          offset = header.baseOffset + header.lastOffsetDelta + 1;
-          if (isControl(header.attributes)) {
-            found.push({ ...readTransactionMarker(batch), producerId: header.producerId, producerEpoch: header.producerEpoch, offset: header.baseOffset });
-          }
-        }
+    for await (const batch of replayBatches(log, log.logStartOffset, 1 << 20)) {
+      const header = readBatchHeader(batch);
+      if (isControl(header.attributes)) {
+        found.push({ ...readTransactionMarker(batch), producerId: header.producerId, producerEpoch: header.producerEpoch, offset: header.baseOffset });
       }
     }
     return found;
