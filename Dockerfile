@@ -6,7 +6,8 @@
 # --override key=value, or from a file mounted into the container and passed with --config.
 
 # --- build: compile the TypeScript with the dev dependencies ---
-FROM node:20-slim AS build
+# Node 24: the newest maintained LTS line (Node 20 reached its end of life in April 2026); engines in package.json.
+FROM node:24-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 # Scripts are skipped so `prepare` does not compile before the sources are copied in.
@@ -17,13 +18,14 @@ COPY scripts/bundle-cli.mjs ./scripts/
 RUN npx tsc -p tsconfig.json && node scripts/bundle-cli.mjs
 
 # --- runtime: production dependencies and the compiled JavaScript only ---
-FROM node:20-slim AS runtime
+FROM node:24-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
 COPY --from=build /app/dist/src ./dist/src
 COPY --from=build /app/dist/gregor.mjs /app/dist/gregor-command.mjs ./dist/
+COPY scripts/healthcheck.mjs ./scripts/
 
 # Data lives in a volume owned by the unprivileged `node` user of the base image.
 RUN mkdir -p /var/lib/gregor && chown node:node /var/lib/gregor
@@ -36,6 +38,10 @@ ENV GREGOR_LISTENERS=PLAINTEXT://0.0.0.0:9092 \
     GREGOR_ADVERTISED_LISTENERS=PLAINTEXT://localhost:9092 \
     GREGOR_LOG_DIRS=/var/lib/gregor
 EXPOSE 9092
+
+# Healthy once the broker answers an ApiVersions request on its listener (start-up recovers the logs first).
+# With another listener port, override it: --health-cmd 'node scripts/healthcheck.mjs 127.0.0.1:PORT'.
+HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 CMD ["node", "scripts/healthcheck.mjs", "127.0.0.1:9092"]
 
 # node is PID 1 and handles SIGTERM itself: `docker stop` shuts the broker down cleanly.
 STOPSIGNAL SIGTERM

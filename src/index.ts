@@ -2,4 +2,4 @@
 export { startBroker, type Broker, type BrokerOptions } from './server/broker.js';
 export type { Log, LogLevel } from './log.js';
 export { MemoryTopicCatalog, type TopicCatalog, type TopicInfo } from './broker/topic-catalog.js';
-export { defaultBrokerConfig, resolveBrokerConfig, type BrokerConfig } from './config/index.js';
+export { defaultBrokerConfig, resolveBrokerConfig, type BrokerConfig, type LogEngine, type ResolveOptions } from './config/index.js';

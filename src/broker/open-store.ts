@@ -1,6 +1,6 @@
 // Opens the broker's LogStore from its configuration: logEngine is the one place the engine is chosen,
 // log.dirs[0] holds the file engine's data (meta.properties keeps cluster.id and node.id across restarts).
-import type { BrokerConfig } from '../config/index.js';
+import type { BrokerConfig, LogEngine } from '../config/index.js';
 import { FileLogStore } from '../storage/file/file-store.js';
 import type { CleanerSettings } from '../storage/cleaner/cleaner-config.js';
 import type { BackgroundIntervals, LogStore } from '../storage/log-store.js';
@@ -8,10 +8,8 @@ import type { PartitionLog } from '../storage/log.js';
 import type { CleanerHooks } from '../storage/store-core.js';
 import { MemoryLogStore } from '../storage/memory/memory-store.js';
 
-export type LogEngine = 'file' | 'memory';
-
 /**
- * gregor.log.engine, except that a broker serving a test's own topic catalog keeps its data in memory (the test
+ * gregor.log.engine (config resolution fills it in when unset: memory in-process, file for the command), except that a broker serving a test's own topic catalog keeps its data in memory (the test
  * must not write to the configured log.dirs).
  */
 export function logEngine(config: BrokerConfig, servesTestCatalog = false): LogEngine {

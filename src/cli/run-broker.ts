@@ -25,7 +25,8 @@ export async function runBroker(args: StartArguments): Promise<void> {
     { configFile: args.configFile, env: process.env, overrides: args.overrides, shortcuts: args.shortcuts },
     warn,
   );
-  const config = resolveBrokerConfig(settings, warn);
+  // The command keeps its data under ./data unless told otherwise (startBroker's default is memory).
+  const config = resolveBrokerConfig(settings, warn, { logEngineWhenUnset: 'file' });
 
   // Loaded only now, so --help and config errors answer without loading the server.
   const { startBroker } = await import('../server/broker.js');

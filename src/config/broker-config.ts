@@ -36,6 +36,17 @@ export function defaultBrokerConfig(): BrokerConfig {
   return resolveBrokerConfig({});
 }
 
+export type LogEngine = 'file' | 'memory';
+
+export interface ResolveOptions {
+  /**
+   * The engine when neither gregor.log.engine nor log.dirs (nor log.dir) is set. Default memory: a broker started
+   * in-process writes nothing unless told where, so test files running in parallel never share a directory. The
+   * `gregor` command passes file (./data).
+   */
+  readonly logEngineWhenUnset?: LogEngine;
+}
+
 /**
  * Parses, types and validates the given settings over gregor's defaults.
  * An unknown key is reported through onWarning and ignored; a bad value throws ConfigError
@@ -44,6 +55,7 @@ export function defaultBrokerConfig(): BrokerConfig {
 export function resolveBrokerConfig(
   props: Record<string, string>,
   onWarning: (msg: string) => void = () => {},
+  options: ResolveOptions = {},
 ): BrokerConfig {
   const values: Record<string, unknown> = {};
   for (const def of Object.values(brokerConfigDefinitions)) values[def.name] = def.default;
@@ -62,6 +74,9 @@ export function resolveBrokerConfig(
   resolveTimeSynonyms(values);
   resolveNodeId(values, isSet);
   resolveLogDirs(values, isSet);
+  if (!isSet('gregor.log.engine') && !isSet('log.dirs') && !isSet('log.dir')) {
+    values['gregor.log.engine'] = options.logEngineWhenUnset ?? 'memory';
+  }
   checkListeners(values);
   checkConsumerGroupTimeouts(values);
   checkConnectionLimits(values);
@@ -228,7 +243,8 @@ export function effectiveBrokerConfig(staticConfig: BrokerConfig, dynamic: Dynam
   };
   overlay(dynamic.clusterDefault, 'clusterDefault');
   overlay(dynamic.perBroker, 'perBroker');
-  const config = resolveBrokerConfig(props);
+  // The engine is read-only: the static config's choice stands, whether set or chosen for an unset one.
+  const config = resolveBrokerConfig(props, undefined, { logEngineWhenUnset: staticConfig['gregor.log.engine'] as LogEngine });
   explicitSettings.set(config, staticSettings);
   return config;
 }

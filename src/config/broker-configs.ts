@@ -13,7 +13,8 @@
 //   group.initial.rebalance.delay.ms  0 (Kafka: 3000) — no wait before the first rebalance of a new group
 //   offsets.topic.replication.factor, transaction.state.log.replication.factor,
 //   transaction.state.log.min.isr    1 (Kafka: 3, 3, 2) — there is only one broker
-//   gregor.log.engine    gregor's own: file (segment files under log.dirs) or memory
+//   gregor.log.engine    gregor's own: file (segment files under log.dirs) or memory; when neither it nor log.dirs
+//                        is set, the `gregor` command uses file (./data) and an in-process startBroker() memory
 import {
   atLeast, between, bool, className, custom, double, eachOneOf, int, list, long, named, oneOf,
   short, string,
@@ -91,7 +92,7 @@ export const actedOnBrokerConfigDefinitions = named({
   'replica.lag.time.max.ms': long({ default: 30000, doc: 'A follower that has not caught up for this long leaves the in-sync replicas.' }),
 
   // --- log storage ---
-  'gregor.log.engine': string({ default: 'file', valid: oneOf('file', 'memory'), doc: 'Where partitions are kept: segment files under log.dirs, or memory only (gone at exit).' }),
+  'gregor.log.engine': string({ default: 'file', valid: oneOf('file', 'memory'), doc: 'Where partitions are kept: segment files under log.dirs, or memory only (gone at exit). Unset with log.dirs unset: file for the gregor command, memory for startBroker().' }),
   'log.dirs': list({ default: ['./data'], kafkaDefault: null, doc: 'Directories holding partition data, comma-separated; when unset, log.dir is used.' }),
   'log.dir': list({ default: ['/tmp/kafka-logs'], doc: 'The data directory used when log.dirs is not set.' }),
   'log.segment.bytes': int({ default: 1024 * MiB, valid: atLeast(MiB), mode: 'cluster-wide', doc: 'Size at which a new log segment is started.' }),

@@ -5,7 +5,7 @@
 import { hostname } from 'node:os';
 import type { Socket } from 'node:net';
 import { parseListeners, type BrokerConfig } from '../config/index.js';
-import { backgroundIntervals, cleanerSettings, logEngine, openLogStore, type LogEngine } from '../broker/open-store.js';
+import { backgroundIntervals, cleanerSettings, logEngine, openLogStore } from '../broker/open-store.js';
 import { ReplicaManager } from '../broker/replica-manager.js';
 import { StoreTopicCatalog } from '../broker/store-topic-catalog.js';
 import { GroupCoordinator } from '../coordinator/group-coordinator.js';

@@ -18,19 +18,32 @@ function rejects(props: Record<string, string>, key: string): string {
   return message;
 }
 
-test("gregor's defaults: a single combined node on localhost:9092 with data under ./data", () => {
+test("gregor's defaults: a single combined node on localhost:9092, log.dirs ./data", () => {
   const config = defaultBrokerConfig();
   assert.deepEqual(config['listeners'], ['PLAINTEXT://localhost:9092']);
   assert.equal(config['advertised.listeners'], null);
   assert.deepEqual(config['log.dirs'], ['./data']);
   assert.equal(config['node.id'], 1);
   assert.equal(config['broker.id'], 1);
-  assert.equal(config['gregor.log.engine'], 'file');
   assert.equal(config['num.partitions'], 1);
   assert.equal(config['group.initial.rebalance.delay.ms'], 0);
   assert.equal(config['offsets.topic.replication.factor'], 1);
   assert.equal(config['transaction.state.log.replication.factor'], 1);
   assert.equal(config['transaction.state.log.min.isr'], 1);
+});
+
+test('the engine when neither it nor log.dirs is set: memory in-process, file (./data) for the command', () => {
+  assert.equal(defaultBrokerConfig()['gregor.log.engine'], 'memory');
+  assert.equal(resolveBrokerConfig({ listeners: 'PLAINTEXT://127.0.0.1:0' })['gregor.log.engine'], 'memory');
+  const command = resolveBrokerConfig({}, undefined, { logEngineWhenUnset: 'file' });
+  assert.equal(command['gregor.log.engine'], 'file');
+  assert.deepEqual(command['log.dirs'], ['./data']);
+  // A log dir given means files there; an engine given is kept.
+  assert.equal(resolveBrokerConfig({ 'log.dirs': '/x' })['gregor.log.engine'], 'file');
+  assert.equal(resolveBrokerConfig({ 'log.dir': '/x' })['gregor.log.engine'], 'file');
+  assert.equal(resolveBrokerConfig({ 'gregor.log.engine': 'file' })['gregor.log.engine'], 'file');
+  assert.equal(resolveBrokerConfig({ 'log.dirs': '/x', 'gregor.log.engine': 'memory' })['gregor.log.engine'], 'memory');
+  assert.equal(resolveBrokerConfig({ 'gregor.log.engine': 'memory' }, undefined, { logEngineWhenUnset: 'file' })['gregor.log.engine'], 'memory');
 });
 
 test("Kafka's defaults where gregor keeps them", () => {

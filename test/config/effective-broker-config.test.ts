@@ -65,3 +65,10 @@ test('layers that do not resolve together throw ConfigError', () => {
   const staticConfig = resolveBrokerConfig({});
   assert.throws(() => effectiveBrokerConfig(staticConfig, layers({ 'log.retention.ms': '0' }, {})), ConfigError);
 });
+
+test('the engine chosen for an unset one stays through dynamic configs (the command: file)', () => {
+  const command = resolveBrokerConfig({}, undefined, { logEngineWhenUnset: 'file' });
+  assert.equal(effectiveBrokerConfig(command, layers({ 'message.max.bytes': '3000' }, {}))['gregor.log.engine'], 'file');
+  const embedded = resolveBrokerConfig({});
+  assert.equal(effectiveBrokerConfig(embedded, layers({ 'message.max.bytes': '3000' }, {}))['gregor.log.engine'], 'memory');
+});

@@ -15,6 +15,7 @@ import { syncDirectory, writeFileAtomic } from './atomic-file.js';
 import { readOffsetCheckpoint, writeCheckpoint } from './checkpoint-file.js';
 import { openFileLog, type FileLog } from './file-log.js';
 import type { FileSegment } from './file-segment.js';
+import { LogDirLock } from './log-dir-lock.js';
 import { ensureMetaProperties, type MetaProperties } from './meta-properties.js';
 import {
   CLEAN_SHUTDOWN_FILE,
@@ -74,7 +75,12 @@ export class FileLogStore extends StoreCore<FileSegment> {
   private readonly swapStep: SwapStepHook | undefined;
   private readonly warn: (message: string) => void;
 
-  private constructor(options: FileLogStoreOptions, meta: MetaProperties, clean: boolean) {
+  private constructor(
+    options: FileLogStoreOptions,
+    meta: MetaProperties,
+    clean: boolean,
+    private readonly lock: LogDirLock,
+  ) {
     super({ ...options, clusterId: meta.clusterId, scheduler: options.scheduler ?? systemScheduler });
     this.logDir = options.logDir;
     this.meta = meta;
@@ -87,13 +93,25 @@ export class FileLogStore extends StoreCore<FileSegment> {
     return new FileCleanerStorage(this.logDir, this.scheduler, this.swapStep);
   }
 
+  /** Locks the log dir (LogDirInUseError when another broker has it), then loads it. */
   static async open(options: FileLogStoreOptions): Promise<FileLogStore> {
+    await mkdir(options.logDir, { recursive: true });
+    const lock = await LogDirLock.acquire(options.logDir);
+    try {
+      return await FileLogStore.load(options, lock);
+    } catch (err) {
+      await lock.release();
+      throw err;
+    }
+  }
+
+  private static async load(options: FileLogStoreOptions, lock: LogDirLock): Promise<FileLogStore> {
     const { logDir } = options;
     await mkdir(join(logDir, TOPICS_DIR), { recursive: true });
     const meta = await ensureMetaProperties(logDir, options.nodeId, options.clusterId);
     const marker = join(logDir, CLEAN_SHUTDOWN_FILE);
     const clean = await exists(marker);
-    const store = new FileLogStore(options, meta, clean);
+    const store = new FileLogStore(options, meta, clean, lock);
     store.recoveryPoints = await readOffsetCheckpoint(join(logDir, RECOVERY_POINT_CHECKPOINT));
     store.logStarts = await readOffsetCheckpoint(join(logDir, LOG_START_CHECKPOINT));
     await store.removeLeftoverDeletes();
@@ -254,6 +272,20 @@ export class FileLogStore extends StoreCore<FileSegment> {
   protected override async afterClose(): Promise<void> {
     await this.flushMetadata();
     await writeFileAtomic(join(this.logDir, CLEAN_SHUTDOWN_FILE), '');
+  }
+
+  /** Tests: leave the store as a crash would (nothing flushed, no clean-shutdown marker), its lock released as at exit. */
+  async abandon(): Promise<void> {
+    await this.lock.release();
+  }
+
+  /** After the clean-shutdown marker the log dir is free for the next broker; a failed close frees it too. */
+  override async close(): Promise<void> {
+    try {
+      await super.close();
+    } finally {
+      await this.lock.release();
+    }
   }
 
   /** The start offset survives a crash: write it soon after it moves (coalesced). */

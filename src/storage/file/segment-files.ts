@@ -20,6 +20,8 @@ export const RECOVERY_POINT_CHECKPOINT = 'recovery-point-offset-checkpoint';
 export const LOG_START_CHECKPOINT = 'log-start-offset-checkpoint';
 export const CLEAN_SHUTDOWN_FILE = '.kafka_cleanshutdown';
 export const META_PROPERTIES = 'meta.properties';
+/** Held locked while a broker has the log dir open (log-dir-lock.ts). */
+export const LOCK_FILE = '.lock';
 /** gregor's own: one JSON file per topic (Kafka keeps these in its metadata log). */
 export const TOPICS_DIR = 'topics';
 

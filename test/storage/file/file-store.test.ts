@@ -50,7 +50,8 @@ test('after a crash (no clean shutdown) the unflushed segments are recovered', a
   const store = await FileLogStore.open({ logDir, nodeId: 1 });
   await store.createTopic('t', 1);
   for (let i = 0; i < 5; i++) await store.log('t', 0)!.append(await batchOf(2), { leaderEpoch: 0 });
-  // No close(): the process "dies" here; a second store opens the same dir.
+  // No close(): the process "dies" here (its lock goes with it); a second store opens the same dir.
+  await store.abandon();
   const after = await FileLogStore.open({ logDir, nodeId: 1 });
   assert.equal(after.loadStats.cleanShutdown, false);
   assert.equal(after.loadStats.recoveredSegments, 1);
