@@ -4,7 +4,7 @@
  */
 import { hostname } from 'node:os';
 import type { Socket } from 'node:net';
-import { parseListeners, type BrokerConfig } from '../config/index.js';
+import { parseListeners, type BrokerConfig, type LogEngine } from '../config/index.js';
 import { backgroundIntervals, cleanerSettings, logEngine, openLogStore } from '../broker/open-store.js';
 import { ReplicaManager } from '../broker/replica-manager.js';
 import { StoreTopicCatalog } from '../broker/store-topic-catalog.js';
