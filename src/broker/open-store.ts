@@ -9,7 +9,11 @@ import type { CleanerHooks } from '../storage/store-core.js';
 import { MemoryLogStore } from '../storage/memory/memory-store.js';
 import { brokerLogDefaults, storeConfigResolver } from './topic-log-config.js';
 
-export async function openLogStore(config: BrokerConfig, warn: (message: string) => void = () => {}): Promise<LogStore> {
+export async function openLogStore(
+  config: BrokerConfig,
+  warn: (message: string) => void = () => {},
+  error: (message: string) => void = () => {},
+): Promise<LogStore> {
   const common = {
     nodeId: config['node.id'],
     defaults: brokerLogDefaults(config),
@@ -18,7 +22,7 @@ export async function openLogStore(config: BrokerConfig, warn: (message: string)
   if (config['gregor.log.engine'] === 'memory') return new MemoryLogStore(common);
   const logDir = config['log.dirs'][0];
   if (logDir === undefined) throw new Error('log.dirs: no log directory configured');
-  return FileLogStore.open({ ...common, logDir, warn });
+  return FileLogStore.open({ ...common, logDir, warn, error });
 }
 
 /**

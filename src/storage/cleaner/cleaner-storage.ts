@@ -10,6 +10,7 @@ import { syncDirectory } from '../file/atomic-file.js';
 import { readOffsetCheckpoint, writeCheckpoint } from '../file/checkpoint-file.js';
 import { CLEANED_SUFFIX, SWAP_SUFFIX } from '../file/file-log.js';
 import { FileSegment } from '../file/file-segment.js';
+import type { IoFaults } from '../file/io-faults.js';
 import { partitionDirName } from '../file/segment-files.js';
 import { MemorySegment } from '../memory/memory-segment.js';
 import type { Scheduler } from '../scheduler.js';
@@ -47,11 +48,12 @@ export class FileCleanerStorage implements CleanerStorage<FileSegment> {
     private readonly logDir: string,
     private readonly scheduler: Scheduler,
     private readonly onStep?: SwapStepHook,
+    private readonly faults?: IoFaults,
   ) {}
 
   async createCleaned(log: SegmentedLog<FileSegment>, baseOffset: number, now: number): Promise<FileSegment> {
     const dir = join(this.logDir, partitionDirName(log.topic, log.partition));
-    const cleaned = await FileSegment.create({ dir, scheduler: this.scheduler, config: () => log.config }, baseOffset, now, 0, CLEANED_SUFFIX);
+    const cleaned = await FileSegment.create({ dir, scheduler: this.scheduler, config: () => log.config, faults: this.faults }, baseOffset, now, 0, CLEANED_SUFFIX);
     this.dirs.set(cleaned, dir);
     return cleaned;
   }

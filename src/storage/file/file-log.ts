@@ -15,6 +15,7 @@ import { syncDirectory } from './atomic-file.js';
 import { walkBatches } from './batch-walker.js';
 import { readCheckpoint, writeCheckpoint } from './checkpoint-file.js';
 import { FileSegment, type SegmentContext } from './file-segment.js';
+import { IoFaults } from './io-faults.js';
 import {
   DELETED_SUFFIX,
   INDEX_SUFFIX,
@@ -44,6 +45,8 @@ export interface OpenFileLogOptions {
   fresh?: boolean;
   /** What loading cut or removed (Kafka logs it at WARN). */
   warn?: (message: string) => void;
+  /** Where failed I/O on the partition's files is reported. */
+  faults?: IoFaults;
 }
 
 export interface LoadStats {
@@ -63,7 +66,8 @@ export async function openFileLog(options: OpenFileLogOptions): Promise<{ log: F
   const { dir, scheduler } = options;
   const fresh = options.fresh ?? (await mkdir(dir, { recursive: true })) !== undefined;
   let log: FileLog | undefined;
-  const ctx: SegmentContext = { dir, scheduler, config: () => log?.config ?? options.config };
+  const faults = options.faults ?? new IoFaults();
+  const ctx: SegmentContext = { dir, scheduler, config: () => log?.config ?? options.config, faults };
 
   const listed = fresh ? [] : await readdir(dir);
   // The listing is read again only when an interrupted clean or swap changed it.
@@ -138,7 +142,7 @@ export async function openFileLog(options: OpenFileLogOptions): Promise<{ log: F
     epochs,
     hooks: {
       newSegment: (baseOffset, now) => FileSegment.create(ctx, baseOffset, now, randomRollJitter(log?.config ?? options.config)),
-      saveEpochs: (entries) => writeCheckpoint(epochPath, entries.map((e) => [e.epoch, e.startOffset])),
+      saveEpochs: (entries) => faults.run('writing the leader epoch checkpoint of', dir, () => writeCheckpoint(epochPath, entries.map((e) => [e.epoch, e.startOffset]))),
       logStartChanged: options.logStartChanged === undefined ? undefined : (l) => options.logStartChanged!(l),
     },
   });

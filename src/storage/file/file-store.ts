@@ -14,6 +14,7 @@ import { FileCleanerStorage, type SwapStepHook } from '../cleaner/cleaner-storag
 import { syncDirectory, writeFileAtomic } from './atomic-file.js';
 import { readOffsetCheckpoint, writeCheckpoint } from './checkpoint-file.js';
 import { openFileLog, type FileLog } from './file-log.js';
+import { IoFaults } from './io-faults.js';
 import type { FileSegment } from './file-segment.js';
 import { ensureMetaProperties, type MetaProperties } from './meta-properties.js';
 import {
@@ -39,6 +40,8 @@ export interface FileLogStoreOptions extends Partial<Omit<StoreCoreOptions, 'nod
    * behind by a failed delete); defaults to ignoring them.
    */
   warn?: (message: string) => void;
+  /** Report failed file I/O (a full disk, no descriptor left) and faults found at start-up; Kafka logs them at ERROR. */
+  error?: (message: string) => void;
   /** Tests: called after each step of the cleaner's segment swap (crash tests kill the process there). */
   cleanerSwapStep?: SwapStepHook;
 }
@@ -73,6 +76,7 @@ export class FileLogStore extends StoreCore<FileSegment> {
   private logStarts = new Map<string, number>();
   private readonly swapStep: SwapStepHook | undefined;
   private readonly warn: (message: string) => void;
+  private readonly faults: IoFaults;
 
   private constructor(options: FileLogStoreOptions, meta: MetaProperties, clean: boolean) {
     super({ ...options, clusterId: meta.clusterId, scheduler: options.scheduler ?? systemScheduler });
@@ -81,10 +85,11 @@ export class FileLogStore extends StoreCore<FileSegment> {
     this.loadStats = { cleanShutdown: clean, topics: 0, partitions: 0, segments: 0, recoveredSegments: 0, truncatedBytes: 0, validatedBytes: 0 };
     this.swapStep = options.cleanerSwapStep;
     this.warn = options.warn ?? (() => {});
+    this.faults = new IoFaults(options.error, this.warn);
   }
 
   protected override cleanerStorage(): FileCleanerStorage {
-    return new FileCleanerStorage(this.logDir, this.scheduler, this.swapStep);
+    return new FileCleanerStorage(this.logDir, this.scheduler, this.swapStep, this.faults);
   }
 
   static async open(options: FileLogStoreOptions): Promise<FileLogStore> {
@@ -134,6 +139,7 @@ export class FileLogStore extends StoreCore<FileSegment> {
       logStartOffset: this.logStarts.get(key) ?? 0,
       logStartChanged: () => this.logStartMoved(),
       warn: this.warn,
+      faults: this.faults,
     });
     if (storedId !== topic.topicId) this.metadataPending.set(dir, topic.topicId);
     if (fresh) this.logDirUnsynced = true;
