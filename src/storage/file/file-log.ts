@@ -15,7 +15,7 @@ import { syncDirectory } from './atomic-file.js';
 import { walkBatches } from './batch-walker.js';
 import { readCheckpoint, writeCheckpoint } from './checkpoint-file.js';
 import { FileSegment, type SegmentContext } from './file-segment.js';
-import { IoFaults } from './io-faults.js';
+import { IoFaults, partitionPlace } from './io-faults.js';
 import {
   DELETED_SUFFIX,
   INDEX_SUFFIX,
@@ -85,7 +85,9 @@ export async function openFileLog(options: OpenFileLogOptions): Promise<{ log: F
   // Index files whose .log is gone are leftovers of an interrupted delete.
   for (const name of names) {
     const base = parseSegmentFileName(name, INDEX_SUFFIX) ?? parseSegmentFileName(name, TIME_INDEX_SUFFIX);
-    if (base !== undefined && !bases.includes(base)) await rm(join(dir, name), { force: true });
+    if (base === undefined || bases.includes(base)) continue;
+    options.warn?.(`Found an orphaned index file ${join(dir, name)}, with no corresponding log file.`);
+    await rm(join(dir, name), { force: true });
   }
 
   const stats: LoadStats = { segments: 0, recoveredSegments: 0, truncatedBytes: 0, validatedBytes: 0 };
@@ -142,7 +144,7 @@ export async function openFileLog(options: OpenFileLogOptions): Promise<{ log: F
     epochs,
     hooks: {
       newSegment: (baseOffset, now) => FileSegment.create(ctx, baseOffset, now, randomRollJitter(log?.config ?? options.config)),
-      saveEpochs: (entries) => faults.run('writing the leader epoch checkpoint of', dir, () => writeCheckpoint(epochPath, entries.map((e) => [e.epoch, e.startOffset]))),
+      saveEpochs: (entries) => faults.run('writing the leader epoch checkpoint of', partitionPlace(dir), () => writeCheckpoint(epochPath, entries.map((e) => [e.epoch, e.startOffset]))),
       logStartChanged: options.logStartChanged === undefined ? undefined : (l) => options.logStartChanged!(l),
     },
   });

@@ -13,7 +13,7 @@ import type { Scheduler } from '../scheduler.js';
 import type { LogSegment } from '../segment.js';
 import { firstRecordAtOrAfter } from '../timestamp-search.js';
 import { readAt, walkBatches, walkHeadersBelow } from './batch-walker.js';
-import { IoFaults } from './io-faults.js';
+import { IoFaults, partitionPlace } from './io-faults.js';
 import { OFFSET_ENTRY_SIZE, OffsetIndex } from './offset-index.js';
 import { segmentFilePool, withShortLivedFile, type PooledFile } from './segment-file-pool.js';
 import { DELETED_SUFFIX, segmentPaths } from './segment-files.js';
@@ -29,6 +29,11 @@ export interface SegmentContext {
 }
 
 const unreported = new IoFaults();
+
+interface IndexProblem {
+  kind: 'missing' | 'corrupt';
+  index: 'offset index' | 'time index';
+}
 
 export interface LoadedSegment {
   segment: FileSegment;
@@ -115,9 +120,13 @@ export class FileSegment implements LogSegment {
     // A trusted empty segment has nothing to index or walk (many idle partitions start without reading them).
     if (trusted && info.size === 0) return { segment, recovered: false, truncatedBytes: 0, validatedBytes: 0 };
     return segment.io('loading', async () => {
-      if (trusted && (await segment.loadIndexes())) {
-        const cut = await segment.walkTail();
-        return { segment, recovered: cut !== undefined, truncatedBytes: cut ?? 0, validatedBytes: cut === undefined ? 0 : info.size };
+      if (trusted) {
+        const problem = await segment.loadIndexes();
+        if (problem === undefined) {
+          const cut = await segment.walkTail();
+          return { segment, recovered: cut !== undefined, truncatedBytes: cut ?? 0, validatedBytes: cut === undefined ? 0 : info.size };
+        }
+        segment.reportIndexProblem(problem);
       }
       const partial = flushedBelow > baseOffset && !trusted ? await segment.recoverFrom(flushedBelow) : undefined;
       if (partial !== undefined) return { segment, recovered: true, ...partial };
@@ -345,7 +354,7 @@ export class FileSegment implements LogSegment {
   }
 
   private reported<T>(operation: string, job: () => Promise<T>): Promise<T> {
-    return (this.ctx.faults ?? unreported).run(operation, this.ctx.dir, job);
+    return (this.ctx.faults ?? unreported).run(operation, partitionPlace(this.ctx.dir), job);
   }
 
   /** Kafka's rule: an index entry once more than index.interval.bytes were appended since the last. */
@@ -363,12 +372,14 @@ export class FileSegment implements LogSegment {
     this.next = batch.lastOffset + 1;
   }
 
-  private async loadIndexes(): Promise<boolean> {
+  /** Loads the index files; what is wrong with them when they cannot be used. */
+  private async loadIndexes(): Promise<IndexProblem | undefined> {
     const [index, timeIndex] = await Promise.all([readWhole(this.paths.index), readWhole(this.paths.timeIndex)]);
-    if (index === undefined || timeIndex === undefined) return false;
-    if (!this.offsetIndex.load(index, this.bytes)) return false;
+    if (index === undefined) return { kind: 'missing', index: 'offset index' };
+    if (timeIndex === undefined) return { kind: 'missing', index: 'time index' };
+    if (!this.offsetIndex.load(index, this.bytes)) return { kind: 'corrupt', index: 'offset index' };
     const last = this.offsetIndex.lastEntry();
-    if (!this.timeIndex.load(timeIndex, Number.MAX_SAFE_INTEGER)) return false;
+    if (!this.timeIndex.load(timeIndex, Number.MAX_SAFE_INTEGER)) return { kind: 'corrupt', index: 'time index' };
     this.offsetFileEntries = this.offsetIndex.entries;
     this.timeFileEntries = this.timeIndex.entries;
     const lastTime = this.timeIndex.lastEntry();
@@ -377,7 +388,23 @@ export class FileSegment implements LogSegment {
       this.offsetOfMaxTs = lastTime.offset;
     }
     this.next = Math.max(this.baseOffset, this.offsetIndex.entries > 0 ? last.offset + 1 : this.baseOffset);
-    return true;
+    return undefined;
+  }
+
+  /**
+   * A trusted segment's indexes cannot be used, so it is recovered: Kafka's LogLoader logs a missing index at ERROR
+   * (it was written before the clean shutdown or the flush), a corrupt one at WARN, in these words.
+   */
+  private reportIndexProblem(problem: IndexProblem): void {
+    const faults = this.ctx.faults ?? unreported;
+    if (problem.kind === 'missing') {
+      faults.error(`Could not find ${problem.index} file corresponding to log file ${this.paths.log}, recovering segment and rebuilding index files...`);
+    } else {
+      faults.warn(
+        `Found a corrupted ${problem.index} file corresponding to log file ${this.paths.log} due to entries not whole, ` +
+          `not in order or past the segment's end, recovering segment and rebuilding index files...`,
+      );
+    }
   }
 
   /**
@@ -425,7 +452,7 @@ export class FileSegment implements LogSegment {
    * indexes or the log disagree: the caller then recovers the whole segment.
    */
   private async recoverFrom(recoveryPoint: number): Promise<{ truncatedBytes: number; validatedBytes: number } | undefined> {
-    if (!(await this.loadIndexes())) return undefined;
+    if ((await this.loadIndexes()) !== undefined) return undefined;
     return this.file.use((file) => this.recoverFromWith(file, recoveryPoint));
   }
 

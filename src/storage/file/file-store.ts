@@ -252,7 +252,9 @@ export class FileLogStore extends StoreCore<FileSegment> {
   protected override async checkpoint(): Promise<void> {
     await this.checkpointQueue.run(async () => {
       const logs = this.allLogs();
-      await writeCheckpoint(join(this.logDir, RECOVERY_POINT_CHECKPOINT), logs.map((l) => [l.topic, l.partition, l.recoveryPoint]));
+      await this.faults.run('writing the recovery point checkpoint', `in dir ${this.logDir}`, () =>
+        writeCheckpoint(join(this.logDir, RECOVERY_POINT_CHECKPOINT), logs.map((l) => [l.topic, l.partition, l.recoveryPoint])),
+      );
       await this.writeLogStarts();
     });
   }
@@ -277,7 +279,9 @@ export class FileLogStore extends StoreCore<FileSegment> {
   private async writeLogStarts(): Promise<void> {
     this.logStartDirty = false;
     const logs = this.allLogs();
-    await writeCheckpoint(join(this.logDir, LOG_START_CHECKPOINT), logs.map((l) => [l.topic, l.partition, l.logStartOffset]));
+    await this.faults.run('writing the log start offset checkpoint', `in dir ${this.logDir}`, () =>
+      writeCheckpoint(join(this.logDir, LOG_START_CHECKPOINT), logs.map((l) => [l.topic, l.partition, l.logStartOffset])),
+    );
   }
 
   /** Topic deletions interrupted by a restart finish now: a `-delete` dir is removed, never loaded. */

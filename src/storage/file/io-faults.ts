@@ -1,7 +1,7 @@
-// Failed file I/O on a partition's files (a full disk, no descriptor left, a failing device): reported at ERROR
+// Failed file I/O on a log dir's files (a full disk, no descriptor left, a failing device): reported at ERROR
 // as Kafka's LogDirFailureChannel does, and answered with KAFKA_STORAGE_ERROR. Kafka takes the log dir offline
 // after the first; gregor keeps trying, so a fault that repeats (every produce to a full disk) is logged once
-// until the same operation succeeds again, then how many more failed is reported.
+// until the same operation succeeds again, which is reported with how many more failed meanwhile.
 import { basename, dirname } from 'node:path';
 import { StorageError } from '../errors.js';
 
@@ -11,34 +11,40 @@ export function isSystemError(err: unknown): err is NodeJS.ErrnoException {
   return typeof code === 'string' && /^E[A-Z0-9]+$/.test(code);
 }
 
+/** `<topic>-<partition> in dir <log dir>`, as Kafka names a partition in these messages. */
+export function partitionPlace(partitionDir: string): string {
+  return `${basename(partitionDir)} in dir ${dirname(partitionDir)}`;
+}
+
 export class IoFaults {
   /** `<operation> <code>` → failures since the one logged. */
   private readonly failing = new Map<string, number>();
 
   constructor(
-    private readonly error: (message: string) => void = () => {},
-    private readonly warn: (message: string) => void = () => {},
+    /** Also the seam for other faults Kafka logs at ERROR (an index file missing where it must be). */
+    readonly error: (message: string) => void = () => {},
+    readonly warn: (message: string) => void = () => {},
   ) {}
 
-  /** `job`, its failure reported (see failed) and its success noted (see succeeded). */
-  async run<T>(operation: string, dir: string, job: () => Promise<T>): Promise<T> {
+  /** `job`, its failure reported (see failed) and its success noted. */
+  async run<T>(operation: string, where: string, job: () => Promise<T>): Promise<T> {
     let result: T;
     try {
       result = await job();
     } catch (err) {
-      throw this.failed(operation, dir, err);
+      throw this.failed(operation, where, err);
     }
-    this.succeeded(operation);
+    if (this.failing.size > 0) this.succeeded(operation, where);
     return result;
   }
 
   /**
-   * The error to throw for `err`, raised while `operation` ('appending records to', 'flushing'...) ran on the
-   * partition dir `dir`; a system error is logged (unless it repeats) and becomes KAFKA_STORAGE_ERROR.
+   * The error to throw for `err`, raised while `operation` ('appending records to', 'flushing'...) ran `where`
+   * (see partitionPlace); a system error is logged (unless it repeats) and becomes KAFKA_STORAGE_ERROR.
    */
-  failed(operation: string, dir: string, err: unknown): unknown {
+  failed(operation: string, where: string, err: unknown): unknown {
     if (!isSystemError(err)) return err;
-    const message = `Error while ${operation} ${basename(dir)} in dir ${dirname(dir)}: ${err.message}`;
+    const message = `Error while ${operation} ${where}: ${err.message}`;
     const key = `${operation} ${err.code}`;
     const repeated = this.failing.get(key);
     if (repeated === undefined) this.error(message);
@@ -46,13 +52,11 @@ export class IoFaults {
     return new StorageError('KAFKA_STORAGE_ERROR', message);
   }
 
-  /** `operation` succeeded: a failure of it is logged again. */
-  succeeded(operation: string): void {
-    if (this.failing.size === 0) return;
+  private succeeded(operation: string, where: string): void {
     for (const [key, more] of this.failing) {
       if (!key.startsWith(`${operation} `)) continue;
       this.failing.delete(key);
-      if (more > 0) this.warn(`${operation} a partition succeeds again, after ${more} more failures with ${key.slice(operation.length + 1)} that were not logged`);
+      if (more > 0) this.warn(`${operation} ${where} succeeded again; ${more} later failures with ${key.slice(operation.length + 1)} were not logged`);
     }
   }
 }
