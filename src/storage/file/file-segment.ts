@@ -392,13 +392,15 @@ export class FileSegment implements LogSegment {
   }
 
   /**
-   * A trusted segment's indexes cannot be used, so it is recovered: Kafka's LogLoader logs a missing index at ERROR
-   * (it was written before the clean shutdown or the flush), a corrupt one at WARN, in these words.
+   * A trusted segment's indexes cannot be used, so it is recovered: Kafka's LogLoader logs a missing offset index at
+   * ERROR (it was written before the clean shutdown or the flush), a corrupt index at WARN, in these words. A missing
+   * time index Kafka starts anew without a word; gregor rebuilds it, and says so at WARN.
    */
   private reportIndexProblem(problem: IndexProblem): void {
     const faults = this.ctx.faults ?? unreported;
     if (problem.kind === 'missing') {
-      faults.error(`Could not find ${problem.index} file corresponding to log file ${this.paths.log}, recovering segment and rebuilding index files...`);
+      const report = problem.index === 'offset index' ? faults.error : faults.warn;
+      report(`Could not find ${problem.index} file corresponding to log file ${this.paths.log}, recovering segment and rebuilding index files...`);
     } else {
       faults.warn(
         `Found a corrupted ${problem.index} file corresponding to log file ${this.paths.log} due to entries not whole, ` +

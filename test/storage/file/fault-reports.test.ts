@@ -1,5 +1,5 @@
 // What the file engine finds wrong and repairs, or fails to do, is reported at Kafka's level and in its words:
-// index files rebuilt (missing: ERROR, corrupt: WARN), orphaned index files (WARN), acknowledged records cut by
+// index files rebuilt (offset index missing: ERROR; time index missing, either corrupt: WARN), orphaned index files (WARN), acknowledged records cut by
 // recovery (WARN), refused writes on a full disk (ERROR, once while they keep failing).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -47,6 +47,14 @@ test('a missing index file is logged at ERROR, a corrupt one at WARN, an orphane
   assert.equal(missing.store.log('t', 0)!.logEndOffset, 20);
   await missing.store.close();
   assert.ok(readFileSync(segment(logDir, '.index')).length > 0, 'the index is rebuilt');
+
+  rmSync(segment(logDir, '.timeindex'));
+  const noTimeIndex = await openStore(logDir);
+  assert.deepEqual(noTimeIndex.warnings, [
+    `Could not find time index file corresponding to log file ${segment(logDir, '.log')}, recovering segment and rebuilding index files...`,
+  ]);
+  assert.deepEqual(noTimeIndex.errors, []);
+  await noTimeIndex.store.close();
 
   writeFileSync(segment(logDir, '.timeindex'), Buffer.alloc(5));
   const corrupt = await openStore(logDir);
