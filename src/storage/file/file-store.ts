@@ -14,7 +14,7 @@ import { FileCleanerStorage, type SwapStepHook } from '../cleaner/cleaner-storag
 import { syncDirectory, writeFileAtomic } from './atomic-file.js';
 import { readOffsetCheckpoint, writeCheckpoint } from './checkpoint-file.js';
 import { openFileLog, type FileLog } from './file-log.js';
-import { IoFaults } from './io-faults.js';
+import { IoFaults, partitionPlace } from './io-faults.js';
 import type { FileSegment } from './file-segment.js';
 import { ensureMetaProperties, type MetaProperties } from './meta-properties.js';
 import {
@@ -113,9 +113,14 @@ export class FileLogStore extends StoreCore<FileSegment> {
     return store;
   }
 
-  protected async openLog(topic: TopicMetadata, partition: number, config: LogConfig, created: boolean): Promise<FileLog> {
+  /** A failure (no space for the dir, no descriptor) is logged and answered KAFKA_STORAGE_ERROR, as a segment's. */
+  protected openLog(topic: TopicMetadata, partition: number, config: LogConfig, created: boolean): Promise<FileLog> {
     const key = partitionDirName(topic.name, partition);
     const dir = join(this.logDir, key);
+    return this.faults.run(created ? 'creating the log of' : 'loading', partitionPlace(dir), () => this.openPartitionLog(topic, partition, config, created, key, dir));
+  }
+
+  private async openPartitionLog(topic: TopicMetadata, partition: number, config: LogConfig, created: boolean, key: string, dir: string): Promise<FileLog> {
     // mkdir answers whether it created the dir: a new partition skips the listing and lookups.
     let fresh = (await mkdir(dir, { recursive: true })) !== undefined;
     let storedId = fresh ? undefined : await readPartitionMetadata(dir);
@@ -185,11 +190,13 @@ export class FileLogStore extends StoreCore<FileSegment> {
       slice.push(entry);
     }
     for (const [dir] of slice) this.metadataPending.delete(dir);
-    await forEachBounded(slice, PARTITION_IO_CONCURRENCY, ([dir, topicId]) => flushPartitionMetadata(dir, topicId));
+    await forEachBounded(slice, PARTITION_IO_CONCURRENCY, ([dir, topicId]) =>
+      this.faults.run('writing the partition.metadata of', partitionPlace(dir), () => flushPartitionMetadata(dir, topicId)),
+    );
   }
 
   protected async saveTopic(topic: TopicMetadata): Promise<void> {
-    await writeTopicFile(this.logDir, topic);
+    await this.faults.run('writing the topic file of', `${topic.name} in dir ${this.logDir}`, () => writeTopicFile(this.logDir, topic));
   }
 
   /**

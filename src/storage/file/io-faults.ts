@@ -5,10 +5,10 @@
 import { basename, dirname } from 'node:path';
 import { StorageError } from '../errors.js';
 
-/** An operating-system error (ENOSPC, EMFILE, EIO...), not a bug. */
+/** An operating-system error (ENOSPC, EMFILE, EIO...), not a bug nor one already reported. */
 export function isSystemError(err: unknown): err is NodeJS.ErrnoException {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  return typeof code === 'string' && /^E[A-Z0-9]+$/.test(code);
+  return !(err instanceof StorageError) && typeof code === 'string' && /^E[A-Z0-9]+$/.test(code);
 }
 
 /** `<topic>-<partition> in dir <log dir>`, as Kafka names a partition in these messages. */

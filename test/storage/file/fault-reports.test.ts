@@ -130,3 +130,17 @@ test('a repeated failure is logged again once the operation succeeded in between
   await assert.rejects(faults.run('reading', 'x', async () => { throw new TypeError('bug'); }), TypeError);
   assert.equal(errors.length, 2);
 });
+
+test('a partition whose dir cannot be made is logged at ERROR and its creation answered KAFKA_STORAGE_ERROR', async () => {
+  const logDir = freshDir();
+  const { store, errors } = await openStore(logDir);
+  // A file where the partition's dir must go: mkdir fails as it would on a full disk, with a system error.
+  writeFileSync(join(logDir, 'blocked-0'), '');
+  await assert.rejects(store.createTopic('blocked', 1), (err: Error & { code?: string }) => {
+    assert.equal(err.code, 'KAFKA_STORAGE_ERROR');
+    return true;
+  });
+  assert.equal(errors.length, 1);
+  assert.match(errors[0]!, new RegExp(`^Error while creating the log of blocked-0 in dir ${logDir}: E[A-Z]+: `));
+  await store.close();
+});
