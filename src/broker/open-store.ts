@@ -19,13 +19,14 @@ export function logEngine(config: BrokerConfig, servesTestCatalog = false): LogE
 export async function openLogStore(
   config: BrokerConfig,
   warn: (message: string) => void = () => {},
+  error: (message: string) => void = () => {},
   engine: LogEngine = logEngine(config),
 ): Promise<LogStore> {
   const common = { nodeId: config['node.id'], broker: config, warn };
   if (engine === 'memory') return new MemoryLogStore(common);
   const logDir = config['log.dirs'][0];
   if (logDir === undefined) throw new Error('log.dirs: no log directory configured');
-  return FileLogStore.open({ ...common, logDir });
+  return FileLogStore.open({ ...common, logDir, error });
 }
 
 /**

@@ -134,7 +134,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   };
 
   // Logs are loaded (and recovered) before any listener accepts a client, as Kafka does.
-  const store: LogStore = options.store ?? (await openLogStore(config, (msg) => log.warn(msg), engine));
+  const store: LogStore = options.store ?? (await openLogStore(config, (msg) => log.warn(msg), (msg) => log.error(msg), engine));
   // What start-up has opened so far, closed in reverse order when a later step fails.
   const opened: (() => Promise<void>)[] = [() => store.close()];
   const bound: BoundListener[] = [];
@@ -149,7 +149,9 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
     const transactions = await openTransactions({ config, liveConfig: () => dynamic.config, replicaManager, producerStates, groups, log });
     opened.push(() => transactions.close());
     for (const spec of listenerSpecs) {
-      const listener = await bindListener(spec, options.writeHighWaterMark ?? DEFAULT_WRITE_HIGH_WATER_MARK, onSocket);
+      const listener = await bindListener(spec, options.writeHighWaterMark ?? DEFAULT_WRITE_HIGH_WATER_MARK, onSocket, (err) =>
+        log.error({ err, listener: spec.name }, 'Error while accepting connection'),
+      );
       bound.push(listener);
       opened.push(() => listener.close());
     }

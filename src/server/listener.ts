@@ -20,12 +20,15 @@ export function bindListener(
   spec: ListenerSpec,
   writeHighWaterMark: number,
   onSocket: (socket: Socket, listenerName: string) => void,
+  /** A failed accept once listening (EMFILE: no descriptor left for the connection); without it the error would throw. */
+  onAcceptError: (err: Error) => void = () => {},
 ): Promise<BoundListener> {
   const server: Server = createServer({ highWaterMark: writeHighWaterMark }, (socket) => onSocket(socket, spec.name));
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen({ host: spec.host === '' ? undefined : spec.host, port: spec.port }, () => {
       server.off('error', reject);
+      server.on('error', onAcceptError);
       const address = server.address();
       const port = typeof address === 'object' && address !== null ? address.port : spec.port;
       const host = spec.host !== '' ? spec.host : typeof address === 'object' && address !== null ? address.address : '';

@@ -14,11 +14,18 @@ export interface GregorProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+export interface StartOptions {
+  /** Run under `ulimit -n <fileLimit>` (soft and hard), as a shell would start it. */
+  fileLimit?: number;
+}
+
 /** Spawns `gregor --port 0 --data-dir dir --log-format json` and resolves once it logs its listening address. */
-export function startGregor(dataDir: string, extraArgs: string[] = []): Promise<GregorProcess> {
-  const child = spawn(process.execPath, [MAIN, '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--log-format', 'json', ...extraArgs], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+export function startGregor(dataDir: string, extraArgs: string[] = [], options: StartOptions = {}): Promise<GregorProcess> {
+  const args = [MAIN, '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--log-format', 'json', ...extraArgs];
+  const child =
+    options.fileLimit === undefined
+      ? spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn('/bin/bash', ['-c', `ulimit -n ${options.fileLimit} && exec "$0" "$@"`, process.execPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),

@@ -51,6 +51,8 @@ export const produceHandler: Handler = defineHandler<ProduceRequest, ProduceResp
           : Promise.resolve(invalidAcks(replicaManager.partition(topic.name, p.index).ok)),
       })),
     }));
+    // The first failure answers the request; later ones, awaited no more, must not end the process as unhandled.
+    for (const topic of pending) for (const p of topic.partitions) p.outcome.catch(() => undefined);
     const response: ProduceResponse = { responses: [], throttleTimeMs: 0, nodeEndpoints: [] };
     let anyError = false;
     for (const topic of pending) {

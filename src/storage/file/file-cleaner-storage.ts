@@ -10,6 +10,7 @@ import { syncDirectory } from './atomic-file.js';
 import { readOffsetCheckpoint, writeCheckpoint } from './checkpoint-file.js';
 import { CLEANED_SUFFIX, SWAP_SUFFIX } from './file-log.js';
 import { FileSegment } from './file-segment.js';
+import type { IoFaults } from './io-faults.js';
 import { partitionDirName } from './segment-files.js';
 
 export const CLEANER_CHECKPOINT = 'cleaner-offset-checkpoint';
@@ -25,11 +26,12 @@ export class FileCleanerStorage implements CleanerStorage<FileSegment> {
     private readonly logDir: string,
     private readonly scheduler: Scheduler,
     private readonly onStep?: SwapStepHook,
+    private readonly faults?: IoFaults,
   ) {}
 
   async createCleaned(log: SegmentedLog<FileSegment>, baseOffset: number, now: number): Promise<FileSegment> {
     const dir = join(this.logDir, partitionDirName(log.topic, log.partition));
-    const cleaned = await FileSegment.create({ dir, scheduler: this.scheduler, config: () => log.config }, baseOffset, now, 0, CLEANED_SUFFIX);
+    const cleaned = await FileSegment.create({ dir, scheduler: this.scheduler, config: () => log.config, faults: this.faults }, baseOffset, now, 0, CLEANED_SUFFIX);
     this.dirs.set(cleaned, dir);
     return cleaned;
   }

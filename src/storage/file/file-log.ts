@@ -17,6 +17,7 @@ import { syncDirectory } from './atomic-file.js';
 import { walkBatches } from './batch-walker.js';
 import { readCheckpoint, writeCheckpoint } from './checkpoint-file.js';
 import { FileSegment, type SegmentContext } from './file-segment.js';
+import { IoFaults, partitionPlace } from './io-faults.js';
 import { ProducerSnapshotFiles } from './producer-snapshot-files.js';
 import {
   DELETED_SUFFIX,
@@ -50,6 +51,8 @@ export interface OpenFileLogOptions {
   fresh?: boolean;
   /** What loading cut or removed (Kafka logs it at WARN); an unreadable producer snapshot, a failed snapshot write. */
   warn?: (message: string) => void;
+  /** Where failed I/O on the partition's files is reported. */
+  faults?: IoFaults;
 }
 
 export interface LoadStats {
@@ -69,7 +72,8 @@ export async function openFileLog(options: OpenFileLogOptions): Promise<{ log: F
   const { dir, scheduler } = options;
   const fresh = options.fresh ?? (await mkdir(dir, { recursive: true })) !== undefined;
   let log: FileLog | undefined;
-  const ctx: SegmentContext = { dir, scheduler, config: () => log?.config ?? options.config };
+  const faults = options.faults ?? new IoFaults();
+  const ctx: SegmentContext = { dir, scheduler, config: () => log?.config ?? options.config, faults };
 
   const listed = fresh ? [] : await readdir(dir);
   // The listing is read again only when an interrupted clean or swap changed it.
@@ -87,7 +91,9 @@ export async function openFileLog(options: OpenFileLogOptions): Promise<{ log: F
   // Index files whose .log is gone are leftovers of an interrupted delete.
   for (const name of names) {
     const base = parseSegmentFileName(name, INDEX_SUFFIX) ?? parseSegmentFileName(name, TIME_INDEX_SUFFIX);
-    if (base !== undefined && !bases.includes(base)) await rm(join(dir, name), { force: true });
+    if (base === undefined || bases.includes(base)) continue;
+    options.warn?.(`Found an orphaned index file ${join(dir, name)}, with no corresponding log file.`);
+    await rm(join(dir, name), { force: true });
   }
 
   const stats: LoadStats = { segments: 0, recoveredSegments: 0, truncatedBytes: 0, validatedBytes: 0 };
@@ -148,7 +154,7 @@ export async function openFileLog(options: OpenFileLogOptions): Promise<{ log: F
     producerSnapshots: snapshots,
     hooks: {
       newSegment: (baseOffset, now) => FileSegment.create(ctx, baseOffset, now, randomRollJitter(log?.config ?? options.config)),
-      saveEpochs: (entries) => writeCheckpoint(epochPath, entries.map((e) => [e.epoch, e.startOffset])),
+      saveEpochs: (entries) => faults.run('writing the leader epoch checkpoint of', partitionPlace(dir), () => writeCheckpoint(epochPath, entries.map((e) => [e.epoch, e.startOffset]))),
       logStartChanged: options.logStartChanged === undefined ? undefined : (l) => options.logStartChanged!(l),
     },
   });

@@ -3,7 +3,7 @@
 // whose markers it holds (created with the first). All I/O is asynchronous.
 
 import { constants } from 'node:fs';
-import { open, rename, rm, stat, utimes, type FileHandle } from 'node:fs/promises';
+import { rename, rm, stat, utimes, type FileHandle } from 'node:fs/promises';
 import { BATCH_HEADER_SIZE, baseOffsetAt, batchSizeAt, lastOffsetAt, maxTimestampAt } from '../../protocol/records/batch.js';
 import { scanBatches, type AssignedAppend, type BatchInfo } from '../batches.js';
 import { StorageError } from '../errors.js';
@@ -15,7 +15,9 @@ import type { Scheduler } from '../scheduler.js';
 import type { LogSegment } from '../segment.js';
 import { firstRecordAtOrAfter } from '../timestamp-search.js';
 import { readAt, walkBatches, walkHeadersBelow } from './batch-walker.js';
+import { IoFaults, partitionPlace } from './io-faults.js';
 import { OFFSET_ENTRY_SIZE, OffsetIndex } from './offset-index.js';
+import { segmentFilePool, withShortLivedFile, type PooledFile } from './segment-file-pool.js';
 import { DELETED_SUFFIX, segmentPaths, txnIndexPath } from './segment-files.js';
 import { TIME_ENTRY_SIZE, TimeIndex } from './time-index.js';
 import { TransactionIndex } from './txn-index.js';
@@ -25,6 +27,15 @@ export interface SegmentContext {
   scheduler: Scheduler;
   /** The owning log's current config (it can change at run time). */
   config: () => LogConfig;
+  /** Where failed I/O is reported (default: nowhere). */
+  faults?: IoFaults;
+}
+
+const unreported = new IoFaults();
+
+interface IndexProblem {
+  kind: 'missing' | 'corrupt';
+  index: 'offset index' | 'time index';
 }
 
 export interface LoadedSegment {
@@ -43,7 +54,8 @@ export class FileSegment implements LogSegment {
   private firstBatchTimestamp = -1;
   private bytesSinceIndexEntry = 0;
   private lastModified: number;
-  private file: FileHandle | undefined;
+  /** The .log, opened on use and closed when idle and the process's budget of open segment files is reached. */
+  private readonly file: PooledFile;
   /** .log bytes changed since its last fsync. */
   private logDirty = false;
   /** The in-memory indexes differ from the index files. */
@@ -56,6 +68,8 @@ export class FileSegment implements LogSegment {
    * file, not three.
    */
   private indexFilesExist = true;
+  /** remove() renamed the files: nothing is written to them any more. */
+  private removed = false;
   /** Entries each index file holds (-1: unknown, it must be rewritten): a flush writes and fsyncs only changed files. */
   private offsetFileEntries = -1;
   private timeFileEntries = -1;
@@ -70,9 +84,11 @@ export class FileSegment implements LogSegment {
     private readonly created: number,
     private readonly rollJitterMs: number,
     suffix = '',
+    flags = 'r+',
   ) {
     const cfg = ctx.config();
     this.paths = withSuffix(segmentPaths(ctx.dir, baseOffset), suffix);
+    this.file = segmentFilePool().file(() => this.paths.log, flags);
     this.offsetIndex = new OffsetIndex(baseOffset, Math.floor(cfg.segmentIndexBytes / OFFSET_ENTRY_SIZE));
     this.timeIndex = new TimeIndex(baseOffset, Math.floor(cfg.segmentIndexBytes / TIME_ENTRY_SIZE));
     this.txnIndex = new TransactionIndex(txnIndexPath(ctx.dir, baseOffset) + suffix);
@@ -87,8 +103,8 @@ export class FileSegment implements LogSegment {
    * created now; the first index write starts at position 0 and cuts each index file to its length.
    */
   static async create(ctx: SegmentContext, baseOffset: number, now: number, rollJitterMs: number, suffix = ''): Promise<FileSegment> {
-    const segment = new FileSegment(ctx, baseOffset, now, rollJitterMs, suffix);
-    segment.file = await open(segment.paths.log, 'w+');
+    const segment = new FileSegment(ctx, baseOffset, now, rollJitterMs, suffix, 'w+');
+    await segment.io('creating a segment for', async () => undefined);
     segment.indexFilesExist = false;
     return segment;
   }
@@ -104,19 +120,24 @@ export class FileSegment implements LogSegment {
     const info = await stat(segmentPaths(ctx.dir, baseOffset).log);
     const segment = new FileSegment(ctx, baseOffset, info.mtimeMs, rollJitterMs);
     segment.lastModified = info.mtimeMs;
-    segment.file = await open(segment.paths.log, 'r+');
     segment.bytes = info.size;
     const trusted = flushedBelow === Infinity;
     // A trusted empty segment has nothing to index or walk (many idle partitions start without reading them).
     if (trusted && info.size === 0) return { segment, recovered: false, truncatedBytes: 0, validatedBytes: 0 };
-    if (trusted && (await segment.loadIndexes())) {
-      const cut = await segment.walkTail();
-      return { segment, recovered: cut !== undefined, truncatedBytes: cut ?? 0, validatedBytes: cut === undefined ? 0 : info.size };
-    }
-    const partial = flushedBelow > baseOffset && !trusted ? await segment.recoverFrom(flushedBelow) : undefined;
-    if (partial !== undefined) return { segment, recovered: true, ...partial };
-    const truncatedBytes = await segment.recover();
-    return { segment, recovered: true, truncatedBytes, validatedBytes: info.size };
+    return segment.io('loading', async () => {
+      if (trusted) {
+        const problem = await segment.loadIndexes();
+        if (problem === undefined) {
+          const cut = await segment.walkTail();
+          return { segment, recovered: cut !== undefined, truncatedBytes: cut ?? 0, validatedBytes: cut === undefined ? 0 : info.size };
+        }
+        segment.reportIndexProblem(problem);
+      }
+      const partial = flushedBelow > baseOffset && !trusted ? await segment.recoverFrom(flushedBelow) : undefined;
+      if (partial !== undefined) return { segment, recovered: true, ...partial };
+      const truncatedBytes = await segment.recover();
+      return { segment, recovered: true, truncatedBytes, validatedBytes: info.size };
+    });
   }
 
   get size(): number {
@@ -181,19 +202,20 @@ export class FileSegment implements LogSegment {
   }
 
   async append(buf: Buffer, assigned: AssignedAppend, now: number): Promise<void> {
-    const file = await this.handle();
     const start = this.bytes;
-    try {
-      let written = 0;
-      while (written < buf.length) {
-        const { bytesWritten } = await file.write(buf, written, buf.length - written, start + written);
-        written += bytesWritten;
+    await this.io('appending records to', async (file) => {
+      try {
+        let written = 0;
+        while (written < buf.length) {
+          const { bytesWritten } = await file.write(buf, written, buf.length - written, start + written);
+          written += bytesWritten;
+        }
+      } catch (err) {
+        // Leave no partial batch behind; the log stays as it was.
+        await file.truncate(start).catch(() => undefined);
+        throw err;
       }
-    } catch (err) {
-      // Leave no partial batch behind; the log stays as it was.
-      await file.truncate(start).catch(() => undefined);
-      throw new StorageError('KAFKA_STORAGE_ERROR', `write to ${this.paths.log} failed: ${(err as Error).message}`);
-    }
+    });
     this.logDirty = true;
     this.indexesDirty = true;
     if (start === 0) this.firstBatchTimestamp = assigned.batches[0]!.maxTimestamp;
@@ -202,9 +224,12 @@ export class FileSegment implements LogSegment {
     this.lastModified = now;
   }
 
-  async read(offset: number, maxBytes: number, maxOffset: number, minOneBatch: boolean): Promise<Buffer[]> {
+  read(offset: number, maxBytes: number, maxOffset: number, minOneBatch: boolean): Promise<Buffer[]> {
+    return this.io('reading', (file) => this.readFrom(file, offset, maxBytes, maxOffset, minOneBatch));
+  }
+
+  private async readFrom(file: FileHandle, offset: number, maxBytes: number, maxOffset: number, minOneBatch: boolean): Promise<Buffer[]> {
     const end = this.bytes;
-    const file = await this.handle();
     const budget = Math.max(maxBytes, 0) + this.ctx.config().indexIntervalBytes + BATCH_HEADER_SIZE;
     let position = this.offsetIndex.lookup(offset).position;
     let chunk = await readAt(file, position, Math.min(budget, end - position));
@@ -238,47 +263,49 @@ export class FileSegment implements LogSegment {
     return cut === 0 ? [] : [bytes.subarray(0, cut)];
   }
 
-  async findByTimestamp(timestamp: number, startingOffset: number): Promise<TimestampAndOffset | null> {
-    const fromIndex = this.timeIndex.lookup(timestamp);
-    const start = this.offsetIndex.lookup(Math.max(fromIndex.offset, startingOffset)).position;
-    const walk = walkBatches(await this.handle(), start, this.bytes);
-    for await (const chunk of walk) {
-      for (const batch of chunk.batches) {
-        if (batch.maxTimestamp < timestamp || batch.lastOffset < startingOffset) continue;
-        const found = firstRecordAtOrAfter(chunk.bytes, batch.position, timestamp, startingOffset);
-        if (found !== null) return { ...found, leaderEpoch: batch.leaderEpoch };
+  findByTimestamp(timestamp: number, startingOffset: number): Promise<TimestampAndOffset | null> {
+    return this.io('searching by timestamp in', async (file) => {
+      const fromIndex = this.timeIndex.lookup(timestamp);
+      const start = this.offsetIndex.lookup(Math.max(fromIndex.offset, startingOffset)).position;
+      for await (const chunk of walkBatches(file, start, this.bytes)) {
+        for (const batch of chunk.batches) {
+          if (batch.maxTimestamp < timestamp || batch.lastOffset < startingOffset) continue;
+          const found = firstRecordAtOrAfter(chunk.bytes, batch.position, timestamp, startingOffset);
+          if (found !== null) return { ...found, leaderEpoch: batch.leaderEpoch };
+        }
       }
-    }
-    return null;
+      return null;
+    });
   }
 
   async truncateTo(offset: number): Promise<void> {
     if (offset >= this.next) return;
-    const file = await this.handle();
-    // Find the first batch holding an offset >= target; everything from it goes.
-    let cutAt = this.bytes;
-    const walk = walkBatches(file, this.offsetIndex.lookup(offset).position, this.bytes);
-    outer: for await (const chunk of walk) {
-      for (const batch of chunk.batches) {
-        if (batch.lastOffset >= offset) {
-          cutAt = chunk.filePosition + batch.position;
-          break outer;
+    await this.io('truncating', async (file) => {
+      // Find the first batch holding an offset >= target; everything from it goes.
+      let cutAt = this.bytes;
+      const walk = walkBatches(file, this.offsetIndex.lookup(offset).position, this.bytes);
+      outer: for await (const chunk of walk) {
+        for (const batch of chunk.batches) {
+          if (batch.lastOffset >= offset) {
+            cutAt = chunk.filePosition + batch.position;
+            break outer;
+          }
         }
       }
-    }
-    await file.truncate(cutAt);
-    this.logDirty = true;
-    this.bytes = cutAt;
-    // Indexes and the segment's summary are rebuilt from what remains (truncation is rare).
-    await this.rebuildFrom(0);
-    this.txnIndex.truncateTo(offset);
+      await file.truncate(cutAt);
+      this.logDirty = true;
+      this.bytes = cutAt;
+      // Indexes and the segment's summary are rebuilt from what remains (truncation is rare).
+      await this.rebuildFrom(0);
+      this.txnIndex.truncateTo(offset);
+    });
   }
 
   /** Kafka's onBecomeInactiveSegment: the final time index entry, and index files on disk from now on. */
   async onBecomeInactive(): Promise<void> {
     this.finalTimeIndexEntry();
     if (!this.indexFilesExist) this.indexesDirty = true;
-    await this.persistIndexes(true);
+    await this.reported('rolling a new segment for', () => this.persistIndexes(true));
   }
 
   /**
@@ -287,24 +314,28 @@ export class FileSegment implements LogSegment {
    * segment relies on the index entries below it being on disk.
    */
   async flush(): Promise<void> {
-    if (this.logDirty) {
-      await (await this.handle()).sync();
-      this.logDirty = false;
-    }
-    await this.persistIndexes(true);
-    await this.txnIndex.idle();
+    await this.reported('flushing', async () => {
+      if (this.logDirty) {
+        // A handle closed since the write syncs on its reopening: fsync flushes the file, whichever fd wrote it.
+        await this.file.use((file) => file.sync());
+        this.logDirty = false;
+      }
+      await this.persistIndexes(true);
+      await this.txnIndex.idle();
+    });
   }
 
   /** Unchanged segments close without a write or an fsync: shutdown with many partitions stays quick. */
   async close(): Promise<void> {
-    if (this.file === undefined) return;
-    this.finalTimeIndexEntry();
-    await this.persistIndexes(true);
-    await this.txnIndex.idle();
-    if (this.logDirty) await this.file.sync();
-    this.logDirty = false;
-    await this.file.close();
-    this.file = undefined;
+    if (this.removed) return;
+    await this.reported('closing', async () => {
+      this.finalTimeIndexEntry();
+      await this.persistIndexes(true);
+      await this.txnIndex.idle();
+      if (this.logDirty) await this.file.use((file) => file.sync());
+      this.logDirty = false;
+      await this.file.close();
+    });
   }
 
   /** Rename to .deleted now (readers holding the file keep working), delete after file.delete.delay.ms. */
@@ -323,11 +354,10 @@ export class FileSegment implements LogSegment {
     this.paths = { log: this.paths.log + DELETED_SUFFIX, index: this.paths.index + DELETED_SUFFIX, timeIndex: this.paths.timeIndex + DELETED_SUFFIX };
     const txnFile = await this.txnIndex.renameTo(this.txnIndex.path + DELETED_SUFFIX).catch(() => undefined);
     if (txnFile !== undefined) renamed.push(txnFile);
-    const file = this.file;
-    this.file = undefined;
+    this.removed = true;
     this.ctx.scheduler.after(this.ctx.config().fileDeleteDelayMs, () => {
       void (async () => {
-        await file?.close().catch(() => undefined);
+        await this.file.close().catch(() => undefined);
         for (const path of renamed) await rm(path, { force: true }).catch(() => undefined);
       })();
     });
@@ -340,9 +370,13 @@ export class FileSegment implements LogSegment {
     if (this.timeIndex.entries !== before) this.indexesDirty = true;
   }
 
-  private async handle(): Promise<FileHandle> {
-    if (this.file === undefined) this.file = await open(this.paths.log, 'r+');
-    return this.file;
+  /** `job` with the .log open; a system error is reported and becomes KAFKA_STORAGE_ERROR. */
+  private io<T>(operation: string, job: (file: FileHandle) => Promise<T>): Promise<T> {
+    return this.reported(operation, () => this.file.use(job));
+  }
+
+  private reported<T>(operation: string, job: () => Promise<T>): Promise<T> {
+    return (this.ctx.faults ?? unreported).run(operation, partitionPlace(this.ctx.dir), job);
   }
 
   /** Kafka's rule: an index entry once more than index.interval.bytes were appended since the last. */
@@ -360,12 +394,14 @@ export class FileSegment implements LogSegment {
     this.next = batch.lastOffset + 1;
   }
 
-  private async loadIndexes(): Promise<boolean> {
+  /** Loads the index files; what is wrong with them when they cannot be used. */
+  private async loadIndexes(): Promise<IndexProblem | undefined> {
     const [index, timeIndex] = await Promise.all([readWhole(this.paths.index), readWhole(this.paths.timeIndex)]);
-    if (index === undefined || timeIndex === undefined) return false;
-    if (!this.offsetIndex.load(index, this.bytes)) return false;
+    if (index === undefined) return { kind: 'missing', index: 'offset index' };
+    if (timeIndex === undefined) return { kind: 'missing', index: 'time index' };
+    if (!this.offsetIndex.load(index, this.bytes)) return { kind: 'corrupt', index: 'offset index' };
     const last = this.offsetIndex.lastEntry();
-    if (!this.timeIndex.load(timeIndex, Number.MAX_SAFE_INTEGER)) return false;
+    if (!this.timeIndex.load(timeIndex, Number.MAX_SAFE_INTEGER)) return { kind: 'corrupt', index: 'time index' };
     this.offsetFileEntries = this.offsetIndex.entries;
     this.timeFileEntries = this.timeIndex.entries;
     const lastTime = this.timeIndex.lastEntry();
@@ -374,15 +410,36 @@ export class FileSegment implements LogSegment {
       this.offsetOfMaxTs = lastTime.offset;
     }
     this.next = Math.max(this.baseOffset, this.offsetIndex.entries > 0 ? last.offset + 1 : this.baseOffset);
-    return true;
+    return undefined;
+  }
+
+  /**
+   * A trusted segment's indexes cannot be used, so it is recovered: Kafka's LogLoader logs a missing offset index at
+   * ERROR (it was written before the clean shutdown or the flush), a corrupt index at WARN, in these words. A missing
+   * time index Kafka starts anew without a word; gregor rebuilds it, and says so at WARN.
+   */
+  private reportIndexProblem(problem: IndexProblem): void {
+    const faults = this.ctx.faults ?? unreported;
+    if (problem.kind === 'missing') {
+      const report = problem.index === 'offset index' ? faults.error : faults.warn;
+      report(`Could not find ${problem.index} file corresponding to log file ${this.paths.log}, recovering segment and rebuilding index files...`);
+    } else {
+      faults.warn(
+        `Found a corrupted ${problem.index} file corresponding to log file ${this.paths.log} due to entries not whole, ` +
+          `not in order or past the segment's end, recovering segment and rebuilding index files...`,
+      );
+    }
   }
 
   /**
    * After loading trusted indexes: walk from the last index entry to find the end offset and max timestamp.
    * Returns the bytes cut when the tail turned out torn and the segment had to be recovered.
    */
-  private async walkTail(): Promise<number | undefined> {
-    const file = await this.handle();
+  private walkTail(): Promise<number | undefined> {
+    return this.file.use((file) => this.walkTailOf(file));
+  }
+
+  private async walkTailOf(file: FileHandle): Promise<number | undefined> {
     if (this.bytes >= BATCH_HEADER_SIZE) {
       // Only the header is read; the batch goes on past it.
       this.firstBatchTimestamp = maxTimestampAt(await readAt(file, 0, BATCH_HEADER_SIZE), 0);
@@ -419,15 +476,18 @@ export class FileSegment implements LogSegment {
    * indexes or the log disagree: the caller then recovers the whole segment.
    */
   private async recoverFrom(recoveryPoint: number): Promise<{ truncatedBytes: number; validatedBytes: number } | undefined> {
-    if (!(await this.loadIndexes())) return undefined;
-    const file = await this.handle();
+    if ((await this.loadIndexes()) !== undefined) return undefined;
+    return this.file.use((file) => this.recoverFromWith(file, recoveryPoint));
+  }
+
+  private async recoverFromWith(file: FileHandle, recoveryPoint: number): Promise<{ truncatedBytes: number; validatedBytes: number } | undefined> {
     // The last entry below the recovery point, or the segment's start when there is none.
     const hasEntry = this.offsetIndex.entries > 0 && this.offsetIndex.entry(0).offset < recoveryPoint;
     const entry = this.offsetIndex.lookup(recoveryPoint - 1);
     let afterOffset = this.baseOffset - 1;
     if (hasEntry) {
       // indexBatch's rule: an entry is (last offset, position) of one batch.
-      const batch = await this.verifiedBatchAt(entry.position);
+      const batch = await this.verifiedBatchAt(file, entry.position);
       if (batch === undefined || batch.lastOffset !== entry.offset) return undefined;
       afterOffset = batch.baseOffset - 1;
     }
@@ -452,9 +512,8 @@ export class FileSegment implements LogSegment {
   }
 
   /** The batch starting at `position` when it is whole, magic 2 and passes its CRC. */
-  private async verifiedBatchAt(position: number): Promise<BatchInfo | undefined> {
+  private async verifiedBatchAt(file: FileHandle, position: number): Promise<BatchInfo | undefined> {
     if (this.bytes - position < BATCH_HEADER_SIZE) return undefined;
-    const file = await this.handle();
     const size = batchSizeAt(await readAt(file, position, BATCH_HEADER_SIZE), 0);
     if (size < BATCH_HEADER_SIZE || position + size > this.bytes) return undefined;
     const bytes = await readAt(file, position, size);
@@ -488,8 +547,11 @@ export class FileSegment implements LogSegment {
    * Index the batches from `start` to the end of the file (CRC-checked when `verify`), each after
    * `afterOffset`, and cut the file where the good ones end; returns the bytes cut.
    */
-  private async walkAndIndex(start: number, afterOffset: number, verify = true): Promise<number> {
-    const file = await this.handle();
+  private walkAndIndex(start: number, afterOffset: number, verify = true): Promise<number> {
+    return this.file.use((file) => this.walkAndIndexWith(file, start, afterOffset, verify));
+  }
+
+  private async walkAndIndexWith(file: FileHandle, start: number, afterOffset: number, verify: boolean): Promise<number> {
     const walk = walkBatches(file, start, this.bytes, { verify, afterOffset });
     let result = await walk.next();
     while (!result.done) {
@@ -540,24 +602,21 @@ function withSuffix(paths: ReturnType<typeof segmentPaths>, suffix: string): Ret
 
 /** Write `tail` at `position` and cut the file there, so it holds exactly the in-memory entries. */
 async function persistIndex(path: string, position: number, tail: Buffer, sync: boolean): Promise<void> {
-  const file = await open(path, constants.O_RDWR | constants.O_CREAT, 0o644);
-  try {
-    if (tail.length > 0) await file.write(tail, 0, tail.length, position);
-    await file.truncate(position + tail.length);
-    if (sync) await file.sync();
-  } finally {
-    await file.close();
-  }
+  await withShortLivedFile(
+    path,
+    constants.O_RDWR | constants.O_CREAT,
+    async (file) => {
+      if (tail.length > 0) await file.write(tail, 0, tail.length, position);
+      await file.truncate(position + tail.length);
+      if (sync) await file.sync();
+    },
+    0o644,
+  );
 }
 
 async function readWhole(path: string): Promise<Buffer | undefined> {
   try {
-    const file = await open(path, 'r');
-    try {
-      return await file.readFile();
-    } finally {
-      await file.close();
-    }
+    return await withShortLivedFile(path, 'r', (file) => file.readFile());
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;

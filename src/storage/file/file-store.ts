@@ -14,6 +14,7 @@ import { FileCleanerStorage, type SwapStepHook } from './file-cleaner-storage.js
 import { syncDirectory, writeFileAtomic } from './atomic-file.js';
 import { readOffsetCheckpoint, writeCheckpoint } from './checkpoint-file.js';
 import { openFileLog, type FileLog } from './file-log.js';
+import { IoFaults, partitionPlace } from './io-faults.js';
 import type { FileSegment } from './file-segment.js';
 import { LogDirLock } from './log-dir-lock.js';
 import { ensureMetaProperties, type MetaProperties } from './meta-properties.js';
@@ -40,6 +41,8 @@ export interface FileLogStoreOptions extends Partial<Omit<StoreCoreOptions, 'nod
    * behind by a failed delete); defaults to ignoring them.
    */
   warn?: (message: string) => void;
+  /** Report failed file I/O (a full disk, no descriptor left) and faults found at start-up; Kafka logs them at ERROR. */
+  error?: (message: string) => void;
   /** Tests: called after each step of the cleaner's segment swap (crash tests kill the process there). */
   cleanerSwapStep?: SwapStepHook;
 }
@@ -74,6 +77,7 @@ export class FileLogStore extends StoreCore<FileSegment> {
   private logStarts = new Map<string, number>();
   private readonly swapStep: SwapStepHook | undefined;
   private readonly warn: (message: string) => void;
+  private readonly faults: IoFaults;
 
   private constructor(
     options: FileLogStoreOptions,
@@ -87,10 +91,11 @@ export class FileLogStore extends StoreCore<FileSegment> {
     this.loadStats = { cleanShutdown: clean, topics: 0, partitions: 0, segments: 0, recoveredSegments: 0, truncatedBytes: 0, validatedBytes: 0 };
     this.swapStep = options.cleanerSwapStep;
     this.warn = options.warn ?? (() => {});
+    this.faults = new IoFaults(options.error, this.warn);
   }
 
   protected override cleanerStorage(): FileCleanerStorage {
-    return new FileCleanerStorage(this.logDir, this.scheduler, this.swapStep);
+    return new FileCleanerStorage(this.logDir, this.scheduler, this.swapStep, this.faults);
   }
 
   /** Locks the log dir (LogDirInUseError when another broker has it), then loads it. */
@@ -126,9 +131,14 @@ export class FileLogStore extends StoreCore<FileSegment> {
     return store;
   }
 
-  protected async openLog(topic: TopicMetadata, partition: number, config: LogConfig, created: boolean): Promise<FileLog> {
+  /** A failure (no space for the dir, no descriptor) is logged and answered KAFKA_STORAGE_ERROR, as a segment's. */
+  protected openLog(topic: TopicMetadata, partition: number, config: LogConfig, created: boolean): Promise<FileLog> {
     const key = partitionDirName(topic.name, partition);
     const dir = join(this.logDir, key);
+    return this.faults.run(created ? 'creating the log of' : 'loading', partitionPlace(dir), () => this.openPartitionLog(topic, partition, config, created, key, dir));
+  }
+
+  private async openPartitionLog(topic: TopicMetadata, partition: number, config: LogConfig, created: boolean, key: string, dir: string): Promise<FileLog> {
     // mkdir answers whether it created the dir: a new partition skips the listing and lookups.
     let fresh = (await mkdir(dir, { recursive: true })) !== undefined;
     let storedId = fresh ? undefined : await readPartitionMetadata(dir);
@@ -152,6 +162,7 @@ export class FileLogStore extends StoreCore<FileSegment> {
       logStartOffset: this.logStarts.get(key) ?? 0,
       logStartChanged: () => this.logStartMoved(),
       warn: this.warn,
+      faults: this.faults,
     });
     if (storedId !== topic.topicId) this.metadataPending.set(dir, topic.topicId);
     if (fresh) this.logDirUnsynced = true;
@@ -197,11 +208,13 @@ export class FileLogStore extends StoreCore<FileSegment> {
       slice.push(entry);
     }
     for (const [dir] of slice) this.metadataPending.delete(dir);
-    await forEachBounded(slice, PARTITION_IO_CONCURRENCY, ([dir, topicId]) => flushPartitionMetadata(dir, topicId));
+    await forEachBounded(slice, PARTITION_IO_CONCURRENCY, ([dir, topicId]) =>
+      this.faults.run('writing the partition.metadata of', partitionPlace(dir), () => flushPartitionMetadata(dir, topicId)),
+    );
   }
 
   protected async saveTopic(topic: TopicMetadata): Promise<void> {
-    await writeTopicFile(this.logDir, topic);
+    await this.faults.run('writing the topic file of', `${topic.name} in dir ${this.logDir}`, () => writeTopicFile(this.logDir, topic));
   }
 
   /**
@@ -264,7 +277,9 @@ export class FileLogStore extends StoreCore<FileSegment> {
   protected override async checkpoint(): Promise<void> {
     await this.checkpointQueue.run(async () => {
       const logs = this.allLogs();
-      await writeCheckpoint(join(this.logDir, RECOVERY_POINT_CHECKPOINT), logs.map((l) => [l.topic, l.partition, l.recoveryPoint]));
+      await this.faults.run('writing the recovery point checkpoint', `in dir ${this.logDir}`, () =>
+        writeCheckpoint(join(this.logDir, RECOVERY_POINT_CHECKPOINT), logs.map((l) => [l.topic, l.partition, l.recoveryPoint])),
+      );
       await this.writeLogStarts();
     });
   }
@@ -303,7 +318,9 @@ export class FileLogStore extends StoreCore<FileSegment> {
   private async writeLogStarts(): Promise<void> {
     this.logStartDirty = false;
     const logs = this.allLogs();
-    await writeCheckpoint(join(this.logDir, LOG_START_CHECKPOINT), logs.map((l) => [l.topic, l.partition, l.logStartOffset]));
+    await this.faults.run('writing the log start offset checkpoint', `in dir ${this.logDir}`, () =>
+      writeCheckpoint(join(this.logDir, LOG_START_CHECKPOINT), logs.map((l) => [l.topic, l.partition, l.logStartOffset])),
+    );
   }
 
   /** Topic deletions interrupted by a restart finish now: a `-delete` dir is removed, never loaded. */

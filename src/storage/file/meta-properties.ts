@@ -1,10 +1,18 @@
 // meta.properties at the top of a log dir, as a KRaft broker writes it: version=1, cluster.id, node.id,
 // directory.id, in Java properties syntax.
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { StorageError } from '../errors.js';
 import { randomUuid } from '../topic-id.js';
 import { readTextIfExists, writeFileAtomic } from './atomic-file.js';
-import { META_PROPERTIES } from './segment-files.js';
+import {
+  CLEAN_SHUTDOWN_FILE,
+  LOG_START_CHECKPOINT,
+  META_PROPERTIES,
+  RECOVERY_POINT_CHECKPOINT,
+  TOPICS_DIR,
+  parsePartitionDirName,
+} from './segment-files.js';
 
 export interface MetaProperties {
   clusterId: string;
@@ -37,11 +45,21 @@ export async function writeMetaProperties(logDir: string, meta: MetaProperties):
 
 /**
  * Read the log dir's identity, writing it on first use. A stored node.id or cluster.id that differs from
- * the configured one is refused, as Kafka refuses to start on another broker's or cluster's log dir.
+ * the configured one is refused, as Kafka refuses to start on another broker's or cluster's log dir; so is a dir
+ * holding data without meta.properties (Kafka: "No readable meta.properties files found."): a new cluster id
+ * there would serve the old data under another cluster's name.
  */
 export async function ensureMetaProperties(logDir: string, nodeId: number, clusterId?: string): Promise<MetaProperties> {
   const text = await readTextIfExists(join(logDir, META_PROPERTIES));
   if (text === undefined) {
+    const data = await dataIn(logDir);
+    if (data !== undefined) {
+      throw new StorageError(
+        'KAFKA_STORAGE_ERROR',
+        `log dir ${logDir} holds data (${data}) but no ${META_PROPERTIES}: its cluster id is lost. ` +
+          `Restore ${join(logDir, META_PROPERTIES)}, or empty the dir to start a new cluster`,
+      );
+    }
     const meta = { clusterId: clusterId ?? randomUuid(), nodeId, directoryId: randomUuid() };
     await writeMetaProperties(logDir, meta);
     return meta;
@@ -62,3 +80,23 @@ export async function ensureMetaProperties(logDir: string, nodeId: number, clust
   if (!props.has('directory.id')) await writeMetaProperties(logDir, { clusterId: storedCluster, nodeId, directoryId });
   return { clusterId: storedCluster, nodeId, directoryId };
 }
+
+/** A file of a previous run in the log dir (a partition dir, a topic file, a checkpoint), else undefined. */
+async function dataIn(logDir: string): Promise<string | undefined> {
+  const entries = await readdir(logDir, { withFileTypes: true });
+  // Partition dirs first: they name the data best.
+  entries.sort((a, b) => Number(b.isDirectory()) - Number(a.isDirectory()) || (a.name < b.name ? -1 : 1));
+  for (const entry of entries) {
+    if (entry.isDirectory() && entry.name === TOPICS_DIR) {
+      const topicFiles = await readdir(join(logDir, TOPICS_DIR));
+      if (topicFiles.length > 0) return join(TOPICS_DIR, topicFiles[0]!);
+    } else if (entry.isDirectory() ? parsePartitionDirName(entry.name.replace(SET_ASIDE, '')) !== undefined : PREVIOUS_RUN_FILES.has(entry.name)) {
+      return entry.name;
+    }
+  }
+  return undefined;
+}
+
+const PREVIOUS_RUN_FILES = new Set([RECOVERY_POINT_CHECKPOINT, LOG_START_CHECKPOINT, CLEAN_SHUTDOWN_FILE]);
+/** What setAsideDirName appends to a partition dir's name. */
+const SET_ASIDE = /\.[0-9a-f]{32}-(delete|stray)$/;

@@ -1,11 +1,12 @@
 // Topic metadata on disk. Kafka keeps topics and their configs in the controller's metadata log; gregor
 // keeps one JSON file per topic under `<log.dir>/topics/`, replaced atomically. Each partition dir also
 // gets Kafka's own `partition.metadata` (version 0, topic_id) so an operator can match dirs to ids.
-import { open, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TopicMetadata } from '../log-store.js';
 import { isUuid } from '../topic-id.js';
 import { readTextIfExists, syncDirectory, writeFileAtomic } from './atomic-file.js';
+import { withShortLivedFile } from './segment-file-pool.js';
 import { PARTITION_METADATA, TOPICS_DIR } from './segment-files.js';
 
 const FILE_VERSION = 0;
@@ -58,18 +59,14 @@ export async function readTopicFiles(logDir: string, onBad: (file: string, why: 
  * written again from the topic file, which is durable. A dir gone meanwhile (deleted topic) is skipped.
  */
 export async function flushPartitionMetadata(partitionDir: string, topicId: string): Promise<void> {
-  let file;
   try {
-    file = await open(join(partitionDir, PARTITION_METADATA), 'w');
+    await withShortLivedFile(join(partitionDir, PARTITION_METADATA), 'w', async (file) => {
+      await file.writeFile(`version: 0\ntopic_id: ${topicId}\n`, 'utf8');
+      await file.sync();
+    });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw err;
-  }
-  try {
-    await file.writeFile(`version: 0\ntopic_id: ${topicId}\n`, 'utf8');
-    await file.sync();
-  } finally {
-    await file.close();
   }
   try {
     await syncDirectory(partitionDir);

@@ -72,6 +72,28 @@ test('meta.properties is written as KRaft writes it and checked on restart', asy
   await assert.rejects(FileLogStore.open({ logDir, nodeId: 7, clusterId: 'AAAAAAAAAAAAAAAAAAAAAQ' }), { code: 'INCONSISTENT_CLUSTER_ID' });
 });
 
+test('a log dir holding data without meta.properties is refused, as Kafka refuses it, rather than given a new cluster id', async () => {
+  const logDir = freshDir();
+  const store = await FileLogStore.open({ logDir, nodeId: 1 });
+  await store.createTopic('kept', 1);
+  await store.close();
+  rmSync(join(logDir, 'meta.properties'));
+  await assert.rejects(FileLogStore.open({ logDir, nodeId: 1 }), {
+    code: 'KAFKA_STORAGE_ERROR',
+    message: `log dir ${logDir} holds data (kept-0) but no meta.properties: its cluster id is lost. Restore ${join(logDir, 'meta.properties')}, or empty the dir to start a new cluster`,
+  });
+  assert.equal(existsSync(join(logDir, 'meta.properties')), false, 'nothing was written');
+  // Only the topic file left: still a previous run's.
+  rmSync(join(logDir, 'kept-0'), { recursive: true });
+  for (const name of readdirSync(logDir)) if (name !== 'topics') rmSync(join(logDir, name), { recursive: true });
+  await assert.rejects(FileLogStore.open({ logDir, nodeId: 1 }), /holds data \(topics\/kept\.json\) but no meta\.properties/);
+  // An empty dir (an empty topics/ is what a start creates first) is formatted.
+  rmSync(join(logDir, 'topics', 'kept.json'));
+  const fresh = await FileLogStore.open({ logDir, nodeId: 1 });
+  assert.ok(existsSync(join(logDir, 'meta.properties')));
+  await fresh.close();
+});
+
 test('checkpoints use Kafka text formats', async () => {
   const logDir = freshDir();
   const store = await FileLogStore.open({ logDir, nodeId: 1 });
