@@ -88,6 +88,8 @@ export class Connection {
   private closed = false;
   /** Set by close(): stop taking requests, finish the ones in flight, then end. */
   private draining = false;
+  /** The last responses are handed to the socket, its end is under way. */
+  private ending = false;
   /** Resolves once the socket is closed, for whatever reason. */
   readonly done: Promise<void>;
   private resolveDone!: () => void;
@@ -301,7 +303,12 @@ export class Connection {
   }
 
   private maybeFinishDraining(): void {
-    if (this.inFlight === 0) this.socket.end(() => this.socket.destroy());
+    if (this.inFlight > 0 || this.ending) return;
+    this.ending = true;
+    this.socket.end(() => this.socket.destroy());
+    // A client that does not read would hold the end, and the broker's close, forever; Kafka drops whatever is
+    // unsent when it shuts down.
+    setTimeout(() => this.destroy('closing: the client did not take its last responses'), SHUTDOWN_FLUSH_MS).unref();
   }
 
   private onIdle(): void {
@@ -349,6 +356,9 @@ export class Connection {
     return `${remote} (${listenerName}, client id ${clientId ?? '-'}${software})`;
   }
 }
+
+/** How long a closing connection's last responses may take to reach the client before it is cut. */
+const SHUTDOWN_FLUSH_MS = 1_000;
 
 const DONE: Slot = { done: true, bytes: null, size: 0, frameSize: 0 };
 

@@ -52,9 +52,26 @@ test('a client that pipelines fetches and never reads: the broker stops reading 
     assert.deepEqual(broker.stats(), { connections: 1, waitingConnections: 0, requestsInProgress: 0, maxQueuedResponseBytes: 0 });
     await neighbour.close();
   } finally {
-    // A client that never reads would hold the broker's close() (it answers what is in flight first).
     await greedy.close();
     await broker.close();
+  }
+});
+
+test('the broker closes while a client that never reads holds unsent responses', async () => {
+  const broker = await brokerWithData(2 * MiB);
+  const greedy = await RawClient.connect(broker.port);
+  try {
+    greedy.socket.pause();
+    const request = fetchRequest([{ topic: 'data', maxBytes: MiB }], { maxBytes: MiB });
+    greedy.sendRaw(Buffer.concat(Array.from({ length: 20 }, (_, i) => sizePrefixed(encodeRequest(fetchApi, 12, request, i)))));
+    await until(() => broker.stats().maxQueuedResponseBytes > HIGH_WATER_MARK && broker.stats().requestsInProgress === 0, 'responses queued');
+    const ended = new Promise<void>((resolve) => greedy.socket.once('close', () => resolve()));
+    // Before, close() waited for the client to take its responses: forever.
+    await broker.close();
+    greedy.socket.resume();
+    await ended;
+  } finally {
+    await greedy.close();
   }
 });
 
