@@ -1,9 +1,11 @@
 // Start-up and shutdown of the broker for the command: settings → config → startBroker, one
-// start-up line, then SIGINT/SIGTERM close it cleanly (a second signal exits at once).
+// start-up line, then SIGINT/SIGTERM close it cleanly (a second signal exits at once). Nothing on
+// stdout or stderr can hold up an exit: a closed pipe only ends the log (log-output.ts).
 import { resolveBrokerConfig, type BrokerConfig } from '../config/index.js';
 import type { Log, LogLevel } from '../log.js';
 import type { Broker } from '../server/broker.js';
 import { collectSettings, type Shortcuts } from './config-sources.js';
+import { ignoreStderrErrors, streamLogOutput, type LogOutput } from './log-output.js';
 import { createLogger, type LogFormat } from './logger.js';
 
 export interface StartArguments {
@@ -19,7 +21,9 @@ const EXIT_FAILURE = 1;
 
 /** Resolves the configuration (throwing ConfigError/UsageError), starts the broker and waits for a signal. */
 export async function runBroker(args: StartArguments): Promise<void> {
-  const logger = await createLogger({ level: args.logLevel, format: args.logFormat });
+  ignoreStderrErrors();
+  const output = streamLogOutput(process.stdout);
+  const logger = await createLogger(output, { level: args.logLevel, format: args.logFormat });
   const warn = (msg: string) => logger.warn(msg);
   const settings = collectSettings(
     { configFile: args.configFile, env: process.env, overrides: args.overrides, shortcuts: args.shortcuts },
@@ -38,11 +42,12 @@ export async function runBroker(args: StartArguments): Promise<void> {
     broker = await startBroker(config, { logger: brokerLogger });
   } catch (error) {
     logger.fatal(`cannot start: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(EXIT_FAILURE);
+    return exitAfterLogs(output, EXIT_FAILURE);
   }
+  // Before the start-up line: whoever waits for that line to signal the broker must find it listening.
+  closeOnSignals(logger, output, broker);
   logStarted(logger, config, broker);
   brokerLogger.level = logger.level;
-  closeOnSignals(logger, broker);
 }
 
 function hostPort(address: { host: string; port: number }): string {
@@ -69,7 +74,13 @@ function logStarted(logger: Log, config: BrokerConfig, broker: Broker): void {
   );
 }
 
-function closeOnSignals(logger: Log, broker: Broker): void {
+/** Exits once the lines logged so far are written (or cannot be): a second signal does not wait for them. */
+async function exitAfterLogs(output: LogOutput, code: number): Promise<never> {
+  await output.flushed();
+  process.exit(code);
+}
+
+function closeOnSignals(logger: Log, output: LogOutput, broker: Broker): void {
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -81,11 +92,11 @@ function closeOnSignals(logger: Log, broker: Broker): void {
     broker.close().then(
       () => {
         logger.info('gregor stopped');
-        process.exit(0);
+        return exitAfterLogs(output, 0);
       },
       (error: unknown) => {
         logger.error(`shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
-        process.exit(EXIT_FAILURE);
+        return exitAfterLogs(output, EXIT_FAILURE);
       },
     );
   };

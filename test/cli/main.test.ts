@@ -1,30 +1,10 @@
 // Runs the built `gregor` command as a user would, and checks its exit status and output.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { connect } from 'node:net';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-// The command as `npm start` and the package's bin run it: the bundle built from src/cli/main.ts.
-const MAIN = fileURLToPath(new URL('../../gregor.mjs', import.meta.url));
-
-/** The environment without GREGOR_* variables, so the machine's settings do not leak in. */
-function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('GREGOR_')) env[k] = v;
-  return { ...env, ...extra };
-}
-
-function run(args: string[], env: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, [MAIN, ...args], { env: cleanEnv(env), encoding: 'utf8' });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+import { apiVersions, lineReader, remainingLines, run, spawnGregor, waitForExit } from './gregor-process.js';
 
 function assertOneLineUsageError(result: ReturnType<typeof run>, ...fragments: string[]): void {
   assert.equal(result.status, 2, `exit status 2, stderr: ${result.stderr}`);
@@ -72,59 +52,9 @@ test('--list-configs prints every key with its default and environment name', ()
   assert.match(result.stdout, /^retention\.ms\n.*\n.*broker default from log\.retention\.ms, log\.retention\.minutes, log\.retention\.hours$/m);
 });
 
-/** Sends ApiVersions v0 and returns the correlation id and error code of the answer. */
-async function apiVersions(port: number, correlationId: number): Promise<{ correlationId: number; errorCode: number }> {
-  const socket = connect(port, '127.0.0.1');
-  await once(socket, 'connect');
-  const clientId = Buffer.from('cli-test');
-  const request = Buffer.alloc(4 + 2 + 2 + 4 + 2 + clientId.length);
-  let at = request.writeInt32BE(request.length - 4, 0);
-  at = request.writeInt16BE(18, at);
-  at = request.writeInt16BE(0, at);
-  at = request.writeInt32BE(correlationId, at);
-  at = request.writeInt16BE(clientId.length, at);
-  clientId.copy(request, at);
-  socket.write(request);
-  let received = Buffer.alloc(0);
-  for await (const chunk of socket) {
-    received = Buffer.concat([received, chunk as Buffer]);
-    if (received.length >= 4 && received.length >= 4 + received.readInt32BE(0)) break;
-  }
-  socket.destroy();
-  return { correlationId: received.readInt32BE(4), errorCode: received.readInt16BE(8) };
-}
-
-/** Reads a stream line by line on demand; null once it has ended. */
-function lineReader(stream: Readable): () => Promise<string | null> {
-  const lines = createInterface({ input: stream });
-  const buffered: string[] = [];
-  let closed = false;
-  let waiting: ((line: string | null) => void) | undefined;
-  lines.on('line', (line) => {
-    if (waiting === undefined) buffered.push(line);
-    else { const resolve = waiting; waiting = undefined; resolve(line); }
-  });
-  lines.on('close', () => {
-    closed = true;
-    if (waiting !== undefined) { const resolve = waiting; waiting = undefined; resolve(null); }
-  });
-  return () => {
-    if (buffered.length > 0) return Promise.resolve(buffered.shift()!);
-    if (closed) return Promise.resolve(null);
-    return new Promise((resolve) => { waiting = resolve; });
-  };
-}
-
-async function waitForExit(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null) return child.exitCode;
-  const [code] = await once(child, 'exit');
-  return code as number | null;
-}
-
 test('starts on a free port with --port 0, answers, and exits 0 on SIGTERM', { timeout: 60_000 }, async () => {
   const cwd = mkdtempSync(join(tmpdir(), 'gregor-cli-run-'));
-  const child = spawn(process.execPath, [MAIN, '--port', '0', '--in-memory', '--log-format', 'json', '-o', 'made.up.key=1'],
-    { cwd, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnGregor(['--port', '0', '--in-memory', '--log-format', 'json', '-o', 'made.up.key=1'], { cwd });
   try {
     const nextLine = lineReader(child.stdout!);
     const records: { level: number; msg: string; [key: string]: unknown }[] = [];
@@ -148,8 +78,7 @@ test('starts on a free port with --port 0, answers, and exits 0 on SIGTERM', { t
     assert.deepEqual(await apiVersions(port, 4242), { correlationId: 4242, errorCode: 0 });
 
     child.kill('SIGTERM');
-    const rest: string[] = [];
-    for (let line = await nextLine(); line !== null; line = await nextLine()) rest.push(line);
+    const rest = await remainingLines(nextLine);
     assert.equal(await waitForExit(child), 0);
     assert.ok(rest.some((line) => line.includes('gregor stopped')), rest.join('\n'));
   } finally {
