@@ -1,10 +1,10 @@
 // Start-up and shutdown of the broker for the command: settings → config → startBroker, one
 // start-up line, then SIGINT/SIGTERM close it cleanly (a second signal exits at once). Nothing on
 // stdout or stderr can hold up an exit: a closed pipe only ends the log (log-output.ts).
-import { resolveBrokerConfig, type BrokerConfig } from '../config/index.js';
+import type { BrokerConfig } from '../config/index.js';
 import type { Log, LogLevel } from '../log.js';
 import type { Broker } from '../server/broker.js';
-import { collectSettings, type Shortcuts } from './config-sources.js';
+import { resolveSettings, type Shortcuts } from './config-sources.js';
 import { ignoreStderrErrors, streamLogOutput, type LogOutput } from './log-output.js';
 import { createLogger, type LogFormat } from './logger.js';
 
@@ -25,11 +25,10 @@ export async function runBroker(args: StartArguments): Promise<void> {
   const output = streamLogOutput(process.stdout);
   const logger = await createLogger(output, { level: args.logLevel, format: args.logFormat });
   const warn = (msg: string) => logger.warn(msg);
-  const settings = collectSettings(
+  const config = resolveSettings(
     { configFile: args.configFile, env: process.env, overrides: args.overrides, shortcuts: args.shortcuts },
     warn,
   );
-  const config = resolveBrokerConfig(settings, warn);
 
   // Loaded only now, so --help and config errors answer without loading the server.
   const { startBroker } = await import('../server/broker.js');
@@ -58,7 +57,8 @@ function logStarted(logger: Log, config: BrokerConfig, broker: Broker): void {
   // performance.now() counts from process start, so this is the whole start-up as a user sees it.
   const startupMs = Math.round(performance.now());
   const addresses = broker.addresses.map(hostPort);
-  const storage = config['gregor.log.engine'] === 'memory' ? 'data in memory' : `data in ${config['log.dirs'].join(',')}`;
+  const inMemory = config['gregor.log.engine'] === 'memory';
+  const storage = inMemory ? 'data in memory' : `data in ${config['log.dirs'].join(',')}`;
   logger.info(
     {
       addresses,
@@ -66,7 +66,8 @@ function logStarted(logger: Log, config: BrokerConfig, broker: Broker): void {
       nodeId: config['node.id'],
       clusterId: broker.clusterId,
       engine: config['gregor.log.engine'],
-      logDirs: config['log.dirs'],
+      // The memory engine uses no directory: it claims none.
+      ...(inMemory ? {} : { logDirs: config['log.dirs'] }),
       startupMs,
     },
     `gregor listening on ${addresses.join(', ')} (node ${config['node.id']}, cluster ${broker.clusterId}, ${storage}), ` +

@@ -15,6 +15,7 @@ export {
   parseListeners, parseSecurityProtocolMap, formatListener, DEFAULT_SECURITY_PROTOCOL_MAP,
   type Listener, type ParseListenersOptions, type SecurityProtocol,
 } from './listeners.js';
+export { notActedOn, type NotActedOn } from './not-acted-on.js';
 export { parseProperties, PropertiesSyntaxError } from './properties.js';
 export {
   topicConfigDefinitions, topicConfigDefinition, resolveTopicConfig, validateTopicConfig, validateTopicConfigs,

@@ -4,7 +4,7 @@
  */
 import { hostname } from 'node:os';
 import type { Socket } from 'node:net';
-import { parseListeners, type BrokerConfig } from '../config/index.js';
+import { notActedOn, parseListeners, type BrokerConfig } from '../config/index.js';
 import { backgroundIntervals, cleanerSettings, openLogStore } from '../broker/open-store.js';
 import { brokerLogDefaults, storeConfigResolver } from '../broker/topic-log-config.js';
 import { ReplicaManager } from '../broker/replica-manager.js';
@@ -63,6 +63,7 @@ const DEFAULT_WRITE_HIGH_WATER_MARK = 1024 * 1024;
 
 export async function startBroker(staticConfig: BrokerConfig, options: BrokerOptions = {}): Promise<Broker> {
   const log = options.logger ?? silentLog();
+  for (const note of notActedOn(staticConfig)) log.warn({ keys: note.keys }, note.message);
   // Dynamic broker configs are read before anything else reads the config. Listeners and connection
   // limits stay the static ones (dynamic listeners are stored and described, not applied).
   const dynamic = await DynamicConfigs.open(staticConfig, dynamicConfigStoreFor(staticConfig, options));

@@ -114,3 +114,21 @@ export async function untilServing(port: number, child: ChildProcess): Promise<v
     }
   }
 }
+
+export interface LogRecord {
+  level: number;
+  msg: string;
+  [key: string]: unknown;
+}
+
+/** The JSON log lines up to and including the start-up line (the first at level info), and a reader for the rest. */
+export async function untilStarted(child: ChildProcess): Promise<{ records: LogRecord[]; nextLine: () => Promise<string | null> }> {
+  const nextLine = lineReader(child.stdout!);
+  const records: LogRecord[] = [];
+  while (records.at(-1)?.level !== 30) {
+    const line = await nextLine();
+    if (line === null) throw new Error(`the command stopped before its start-up line:\n${records.map((r) => r.msg).join('\n')}`);
+    records.push(JSON.parse(line) as LogRecord);
+  }
+  return { records, nextLine };
+}
