@@ -32,13 +32,10 @@ export async function runBroker(args: StartArguments): Promise<void> {
 
   // Loaded only now, so --help and config errors answer without loading the server.
   const { startBroker } = await import('../server/broker.js');
-  // The start-up line below is the first line at level info: the broker's own info lines during
-  // start-up would repeat it, so they are held back until it is written (debug and trace show all).
-  const brokerLogger = logger.child({});
-  if (logger.level === 'info') brokerLogger.level = 'warn';
   let broker: Broker;
   try {
-    broker = await startBroker(config, { logger: brokerLogger });
+    // The broker's start-up lines (log dirs loaded, recovery) come before the command's own start-up line.
+    broker = await startBroker(config, { logger, logStarted: false });
   } catch (error) {
     logger.fatal(`cannot start: ${error instanceof Error ? error.message : String(error)}`);
     return exitAfterLogs(output, EXIT_FAILURE);
@@ -46,7 +43,6 @@ export async function runBroker(args: StartArguments): Promise<void> {
   // Before the start-up line: whoever waits for that line to signal the broker must find it listening.
   closeOnSignals(logger, output, broker);
   logStarted(logger, config, broker);
-  brokerLogger.level = logger.level;
 }
 
 function hostPort(address: { host: string; port: number }): string {

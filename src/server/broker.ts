@@ -35,6 +35,8 @@ export interface Broker {
 export interface BrokerOptions {
   /** Default: silent. */
   readonly logger?: Log;
+  /** Whether to log 'broker started' (info). Default true; the command writes its own start-up line instead. */
+  readonly logStarted?: boolean;
   /** The API registry; tests may inject their own. Default: handlers/index.ts. */
   readonly handlers?: readonly RegisteredApi[];
   /**
@@ -97,6 +99,8 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       clientSoftwareName: null,
       clientSoftwareVersion: null,
     };
+    log.debug({ client: info.remote, listener: listenerName, local: `${socket.localAddress}:${socket.localPort}` },
+      `Accepted connection from ${info.remote} on ${listenerName}`);
     const connection = new Connection(socket, info, dispatch, limits, log);
     connections.add(connection);
     void connection.done.then(() => connections.delete(connection));
@@ -105,7 +109,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   // Logs are loaded (and recovered) before any listener accepts a client, as Kafka does.
   const store: LogStore =
     options.store ??
-    (options.topics !== undefined ? new MemoryLogStore({ nodeId: config['node.id'] }) : await openLogStore(config, (msg) => log.warn(msg)));
+    (options.topics !== undefined ? new MemoryLogStore({ nodeId: config['node.id'] }) : await openLogStore(config, log));
   // What start-up has opened so far, closed in reverse order when a later step fails.
   const opened: (() => Promise<void>)[] = [() => store.close()];
   const bound: BoundListener[] = [];
@@ -153,7 +157,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
     for (const close of opened.reverse()) await close();
     throw err;
   }
-  log.info(
+  if (options.logStarted !== false) log.info(
     { listeners: bound.map((l) => `${l.name}://${l.host}:${l.port}`), nodeId: state.nodeId, clusterId: state.clusterId },
     'broker started',
   );

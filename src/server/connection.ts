@@ -261,6 +261,7 @@ export class Connection {
   private onClosed(): void {
     if (this.closed) return;
     this.closed = true;
+    this.log.debug({ client: this.info.remote, listener: this.info.listenerName, clientId: this.info.clientId }, `Connection from ${this.info.remote} closed`);
     this.slots = [];
     this.head = 0;
     this.inFlightBytes = 0;

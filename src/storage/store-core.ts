@@ -1,6 +1,7 @@
 // What both stores share: the topic table, one log per partition, config resolution, background tasks.
 // Engines open logs and persist topics (FileLogStore) or keep them in memory (MemoryLogStore).
 
+import { silentLog, type Log } from '../log.js';
 import type { CleanerStorage } from './cleaner/cleaner-storage.js';
 import type { CleanerSettings } from './cleaner/cleaner-config.js';
 import { LogCleaner } from './cleaner/log-cleaner.js';
@@ -23,6 +24,8 @@ export interface StoreCoreOptions {
   defaults?: LogConfig;
   /** Replaces logConfigFrom when the config layer resolves topic configs itself. */
   resolveConfig?: (overrides: Readonly<Record<string, string>>, defaults: LogConfig) => LogConfig;
+  /** Where topic creations and deletions are told (info). Default: silent. */
+  logger?: Log;
 }
 
 /** What the broker lends the log cleaner beyond its settings. */
@@ -53,8 +56,10 @@ export abstract class StoreCore<S extends LogSegment> implements LogStore {
   private cleanerSettings: Partial<CleanerSettings> | undefined;
   private cleanerHooks: CleanerHooks = {};
   protected closed = false;
+  protected readonly logger: Log;
 
   constructor(options: StoreCoreOptions) {
+    this.logger = options.logger ?? silentLog();
     this.clusterId = options.clusterId;
     this.nodeId = options.nodeId;
     this.scheduler = options.scheduler;
@@ -116,6 +121,8 @@ export abstract class StoreCore<S extends LogSegment> implements LogStore {
       await this.saveTopic(topic);
       this.setTopic(topic);
       await this.openPartitions(topic, 0);
+      this.logger.info({ topic: name, topicId: topic.topicId, partitions, configs },
+        `Created topic ${name} with topic ID ${topic.topicId} and ${partitions} partition(s)`);
       return topic;
     });
   }
@@ -132,6 +139,8 @@ export abstract class StoreCore<S extends LogSegment> implements LogStore {
         this.logTable.delete(key);
       }
       await this.dropTopic(topic);
+      this.logger.info({ topic: name, topicId: topic.topicId, partitions: topic.partitions },
+        `Deleted topic ${name} with topic ID ${topic.topicId} and the logs of its ${topic.partitions} partition(s)`);
     });
   }
 
