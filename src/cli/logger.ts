@@ -8,6 +8,9 @@ export const LOG_LEVELS: readonly LogLevel[] = ['trace', 'debug', 'info', 'warn'
 
 /** Fields of the start-up line that its message already says in words: JSON only. */
 export const STARTUP_FIELDS = ['addresses', 'advertisedListeners', 'nodeId', 'clusterId', 'engine', 'logDirs', 'startupMs'] as const;
+/** Fields of the broker's lines that their messages say in words (log dirs, recovery, topics, groups): JSON only. */
+const FIELDS_IN_WORDS = ['logDir', 'topics', 'partitions', 'segments', 'cleanShutdown', 'ms', 'segmentsChecked', 'bytesChecked',
+  'bytesTruncated', 'topicId', 'group', 'generation', 'state', 'keys', 'listener'] as const;
 
 export interface LoggerOptions {
   level?: LogLevel;
@@ -25,7 +28,7 @@ export async function createLogger(output: LogOutput, options: LoggerOptions = {
   const { prettyFactory } = await import('pino-pretty');
   const pretty = prettyFactory({
     colorize: process.stdout.isTTY === true,
-    ignore: ['pid', 'hostname', 'name', ...STARTUP_FIELDS].join(','),
+    ignore: ['pid', 'hostname', 'name', ...STARTUP_FIELDS, ...FIELDS_IN_WORDS].join(','),
     translateTime: 'SYS:HH:MM:ss.l',
   });
   return deferredLog(level, (p) => p.pino({ level, base: { name: 'gregor' } }, { write: (line: string) => output.write(pretty(line)) }));
