@@ -157,10 +157,12 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
     for (const close of opened.reverse()) await close();
     throw err;
   }
-  if (options.logStarted !== false) log.info(
-    { listeners: bound.map((l) => `${l.name}://${l.host}:${l.port}`), nodeId: state.nodeId, clusterId: state.clusterId },
-    'broker started',
-  );
+  if (options.logStarted !== false) {
+    log.info(
+      { listeners: bound.map((l) => `${l.name}://${l.host}:${l.port}`), nodeId: state.nodeId, clusterId: state.clusterId },
+      'broker started',
+    );
+  }
 
   return {
     addresses: bound.map(({ host, port }) => ({ host, port })),
