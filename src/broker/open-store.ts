@@ -1,7 +1,8 @@
 // Opens the broker's LogStore from its configuration: logEngine is the one place the engine is chosen,
 // log.dirs[0] holds the file engine's data (meta.properties keeps cluster.id and node.id across restarts).
+import { silentLog, type Log } from '../log.js';
 import type { BrokerConfig, LogEngine } from '../config/index.js';
-import { FileLogStore } from '../storage/file/file-store.js';
+import { FileLogStore, type StoreLoadStats } from '../storage/file/file-store.js';
 import type { CleanerSettings } from '../storage/cleaner/cleaner-config.js';
 import type { BackgroundIntervals, LogStore } from '../storage/log-store.js';
 import type { PartitionLog } from '../storage/log.js';
@@ -16,17 +17,27 @@ export function logEngine(config: BrokerConfig, servesTestCatalog = false): LogE
   return servesTestCatalog || config['gregor.log.engine'] === 'memory' ? 'memory' : 'file';
 }
 
-export async function openLogStore(
-  config: BrokerConfig,
-  warn: (message: string) => void = () => {},
-  error: (message: string) => void = () => {},
-  engine: LogEngine = logEngine(config),
-): Promise<LogStore> {
-  const common = { nodeId: config['node.id'], broker: config, warn };
+export async function openLogStore(config: BrokerConfig, log: Log = silentLog(), engine: LogEngine = logEngine(config)): Promise<LogStore> {
+  const common = { logger: log, nodeId: config['node.id'], broker: config, warn: (message: string) => log.warn(message) };
   if (engine === 'memory') return new MemoryLogStore(common);
   const logDir = config['log.dirs'][0];
   if (logDir === undefined) throw new Error('log.dirs: no log directory configured');
-  return FileLogStore.open({ ...common, logDir, error });
+  const startedMs = performance.now();
+  const store = await FileLogStore.open({ ...common, logDir, error: (message: string) => log.error(message) });
+  logLoad(log, logDir, store.loadStats, Math.round(performance.now() - startedMs));
+  return store;
+}
+
+/** What loading a log dir found and, after an unclean shutdown, what recovery did (Kafka's LogManager says both at info). */
+function logLoad(log: Log, logDir: string, stats: StoreLoadStats, ms: number): void {
+  const { topics, partitions, segments, cleanShutdown } = stats;
+  log.info({ logDir, topics, partitions, segments, cleanShutdown, ms },
+    `Loaded ${partitions} partition log(s) of ${topics} topic(s), ${segments} segment(s), from ${logDir} in ${ms} ms`);
+  if (cleanShutdown || partitions === 0) return;
+  const { recoveredSegments, validatedBytes, truncatedBytes } = stats;
+  log.info({ logDir, segmentsChecked: recoveredSegments, bytesChecked: validatedBytes, bytesTruncated: truncatedBytes },
+    `Recovered ${logDir} after an unclean shutdown: ${recoveredSegments} segment(s) checked from their recovery point ` +
+      `(${validatedBytes} bytes), ${truncatedBytes} invalid bytes truncated`);
 }
 
 /**

@@ -85,9 +85,11 @@ export async function runCommand(argv: string[], start: (options: StartOptions) 
     .epilogue(EPILOGUE)
     .wrap(Math.min(110, process.stdout.columns ?? 110))
     .fail((message, error) => {
-      if (error !== undefined && error !== null) throw error;
+      // yargs reports some of its own findings (an option without its value) as a YError: a usage error too.
+      // Anything else was thrown by the start handler and is the caller's to report.
+      if (error !== undefined && error !== null && error.name !== 'YError') throw error;
       // yargs spreads some messages over lines; the command's errors are one line.
-      usageFailure(`${message.replace(/\s*\n\s*/g, ' ')} (see gregor --help)`);
+      usageFailure(`${(message ?? error?.message ?? '').replace(/\s*\n\s*/g, ' ')} (see gregor --help)`);
     })
     .parseAsync();
 }

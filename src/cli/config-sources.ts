@@ -3,7 +3,10 @@
 // Every source yields Kafka keys with raw string values; typing and validation happen once, in
 // resolveBrokerConfig.
 import { readFileSync } from 'node:fs';
-import { brokerConfigDefinition, ConfigError, formatListener, parseListeners, parseProperties, PropertiesSyntaxError } from '../config/index.js';
+import {
+  brokerConfigDefinition, ConfigError, formatListener, parseListeners, parseProperties, PropertiesSyntaxError, resolveBrokerConfig,
+  type BrokerConfig,
+} from '../config/index.js';
 
 /** Environment variables of the form GREGOR_<KEY>: the key upper-cased with '.' written as '_'. */
 export const ENV_PREFIX = 'GREGOR_';
@@ -107,13 +110,60 @@ export interface SettingsSources {
   shortcuts: Shortcuts;
 }
 
+/** The shortcut flag that sets each key. */
+function shortcutOrigins(shortcuts: Shortcuts): Record<string, string> {
+  const origins: Record<string, string> = {};
+  if (shortcuts.listeners !== undefined) origins['listeners'] = '--listeners';
+  if (shortcuts.port !== undefined || shortcuts.host !== undefined) origins['listeners'] = shortcuts.port !== undefined ? '--port' : '--host';
+  if (shortcuts.advertisedListeners !== undefined) origins['advertised.listeners'] = '--advertised-listeners';
+  if (shortcuts.dataDir !== undefined) origins['log.dirs'] = '--data-dir';
+  if (shortcuts.inMemory === true) origins['gregor.log.engine'] = '--in-memory';
+  return origins;
+}
+
+/** A ConfigError about a key, its message led by the source that set the key (when one did). */
+function namingOrigin(error: unknown, origins: Record<string, string>): unknown {
+  if (!(error instanceof ConfigError) || !Object.hasOwn(origins, error.key)) return error;
+  return new ConfigError(error.key, `${origins[error.key]}: ${error.message}`);
+}
+
+/** All settings merged in precedence order, and where each came from (a config file, a variable, a flag). */
+function collectWithOrigins(sources: SettingsSources, onWarning: (msg: string) => void) {
+  const origins: Record<string, string> = {};
+  const layer = (settings: Record<string, string>, origin: (key: string) => string) => {
+    for (const key of Object.keys(settings)) origins[key] = origin(key);
+    return settings;
+  };
+  const merged = {
+    ...(sources.configFile === undefined ? {} : layer(readConfigFile(sources.configFile), () => `config file ${sources.configFile}`)),
+    ...layer(settingsFromEnv(sources.env, onWarning), (key) => `environment variable ${envNameForKey(key)}`),
+    ...layer(settingsFromOverrides(sources.overrides), () => '--override'),
+  };
+  let settings: Record<string, string>;
+  try {
+    // --port and --host read the listeners set so far: an error in them is their source's.
+    settings = applyShortcuts(merged, sources.shortcuts);
+  } catch (error) {
+    throw namingOrigin(error, origins);
+  }
+  return { settings, origins: { ...origins, ...shortcutOrigins(sources.shortcuts) } };
+}
+
 /** All settings merged in precedence order; warnings (unknown environment keys) go to onWarning. */
 export function collectSettings(sources: SettingsSources, onWarning: (msg: string) => void): Record<string, string> {
-  const fromFile = sources.configFile === undefined ? {} : readConfigFile(sources.configFile);
-  const merged = {
-    ...fromFile,
-    ...settingsFromEnv(sources.env, onWarning),
-    ...settingsFromOverrides(sources.overrides),
-  };
-  return applyShortcuts(merged, sources.shortcuts);
+  return collectWithOrigins(sources, onWarning).settings;
+}
+
+/**
+ * The broker config from every source. A bad value is a ConfigError whose one line names where the value came
+ * from: the config file's path, the environment variable's name, or the flag.
+ */
+export function resolveSettings(sources: SettingsSources, onWarning: (msg: string) => void): BrokerConfig {
+  const { settings, origins } = collectWithOrigins(sources, onWarning);
+  try {
+    // The command keeps its data under ./data unless told otherwise (startBroker's default is memory).
+    return resolveBrokerConfig(settings, onWarning, { logEngineWhenUnset: 'file' });
+  } catch (error) {
+    throw namingOrigin(error, origins);
+  }
 }

@@ -1,9 +1,11 @@
 // Start-up and shutdown of the broker for the command: settings → config → startBroker, one
-// start-up line, then SIGINT/SIGTERM close it cleanly (a second signal exits at once).
-import { resolveBrokerConfig, type BrokerConfig } from '../config/index.js';
+// start-up line, then SIGINT/SIGTERM close it cleanly (a second signal exits at once). Nothing on
+// stdout or stderr can hold up an exit: a closed pipe only ends the log (log-output.ts).
+import type { BrokerConfig } from '../config/index.js';
 import type { Log, LogLevel } from '../log.js';
 import type { Broker } from '../server/broker.js';
-import { collectSettings, type Shortcuts } from './config-sources.js';
+import { resolveSettings, type Shortcuts } from './config-sources.js';
+import { ignoreStderrErrors, streamLogOutput, type LogOutput } from './log-output.js';
 import { createLogger, type LogFormat } from './logger.js';
 
 export interface StartArguments {
@@ -19,31 +21,28 @@ const EXIT_FAILURE = 1;
 
 /** Resolves the configuration (throwing ConfigError/UsageError), starts the broker and waits for a signal. */
 export async function runBroker(args: StartArguments): Promise<void> {
-  const logger = await createLogger({ level: args.logLevel, format: args.logFormat });
+  ignoreStderrErrors();
+  const output = streamLogOutput(process.stdout);
+  const logger = await createLogger(output, { level: args.logLevel, format: args.logFormat });
   const warn = (msg: string) => logger.warn(msg);
-  const settings = collectSettings(
+  const config = resolveSettings(
     { configFile: args.configFile, env: process.env, overrides: args.overrides, shortcuts: args.shortcuts },
     warn,
   );
-  // The command keeps its data under ./data unless told otherwise (startBroker's default is memory).
-  const config = resolveBrokerConfig(settings, warn, { logEngineWhenUnset: 'file' });
 
   // Loaded only now, so --help and config errors answer without loading the server.
   const { startBroker } = await import('../server/broker.js');
-  // The start-up line below is the first line at level info: the broker's own info lines during
-  // start-up would repeat it, so they are held back until it is written (debug and trace show all).
-  const brokerLogger = logger.child({});
-  if (logger.level === 'info') brokerLogger.level = 'warn';
   let broker: Broker;
   try {
-    broker = await startBroker(config, { logger: brokerLogger });
+    // The broker's start-up lines (log dirs loaded, recovery) come before the command's own start-up line.
+    broker = await startBroker(config, { logger, logStarted: false });
   } catch (error) {
     logger.fatal(`cannot start: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(EXIT_FAILURE);
+    return exitAfterLogs(output, EXIT_FAILURE);
   }
+  // Before the start-up line: whoever waits for that line to signal the broker must find it listening.
+  closeOnSignals(logger, output, broker);
   logStarted(logger, config, broker);
-  brokerLogger.level = logger.level;
-  closeOnSignals(logger, broker);
 }
 
 function hostPort(address: { host: string; port: number }): string {
@@ -54,7 +53,8 @@ function logStarted(logger: Log, config: BrokerConfig, broker: Broker): void {
   // performance.now() counts from process start, so this is the whole start-up as a user sees it.
   const startupMs = Math.round(performance.now());
   const addresses = broker.addresses.map(hostPort);
-  const storage = config['gregor.log.engine'] === 'memory' ? 'data in memory' : `data in ${config['log.dirs'].join(',')}`;
+  const inMemory = config['gregor.log.engine'] === 'memory';
+  const storage = inMemory ? 'data in memory' : `data in ${config['log.dirs'].join(',')}`;
   logger.info(
     {
       addresses,
@@ -62,7 +62,8 @@ function logStarted(logger: Log, config: BrokerConfig, broker: Broker): void {
       nodeId: config['node.id'],
       clusterId: broker.clusterId,
       engine: config['gregor.log.engine'],
-      logDirs: config['log.dirs'],
+      // The memory engine uses no directory: it claims none.
+      ...(inMemory ? {} : { logDirs: config['log.dirs'] }),
       startupMs,
     },
     `gregor listening on ${addresses.join(', ')} (node ${config['node.id']}, cluster ${broker.clusterId}, ${storage}), ` +
@@ -70,7 +71,13 @@ function logStarted(logger: Log, config: BrokerConfig, broker: Broker): void {
   );
 }
 
-function closeOnSignals(logger: Log, broker: Broker): void {
+/** Exits once the lines logged so far are written (or cannot be): a second signal does not wait for them. */
+async function exitAfterLogs(output: LogOutput, code: number): Promise<never> {
+  await output.flushed();
+  process.exit(code);
+}
+
+function closeOnSignals(logger: Log, output: LogOutput, broker: Broker): void {
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -82,11 +89,11 @@ function closeOnSignals(logger: Log, broker: Broker): void {
     broker.close().then(
       () => {
         logger.info('gregor stopped');
-        process.exit(0);
+        return exitAfterLogs(output, 0);
       },
       (error: unknown) => {
         logger.error(`shutdown failed: ${error instanceof Error ? error.message : String(error)}`);
-        process.exit(EXIT_FAILURE);
+        return exitAfterLogs(output, EXIT_FAILURE);
       },
     );
   };

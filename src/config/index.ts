@@ -16,6 +16,7 @@ export {
   type Listener, type ParseListenersOptions, type SecurityProtocol,
 } from './listeners.js';
 export { parseMaxConnectionsPerIpOverrides } from './connection-limits.js';
+export { notActedOn, type NotActedOn } from './not-acted-on.js';
 export { parseProperties, PropertiesSyntaxError } from './properties.js';
 export {
   topicConfigDefinitions, topicConfigDefinition, resolveTopicConfig, resolveStoredTopicConfig, validateTopicConfig, validateTopicConfigs,

@@ -59,7 +59,7 @@ export class GroupCoordinator {
     this.log = options.log ?? silentLog();
     const config = groupConfigFrom(options.config);
     this.timer = new KeyedTimer(this.scheduler, (result) => void this.apply(result).catch(() => undefined));
-    this.shard = new GroupShard(config, this.timer, this.scheduler, options.newUuid ?? (() => cryptoModule().randomUUID()));
+    this.shard = new GroupShard(config, this.timer, this.scheduler, options.newUuid ?? (() => cryptoModule().randomUUID()), this.log);
     this.offsetsLog = new OffsetsLog(options.store, options.config, () => this.scheduler.now());
     this.cleanupIntervalMs = config.offsetsRetentionCheckIntervalMs;
   }

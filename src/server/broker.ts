@@ -4,7 +4,7 @@
  */
 import { hostname } from 'node:os';
 import type { Socket } from 'node:net';
-import { parseListeners, type BrokerConfig, type LogEngine } from '../config/index.js';
+import { notActedOn, parseListeners, type BrokerConfig, type LogEngine } from '../config/index.js';
 import { backgroundIntervals, cleanerSettings, logEngine, openLogStore } from '../broker/open-store.js';
 import { ReplicaManager } from '../broker/replica-manager.js';
 import { StoreTopicCatalog } from '../broker/store-topic-catalog.js';
@@ -48,6 +48,8 @@ export interface BrokerStats {
 export interface BrokerOptions {
   /** Default: silent. */
   readonly logger?: Log;
+  /** Whether to log 'broker started' (info). Default true; the command writes its own start-up line instead. */
+  readonly logStarted?: boolean;
   /** The API registry; tests may inject their own. Default: handlers/index.ts. */
   readonly handlers?: readonly RegisteredApi[];
   /**
@@ -80,6 +82,7 @@ const DEFAULT_WRITE_HIGH_WATER_MARK = 1024 * 1024;
 
 export async function startBroker(staticConfig: BrokerConfig, options: BrokerOptions = {}): Promise<Broker> {
   const log = options.logger ?? silentLog();
+  for (const note of notActedOn(staticConfig)) log.warn({ keys: note.keys }, note.message);
   // Dynamic broker configs are read before anything else reads the config. Listeners, the per-connection
   // limits and queued.max.requests stay the static ones (dynamic listeners are stored and described, not
   // applied); the connection quotas follow every change.
@@ -116,6 +119,8 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       clientSoftwareName: null,
       clientSoftwareVersion: null,
     };
+    log.debug({ client: info.remote, listener: listenerName, local: `${socket.localAddress}:${socket.localPort}` },
+      `Accepted connection from ${info.remote} on ${listenerName}`);
     const connection = new Connection(socket, info, dispatch!, limits, log);
     connections.add(connection);
     void connection.done.then(() => {
@@ -134,7 +139,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   };
 
   // Logs are loaded (and recovered) before any listener accepts a client, as Kafka does.
-  const store: LogStore = options.store ?? (await openLogStore(config, (msg) => log.warn(msg), (msg) => log.error(msg), engine));
+  const store: LogStore = options.store ?? (await openLogStore(config, log, engine));
   // What start-up has opened so far, closed in reverse order when a later step fails.
   const opened: (() => Promise<void>)[] = [() => store.close()];
   const bound: BoundListener[] = [];
@@ -185,10 +190,12 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
     for (const close of opened.reverse()) await close();
     throw err;
   }
-  log.info(
-    { listeners: bound.map((l) => `${l.name}://${l.host}:${l.port}`), nodeId: state.nodeId, clusterId: state.clusterId },
-    'broker started',
-  );
+  if (options.logStarted !== false) {
+    log.info(
+      { listeners: bound.map((l) => `${l.name}://${l.host}:${l.port}`), nodeId: state.nodeId, clusterId: state.clusterId },
+      'broker started',
+    );
+  }
 
   return {
     addresses: bound.map(({ host, port }) => ({ host, port })),

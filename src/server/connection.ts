@@ -338,6 +338,7 @@ export class Connection {
   private onClosed(): void {
     if (this.closed) return;
     this.closed = true;
+    this.log.debug({ client: this.info.remote, listener: this.info.listenerName, clientId: this.info.clientId }, `Connection from ${this.info.remote} closed`);
     // Nothing unsent is kept for a client that has gone: held responses and buffered requests are dropped,
     // and handlers still waiting (long polls) are told to stop.
     this.slots = [];

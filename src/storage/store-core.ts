@@ -1,6 +1,7 @@
 // What both stores share: the topic table, one log per partition, config resolution, background tasks.
 // Engines open logs and persist topics (FileLogStore) or keep them in memory (MemoryLogStore).
 
+import { silentLog, type Log } from '../log.js';
 import type { CleanerStorage } from './cleaner/cleaner-storage.js';
 import type { CleanerSettings } from './cleaner/cleaner-config.js';
 import { LogCleaner } from './cleaner/log-cleaner.js';
@@ -25,6 +26,8 @@ export interface StoreCoreOptions {
   broker?: BrokerConfig;
   /** Told of a stored override Kafka's validator refuses (left out; the broker's value stands in). */
   warn?: (message: string) => void;
+  /** Where topic creations and deletions are told (info). Default: silent. */
+  logger?: Log;
 }
 
 /** What the broker lends the log cleaner beyond its settings. */
@@ -56,8 +59,10 @@ export abstract class StoreCore<S extends LogSegment> implements LogStore {
   private cleanerHooks: CleanerHooks = {};
   private producerState: ProducerStateSource | undefined;
   protected closed = false;
+  protected readonly logger: Log;
 
   constructor(options: StoreCoreOptions) {
+    this.logger = options.logger ?? silentLog();
     this.clusterId = options.clusterId;
     this.nodeId = options.nodeId;
     this.scheduler = options.scheduler;
@@ -127,6 +132,8 @@ export abstract class StoreCore<S extends LogSegment> implements LogStore {
       await this.saveTopic(topic);
       this.setTopic(topic);
       await this.openPartitions(topic, 0, true);
+      this.logger.info({ topic: name, topicId: topic.topicId, partitions, configs },
+        `Created topic ${name} with topic ID ${topic.topicId} and ${partitions} partition(s)`);
       return topic;
     });
   }
@@ -143,6 +150,8 @@ export abstract class StoreCore<S extends LogSegment> implements LogStore {
         this.logTable.delete(key);
       }
       await this.dropTopic(topic);
+      this.logger.info({ topic: name, topicId: topic.topicId, partitions: topic.partitions },
+        `Deleted topic ${name} with topic ID ${topic.topicId} and the logs of its ${topic.partitions} partition(s)`);
     });
   }
 

@@ -19,7 +19,7 @@ test('one place picks the engine: gregor.log.engine, or memory for a broker serv
   assert.equal(logEngine(file), 'file');
   assert.equal(logEngine(file, true), 'memory');
   assert.equal(logEngine(resolveBrokerConfig(base)), 'memory');
-  const store = await openLogStore(file, undefined, undefined, logEngine(file, true));
+  const store = await openLogStore(file, undefined, logEngine(file, true));
   assert.ok(store instanceof MemoryLogStore, 'nothing is written to log.dirs');
   await store.close();
 });

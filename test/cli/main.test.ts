@@ -1,30 +1,10 @@
 // Runs the built `gregor` command as a user would, and checks its exit status and output.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { connect } from 'node:net';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
-import type { Readable } from 'node:stream';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-// The command as `npm start` and the package's bin run it: the bundle built from src/cli/main.ts.
-const MAIN = fileURLToPath(new URL('../../gregor.mjs', import.meta.url));
-
-/** The environment without GREGOR_* variables, so the machine's settings do not leak in. */
-function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('GREGOR_')) env[k] = v;
-  return { ...env, ...extra };
-}
-
-function run(args: string[], env: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, [MAIN, ...args], { env: cleanEnv(env), encoding: 'utf8' });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { apiVersions, remainingLines, run, spawnGregor, untilStarted, waitForExit } from './gregor-process.js';
 
 function assertOneLineUsageError(result: ReturnType<typeof run>, ...fragments: string[]): void {
   assert.equal(result.status, 2, `exit status 2, stderr: ${result.stderr}`);
@@ -42,6 +22,31 @@ test('a bad value from --override exits 2 with one line naming the key and what 
 test('a bad value from the environment exits 2 the same way', () => {
   assertOneLineUsageError(run([], { GREGOR_AUTO_CREATE_TOPICS_ENABLE: 'maybe' }), 'auto.create.topics.enable', 'true or false');
   assertOneLineUsageError(run([], { GREGOR_LISTENERS: 'SSL://:9093' }), 'listeners', 'PLAINTEXT');
+});
+
+test('a bad value names where it came from: the config file, the environment variable or the flag', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gregor-cli-source-'));
+  try {
+    const file = join(dir, 'server.properties');
+    writeFileSync(file, 'num.partitions=0\n');
+    assertOneLineUsageError(run(['--config', file]), `config file ${file}: `, 'num.partitions', '[1,...]');
+    assertOneLineUsageError(run([], { GREGOR_NUM_PARTITIONS: 'x' }), 'environment variable GREGOR_NUM_PARTITIONS: ', 'num.partitions');
+    // --port rewrites the listeners the environment gave: an error in them is the variable's.
+    assertOneLineUsageError(run(['--port', '1'], { GREGOR_LISTENERS: 'nonsense' }), 'environment variable GREGOR_LISTENERS: ', 'listeners');
+    assertOneLineUsageError(run(['--listeners', 'nonsense']), '--listeners: ', 'listeners');
+    assertOneLineUsageError(run(['-o', 'num.partitions=0']), '--override: ', 'num.partitions');
+    // The highest-precedence source is the one named.
+    assertOneLineUsageError(run(['--config', file], { GREGOR_NUM_PARTITIONS: '-1' }), 'environment variable GREGOR_NUM_PARTITIONS: ', '"-1"');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('an option without its value exits 2, as the help says', () => {
+  assertOneLineUsageError(run(['--port']), 'port', 'see gregor --help');
+  assertOneLineUsageError(run(['-p']), 'p', 'see gregor --help');
+  assertOneLineUsageError(run(['--config']), 'config');
+  assertOneLineUsageError(run(['--in-memory', '--data-dir']), 'data-dir');
 });
 
 test('bad flags and files exit 2 with one line', () => {
@@ -69,70 +74,16 @@ test('--list-configs prints every key with its default and environment name', ()
   assert.equal(result.status, 0);
   assert.match(result.stdout, /^num\.partitions\n.*\n.*default 1; valid \[1,\.\.\.\]; read-only; env GREGOR_NUM_PARTITIONS$/m);
   assert.match(result.stdout, /^group\.initial\.rebalance\.delay\.ms\n.*\n.*Kafka's default 3000/m);
+  // Only the group protocol gregor serves is its default.
+  assert.match(result.stdout, /^group\.coordinator\.rebalance\.protocols\n.*\n    list; default classic; Kafka's default classic,consumer,streams;/m);
   assert.match(result.stdout, /^retention\.ms\n.*\n.*broker default from log\.retention\.ms, log\.retention\.minutes, log\.retention\.hours$/m);
 });
 
-/** Sends ApiVersions v0 and returns the correlation id and error code of the answer. */
-async function apiVersions(port: number, correlationId: number): Promise<{ correlationId: number; errorCode: number }> {
-  const socket = connect(port, '127.0.0.1');
-  await once(socket, 'connect');
-  const clientId = Buffer.from('cli-test');
-  const request = Buffer.alloc(4 + 2 + 2 + 4 + 2 + clientId.length);
-  let at = request.writeInt32BE(request.length - 4, 0);
-  at = request.writeInt16BE(18, at);
-  at = request.writeInt16BE(0, at);
-  at = request.writeInt32BE(correlationId, at);
-  at = request.writeInt16BE(clientId.length, at);
-  clientId.copy(request, at);
-  socket.write(request);
-  let received = Buffer.alloc(0);
-  for await (const chunk of socket) {
-    received = Buffer.concat([received, chunk as Buffer]);
-    if (received.length >= 4 && received.length >= 4 + received.readInt32BE(0)) break;
-  }
-  socket.destroy();
-  return { correlationId: received.readInt32BE(4), errorCode: received.readInt16BE(8) };
-}
-
-/** Reads a stream line by line on demand; null once it has ended. */
-function lineReader(stream: Readable): () => Promise<string | null> {
-  const lines = createInterface({ input: stream });
-  const buffered: string[] = [];
-  let closed = false;
-  let waiting: ((line: string | null) => void) | undefined;
-  lines.on('line', (line) => {
-    if (waiting === undefined) buffered.push(line);
-    else { const resolve = waiting; waiting = undefined; resolve(line); }
-  });
-  lines.on('close', () => {
-    closed = true;
-    if (waiting !== undefined) { const resolve = waiting; waiting = undefined; resolve(null); }
-  });
-  return () => {
-    if (buffered.length > 0) return Promise.resolve(buffered.shift()!);
-    if (closed) return Promise.resolve(null);
-    return new Promise((resolve) => { waiting = resolve; });
-  };
-}
-
-async function waitForExit(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null) return child.exitCode;
-  const [code] = await once(child, 'exit');
-  return code as number | null;
-}
-
 test('starts on a free port with --port 0, answers, and exits 0 on SIGTERM', { timeout: 60_000 }, async () => {
   const cwd = mkdtempSync(join(tmpdir(), 'gregor-cli-run-'));
-  const child = spawn(process.execPath, [MAIN, '--port', '0', '--in-memory', '--log-format', 'json', '-o', 'made.up.key=1'],
-    { cwd, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnGregor(['--port', '0', '--in-memory', '--log-format', 'json', '-o', 'made.up.key=1'], { cwd });
   try {
-    const nextLine = lineReader(child.stdout!);
-    const records: { level: number; msg: string; [key: string]: unknown }[] = [];
-    while (records.at(-1)?.level !== 30) {
-      const line = await nextLine();
-      assert.notEqual(line, null, 'the command stopped before its start-up line');
-      records.push(JSON.parse(line!) as (typeof records)[number]);
-    }
+    const { records, nextLine } = await untilStarted(child);
     // Warnings first, then the start-up line: listener address and start-up time.
     assert.equal(records[0]!.level, 40);
     assert.match(records[0]!.msg, /made\.up\.key/);
@@ -144,14 +95,41 @@ test('starts on a free port with --port 0, answers, and exits 0 on SIGTERM', { t
     assert.ok(port > 0, `a real port in ${addresses[0]}`);
     assert.match(started.msg, new RegExp(`listening on localhost:${port} .*started in \\d+ ms`));
     assert.equal(typeof started['startupMs'], 'number');
+    // The memory engine uses no directory and claims none.
+    assert.equal(started['engine'], 'memory');
+    assert.equal('logDirs' in started, false);
+    assert.doesNotMatch(started.msg, /\.\/data/);
 
     assert.deepEqual(await apiVersions(port, 4242), { correlationId: 4242, errorCode: 0 });
 
     child.kill('SIGTERM');
-    const rest: string[] = [];
-    for (let line = await nextLine(); line !== null; line = await nextLine()) rest.push(line);
+    const rest = await remainingLines(nextLine);
     assert.equal(await waitForExit(child), 0);
     assert.ok(rest.some((line) => line.includes('gregor stopped')), rest.join('\n'));
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    rmSync(cwd, { recursive: true, force: true });
+  }
+});
+
+test('keys gregor accepts but does not act on yet, and group protocols it does not serve, get one warning each', { timeout: 60_000 }, async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'gregor-cli-run-'));
+  const child = spawnGregor(['--port', '0', '--in-memory', '--log-format', 'json',
+    '-o', 'ssl.keystore.password=hunter2', '-o', 'sasl.enabled.mechanisms=PLAIN', '-o', 'authorizer.class.name=org.example.Auth',
+    '-o', 'client.quota.callback.class=org.example.Quotas', '-o', 'group.coordinator.rebalance.protocols=classic,consumer',
+    '-o', 'num.partitions=2'], { cwd });
+  try {
+    const { records } = await untilStarted(child);
+    const warnings = records.filter((r) => r.level === 40);
+    assert.deepEqual(warnings.map((r) => [r.msg, r['keys']]), [
+      ['Config keys accepted but not acted on yet: authorizer.class.name, client.quota.callback.class, sasl.enabled.mechanisms, ssl.keystore.password',
+        ['authorizer.class.name', 'client.quota.callback.class', 'sasl.enabled.mechanisms', 'ssl.keystore.password']],
+      ['group.coordinator.rebalance.protocols is classic,consumer, but gregor serves classic groups only so far ' +
+        '(consumer not served: their heartbeat APIs are not offered)', ['group.coordinator.rebalance.protocols']],
+    ]);
+    assert.ok(records.every((r) => !JSON.stringify(r).includes('hunter2')), 'no value is logged');
+    child.kill('SIGTERM');
+    assert.equal(await waitForExit(child), 0);
   } finally {
     if (child.exitCode === null) child.kill('SIGKILL');
     rmSync(cwd, { recursive: true, force: true });

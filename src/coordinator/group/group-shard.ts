@@ -4,6 +4,7 @@
  * load and live; the clock and timers are injected. Group admin (DescribeGroups, ListGroups,
  * DeleteGroups) lives here; membership and offsets in their own modules.
  */
+import type { Log } from '../../log.js';
 import { ErrorCode } from '../../protocol/error-codes.js';
 import type { DescribedGroup } from '../../protocol/generated/describe-groups.js';
 import type { HeartbeatRequest, HeartbeatResponse } from '../../protocol/generated/heartbeat.js';
@@ -36,8 +37,9 @@ export class GroupShard {
     timer: CoordinatorTimer<Outcome<void>>,
     clock: Clock,
     newUuid: () => string,
+    log?: Log,
   ) {
-    this.membership = new Membership(this.groups, config, timer, clock, newUuid);
+    this.membership = new Membership(this.groups, config, timer, clock, newUuid, log);
     this.offsetOps = new OffsetOps(this.groups, this.offsets, this.membership, config, clock);
   }
 

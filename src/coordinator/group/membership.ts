@@ -4,6 +4,7 @@
  * pending sync, initial rebalance delay). Each call returns an Outcome (records + response); parked
  * JoinGroup/SyncGroup requests are completed through their responders. No I/O, no clock of its own.
  */
+import { silentLog, type Log } from '../../log.js';
 import { ErrorCode } from '../../protocol/error-codes.js';
 import { createJoinGroupResponse, type JoinGroupRequest, type JoinGroupResponse } from '../../protocol/generated/join-group.js';
 import type { HeartbeatRequest, HeartbeatResponse } from '../../protocol/generated/heartbeat.js';
@@ -82,6 +83,7 @@ export class Membership {
     private readonly timer: CoordinatorTimer<Outcome<void>>,
     private readonly clock: Clock,
     private readonly newUuid: () => string,
+    private readonly log: Log = silentLog(),
   ) {}
 
   // ---- JoinGroup ----
@@ -318,6 +320,8 @@ export class Membership {
       const remainingMs = Math.max(group.rebalanceTimeoutMs() - delayMs, 0);
       this.timer.schedule(joinKey(group.groupId), delayMs, () => this.tryCompleteInitialRebalance(group.groupId, delayMs, remainingMs));
     }
+    this.log.info({ group: group.groupId, state: group.state, generation: group.generationId, members: group.size },
+      `Preparing to rebalance group ${group.groupId} in state ${group.state} with old generation ${group.generationId}`);
     group.transitionTo('PreparingRebalance', this.clock.now());
     return isInitialRebalance ? NOTHING : this.maybeCompleteJoinElseSchedule(group);
   }
@@ -363,6 +367,9 @@ export class Membership {
       return NOTHING;
     }
     group.initNextGeneration(this.clock.now());
+    this.log.info({ group: group.groupId, generation: group.generationId, members: group.size, protocol: group.protocolName },
+      group.is('Empty') ? `Group ${group.groupId} with generation ${group.generationId} is now empty`
+        : `Stabilized group ${group.groupId} generation ${group.generationId} with ${group.size} members`);
     if (group.is('Empty')) {
       return outcome(undefined, [groupMetadataRecord(group.groupId, groupMetadataValue(group, new Map()))], false);
     }

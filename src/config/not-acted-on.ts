@@ -1,0 +1,40 @@
+// What a broker was configured to do that gregor does not do yet, said once at start-up rather than pretended:
+// the keys set that gregor only accepts and reports (broker-configs-reported.ts: TLS, SASL, authorizer, quotas,
+// the KRaft quorum...), and group protocols it does not serve. Key names only: never a value (it may be secret).
+import { explicitBrokerSettings, type BrokerConfig } from './broker-config.js';
+import { reportedBrokerConfigDefinitions } from './broker-configs-reported.js';
+
+/** The group protocol gregor's coordinator serves. */
+const SERVED_GROUP_PROTOCOLS: readonly string[] = ['classic'];
+
+export interface NotActedOn {
+  readonly message: string;
+  readonly keys: readonly string[];
+}
+
+export function notActedOn(config: BrokerConfig): NotActedOn[] {
+  const notes: NotActedOn[] = [];
+  const set = Object.keys(explicitBrokerSettings(config));
+  const acceptedOnly = set.filter((key) => Object.hasOwn(reportedBrokerConfigDefinitions, key)).sort();
+  if (acceptedOnly.length > 0) {
+    notes.push({
+      keys: acceptedOnly,
+      message: `Config keys accepted but not acted on yet: ${acceptedOnly.join(', ')}`,
+    });
+  }
+  const protocols = config['group.coordinator.rebalance.protocols'];
+  const unserved = protocols.filter((protocol) => !SERVED_GROUP_PROTOCOLS.includes(protocol));
+  const unlisted = SERVED_GROUP_PROTOCOLS.filter((protocol) => !protocols.includes(protocol));
+  if (unserved.length > 0 || unlisted.length > 0) {
+    const details = [
+      ...(unserved.length === 0 ? [] : [`${unserved.join(', ')} not served: their heartbeat APIs are not offered`]),
+      ...(unlisted.length === 0 ? [] : [`${unlisted.join(', ')} served though not listed`]),
+    ];
+    notes.push({
+      keys: ['group.coordinator.rebalance.protocols'],
+      message: `group.coordinator.rebalance.protocols is ${protocols.join(',')}, but gregor serves ` +
+        `${SERVED_GROUP_PROTOCOLS.join(', ')} groups only so far (${details.join('; ')})`,
+    });
+  }
+  return notes;
+}
