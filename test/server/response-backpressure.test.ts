@@ -27,15 +27,20 @@ async function brokerWithData(partitionBytes: number) {
   return broker;
 }
 
+/** Sends `count` fetches of 1 MiB each and reads none of the answers, until the broker holds them. */
+async function pipelineUnread(broker: Awaited<ReturnType<typeof brokerWithData>>, client: RawClient, count: number): Promise<void> {
+  client.socket.pause();
+  const request = fetchRequest([{ topic: 'data', maxBytes: MiB }], { maxBytes: MiB });
+  client.sendRaw(Buffer.concat(Array.from({ length: count }, (_, i) => sizePrefixed(encodeRequest(fetchApi, 12, request, i)))));
+  await until(() => broker.stats().maxQueuedResponseBytes > HIGH_WATER_MARK && broker.stats().requestsInProgress === 0, 'responses queued, nothing in progress');
+}
+
 test('a client that pipelines fetches and never reads: the broker stops reading at the bound, serves a neighbour, and lets go when it leaves', async () => {
   // Each fetch answers 1 MiB; 200 of them unbounded would be 200 MiB held for one client.
   const broker = await brokerWithData(2 * MiB);
   const greedy = await RawClient.connect(broker.port);
   try {
-    greedy.socket.pause();
-    const request = fetchRequest([{ topic: 'data', maxBytes: MiB }], { maxBytes: MiB });
-    greedy.sendRaw(Buffer.concat(Array.from({ length: 200 }, (_, i) => sizePrefixed(encodeRequest(fetchApi, 12, request, i)))));
-    await until(() => broker.stats().maxQueuedResponseBytes > HIGH_WATER_MARK && broker.stats().requestsInProgress === 0, 'responses queued, nothing in progress');
+    await pipelineUnread(broker, greedy, 200);
     await turns(200);
     const held = broker.stats();
     // At most the high-water mark plus one response (1 MiB of records and its headers) waits for this client.
@@ -61,10 +66,7 @@ test('the broker closes while a client that never reads holds unsent responses',
   const broker = await brokerWithData(2 * MiB);
   const greedy = await RawClient.connect(broker.port);
   try {
-    greedy.socket.pause();
-    const request = fetchRequest([{ topic: 'data', maxBytes: MiB }], { maxBytes: MiB });
-    greedy.sendRaw(Buffer.concat(Array.from({ length: 20 }, (_, i) => sizePrefixed(encodeRequest(fetchApi, 12, request, i)))));
-    await until(() => broker.stats().maxQueuedResponseBytes > HIGH_WATER_MARK && broker.stats().requestsInProgress === 0, 'responses queued');
+    await pipelineUnread(broker, greedy, 20);
     const ended = new Promise<void>((resolve) => greedy.socket.once('close', () => resolve()));
     // Before, close() waited for the client to take its responses: forever.
     await broker.close();
