@@ -35,7 +35,7 @@ test('acks=0 gets no response; the next request is answered in order', async () 
     await store.createTopic('fire', 1);
     const { encodeRequest } = await import('../server/broker-harness.js');
     const { produceApi } = await import('../../src/protocol/generated/produce.js');
-    client.send(encodeRequest(produceApi, 9, { transactionalId: null, acks: 0, timeoutMs: 0, topicData: [{ name: 'fire', partitionData: [{ index: 0, records: batch(values('x')) }] }] }, 900));
+    client.send(encodeRequest(produceApi, 9, { transactionalId: null, acks: 0, timeoutMs: 0, topicData: [{ topicId: ZERO_UUID, name: 'fire', partitionData: [{ index: 0, records: batch(values('x')) }] }] }, 900));
     const meta = await roundTrip(client, metadataApi, 12, { topics: [{ name: 'fire', topicId: ZERO_UUID }], allowAutoTopicCreation: false, includeClusterAuthorizedOperations: false, includeTopicAuthorizedOperations: false });
     assert.equal(meta.topics[0]!.errorCode, ErrorCode.NONE);
     assert.equal(store.log('fire', 0)!.logEndOffset, 1);
@@ -47,7 +47,7 @@ test('acks=0 with an error closes the connection, as Kafka does', async () => {
     const client = await RawClient.connect(broker.port);
     const { encodeRequest } = await import('../server/broker-harness.js');
     const { produceApi } = await import('../../src/protocol/generated/produce.js');
-    client.send(encodeRequest(produceApi, 9, { transactionalId: null, acks: 0, timeoutMs: 0, topicData: [{ name: 'missing', partitionData: [{ index: 0, records: batch(values('x')) }] }] }, 901));
+    client.send(encodeRequest(produceApi, 9, { transactionalId: null, acks: 0, timeoutMs: 0, topicData: [{ topicId: ZERO_UUID, name: 'missing', partitionData: [{ index: 0, records: batch(values('x')) }] }] }, 901));
     await client.whenClosed;
   });
 });
