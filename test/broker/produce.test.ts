@@ -7,7 +7,8 @@ import { Codec } from '../../src/protocol/compression/index.js';
 import { compressionOf, decodeBatchRecords, readBatchHeader, splitBatches, TimestampType, timestampTypeOf } from '../../src/protocol/records/index.js';
 import { ZERO_UUID } from '../../src/protocol/io/reader.js';
 import { RawClient } from '../server/raw-client.js';
-import { roundTrip } from '../server/broker-harness.js';
+import { encodeRequest, roundTrip } from '../server/broker-harness.js';
+import { produceApi } from '../../src/protocol/generated/produce.js';
 import { batch, fetch, fetchRequest, produce, recordsOf, values, withDataBroker } from './data-harness.js';
 
 test('appends get consecutive offsets and come back from Fetch byte for byte', async () => {
@@ -70,7 +71,11 @@ test('Produce v0-v2 close the connection (Kafka 4 advertises them but refuses th
   await withDataBroker(async ({ broker, store }) => {
     await store.createTopic('t', 1);
     const client = await RawClient.connect(broker.port);
-    await assert.rejects(produce(client, 't', 0, batch(values('v')), { version: 2 }), /closed/);
+    // The codec starts at v3 (Kafka 4.3.1's spec), so a v3 request relabelled v2 stands for an old client's.
+    const request = encodeRequest(produceApi, 3, { transactionalId: null, acks: -1, timeoutMs: 30_000, topicData: [] }, 1);
+    request.writeInt16BE(2, 2);
+    client.send(request);
+    await client.whenClosed;
   });
 });
 
