@@ -2,6 +2,7 @@
 // and of a Metadata v12 response describing 1,000 partitions.
 //
 //   npx tsc -p . && node dist/bench/codec.js
+import { ZERO_UUID } from '../src/protocol/uuid.js';
 import { pathToFileURL } from 'node:url';
 import { Reader } from '../src/protocol/io/reader.js';
 import { Writer } from '../src/protocol/io/writer.js';
@@ -45,7 +46,7 @@ function produceRequest(): ProduceRequest {
     transactionalId: null,
     acks: -1,
     timeoutMs: 30000,
-    topicData: [{ name: 'bench-topic', partitionData: [{ index: 0, records: batch }] }],
+    topicData: [{ topicId: ZERO_UUID, name: 'bench-topic', partitionData: [{ index: 0, records: batch }] }],
   };
 }
 

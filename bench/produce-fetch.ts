@@ -2,6 +2,7 @@
 // pipelines Produce requests (16 KiB batches, 16 in flight, acks=1), then fetches everything back with 8 MiB
 // Fetch requests. An upper bound for real clients, which spend more per record than this one.
 //   node dist/bench/produce-fetch.js    (GREGOR_BENCH_MB=<MiB>, default 256; GREGOR_BENCH_ENGINE=memory|file)
+import { ZERO_UUID } from '../src/protocol/uuid.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,7 +38,7 @@ async function main(): Promise<void> {
     const count = Math.floor(totalBytes / template.length);
     // Metadata auto-creation would do; creating directly keeps the run to Produce and Fetch.
     const request = (id: number) =>
-      encodeRequest(produceApi, 9, { transactionalId: null, acks: 1, timeoutMs: 30_000, topicData: [{ name: 'bench', partitionData: [{ index: 0, records: template }] }] }, id);
+      encodeRequest(produceApi, 9, { transactionalId: null, acks: 1, timeoutMs: 30_000, topicData: [{ topicId: ZERO_UUID, name: 'bench', partitionData: [{ index: 0, records: template }] }] }, id);
     await createTopic(port);
     let t0 = performance.now();
     let sent = 0;

@@ -2,7 +2,8 @@
 //
 //   node scripts/gen-protocol.mjs [specDir] [outDir] [testOutDir]
 //
-// specDir     defaults to ../shared/kafka-protocol (relative to the repo root); it holds message/ and internal/
+// specDir     defaults to ../shared/kafka-protocol-4.3.1 (relative to the repo root): the specs of the released
+//             Apache Kafka 4.3.1 jars, message/ and internal/<coordinator>/
 // outDir      defaults to src/protocol/generated
 // testOutDir  defaults to test/protocol/generated (a test-only schema descriptor for round-trip tests)
 //
@@ -15,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
-const specDir = resolve(args[0] ?? join(repoRoot, '..', 'shared', 'kafka-protocol'));
+const specDir = resolve(args[0] ?? join(repoRoot, '..', 'shared', 'kafka-protocol-4.3.1'));
 const outDir = resolve(args[1] ?? join(repoRoot, 'src', 'protocol', 'generated'));
 const testOutDir = resolve(args[2] ?? join(repoRoot, 'test', 'protocol', 'generated'));
 
@@ -878,22 +879,33 @@ function main() {
     testModules.push({ relPath, messages, apiKey });
   };
 
-  // APIs: request + response in one module.
+  // APIs: request + response in one module. An API removed from Kafka keeps its spec with validVersions
+  // "none" and no fields (LeaderAndIsr, StopReplica, UpdateMetadata, ControlledShutdown in 4.x): its key
+  // stays reserved, and it gets no module.
   const apis = [];
+  const removedKeys = new Set();
   for (const req of specs.filter((s) => s.type === 'request').sort((a, b) => a.apiKey - b.apiKey)) {
     const base = req.name.replace(/Request$/, '');
     const res = byName.get(`${base}Response`);
     if (!res || res.type !== 'response') throw new Error(`no response spec for ${req.name}`);
     if (res.apiKey !== req.apiKey) throw new Error(`${base}: request/response api keys differ`);
+    if (req.valid === null || res.valid === null) {
+      if (req.valid !== res.valid) throw new Error(`${base}: removed in only one of request and response`);
+      removedKeys.add(req.apiKey);
+      continue;
+    }
     const relPath = `${kebab(base)}.ts`;
     const messages = [buildMessage(req, 'request'), buildMessage(res, 'response')];
     const api = { base, apiKey: req.apiKey, req, res, module: relPath.replace(/\.ts$/, '.js') };
     generate(relPath, messages, `${req.file}, ${res.file}`, req.apiKey, api);
     apis.push(api);
   }
-  apis.forEach((a, i) => {
-    if (a.apiKey !== i) throw new Error(`api keys are not contiguous at ${i} (${a.base} has ${a.apiKey})`);
-  });
+  const maxKey = apis.length === 0 ? -1 : apis[apis.length - 1].apiKey;
+  for (let k = 0, i = 0; k <= maxKey; k++) {
+    if (removedKeys.has(k)) continue;
+    if (apis[i].apiKey !== k) throw new Error(`api key ${k} has no spec (next is ${apis[i].base}, key ${apis[i].apiKey})`);
+    i++;
+  }
 
   // Headers.
   const reqHeader = byName.get('RequestHeader');
@@ -906,12 +918,13 @@ function main() {
   files.set('headers.ts', headerText);
   testModules.push({ relPath: 'headers.ts', messages: headerMessages, apiKey: null });
 
-  // Data messages (consumer protocol, raft records, ...).
+  // Data messages (consumer protocol, raft records, control record and marker schemas, ...).
   for (const spec of specs.filter((s) => s.type === 'data').sort((a, b) => (a.name < b.name ? -1 : 1))) {
     generate(`data/${kebab(spec.name)}.ts`, [buildMessage(spec, 'data')], spec.file, null);
   }
 
-  // Internal record schemas (__consumer_offsets, __transaction_state).
+  // Internal record schemas (__consumer_offsets, __transaction_state, __share_group_state): coordinator-key
+  // and coordinator-value specs, whose apiKey is the record type written before the key and the value.
   const internalDir = join(specDir, 'internal');
   let internalSubdirs = [];
   try {
@@ -922,7 +935,17 @@ function main() {
   for (const sub of internalSubdirs) {
     for (const file of listJson(join(internalDir, sub))) {
       const spec = loadSpec(file);
+      if (spec.type !== 'data' && spec.type !== 'coordinator-key' && spec.type !== 'coordinator-value') {
+        throw new Error(`${spec.file}: unexpected spec type ${spec.type}`);
+      }
       generate(`internal/${sub}/${kebab(spec.name)}.ts`, [buildMessage(spec, 'data')], spec.file, null);
+      if (spec.type !== 'data') {
+        if (!Number.isInteger(spec.apiKey)) throw new Error(`${spec.file}: a ${spec.type} needs an apiKey (its record type)`);
+        if (spec.type === 'coordinator-key') {
+          const path = `internal/${sub}/${kebab(spec.name)}.ts`;
+          files.set(path, files.get(path) + recordTypeConst(spec));
+        }
+      }
     }
   }
 
@@ -935,16 +958,18 @@ function main() {
 }
 
 function headerVersionFunctions(apis) {
-  const flex = apis.map((a) => (a.req.flexible ? a.req.flexible.lo : -1));
+  const flex = [];
+  for (const a of apis) {
+    while (flex.length < a.apiKey) flex.push(-1); // a removed api key
+    flex.push(a.req.flexible ? a.req.flexible.lo : -1);
+  }
   const lines = [
     '',
     '/** First flexible version of each API by api key (-1: never flexible). */',
     `const FLEXIBLE_MIN_VERSION: readonly number[] = [${flex.join(', ')}];`,
     '',
-    '/** Request header version for an API version: v2 when flexible, v1 otherwise (v0 for ControlledShutdown v0). */',
+    '/** Request header version for an API version: v2 when flexible, v1 otherwise. */',
     'export function requestHeaderVersion(apiKey: number, apiVersion: number): number {',
-    '  // ControlledShutdown v0 predates the client id: its header is v0.',
-    '  if (apiKey === 7 && apiVersion === 0) return 0;',
     '  const flexible = FLEXIBLE_MIN_VERSION[apiKey] ?? -1;',
     '  return flexible >= 0 && apiVersion >= flexible ? 2 : 1;',
     '}',
@@ -959,6 +984,12 @@ function headerVersionFunctions(apis) {
     '',
   ];
   return lines.join('\n');
+}
+
+/** A coordinator record's type: the int16 written before its key and its value in the coordinator's log. */
+function recordTypeConst(spec) {
+  const constName = kebab(spec.name).replace(/-/g, '_').toUpperCase();
+  return ['', `/** Record type of ${spec.name} (its spec's apiKey): the int16 written before the key, which is itself version 0. */`, `export const ${constName}_RECORD_TYPE = ${spec.apiKey};`, ''].join('\n');
 }
 
 function apiDescriptorConst(a) {
@@ -1016,13 +1047,15 @@ function indexModule(apis) {
     ...apis.map((a) => `  ${a.base}: ${a.apiKey},`),
     '} as const;',
     '',
-    '/** Every API, indexed by api key. */',
+    '/** Every API, in api key order (keys of APIs Kafka removed have none). */',
     'export const apis: readonly ApiDescriptor[] = [',
     ...apis.map((a) => `  ${lowerFirst(a.base)}Api,`),
     '];',
     '',
+    'const byKey: ReadonlyMap<number, ApiDescriptor> = new Map(apis.map((a) => [a.apiKey, a]));',
+    '',
     'export function apiByKey(apiKey: number): ApiDescriptor | undefined {',
-    '  return Number.isInteger(apiKey) && apiKey >= 0 ? apis[apiKey] : undefined;',
+    '  return byKey.get(apiKey);',
     '}',
     '',
   );

@@ -1,5 +1,6 @@
 // Workloads spoken straight on the wire with gregor's own codec, identical bytes to either broker:
 // the start-up probe (first successful ApiVersions), Metadata timing, idle connections, and many producers at once.
+import { ZERO_UUID } from '../../src/protocol/uuid.js';
 import { performance } from 'node:perf_hooks';
 import { apiVersionsApi, createApiVersionsRequest } from '../../src/protocol/generated/api-versions.js';
 import { createMetadataRequest, metadataApi, type MetadataResponse } from '../../src/protocol/generated/metadata.js';
@@ -157,7 +158,7 @@ export async function manyProducers(port: number, topic: string, partitions: num
         const frame = encodeRequest(
           produceApi,
           PRODUCE_VERSION,
-          { transactionalId: null, acks: 1, timeoutMs: 30_000, topicData: [{ name: topic, partitionData: [{ index: c % partitions, records: batch }] }] },
+          { transactionalId: null, acks: 1, timeoutMs: 30_000, topicData: [{ topicId: ZERO_UUID, name: topic, partitionData: [{ index: c % partitions, records: batch }] }] },
           1,
           'gregor-bench',
         );

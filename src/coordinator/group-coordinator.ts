@@ -6,6 +6,7 @@
  */
 import type { BrokerConfig } from '../config/index.js';
 import { ErrorCode } from '../protocol/error-codes.js';
+import { ZERO_UUID } from '../protocol/uuid.js';
 import type { DescribedGroup } from '../protocol/generated/describe-groups.js';
 import type { HeartbeatRequest, HeartbeatResponse } from '../protocol/generated/heartbeat.js';
 import { createJoinGroupResponse, type JoinGroupRequest, type JoinGroupResponse } from '../protocol/generated/join-group.js';
@@ -135,7 +136,7 @@ export class GroupCoordinator {
 
   async commitOffsets(request: OffsetCommitRequest, apiVersion: number): Promise<OffsetCommitResponseTopic[]> {
     const failAll = (errorCode: number): OffsetCommitResponseTopic[] =>
-      request.topics.map((t) => ({ name: t.name, partitions: t.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode })) }));
+      request.topics.map((t) => ({ name: t.name, topicId: ZERO_UUID, partitions: t.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode })) }));
     if (!this.active) return failAll(ErrorCode.COORDINATOR_NOT_AVAILABLE);
     const result = this.shard.commitOffsets(request, apiVersion);
     try {
@@ -161,6 +162,7 @@ export class GroupCoordinator {
       retentionTimeMs: -1n,
       topics: request.topics.map((t) => ({
         name: t.name,
+        topicId: ZERO_UUID, // OffsetCommit v10+ only
         partitions: t.partitions.map((p) => ({
           partitionIndex: p.partitionIndex,
           committedOffset: p.committedOffset,

@@ -88,6 +88,12 @@ export interface Handler<Req = unknown, Res = unknown> extends ApiRegistration {
    * ApiVersions has this (Kafka answers it in v0); for every other API the connection is closed.
    */
   unsupportedVersion?(ctx: RequestContext): { readonly response: Res; readonly version: number };
+  /**
+   * minVersion may lie below the codec's: versions Kafka removed but still advertises, and refuses by closing the
+   * connection (Produce v0-v2: KAFKA-18659, ApiKeys.PRODUCE_API_VERSIONS_RESPONSE_MIN_VERSION). Otherwise a
+   * handler's range lies within its codec's.
+   */
+  readonly advertisesRemovedVersions?: true;
 }
 
 /**

@@ -54,7 +54,8 @@ export function indexHandlers(handlers: readonly RegisteredApi[]): ReadonlyMap<n
 }
 
 function checkCodecRange(handler: Handler): void {
-  if (handler.minVersion < handler.api.minVersion || handler.maxVersion > handler.api.maxVersion) {
+  const codecMin = handler.advertisesRemovedVersions === true ? 0 : handler.api.minVersion;
+  if (handler.minVersion < codecMin || handler.maxVersion > handler.api.maxVersion) {
     throw new Error(
       `${handler.api.name} handler serves v${handler.minVersion}-v${handler.maxVersion}, outside the codec's v${handler.api.minVersion}-v${handler.api.maxVersion}`,
     );
@@ -165,6 +166,9 @@ function serve(broker: BrokerState, handler: Handler, frame: Buffer, connection:
     return encodeResponse(handler, correlationId, response, version);
   }
 
+  if (apiVersion < handler.api.minVersion) {
+    throw new CloseConnection(`${handler.api.name} v${apiVersion} is advertised but not supported (removed in Kafka 4, v${handler.api.minVersion}+ are)`);
+  }
   let request: unknown;
   try {
     request = handler.api.decodeRequest(reader, apiVersion);

@@ -1,4 +1,5 @@
 // A broker over a memory store the test can reach, and request builders for the data-path APIs.
+import { ZERO_UUID } from '../../src/protocol/uuid.js';
 import { createFetchPartition, createFetchRequest, fetchApi, type FetchRequest, type FetchResponse } from '../../src/protocol/generated/fetch.js';
 import { produceApi, type ProduceResponse } from '../../src/protocol/generated/produce.js';
 import { encodeRecordBatch, type RecordInput } from '../../src/protocol/records/index.js';
@@ -42,7 +43,7 @@ export async function produce(client: RawClient, topic: string, partition: numbe
     transactionalId: null,
     acks: opts.acks ?? -1,
     timeoutMs: 30_000,
-    topicData: [{ name: topic, partitionData: [{ index: partition, records }] }],
+    topicData: [{ topicId: ZERO_UUID, name: topic, partitionData: [{ index: partition, records }] }],
   });
 }
 

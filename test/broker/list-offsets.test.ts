@@ -13,7 +13,7 @@ async function listOffset(client: RawClient, topic: string, timestamp: number, e
     ...createListOffsetsRequest(),
     replicaId: -1,
     isolationLevel: extra.isolationLevel ?? 0,
-    topics: [{ name: topic, partitions: [{ partitionIndex: 0, currentLeaderEpoch: extra.currentLeaderEpoch ?? -1, timestamp: BigInt(timestamp), maxNumOffsets: 1 }] }],
+    topics: [{ name: topic, partitions: [{ partitionIndex: 0, currentLeaderEpoch: extra.currentLeaderEpoch ?? -1, timestamp: BigInt(timestamp) }] }],
   });
   const p = response.topics[0]!.partitions[0]!;
   return [p.errorCode, Number(p.timestamp), Number(p.offset), p.leaderEpoch];
@@ -47,7 +47,7 @@ test('latest, earliest, max timestamp, tiered and by-timestamp answers, empty an
 test('a partition named twice gets one INVALID_REQUEST answer', async () => {
   await withDataBroker(async ({ store, client }) => {
     await store.createTopic('dup', 1);
-    const part = (timestamp: bigint) => ({ partitionIndex: 0, currentLeaderEpoch: -1, timestamp, maxNumOffsets: 1 });
+    const part = (timestamp: bigint) => ({ partitionIndex: 0, currentLeaderEpoch: -1, timestamp });
     const response = await roundTrip(client, listOffsetsApi, 9, { ...createListOffsetsRequest(), replicaId: -1, topics: [{ name: 'dup', partitions: [part(-1n), part(-2n)] }] });
     assert.deepEqual(response.topics[0]!.partitions.map((p) => p.errorCode), [ErrorCode.INVALID_REQUEST]);
   });

@@ -1,4 +1,5 @@
 // Produced batches that wait for a partition's append in flight go to the log together: offsets, order, failures.
+import { ZERO_UUID } from '../../src/protocol/uuid.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { produceApi } from '../../src/protocol/generated/produce.js';
@@ -28,7 +29,7 @@ test('pipelined Produce requests to one partition: fewer appends, each request i
     const sizes = Array.from({ length: 20 }, (_, i) => 1 + (i % 4));
     const requests = sizes.map((n, i) => {
       const texts = Array.from({ length: n }, (_, j) => `r${i}-${j}`);
-      const body = encodeRequest(produceApi, 9, { transactionalId: null, acks: 1, timeoutMs: 30_000, topicData: [{ name: 'pipe', partitionData: [{ index: 0, records: batch(values(...texts)) }] }] }, 500 + i);
+      const body = encodeRequest(produceApi, 9, { transactionalId: null, acks: 1, timeoutMs: 30_000, topicData: [{ topicId: ZERO_UUID, name: 'pipe', partitionData: [{ index: 0, records: batch(values(...texts)) }] }] }, 500 + i);
       return sizePrefixed(body);
     });
     // One write: the broker takes all twenty while the first append is in flight.

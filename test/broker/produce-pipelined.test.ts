@@ -1,5 +1,6 @@
 // Pipelined Produce requests of every codec to one partition: Kafka's error codes for corrupt compressed batches,
 // and offsets in arrival order (batches waiting for an append in flight are grouped, produce-group-append.ts).
+import { ZERO_UUID } from '../../src/protocol/uuid.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ErrorCode } from '../../src/protocol/error-codes.js';
@@ -48,7 +49,7 @@ test('pipelined requests of every codec to one partition are appended in arrival
     const texts = codecs.map((codec, i) => (codec === Codec.NONE ? [`m${i}-a`, `m${i}-b`] : bigValues(`m${i}`)));
     const requests = codecs.map((codec, i) => {
       const records = i === 5 ? garbledButCrcValid(codec) : batch(values(...texts[i]!), { compression: codec });
-      return sizePrefixed(encodeRequest(produceApi, 9, { transactionalId: null, acks: 1, timeoutMs: 30_000, topicData: [{ name: 'mixed', partitionData: [{ index: 0, records }] }] }, 700 + i));
+      return sizePrefixed(encodeRequest(produceApi, 9, { transactionalId: null, acks: 1, timeoutMs: 30_000, topicData: [{ topicId: ZERO_UUID, name: 'mixed', partitionData: [{ index: 0, records }] }] }, 700 + i));
     });
     client.sendRaw(Buffer.concat(requests));
     let next = 0;

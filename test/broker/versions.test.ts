@@ -21,7 +21,7 @@ test('Produce v3-v11, Fetch v4-v17, ListOffsets v1-v10, OffsetForLeaderEpoch v2-
       assert.ok(recordsOf(part.records).length > 0);
     }
     for (let v = 1; v <= 10; v++) {
-      const r = await roundTrip(client, listOffsetsApi, v, { ...createListOffsetsRequest(), replicaId: -1, topics: [{ name: 'all', partitions: [{ partitionIndex: 0, currentLeaderEpoch: -1, timestamp: -1n, maxNumOffsets: 1 }] }] });
+      const r = await roundTrip(client, listOffsetsApi, v, { ...createListOffsetsRequest(), replicaId: -1, topics: [{ name: 'all', partitions: [{ partitionIndex: 0, currentLeaderEpoch: -1, timestamp: -1n }] }] });
       assert.equal(r.topics[0]!.partitions[0]!.offset, 9n, `ListOffsets v${v}`);
     }
     for (let v = 2; v <= 4; v++) {

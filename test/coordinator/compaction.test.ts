@@ -1,6 +1,7 @@
 // __consumer_offsets and __transaction_state on the log cleaner, over the file engine: many commits and
 // transaction state changes roll small segments, the cleaner compacts them, and after a restart every group's
 // committed offsets, its pending and committed transactional offsets, and every transactional id reload.
+import { ZERO_UUID } from '../../src/protocol/uuid.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -29,7 +30,8 @@ function commit(groupId: string, offset: number) {
     generationIdOrMemberEpoch: -1,
     topics: TOPICS.map((name) => ({
       name,
-      partitions: [0, 1].map((partitionIndex) => ({ partitionIndex, committedOffset: BigInt(offset + partitionIndex), committedLeaderEpoch: -1, commitTimestamp: -1n, committedMetadata: `m${offset}` })),
+      topicId: ZERO_UUID,
+      partitions: [0, 1].map((partitionIndex) => ({ partitionIndex, committedOffset: BigInt(offset + partitionIndex), committedLeaderEpoch: -1, committedMetadata: `m${offset}` })),
     })),
   };
 }

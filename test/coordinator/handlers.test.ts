@@ -1,5 +1,6 @@
 // The group handlers over a real socket, version by version: what changes between versions of
 // FindCoordinator, JoinGroup, LeaveGroup, OffsetCommit and OffsetFetch.
+import { ZERO_UUID } from '../../src/protocol/uuid.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ErrorCode } from '../../src/protocol/error-codes.js';
@@ -73,14 +74,14 @@ test('OffsetCommit v2 (unknown topics: UNKNOWN_TOPIC_OR_PARTITION) and OffsetFet
   const broker = await startTestBroker({}, { store });
   const client = await RawClient.connect(broker.port);
   try {
-    const partition = (partitionIndex: number, offset: bigint) => ({ partitionIndex, committedOffset: offset, committedLeaderEpoch: -1, commitTimestamp: -1n, committedMetadata: 'x' });
+    const partition = (partitionIndex: number, offset: bigint) => ({ partitionIndex, committedOffset: offset, committedLeaderEpoch: -1, committedMetadata: 'x' });
     const committed = await roundTrip(client, offsetCommitApi, 2, {
       ...createOffsetCommitRequest(),
       groupId: 'g',
       generationIdOrMemberEpoch: -1,
       topics: [
-        { name: 't', partitions: [partition(0, 5n), partition(7, 1n)] },
-        { name: 'nope', partitions: [partition(0, 1n)] },
+        { topicId: ZERO_UUID, name: 't', partitions: [partition(0, 5n), partition(7, 1n)] },
+        { topicId: ZERO_UUID, name: 'nope', partitions: [partition(0, 1n)] },
       ],
     });
     const errors = Object.fromEntries(committed.topics.flatMap((t) => t.partitions.map((p) => [`${t.name}-${p.partitionIndex}`, p.errorCode])));
@@ -97,7 +98,7 @@ test('OffsetCommit v2 (unknown topics: UNKNOWN_TOPIC_OR_PARTITION) and OffsetFet
       ...createOffsetFetchRequest(),
       groups: [
         { groupId: 'g', memberId: null, memberEpoch: -1, topics: null },
-        { groupId: 'other', memberId: null, memberEpoch: -1, topics: [{ name: 't', partitionIndexes: [0] }] },
+        { groupId: 'other', memberId: null, memberEpoch: -1, topics: [{ topicId: ZERO_UUID, name: 't', partitionIndexes: [0] }] },
       ],
     });
     assert.deepEqual(v8.groups.map((g) => [g.groupId, g.errorCode, g.topics.flatMap((t) => t.partitions.map((p) => p.committedOffset))]), [

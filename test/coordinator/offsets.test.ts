@@ -1,4 +1,5 @@
 // Committed offsets, group admin and expiry in the state machine, driven with a manual clock.
+import { ZERO_UUID } from '../../src/protocol/uuid.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ErrorCode } from '../../src/protocol/error-codes.js';
@@ -14,6 +15,7 @@ function commitRequest(fields: Partial<OffsetCommitRequest>, offsets: Record<str
     ...fields,
     topics: Object.entries(offsets).map(([name, parts]) => ({
       name,
+      topicId: ZERO_UUID,
       partitions: Object.entries(parts).map(([p, offset]) => ({
         partitionIndex: Number(p),
         committedOffset: BigInt(offset),

@@ -1,5 +1,6 @@
 // The runtime over a real (memory) log store: records in __consumer_offsets with Kafka's layout,
 // reload through the same replay path, and tolerance of bad records (compaction: compaction.test.ts).
+import { ZERO_UUID } from '../../src/protocol/uuid.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolveBrokerConfig } from '../../src/config/index.js';
@@ -27,7 +28,8 @@ function commit(groupId: string, offsets: Record<string, number>, generation = -
     memberId,
     topics: Object.entries(offsets).map(([name, offset]) => ({
       name,
-      partitions: [{ partitionIndex: 0, committedOffset: BigInt(offset), committedLeaderEpoch: -1, commitTimestamp: -1n, committedMetadata: null }],
+      topicId: ZERO_UUID,
+      partitions: [{ partitionIndex: 0, committedOffset: BigInt(offset), committedLeaderEpoch: -1, committedMetadata: null }],
     })),
   };
 }

@@ -1,6 +1,7 @@
 // OffsetFetch require_stable (v7+) over a real socket: a partition holding a transactional offset that is not yet
 // committed or aborted answers UNSTABLE_OFFSET_COMMIT (offset -1), per partition, as Kafka's OffsetMetadataManager
 // does; without the flag, or below v7, the last committed offset is returned.
+import { ZERO_UUID } from '../../src/protocol/uuid.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ErrorCode } from '../../src/protocol/error-codes.js';
@@ -33,7 +34,7 @@ test('OffsetFetch require_stable: UNSTABLE_OFFSET_COMMIT per partition while a t
       ...createOffsetCommitRequest(),
       groupId: 'g',
       generationIdOrMemberEpoch: -1,
-      topics: [{ name: 't', partitions: [{ partitionIndex: 0, committedOffset: 5n, committedLeaderEpoch: -1, commitTimestamp: -1n, committedMetadata: '' }] }],
+      topics: [{ name: 't', topicId: ZERO_UUID, partitions: [{ partitionIndex: 0, committedOffset: 5n, committedLeaderEpoch: -1, committedMetadata: '' }] }],
     });
     assert.equal(plain.topics[0]!.partitions[0]!.errorCode, ErrorCode.NONE);
 
@@ -51,7 +52,7 @@ test('OffsetFetch require_stable: UNSTABLE_OFFSET_COMMIT per partition while a t
     });
     assert.deepEqual(txnCommit.topics[0]!.partitions.map((p) => p.errorCode), [ErrorCode.NONE, ErrorCode.NONE]);
 
-    const asked = [{ name: 't', partitionIndexes: [0, 1, 2] }];
+    const asked = [{ name: 't', topicId: ZERO_UUID, partitionIndexes: [0, 1, 2] }];
     const v7 = (requireStable: boolean, topics: typeof asked | null = asked) =>
       roundTrip(client, offsetFetchApi, 7, { ...createOffsetFetchRequest(), groupId: 'g', topics, requireStable });
     const unstable = await v7(true);

@@ -8,7 +8,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const specDir = resolve(repoRoot, '..', 'shared', 'kafka-protocol');
+const specDir = resolve(repoRoot, '..', 'shared', 'kafka-protocol-4.3.1');
 
 function listFiles(dir: string, base = dir, out: string[] = []): string[] {
   if (!existsSync(dir)) return out;
@@ -30,9 +30,9 @@ function compareTrees(committed: string, fresh: string): void {
   }
 }
 
-test('committed generated code matches a fresh generation from ../shared/kafka-protocol', (t) => {
+test('committed generated code matches a fresh generation from ../shared/kafka-protocol-4.3.1', (t) => {
   if (!existsSync(join(specDir, 'message'))) {
-    t.diagnostic(`no specs at ${specDir}: drift check not run (it runs wherever ../shared/kafka-protocol exists, as in CI)`);
+    t.diagnostic(`no specs at ${specDir}: drift check not run (it runs wherever ../shared/kafka-protocol-4.3.1 exists, as in CI)`);
     return;
   }
   const tmp = mkdtempSync(join(tmpdir(), 'gregor-gen-'));

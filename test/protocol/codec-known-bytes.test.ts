@@ -43,12 +43,13 @@ test('request header v2 keeps a classic (non-compact) nullable client id', () =>
   const h = { requestApiKey: 18, requestApiVersion: 3, correlationId: 7, clientId: 'cli' };
   assert.equal(bytesOf((w) => encodeRequestHeader(w, h, 2)), '0012' + '0003' + '00000007' + '0003636c69' + '00');
   assert.equal(bytesOf((w) => encodeRequestHeader(w, { ...h, clientId: null }, 1)), '0012000300000007ffff');
-  assert.equal(bytesOf((w) => encodeRequestHeader(w, h, 0)), '0012000300000007');
+  // Header v0 went with ControlledShutdown v0 (Kafka 4.0): RequestHeader is 1-2.
+  assert.throws(() => encodeRequestHeader(new Writer(), h, 0), (e: unknown) => e instanceof ProtocolError && e.kind === 'unsupported-version');
   assert.deepEqual(decodeRequestHeader(new Reader(fromHex('0012000300000007ffff00')), 2), { ...h, clientId: null });
   assert.equal(bytesOf((w) => encodeResponseHeader(w, { correlationId: 7 }, 1)), '0000000700');
 });
 
-test('header versions: flexible APIs use v2/v1, ApiVersions responses always v0, ControlledShutdown v0 uses v0', () => {
+test('header versions: flexible APIs use v2/v1, ApiVersions responses always v0', () => {
   assert.equal(requestHeaderVersion(18, 3), 2);
   assert.equal(requestHeaderVersion(18, 2), 1);
   assert.equal(requestHeaderVersion(18, 9), 2, 'a future ApiVersions version still parses as flexible');
@@ -57,8 +58,7 @@ test('header versions: flexible APIs use v2/v1, ApiVersions responses always v0,
   assert.equal(requestHeaderVersion(0, 8), 1);
   assert.equal(responseHeaderVersion(0, 9), 1);
   assert.equal(responseHeaderVersion(0, 8), 0);
-  assert.equal(requestHeaderVersion(7, 0), 0);
-  assert.equal(requestHeaderVersion(7, 1), 1);
+  assert.equal(requestHeaderVersion(7, 1), 1, 'a removed api key (ControlledShutdown): never flexible');
   assert.equal(requestHeaderVersion(17, 1), 1, 'SaslHandshake is never flexible');
   assert.equal(responseHeaderVersion(17, 1), 0);
 });
@@ -82,7 +82,7 @@ test('Metadata v12 request, byte by byte', () => {
 test('Produce v9 request: records are appended by reference, compact lengths', () => {
   const batch = Buffer.alloc(1024, 0xab);
   const w = new Writer();
-  encodeProduceRequest(w, { transactionalId: null, acks: -1, timeoutMs: 30000, topicData: [{ name: 't', partitionData: [{ index: 2, records: batch }] }] }, 9);
+  encodeProduceRequest(w, { transactionalId: null, acks: -1, timeoutMs: 30000, topicData: [{ topicId: ZERO_UUID, name: 't', partitionData: [{ index: 2, records: batch }] }] }, 9);
   const chunks = w.finish();
   assert.ok(chunks.includes(batch), 'the batch buffer itself is one of the chunks');
   // null transactional id, acks -1, timeout 30000, 1 topic "t", 1 partition 2, records length uvarint(1025) = 81 08
@@ -106,7 +106,7 @@ test('writing a non-default value the version lacks fails like Kafka; ignorable 
   encodeMetadataResponse(w, { ...createMetadataResponse(), throttleTimeMs: 100, clusterId: 'c' }, 0);
   assert.equal(w.toBuffer().toString('hex'), '00000000' + '00000000', 'v0: just empty broker and topic arrays');
   assert.throws(() => encodeMetadataRequest(new Writer(), { ...createMetadataRequest(), topics: null }, 0), (e: unknown) => e instanceof ProtocolError && e.kind === 'invalid');
-  assert.throws(() => encodeMetadataRequest(new Writer(), createMetadataRequest(), 13), (e: unknown) => e instanceof ProtocolError && e.kind === 'unsupported-version');
+  assert.throws(() => encodeMetadataRequest(new Writer(), createMetadataRequest(), 14), (e: unknown) => e instanceof ProtocolError && e.kind === 'unsupported-version');
   assert.throws(() => decodeMetadataRequest(new Reader(Buffer.alloc(0)), -1), (e: unknown) => e instanceof ProtocolError && e.kind === 'unsupported-version');
 });
 

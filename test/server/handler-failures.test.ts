@@ -27,7 +27,7 @@ function metadataRequest(...names: string[]): MetadataRequest {
 }
 
 function produceRequest(acks: number): ProduceRequest {
-  return { transactionalId: null, acks, timeoutMs: 1000, topicData: [{ name: 'orders', partitionData: [{ index: 0, records: null }, { index: 3, records: null }] }] };
+  return { transactionalId: null, acks, timeoutMs: 1000, topicData: [{ topicId: ZERO_UUID, name: 'orders', partitionData: [{ index: 0, records: null }, { index: 3, records: null }] }] };
 }
 
 /** A broker whose given handlers replace the registry's, logging into `lines`. */

@@ -133,7 +133,7 @@ test('a handler returning NO_RESPONSE writes nothing and does not hold back the 
 
 test('the registry refuses an api registered twice or a range beyond the codec', async () => {
   await assert.rejects(startTestBroker({}, { handlers: [apiVersionsHandler, apiVersionsHandler] }), /registered twice/);
-  const tooWide = defineHandler({ ...metadataHandler, maxVersion: 13 } as typeof metadataHandler);
+  const tooWide = defineHandler({ ...metadataHandler, maxVersion: 14 } as typeof metadataHandler);
   await assert.rejects(startTestBroker({}, { handlers: [tooWide] }), /outside the codec/);
 });
 

@@ -77,6 +77,7 @@ export class GroupShard {
     const group = this.groups.get(groupId);
     const described: DescribedGroup = {
       errorCode: ErrorCode.NONE,
+      errorMessage: null, // v6+ only
       groupId,
       groupState: 'Dead',
       protocolType: '',

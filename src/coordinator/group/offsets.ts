@@ -2,6 +2,7 @@
  * Committed offsets (Kafka's OffsetMetadataManager): OffsetCommit, OffsetFetch, OffsetDelete and
  * expiration. The offsets map changes only by replaying OffsetCommit records.
  */
+import { ZERO_UUID } from '../../protocol/uuid.js';
 import { ErrorCode } from '../../protocol/error-codes.js';
 import type { OffsetCommitRequest, OffsetCommitResponseTopic } from '../../protocol/generated/offset-commit.js';
 import type { OffsetDeleteRequest, OffsetDeleteResponseTopic } from '../../protocol/generated/offset-delete.js';
@@ -69,7 +70,7 @@ export class OffsetOps {
 
   commit(request: OffsetCommitRequest, apiVersion: number): Outcome<OffsetCommitResponseTopic[]> {
     const failAll = (errorCode: number): Outcome<OffsetCommitResponseTopic[]> =>
-      outcome(request.topics.map((t) => ({ name: t.name, partitions: t.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode })) })));
+      outcome(request.topics.map((t) => ({ name: t.name, topicId: ZERO_UUID, partitions: t.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode })) })));
     if (request.groupId === '') return failAll(ErrorCode.INVALID_GROUP_ID);
     let group = this.groups.get(request.groupId);
     try {
@@ -95,6 +96,7 @@ export class OffsetOps {
     const records: GroupRecord[] = [];
     const topics: OffsetCommitResponseTopic[] = request.topics.map((topic) => ({
       name: topic.name,
+      topicId: ZERO_UUID, // v10+ only
       partitions: topic.partitions.map((p) => {
         const metadata = p.committedMetadata ?? '';
         if (Buffer.byteLength(metadata) > this.config.offsetMetadataMaxBytes) {
@@ -124,6 +126,7 @@ export class OffsetOps {
       for (const [name, partitions] of stored ?? []) {
         all.push({
           name,
+          topicId: ZERO_UUID, // v10+ only
           partitions: [...partitions].map(([partitionIndex, o]) => ({
             partitionIndex,
             committedOffset: BigInt(o.offset),
@@ -139,6 +142,7 @@ export class OffsetOps {
       errorCode: ErrorCode.NONE,
       topics: topics.map((t) => ({
         name: t.name,
+        topicId: ZERO_UUID,
         partitions: t.partitionIndexes.map((partitionIndex) => {
           const o = stored?.get(t.name)?.get(partitionIndex);
           return o === undefined

@@ -1,17 +1,28 @@
 /**
  * Bytes of the __consumer_offsets records (Kafka's GroupCoordinatorRecordSerde): key and value each
- * start with an int16 version; the key version names the record type. Keys of record types this
- * coordinator does not serve (consumer/share group records, versions 3+) decode to null and are skipped.
+ * start with an int16: before the key the record type (its spec's apiKey; the key itself is version 0), before
+ * the value its version. Keys of record types this coordinator does not serve (consumer/share/streams group
+ * records, types 3+) decode to null and are skipped.
  */
+import { ZERO_UUID } from '../../protocol/uuid.js';
 import {
   decodeGroupMetadataKey,
   encodeGroupMetadataKey,
+  GROUP_METADATA_KEY_RECORD_TYPE,
 } from '../../protocol/generated/internal/group-coordinator/group-metadata-key.js';
 import {
   decodeGroupMetadataValue,
   encodeGroupMetadataValue,
 } from '../../protocol/generated/internal/group-coordinator/group-metadata-value.js';
-import { decodeOffsetCommitKey, encodeOffsetCommitKey } from '../../protocol/generated/internal/group-coordinator/offset-commit-key.js';
+import {
+  decodeLegacyOffsetCommitKey,
+  LEGACY_OFFSET_COMMIT_KEY_RECORD_TYPE,
+} from '../../protocol/generated/internal/group-coordinator/legacy-offset-commit-key.js';
+import {
+  decodeOffsetCommitKey,
+  encodeOffsetCommitKey,
+  OFFSET_COMMIT_KEY_RECORD_TYPE,
+} from '../../protocol/generated/internal/group-coordinator/offset-commit-key.js';
 import {
   decodeOffsetCommitValue,
   encodeOffsetCommitValue,
@@ -19,9 +30,7 @@ import {
 import { Reader } from '../../protocol/io/reader.js';
 import { Writer } from '../../protocol/io/writer.js';
 import {
-  GROUP_METADATA_KEY_VERSION,
   GROUP_METADATA_VALUE_VERSION,
-  OFFSET_COMMIT_KEY_VERSION,
   type GroupRecord,
   type OffsetAndMetadata,
 } from './records.js';
@@ -32,11 +41,11 @@ const NO_TIMESTAMP = -1n;
 export function encodeRecordKey(record: GroupRecord): Buffer {
   const w = new Writer(64);
   if (record.type === 'offset') {
-    w.int16(OFFSET_COMMIT_KEY_VERSION);
-    encodeOffsetCommitKey(w, { group: record.group, topic: record.topic, partition: record.partition }, OFFSET_COMMIT_KEY_VERSION);
+    w.int16(OFFSET_COMMIT_KEY_RECORD_TYPE);
+    encodeOffsetCommitKey(w, { group: record.group, topic: record.topic, partition: record.partition }, 0);
   } else {
-    w.int16(GROUP_METADATA_KEY_VERSION);
-    encodeGroupMetadataKey(w, { group: record.group }, GROUP_METADATA_KEY_VERSION);
+    w.int16(GROUP_METADATA_KEY_RECORD_TYPE);
+    encodeGroupMetadataKey(w, { group: record.group }, 0);
   }
   return w.toBuffer();
 }
@@ -56,6 +65,7 @@ export function encodeRecordValue(record: GroupRecord): Buffer | null {
         metadata: v.metadata,
         commitTimestamp: BigInt(v.commitTimestamp),
         expireTimestamp: v.expireTimestamp === null ? NO_TIMESTAMP : BigInt(v.expireTimestamp),
+        topicId: ZERO_UUID, // value v4+ only
       },
       version,
     );
@@ -69,13 +79,13 @@ export function encodeRecordValue(record: GroupRecord): Buffer | null {
 /** The record a key/value pair holds, null for record types other than offsets and classic groups. Throws ProtocolError on bad bytes. */
 export function decodeRecord(key: Buffer, value: Buffer | null): GroupRecord | null {
   const kr = new Reader(key);
-  const keyVersion = kr.int16();
-  if (keyVersion === 0 || keyVersion === 1) {
-    const k = decodeOffsetCommitKey(kr, keyVersion);
+  const recordType = kr.int16();
+  if (recordType === LEGACY_OFFSET_COMMIT_KEY_RECORD_TYPE || recordType === OFFSET_COMMIT_KEY_RECORD_TYPE) {
+    const k = recordType === OFFSET_COMMIT_KEY_RECORD_TYPE ? decodeOffsetCommitKey(kr, 0) : decodeLegacyOffsetCommitKey(kr, 0);
     return { type: 'offset', group: k.group, topic: k.topic, partition: k.partition, value: value === null ? null : decodeOffsetValue(value) };
   }
-  if (keyVersion === 2) {
-    const k = decodeGroupMetadataKey(kr, keyVersion);
+  if (recordType === GROUP_METADATA_KEY_RECORD_TYPE) {
+    const k = decodeGroupMetadataKey(kr, 0);
     if (value === null) return { type: 'group', group: k.group, value: null };
     const vr = new Reader(value);
     const valueVersion = vr.int16();

@@ -6,8 +6,6 @@
  */
 import type { GroupMetadataValue } from '../../protocol/generated/internal/group-coordinator/group-metadata-value.js';
 
-export const OFFSET_COMMIT_KEY_VERSION = 1;
-export const GROUP_METADATA_KEY_VERSION = 2;
 export const GROUP_METADATA_VALUE_VERSION = 3;
 
 /** A committed offset as the coordinator keeps it (Kafka's OffsetAndMetadata). */

@@ -40,6 +40,7 @@ export function encodeTxnValue(fields: TxnFields | null): Buffer | null {
       producerId: BigInt(fields.producerId),
       previousProducerId: -1n,
       nextProducerId: -1n,
+      nextProducerEpoch: -1, // tagged, value v1+ only
       producerEpoch: fields.producerEpoch,
       transactionTimeoutMs: fields.txnTimeoutMs,
       transactionStatus: fields.state,

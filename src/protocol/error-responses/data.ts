@@ -1,4 +1,5 @@
 // Error responses of the data-path APIs: every requested partition carries the error.
+import { ZERO_UUID } from '../uuid.js';
 import { createDeleteRecordsResponse, deleteRecordsApi } from '../generated/delete-records.js';
 import { createFetchResponse, createPartitionData, fetchApi } from '../generated/fetch.js';
 import { createListOffsetsPartitionResponse, createListOffsetsResponse, listOffsetsApi } from '../generated/list-offsets.js';
@@ -21,6 +22,7 @@ export const dataErrorResponses = [
     for (const [name, indexes] of partitions) {
       response.responses.push({
         name,
+        topicId: ZERO_UUID,
         partitionResponses: indexes.map((index): PartitionProduceResponse => ({
           ...createPartitionProduceResponse(),
           index,

@@ -29,6 +29,7 @@ export const groupErrorResponses = [
     ...createOffsetCommitResponse(),
     topics: request.topics.map((topic) => ({
       name: topic.name,
+      topicId: topic.topicId,
       partitions: topic.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode: error.code })),
     })),
   })),

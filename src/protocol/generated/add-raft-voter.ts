@@ -2,10 +2,10 @@
 // Source: message/AddRaftVoterRequest.json, message/AddRaftVoterResponse.json
 import { Reader, ZERO_UUID } from '../io/reader.js';
 import { type Writer } from '../io/writer.js';
-import { versionError } from '../protocol-error.js';
+import { nonDefaultFieldError, versionError } from '../protocol-error.js';
 import type { ApiDescriptor } from './api-descriptor.js';
 
-// AddRaftVoterRequest: valid versions 0, flexible 0+
+// AddRaftVoterRequest: valid versions 0-1, flexible 0+
 
 export interface AddRaftVoterRequest {
   clusterId: string | null; // versions 0+, nullable 0+
@@ -13,6 +13,7 @@ export interface AddRaftVoterRequest {
   voterId: number; // versions 0+
   voterDirectoryId: string; // versions 0+
   listeners: Listener[]; // versions 0+
+  ackWhenCommitted: boolean; // versions 1+
 }
 
 export interface Listener {
@@ -21,7 +22,7 @@ export interface Listener {
   port: number; // versions 0+
 }
 
-// AddRaftVoterResponse: valid versions 0, flexible 0+
+// AddRaftVoterResponse: valid versions 0-1, flexible 0+
 
 export interface AddRaftVoterResponse {
   throttleTimeMs: number; // versions 0+
@@ -36,6 +37,7 @@ export function createAddRaftVoterRequest(): AddRaftVoterRequest {
     voterId: 0,
     voterDirectoryId: ZERO_UUID,
     listeners: [],
+    ackWhenCommitted: true,
   };
 }
 
@@ -56,7 +58,7 @@ export function createAddRaftVoterResponse(): AddRaftVoterResponse {
 }
 
 export function encodeAddRaftVoterRequest(w: Writer, m: AddRaftVoterRequest, version: number): void {
-  if (!(version >= 0 && version <= 0)) throw versionError('AddRaftVoterRequest', version, 0, 0);
+  if (!(version >= 0 && version <= 1)) throw versionError('AddRaftVoterRequest', version, 0, 1);
   w.compactNullableString(m.clusterId);
   w.int32(m.timeoutMs);
   w.int32(m.voterId);
@@ -66,11 +68,16 @@ export function encodeAddRaftVoterRequest(w: Writer, m: AddRaftVoterRequest, ver
     w.uvarint($a.length + 1);
     for (const $e of $a) writeListener(w, $e, version);
   }
+  if (version <= 0) {
+    if (m.ackWhenCommitted !== true) throw nonDefaultFieldError('ackWhenCommitted', version);
+  } else {
+    w.bool(m.ackWhenCommitted);
+  }
   w.uvarint(0);
 }
 
 export function decodeAddRaftVoterRequest(r: Reader, version: number): AddRaftVoterRequest {
-  if (!(version >= 0 && version <= 0)) throw versionError('AddRaftVoterRequest', version, 0, 0);
+  if (!(version >= 0 && version <= 1)) throw versionError('AddRaftVoterRequest', version, 0, 1);
   const clusterId: string | null = r.compactNullableString();
   const timeoutMs: number = r.int32();
   const voterId: number = r.int32();
@@ -82,8 +89,12 @@ export function decodeAddRaftVoterRequest(r: Reader, version: number): AddRaftVo
     for (let $i = 0; $i < $n; $i++) $a.push(readListener(r, version));
     listeners = $a;
   }
+  let ackWhenCommitted: boolean = true;
+  if (version >= 1) {
+    ackWhenCommitted = r.bool();
+  }
   r.skipTaggedFields();
-  return { clusterId, timeoutMs, voterId, voterDirectoryId, listeners };
+  return { clusterId, timeoutMs, voterId, voterDirectoryId, listeners, ackWhenCommitted };
 }
 
 function writeListener(w: Writer, m: Listener, version: number): void {
@@ -102,7 +113,7 @@ function readListener(r: Reader, version: number): Listener {
 }
 
 export function encodeAddRaftVoterResponse(w: Writer, m: AddRaftVoterResponse, version: number): void {
-  if (!(version >= 0 && version <= 0)) throw versionError('AddRaftVoterResponse', version, 0, 0);
+  if (!(version >= 0 && version <= 1)) throw versionError('AddRaftVoterResponse', version, 0, 1);
   w.int32(m.throttleTimeMs);
   w.int16(m.errorCode);
   w.compactNullableString(m.errorMessage);
@@ -110,7 +121,7 @@ export function encodeAddRaftVoterResponse(w: Writer, m: AddRaftVoterResponse, v
 }
 
 export function decodeAddRaftVoterResponse(r: Reader, version: number): AddRaftVoterResponse {
-  if (!(version >= 0 && version <= 0)) throw versionError('AddRaftVoterResponse', version, 0, 0);
+  if (!(version >= 0 && version <= 1)) throw versionError('AddRaftVoterResponse', version, 0, 1);
   const throttleTimeMs: number = r.int32();
   const errorCode: number = r.int16();
   const errorMessage: string | null = r.compactNullableString();
@@ -122,7 +133,7 @@ export const addRaftVoterApi: ApiDescriptor<AddRaftVoterRequest, AddRaftVoterRes
   apiKey: 80,
   name: 'AddRaftVoter',
   minVersion: 0,
-  maxVersion: 0,
+  maxVersion: 1,
   flexibleMinVersion: 0,
   latestVersionUnstable: false,
   encodeRequest: encodeAddRaftVoterRequest,

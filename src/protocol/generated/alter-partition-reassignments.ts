@@ -2,13 +2,14 @@
 // Source: message/AlterPartitionReassignmentsRequest.json, message/AlterPartitionReassignmentsResponse.json
 import { Reader } from '../io/reader.js';
 import { type Writer } from '../io/writer.js';
-import { versionError } from '../protocol-error.js';
+import { nonDefaultFieldError, versionError } from '../protocol-error.js';
 import type { ApiDescriptor } from './api-descriptor.js';
 
-// AlterPartitionReassignmentsRequest: valid versions 0, flexible 0+
+// AlterPartitionReassignmentsRequest: valid versions 0-1, flexible 0+
 
 export interface AlterPartitionReassignmentsRequest {
   timeoutMs: number; // versions 0+
+  allowReplicationFactorChange: boolean; // versions 1+
   topics: ReassignableTopic[]; // versions 0+
 }
 
@@ -22,10 +23,11 @@ export interface ReassignablePartition {
   replicas: number[] | null; // versions 0+, nullable 0+
 }
 
-// AlterPartitionReassignmentsResponse: valid versions 0, flexible 0+
+// AlterPartitionReassignmentsResponse: valid versions 0-1, flexible 0+
 
 export interface AlterPartitionReassignmentsResponse {
   throttleTimeMs: number; // versions 0+
+  allowReplicationFactorChange: boolean; // versions 1+, ignorable
   errorCode: number; // versions 0+
   errorMessage: string | null; // versions 0+, nullable 0+
   responses: ReassignableTopicResponse[]; // versions 0+
@@ -45,6 +47,7 @@ export interface ReassignablePartitionResponse {
 export function createAlterPartitionReassignmentsRequest(): AlterPartitionReassignmentsRequest {
   return {
     timeoutMs: 60000,
+    allowReplicationFactorChange: true,
     topics: [],
   };
 }
@@ -66,6 +69,7 @@ export function createReassignablePartition(): ReassignablePartition {
 export function createAlterPartitionReassignmentsResponse(): AlterPartitionReassignmentsResponse {
   return {
     throttleTimeMs: 0,
+    allowReplicationFactorChange: true,
     errorCode: 0,
     errorMessage: '',
     responses: [],
@@ -88,8 +92,13 @@ export function createReassignablePartitionResponse(): ReassignablePartitionResp
 }
 
 export function encodeAlterPartitionReassignmentsRequest(w: Writer, m: AlterPartitionReassignmentsRequest, version: number): void {
-  if (!(version >= 0 && version <= 0)) throw versionError('AlterPartitionReassignmentsRequest', version, 0, 0);
+  if (!(version >= 0 && version <= 1)) throw versionError('AlterPartitionReassignmentsRequest', version, 0, 1);
   w.int32(m.timeoutMs);
+  if (version <= 0) {
+    if (m.allowReplicationFactorChange !== true) throw nonDefaultFieldError('allowReplicationFactorChange', version);
+  } else {
+    w.bool(m.allowReplicationFactorChange);
+  }
   {
     const $a = m.topics;
     w.uvarint($a.length + 1);
@@ -99,8 +108,12 @@ export function encodeAlterPartitionReassignmentsRequest(w: Writer, m: AlterPart
 }
 
 export function decodeAlterPartitionReassignmentsRequest(r: Reader, version: number): AlterPartitionReassignmentsRequest {
-  if (!(version >= 0 && version <= 0)) throw versionError('AlterPartitionReassignmentsRequest', version, 0, 0);
+  if (!(version >= 0 && version <= 1)) throw versionError('AlterPartitionReassignmentsRequest', version, 0, 1);
   const timeoutMs: number = r.int32();
+  let allowReplicationFactorChange: boolean = true;
+  if (version >= 1) {
+    allowReplicationFactorChange = r.bool();
+  }
   let topics: ReassignableTopic[];
   {
     const $n = r.compactArrayLength(3);
@@ -109,7 +122,7 @@ export function decodeAlterPartitionReassignmentsRequest(r: Reader, version: num
     topics = $a;
   }
   r.skipTaggedFields();
-  return { timeoutMs, topics };
+  return { timeoutMs, allowReplicationFactorChange, topics };
 }
 
 function writeReassignableTopic(w: Writer, m: ReassignableTopic, version: number): void {
@@ -165,8 +178,11 @@ function readReassignablePartition(r: Reader, version: number): ReassignablePart
 }
 
 export function encodeAlterPartitionReassignmentsResponse(w: Writer, m: AlterPartitionReassignmentsResponse, version: number): void {
-  if (!(version >= 0 && version <= 0)) throw versionError('AlterPartitionReassignmentsResponse', version, 0, 0);
+  if (!(version >= 0 && version <= 1)) throw versionError('AlterPartitionReassignmentsResponse', version, 0, 1);
   w.int32(m.throttleTimeMs);
+  if (version >= 1) {
+    w.bool(m.allowReplicationFactorChange);
+  }
   w.int16(m.errorCode);
   w.compactNullableString(m.errorMessage);
   {
@@ -178,8 +194,12 @@ export function encodeAlterPartitionReassignmentsResponse(w: Writer, m: AlterPar
 }
 
 export function decodeAlterPartitionReassignmentsResponse(r: Reader, version: number): AlterPartitionReassignmentsResponse {
-  if (!(version >= 0 && version <= 0)) throw versionError('AlterPartitionReassignmentsResponse', version, 0, 0);
+  if (!(version >= 0 && version <= 1)) throw versionError('AlterPartitionReassignmentsResponse', version, 0, 1);
   const throttleTimeMs: number = r.int32();
+  let allowReplicationFactorChange: boolean = true;
+  if (version >= 1) {
+    allowReplicationFactorChange = r.bool();
+  }
   const errorCode: number = r.int16();
   const errorMessage: string | null = r.compactNullableString();
   let responses: ReassignableTopicResponse[];
@@ -190,7 +210,7 @@ export function decodeAlterPartitionReassignmentsResponse(r: Reader, version: nu
     responses = $a;
   }
   r.skipTaggedFields();
-  return { throttleTimeMs, errorCode, errorMessage, responses };
+  return { throttleTimeMs, allowReplicationFactorChange, errorCode, errorMessage, responses };
 }
 
 function writeReassignableTopicResponse(w: Writer, m: ReassignableTopicResponse, version: number): void {
@@ -235,7 +255,7 @@ export const alterPartitionReassignmentsApi: ApiDescriptor<AlterPartitionReassig
   apiKey: 45,
   name: 'AlterPartitionReassignments',
   minVersion: 0,
-  maxVersion: 0,
+  maxVersion: 1,
   flexibleMinVersion: 0,
   latestVersionUnstable: false,
   encodeRequest: encodeAlterPartitionReassignmentsRequest,

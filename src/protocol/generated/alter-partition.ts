@@ -5,7 +5,7 @@ import { type Writer } from '../io/writer.js';
 import { nonDefaultFieldError, versionError } from '../protocol-error.js';
 import type { ApiDescriptor } from './api-descriptor.js';
 
-// AlterPartitionRequest: valid versions 0-3, flexible 0+
+// AlterPartitionRequest: valid versions 2-3, flexible 0+
 
 export interface AlterPartitionRequest {
   brokerId: number; // versions 0+
@@ -14,7 +14,6 @@ export interface AlterPartitionRequest {
 }
 
 export interface AlterPartitionRequestTopicData {
-  topicName: string; // versions 0-1, ignorable
   topicId: string; // versions 2+, ignorable
   partitions: AlterPartitionRequestPartitionData[]; // versions 0+
 }
@@ -33,7 +32,7 @@ export interface BrokerState {
   brokerEpoch: bigint; // versions 3+
 }
 
-// AlterPartitionResponse: valid versions 0-3, flexible 0+
+// AlterPartitionResponse: valid versions 2-3, flexible 0+
 
 export interface AlterPartitionResponse {
   throttleTimeMs: number; // versions 0+
@@ -42,7 +41,6 @@ export interface AlterPartitionResponse {
 }
 
 export interface AlterPartitionResponseTopicData {
-  topicName: string; // versions 0-1, ignorable
   topicId: string; // versions 2+, ignorable
   partitions: AlterPartitionResponsePartitionData[]; // versions 0+
 }
@@ -67,7 +65,6 @@ export function createAlterPartitionRequest(): AlterPartitionRequest {
 
 export function createAlterPartitionRequestTopicData(): AlterPartitionRequestTopicData {
   return {
-    topicName: '',
     topicId: ZERO_UUID,
     partitions: [],
   };
@@ -101,7 +98,6 @@ export function createAlterPartitionResponse(): AlterPartitionResponse {
 
 export function createAlterPartitionResponseTopicData(): AlterPartitionResponseTopicData {
   return {
-    topicName: '',
     topicId: ZERO_UUID,
     partitions: [],
   };
@@ -120,7 +116,7 @@ export function createAlterPartitionResponsePartitionData(): AlterPartitionRespo
 }
 
 export function encodeAlterPartitionRequest(w: Writer, m: AlterPartitionRequest, version: number): void {
-  if (!(version >= 0 && version <= 3)) throw versionError('AlterPartitionRequest', version, 0, 3);
+  if (!(version >= 2 && version <= 3)) throw versionError('AlterPartitionRequest', version, 2, 3);
   w.int32(m.brokerId);
   w.int64(m.brokerEpoch);
   {
@@ -132,12 +128,12 @@ export function encodeAlterPartitionRequest(w: Writer, m: AlterPartitionRequest,
 }
 
 export function decodeAlterPartitionRequest(r: Reader, version: number): AlterPartitionRequest {
-  if (!(version >= 0 && version <= 3)) throw versionError('AlterPartitionRequest', version, 0, 3);
+  if (!(version >= 2 && version <= 3)) throw versionError('AlterPartitionRequest', version, 2, 3);
   const brokerId: number = r.int32();
   const brokerEpoch: bigint = r.int64();
   let topics: AlterPartitionRequestTopicData[];
   {
-    const $n = r.compactArrayLength(3);
+    const $n = r.compactArrayLength(18);
     const $a: AlterPartitionRequestTopicData[] = [];
     for (let $i = 0; $i < $n; $i++) $a.push(readAlterPartitionRequestTopicData(r, version));
     topics = $a;
@@ -147,12 +143,7 @@ export function decodeAlterPartitionRequest(r: Reader, version: number): AlterPa
 }
 
 function writeAlterPartitionRequestTopicData(w: Writer, m: AlterPartitionRequestTopicData, version: number): void {
-  if (version <= 1) {
-    w.compactString(m.topicName);
-  }
-  if (version >= 2) {
-    w.uuid(m.topicId);
-  }
+  w.uuid(m.topicId);
   {
     const $a = m.partitions;
     w.uvarint($a.length + 1);
@@ -162,23 +153,16 @@ function writeAlterPartitionRequestTopicData(w: Writer, m: AlterPartitionRequest
 }
 
 function readAlterPartitionRequestTopicData(r: Reader, version: number): AlterPartitionRequestTopicData {
-  let topicName: string = '';
-  if (version <= 1) {
-    topicName = r.compactString();
-  }
-  let topicId: string = ZERO_UUID;
-  if (version >= 2) {
-    topicId = r.uuid();
-  }
+  const topicId: string = r.uuid();
   let partitions: AlterPartitionRequestPartitionData[];
   {
-    const $n = r.compactArrayLength(14);
+    const $n = r.compactArrayLength(15);
     const $a: AlterPartitionRequestPartitionData[] = [];
     for (let $i = 0; $i < $n; $i++) $a.push(readAlterPartitionRequestPartitionData(r, version));
     partitions = $a;
   }
   r.skipTaggedFields();
-  return { topicName, topicId, partitions };
+  return { topicId, partitions };
 }
 
 function writeAlterPartitionRequestPartitionData(w: Writer, m: AlterPartitionRequestPartitionData, version: number): void {
@@ -198,11 +182,7 @@ function writeAlterPartitionRequestPartitionData(w: Writer, m: AlterPartitionReq
     w.uvarint($a.length + 1);
     for (const $e of $a) writeBrokerState(w, $e, version);
   }
-  if (version <= 0) {
-    if (m.leaderRecoveryState !== 0) throw nonDefaultFieldError('leaderRecoveryState', version);
-  } else {
-    w.int8(m.leaderRecoveryState);
-  }
+  w.int8(m.leaderRecoveryState);
   w.int32(m.partitionEpoch);
   w.uvarint(0);
 }
@@ -224,10 +204,7 @@ function readAlterPartitionRequestPartitionData(r: Reader, version: number): Alt
     for (let $i = 0; $i < $n; $i++) $a.push(readBrokerState(r, version));
     newIsrWithEpochs = $a;
   }
-  let leaderRecoveryState: number = 0;
-  if (version >= 1) {
-    leaderRecoveryState = r.int8();
-  }
+  const leaderRecoveryState: number = r.int8();
   const partitionEpoch: number = r.int32();
   r.skipTaggedFields();
   return { partitionIndex, leaderEpoch, newIsr, newIsrWithEpochs, leaderRecoveryState, partitionEpoch };
@@ -247,7 +224,7 @@ function readBrokerState(r: Reader, version: number): BrokerState {
 }
 
 export function encodeAlterPartitionResponse(w: Writer, m: AlterPartitionResponse, version: number): void {
-  if (!(version >= 0 && version <= 3)) throw versionError('AlterPartitionResponse', version, 0, 3);
+  if (!(version >= 2 && version <= 3)) throw versionError('AlterPartitionResponse', version, 2, 3);
   w.int32(m.throttleTimeMs);
   w.int16(m.errorCode);
   {
@@ -259,12 +236,12 @@ export function encodeAlterPartitionResponse(w: Writer, m: AlterPartitionRespons
 }
 
 export function decodeAlterPartitionResponse(r: Reader, version: number): AlterPartitionResponse {
-  if (!(version >= 0 && version <= 3)) throw versionError('AlterPartitionResponse', version, 0, 3);
+  if (!(version >= 2 && version <= 3)) throw versionError('AlterPartitionResponse', version, 2, 3);
   const throttleTimeMs: number = r.int32();
   const errorCode: number = r.int16();
   let topics: AlterPartitionResponseTopicData[];
   {
-    const $n = r.compactArrayLength(3);
+    const $n = r.compactArrayLength(18);
     const $a: AlterPartitionResponseTopicData[] = [];
     for (let $i = 0; $i < $n; $i++) $a.push(readAlterPartitionResponseTopicData(r, version));
     topics = $a;
@@ -274,12 +251,7 @@ export function decodeAlterPartitionResponse(r: Reader, version: number): AlterP
 }
 
 function writeAlterPartitionResponseTopicData(w: Writer, m: AlterPartitionResponseTopicData, version: number): void {
-  if (version <= 1) {
-    w.compactString(m.topicName);
-  }
-  if (version >= 2) {
-    w.uuid(m.topicId);
-  }
+  w.uuid(m.topicId);
   {
     const $a = m.partitions;
     w.uvarint($a.length + 1);
@@ -289,23 +261,16 @@ function writeAlterPartitionResponseTopicData(w: Writer, m: AlterPartitionRespon
 }
 
 function readAlterPartitionResponseTopicData(r: Reader, version: number): AlterPartitionResponseTopicData {
-  let topicName: string = '';
-  if (version <= 1) {
-    topicName = r.compactString();
-  }
-  let topicId: string = ZERO_UUID;
-  if (version >= 2) {
-    topicId = r.uuid();
-  }
+  const topicId: string = r.uuid();
   let partitions: AlterPartitionResponsePartitionData[];
   {
-    const $n = r.compactArrayLength(20);
+    const $n = r.compactArrayLength(21);
     const $a: AlterPartitionResponsePartitionData[] = [];
     for (let $i = 0; $i < $n; $i++) $a.push(readAlterPartitionResponsePartitionData(r, version));
     partitions = $a;
   }
   r.skipTaggedFields();
-  return { topicName, topicId, partitions };
+  return { topicId, partitions };
 }
 
 function writeAlterPartitionResponsePartitionData(w: Writer, m: AlterPartitionResponsePartitionData, version: number): void {
@@ -318,9 +283,7 @@ function writeAlterPartitionResponsePartitionData(w: Writer, m: AlterPartitionRe
     w.uvarint($a.length + 1);
     for (const $e of $a) w.int32($e);
   }
-  if (version >= 1) {
-    w.int8(m.leaderRecoveryState);
-  }
+  w.int8(m.leaderRecoveryState);
   w.int32(m.partitionEpoch);
   w.uvarint(0);
 }
@@ -337,10 +300,7 @@ function readAlterPartitionResponsePartitionData(r: Reader, version: number): Al
     for (let $i = 0; $i < $n; $i++) $a.push(r.int32());
     isr = $a;
   }
-  let leaderRecoveryState: number = 0;
-  if (version >= 1) {
-    leaderRecoveryState = r.int8();
-  }
+  const leaderRecoveryState: number = r.int8();
   const partitionEpoch: number = r.int32();
   r.skipTaggedFields();
   return { partitionIndex, errorCode, leaderId, leaderEpoch, isr, leaderRecoveryState, partitionEpoch };
@@ -349,7 +309,7 @@ function readAlterPartitionResponsePartitionData(r: Reader, version: number): Al
 export const alterPartitionApi: ApiDescriptor<AlterPartitionRequest, AlterPartitionResponse> = {
   apiKey: 56,
   name: 'AlterPartition',
-  minVersion: 0,
+  minVersion: 2,
   maxVersion: 3,
   flexibleMinVersion: 0,
   latestVersionUnstable: false,

@@ -5,7 +5,7 @@ import { type Writer } from '../io/writer.js';
 import { versionError } from '../protocol-error.js';
 import type { ApiDescriptor } from './api-descriptor.js';
 
-// AlterReplicaLogDirsRequest: valid versions 0-2, flexible 2+
+// AlterReplicaLogDirsRequest: valid versions 1-2, flexible 2+
 
 export interface AlterReplicaLogDirsRequest {
   dirs: AlterReplicaLogDir[]; // versions 0+
@@ -21,7 +21,7 @@ export interface AlterReplicaLogDirTopic {
   partitions: number[]; // versions 0+
 }
 
-// AlterReplicaLogDirsResponse: valid versions 0-2, flexible 2+
+// AlterReplicaLogDirsResponse: valid versions 1-2, flexible 2+
 
 export interface AlterReplicaLogDirsResponse {
   throttleTimeMs: number; // versions 0+
@@ -80,7 +80,7 @@ export function createAlterReplicaLogDirPartitionResult(): AlterReplicaLogDirPar
 }
 
 export function encodeAlterReplicaLogDirsRequest(w: Writer, m: AlterReplicaLogDirsRequest, version: number): void {
-  if (!(version >= 0 && version <= 2)) throw versionError('AlterReplicaLogDirsRequest', version, 0, 2);
+  if (!(version >= 1 && version <= 2)) throw versionError('AlterReplicaLogDirsRequest', version, 1, 2);
   if (version <= 1) {
     const $a = m.dirs;
     w.int32($a.length);
@@ -94,7 +94,7 @@ export function encodeAlterReplicaLogDirsRequest(w: Writer, m: AlterReplicaLogDi
 }
 
 export function decodeAlterReplicaLogDirsRequest(r: Reader, version: number): AlterReplicaLogDirsRequest {
-  if (!(version >= 0 && version <= 2)) throw versionError('AlterReplicaLogDirsRequest', version, 0, 2);
+  if (!(version >= 1 && version <= 2)) throw versionError('AlterReplicaLogDirsRequest', version, 1, 2);
   let dirs: AlterReplicaLogDir[];
   if (version <= 1) {
     const $n = r.arrayLength(6);
@@ -194,7 +194,7 @@ function readAlterReplicaLogDirTopic(r: Reader, version: number): AlterReplicaLo
 }
 
 export function encodeAlterReplicaLogDirsResponse(w: Writer, m: AlterReplicaLogDirsResponse, version: number): void {
-  if (!(version >= 0 && version <= 2)) throw versionError('AlterReplicaLogDirsResponse', version, 0, 2);
+  if (!(version >= 1 && version <= 2)) throw versionError('AlterReplicaLogDirsResponse', version, 1, 2);
   w.int32(m.throttleTimeMs);
   if (version <= 1) {
     const $a = m.results;
@@ -209,7 +209,7 @@ export function encodeAlterReplicaLogDirsResponse(w: Writer, m: AlterReplicaLogD
 }
 
 export function decodeAlterReplicaLogDirsResponse(r: Reader, version: number): AlterReplicaLogDirsResponse {
-  if (!(version >= 0 && version <= 2)) throw versionError('AlterReplicaLogDirsResponse', version, 0, 2);
+  if (!(version >= 1 && version <= 2)) throw versionError('AlterReplicaLogDirsResponse', version, 1, 2);
   const throttleTimeMs: number = r.int32();
   let results: AlterReplicaLogDirTopicResult[];
   if (version <= 1) {
@@ -284,7 +284,7 @@ function readAlterReplicaLogDirPartitionResult(r: Reader, version: number): Alte
 export const alterReplicaLogDirsApi: ApiDescriptor<AlterReplicaLogDirsRequest, AlterReplicaLogDirsResponse> = {
   apiKey: 34,
   name: 'AlterReplicaLogDirs',
-  minVersion: 0,
+  minVersion: 1,
   maxVersion: 2,
   flexibleMinVersion: 2,
   latestVersionUnstable: false,

@@ -5,7 +5,7 @@ import { Writer } from '../io/writer.js';
 import { ProtocolError, nonDefaultFieldError, versionError } from '../protocol-error.js';
 import type { ApiDescriptor } from './api-descriptor.js';
 
-// BrokerHeartbeatRequest: valid versions 0-1, flexible 0+
+// BrokerHeartbeatRequest: valid versions 0-2, flexible 0+
 
 export interface BrokerHeartbeatRequest {
   brokerId: number; // versions 0+
@@ -14,9 +14,10 @@ export interface BrokerHeartbeatRequest {
   wantFence: boolean; // versions 0+
   wantShutDown: boolean; // versions 0+
   offlineLogDirs: string[]; // versions 1+, tag 0 in 1+
+  cordonedLogDirs: string[] | null; // versions 2+, nullable 2+, tag 1 in 2+
 }
 
-// BrokerHeartbeatResponse: valid versions 0-1, flexible 0+
+// BrokerHeartbeatResponse: valid versions 0-2, flexible 0+
 
 export interface BrokerHeartbeatResponse {
   throttleTimeMs: number; // versions 0+
@@ -34,6 +35,7 @@ export function createBrokerHeartbeatRequest(): BrokerHeartbeatRequest {
     wantFence: false,
     wantShutDown: false,
     offlineLogDirs: [],
+    cordonedLogDirs: null,
   };
 }
 
@@ -48,7 +50,7 @@ export function createBrokerHeartbeatResponse(): BrokerHeartbeatResponse {
 }
 
 export function encodeBrokerHeartbeatRequest(w: Writer, m: BrokerHeartbeatRequest, version: number): void {
-  if (!(version >= 0 && version <= 1)) throw versionError('BrokerHeartbeatRequest', version, 0, 1);
+  if (!(version >= 0 && version <= 2)) throw versionError('BrokerHeartbeatRequest', version, 0, 2);
   w.int32(m.brokerId);
   w.int64(m.brokerEpoch);
   w.int64(m.currentMetadataOffset);
@@ -57,8 +59,12 @@ export function encodeBrokerHeartbeatRequest(w: Writer, m: BrokerHeartbeatReques
   if (version <= 0) {
     if (m.offlineLogDirs.length !== 0) throw nonDefaultFieldError('offlineLogDirs', version);
   }
+  if (version <= 1) {
+    if (m.cordonedLogDirs !== null) throw nonDefaultFieldError('cordonedLogDirs', version);
+  }
   let $tagged = 0;
   if (version >= 1 && m.offlineLogDirs.length !== 0) $tagged++;
+  if (version >= 2 && m.cordonedLogDirs !== null) $tagged++;
   w.uvarint($tagged);
   if (version >= 1 && m.offlineLogDirs.length !== 0) {
     const $t = new Writer(64);
@@ -69,16 +75,29 @@ export function encodeBrokerHeartbeatRequest(w: Writer, m: BrokerHeartbeatReques
     }
     w.taggedField(0, $t);
   }
+  if (version >= 2 && m.cordonedLogDirs !== null) {
+    const $t = new Writer(64);
+    {
+      const $a = m.cordonedLogDirs;
+      if ($a === null) $t.uvarint(0);
+      else {
+        $t.uvarint($a.length + 1);
+        for (const $e of $a) $t.uuid($e);
+      }
+    }
+    w.taggedField(1, $t);
+  }
 }
 
 export function decodeBrokerHeartbeatRequest(r: Reader, version: number): BrokerHeartbeatRequest {
-  if (!(version >= 0 && version <= 1)) throw versionError('BrokerHeartbeatRequest', version, 0, 1);
+  if (!(version >= 0 && version <= 2)) throw versionError('BrokerHeartbeatRequest', version, 0, 2);
   const brokerId: number = r.int32();
   const brokerEpoch: bigint = r.int64();
   const currentMetadataOffset: bigint = r.int64();
   const wantFence: boolean = r.bool();
   const wantShutDown: boolean = r.bool();
   let offlineLogDirs: string[] = [];
+  let cordonedLogDirs: string[] | null = null;
   const $count = r.uvarint();
   for (let $k = 0; $k < $count; $k++) {
     const $tag = r.uvarint();
@@ -93,16 +112,28 @@ export function decodeBrokerHeartbeatRequest(r: Reader, version: number): Broker
           offlineLogDirs = $a;
         }
         break;
+      case 1:
+        if (!(version >= 2)) throw new ProtocolError('invalid', `tag 1 is not valid for version ${version}`);
+        {
+          const $n = r.compactNullableArrayLength(16);
+          if ($n < 0) cordonedLogDirs = null;
+          else {
+            const $a: string[] = [];
+            for (let $i = 0; $i < $n; $i++) $a.push(r.uuid());
+            cordonedLogDirs = $a;
+          }
+        }
+        break;
       default:
         r.position = $end;
     }
     r.checkTaggedFieldEnd($end, $tag);
   }
-  return { brokerId, brokerEpoch, currentMetadataOffset, wantFence, wantShutDown, offlineLogDirs };
+  return { brokerId, brokerEpoch, currentMetadataOffset, wantFence, wantShutDown, offlineLogDirs, cordonedLogDirs };
 }
 
 export function encodeBrokerHeartbeatResponse(w: Writer, m: BrokerHeartbeatResponse, version: number): void {
-  if (!(version >= 0 && version <= 1)) throw versionError('BrokerHeartbeatResponse', version, 0, 1);
+  if (!(version >= 0 && version <= 2)) throw versionError('BrokerHeartbeatResponse', version, 0, 2);
   w.int32(m.throttleTimeMs);
   w.int16(m.errorCode);
   w.bool(m.isCaughtUp);
@@ -112,7 +143,7 @@ export function encodeBrokerHeartbeatResponse(w: Writer, m: BrokerHeartbeatRespo
 }
 
 export function decodeBrokerHeartbeatResponse(r: Reader, version: number): BrokerHeartbeatResponse {
-  if (!(version >= 0 && version <= 1)) throw versionError('BrokerHeartbeatResponse', version, 0, 1);
+  if (!(version >= 0 && version <= 2)) throw versionError('BrokerHeartbeatResponse', version, 0, 2);
   const throttleTimeMs: number = r.int32();
   const errorCode: number = r.int16();
   const isCaughtUp: boolean = r.bool();
@@ -126,7 +157,7 @@ export const brokerHeartbeatApi: ApiDescriptor<BrokerHeartbeatRequest, BrokerHea
   apiKey: 63,
   name: 'BrokerHeartbeat',
   minVersion: 0,
-  maxVersion: 1,
+  maxVersion: 2,
   flexibleMinVersion: 0,
   latestVersionUnstable: false,
   encodeRequest: encodeBrokerHeartbeatRequest,

@@ -5,14 +5,14 @@ import { type Writer } from '../io/writer.js';
 import { versionError } from '../protocol-error.js';
 import type { ApiDescriptor } from './api-descriptor.js';
 
-// ConsumerGroupDescribeRequest: valid versions 0, flexible 0+
+// ConsumerGroupDescribeRequest: valid versions 0-1, flexible 0+
 
 export interface ConsumerGroupDescribeRequest {
   groupIds: string[]; // versions 0+
   includeAuthorizedOperations: boolean; // versions 0+
 }
 
-// ConsumerGroupDescribeResponse: valid versions 0, flexible 0+
+// ConsumerGroupDescribeResponse: valid versions 0-1, flexible 0+
 
 export interface ConsumerGroupDescribeResponse {
   throttleTimeMs: number; // versions 0+
@@ -42,6 +42,7 @@ export interface Member {
   subscribedTopicRegex: string | null; // versions 0+, nullable 0+
   assignment: Assignment; // versions 0+
   targetAssignment: Assignment; // versions 0+
+  memberType: number; // versions 1+, ignorable
 }
 
 export interface Assignment {
@@ -94,6 +95,7 @@ export function createMember(): Member {
     subscribedTopicRegex: null,
     assignment: createAssignment(),
     targetAssignment: createAssignment(),
+    memberType: -1,
   };
 }
 
@@ -112,7 +114,7 @@ export function createTopicPartitions(): TopicPartitions {
 }
 
 export function encodeConsumerGroupDescribeRequest(w: Writer, m: ConsumerGroupDescribeRequest, version: number): void {
-  if (!(version >= 0 && version <= 0)) throw versionError('ConsumerGroupDescribeRequest', version, 0, 0);
+  if (!(version >= 0 && version <= 1)) throw versionError('ConsumerGroupDescribeRequest', version, 0, 1);
   {
     const $a = m.groupIds;
     w.uvarint($a.length + 1);
@@ -123,7 +125,7 @@ export function encodeConsumerGroupDescribeRequest(w: Writer, m: ConsumerGroupDe
 }
 
 export function decodeConsumerGroupDescribeRequest(r: Reader, version: number): ConsumerGroupDescribeRequest {
-  if (!(version >= 0 && version <= 0)) throw versionError('ConsumerGroupDescribeRequest', version, 0, 0);
+  if (!(version >= 0 && version <= 1)) throw versionError('ConsumerGroupDescribeRequest', version, 0, 1);
   let groupIds: string[];
   {
     const $n = r.compactArrayLength(1);
@@ -137,7 +139,7 @@ export function decodeConsumerGroupDescribeRequest(r: Reader, version: number): 
 }
 
 export function encodeConsumerGroupDescribeResponse(w: Writer, m: ConsumerGroupDescribeResponse, version: number): void {
-  if (!(version >= 0 && version <= 0)) throw versionError('ConsumerGroupDescribeResponse', version, 0, 0);
+  if (!(version >= 0 && version <= 1)) throw versionError('ConsumerGroupDescribeResponse', version, 0, 1);
   w.int32(m.throttleTimeMs);
   {
     const $a = m.groups;
@@ -148,7 +150,7 @@ export function encodeConsumerGroupDescribeResponse(w: Writer, m: ConsumerGroupD
 }
 
 export function decodeConsumerGroupDescribeResponse(r: Reader, version: number): ConsumerGroupDescribeResponse {
-  if (!(version >= 0 && version <= 0)) throw versionError('ConsumerGroupDescribeResponse', version, 0, 0);
+  if (!(version >= 0 && version <= 1)) throw versionError('ConsumerGroupDescribeResponse', version, 0, 1);
   const throttleTimeMs: number = r.int32();
   let groups: DescribedGroup[];
   {
@@ -213,6 +215,9 @@ function writeMember(w: Writer, m: Member, version: number): void {
   w.compactNullableString(m.subscribedTopicRegex);
   writeAssignment(w, m.assignment, version);
   writeAssignment(w, m.targetAssignment, version);
+  if (version >= 1) {
+    w.int8(m.memberType);
+  }
   w.uvarint(0);
 }
 
@@ -233,8 +238,12 @@ function readMember(r: Reader, version: number): Member {
   const subscribedTopicRegex: string | null = r.compactNullableString();
   const assignment: Assignment = readAssignment(r, version);
   const targetAssignment: Assignment = readAssignment(r, version);
+  let memberType: number = -1;
+  if (version >= 1) {
+    memberType = r.int8();
+  }
   r.skipTaggedFields();
-  return { memberId, instanceId, rackId, memberEpoch, clientId, clientHost, subscribedTopicNames, subscribedTopicRegex, assignment, targetAssignment };
+  return { memberId, instanceId, rackId, memberEpoch, clientId, clientHost, subscribedTopicNames, subscribedTopicRegex, assignment, targetAssignment, memberType };
 }
 
 function writeAssignment(w: Writer, m: Assignment, version: number): void {
@@ -287,7 +296,7 @@ export const consumerGroupDescribeApi: ApiDescriptor<ConsumerGroupDescribeReques
   apiKey: 69,
   name: 'ConsumerGroupDescribe',
   minVersion: 0,
-  maxVersion: 0,
+  maxVersion: 1,
   flexibleMinVersion: 0,
   latestVersionUnstable: false,
   encodeRequest: encodeConsumerGroupDescribeRequest,

@@ -265,7 +265,7 @@ export const consumerGroupHeartbeatApi: ApiDescriptor<ConsumerGroupHeartbeatRequ
   minVersion: 0,
   maxVersion: 1,
   flexibleMinVersion: 0,
-  latestVersionUnstable: true,
+  latestVersionUnstable: false,
   encodeRequest: encodeConsumerGroupHeartbeatRequest,
   decodeRequest: decodeConsumerGroupHeartbeatRequest,
   encodeResponse: encodeConsumerGroupHeartbeatResponse,

@@ -2,10 +2,10 @@
 // Source: message/CreateAclsRequest.json, message/CreateAclsResponse.json
 import { Reader } from '../io/reader.js';
 import { type Writer } from '../io/writer.js';
-import { nonDefaultFieldError, versionError } from '../protocol-error.js';
+import { versionError } from '../protocol-error.js';
 import type { ApiDescriptor } from './api-descriptor.js';
 
-// CreateAclsRequest: valid versions 0-3, flexible 2+
+// CreateAclsRequest: valid versions 1-3, flexible 2+
 
 export interface CreateAclsRequest {
   creations: AclCreation[]; // versions 0+
@@ -21,7 +21,7 @@ export interface AclCreation {
   permissionType: number; // versions 0+
 }
 
-// CreateAclsResponse: valid versions 0-3, flexible 2+
+// CreateAclsResponse: valid versions 1-3, flexible 2+
 
 export interface CreateAclsResponse {
   throttleTimeMs: number; // versions 0+
@@ -66,7 +66,7 @@ export function createAclCreationResult(): AclCreationResult {
 }
 
 export function encodeCreateAclsRequest(w: Writer, m: CreateAclsRequest, version: number): void {
-  if (!(version >= 0 && version <= 3)) throw versionError('CreateAclsRequest', version, 0, 3);
+  if (!(version >= 1 && version <= 3)) throw versionError('CreateAclsRequest', version, 1, 3);
   if (version <= 1) {
     const $a = m.creations;
     w.int32($a.length);
@@ -80,10 +80,10 @@ export function encodeCreateAclsRequest(w: Writer, m: CreateAclsRequest, version
 }
 
 export function decodeCreateAclsRequest(r: Reader, version: number): CreateAclsRequest {
-  if (!(version >= 0 && version <= 3)) throw versionError('CreateAclsRequest', version, 0, 3);
+  if (!(version >= 1 && version <= 3)) throw versionError('CreateAclsRequest', version, 1, 3);
   let creations: AclCreation[];
   if (version <= 1) {
-    const $n = r.arrayLength(9);
+    const $n = r.arrayLength(10);
     const $a: AclCreation[] = [];
     for (let $i = 0; $i < $n; $i++) $a.push(readAclCreation(r, version));
     creations = $a;
@@ -104,11 +104,7 @@ function writeAclCreation(w: Writer, m: AclCreation, version: number): void {
   } else {
     w.compactString(m.resourceName);
   }
-  if (version <= 0) {
-    if (m.resourcePatternType !== 3) throw nonDefaultFieldError('resourcePatternType', version);
-  } else {
-    w.int8(m.resourcePatternType);
-  }
+  w.int8(m.resourcePatternType);
   if (version <= 1) {
     w.string(m.principal);
   } else {
@@ -132,10 +128,7 @@ function readAclCreation(r: Reader, version: number): AclCreation {
   } else {
     resourceName = r.compactString();
   }
-  let resourcePatternType: number = 3;
-  if (version >= 1) {
-    resourcePatternType = r.int8();
-  }
+  const resourcePatternType: number = r.int8();
   let principal: string;
   if (version <= 1) {
     principal = r.string();
@@ -155,7 +148,7 @@ function readAclCreation(r: Reader, version: number): AclCreation {
 }
 
 export function encodeCreateAclsResponse(w: Writer, m: CreateAclsResponse, version: number): void {
-  if (!(version >= 0 && version <= 3)) throw versionError('CreateAclsResponse', version, 0, 3);
+  if (!(version >= 1 && version <= 3)) throw versionError('CreateAclsResponse', version, 1, 3);
   w.int32(m.throttleTimeMs);
   if (version <= 1) {
     const $a = m.results;
@@ -170,7 +163,7 @@ export function encodeCreateAclsResponse(w: Writer, m: CreateAclsResponse, versi
 }
 
 export function decodeCreateAclsResponse(r: Reader, version: number): CreateAclsResponse {
-  if (!(version >= 0 && version <= 3)) throw versionError('CreateAclsResponse', version, 0, 3);
+  if (!(version >= 1 && version <= 3)) throw versionError('CreateAclsResponse', version, 1, 3);
   const throttleTimeMs: number = r.int32();
   let results: AclCreationResult[];
   if (version <= 1) {
@@ -213,7 +206,7 @@ function readAclCreationResult(r: Reader, version: number): AclCreationResult {
 export const createAclsApi: ApiDescriptor<CreateAclsRequest, CreateAclsResponse> = {
   apiKey: 30,
   name: 'CreateAcls',
-  minVersion: 0,
+  minVersion: 1,
   maxVersion: 3,
   flexibleMinVersion: 2,
   latestVersionUnstable: false,

@@ -5,7 +5,7 @@ import { type Writer } from '../io/writer.js';
 import { nonDefaultFieldError, versionError } from '../protocol-error.js';
 import type { ApiDescriptor } from './api-descriptor.js';
 
-// CreateDelegationTokenRequest: valid versions 0-3, flexible 2+
+// CreateDelegationTokenRequest: valid versions 1-3, flexible 2+
 
 export interface CreateDelegationTokenRequest {
   ownerPrincipalType: string | null; // versions 3+, nullable 3+
@@ -19,7 +19,7 @@ export interface CreatableRenewers {
   principalName: string; // versions 0+
 }
 
-// CreateDelegationTokenResponse: valid versions 0-3, flexible 2+
+// CreateDelegationTokenResponse: valid versions 1-3, flexible 2+
 
 export interface CreateDelegationTokenResponse {
   errorCode: number; // versions 0+
@@ -68,7 +68,7 @@ export function createCreateDelegationTokenResponse(): CreateDelegationTokenResp
 }
 
 export function encodeCreateDelegationTokenRequest(w: Writer, m: CreateDelegationTokenRequest, version: number): void {
-  if (!(version >= 0 && version <= 3)) throw versionError('CreateDelegationTokenRequest', version, 0, 3);
+  if (!(version >= 1 && version <= 3)) throw versionError('CreateDelegationTokenRequest', version, 1, 3);
   if (version <= 2) {
     if (m.ownerPrincipalType !== '') throw nonDefaultFieldError('ownerPrincipalType', version);
   } else {
@@ -93,7 +93,7 @@ export function encodeCreateDelegationTokenRequest(w: Writer, m: CreateDelegatio
 }
 
 export function decodeCreateDelegationTokenRequest(r: Reader, version: number): CreateDelegationTokenRequest {
-  if (!(version >= 0 && version <= 3)) throw versionError('CreateDelegationTokenRequest', version, 0, 3);
+  if (!(version >= 1 && version <= 3)) throw versionError('CreateDelegationTokenRequest', version, 1, 3);
   let ownerPrincipalType: string | null = '';
   if (version >= 3) {
     ownerPrincipalType = r.compactNullableString();
@@ -151,7 +151,7 @@ function readCreatableRenewers(r: Reader, version: number): CreatableRenewers {
 }
 
 export function encodeCreateDelegationTokenResponse(w: Writer, m: CreateDelegationTokenResponse, version: number): void {
-  if (!(version >= 0 && version <= 3)) throw versionError('CreateDelegationTokenResponse', version, 0, 3);
+  if (!(version >= 1 && version <= 3)) throw versionError('CreateDelegationTokenResponse', version, 1, 3);
   w.int16(m.errorCode);
   if (version <= 1) {
     w.string(m.principalType);
@@ -191,7 +191,7 @@ export function encodeCreateDelegationTokenResponse(w: Writer, m: CreateDelegati
 }
 
 export function decodeCreateDelegationTokenResponse(r: Reader, version: number): CreateDelegationTokenResponse {
-  if (!(version >= 0 && version <= 3)) throw versionError('CreateDelegationTokenResponse', version, 0, 3);
+  if (!(version >= 1 && version <= 3)) throw versionError('CreateDelegationTokenResponse', version, 1, 3);
   const errorCode: number = r.int16();
   let principalType: string;
   if (version <= 1) {
@@ -236,7 +236,7 @@ export function decodeCreateDelegationTokenResponse(r: Reader, version: number):
 export const createDelegationTokenApi: ApiDescriptor<CreateDelegationTokenRequest, CreateDelegationTokenResponse> = {
   apiKey: 38,
   name: 'CreateDelegationToken',
-  minVersion: 0,
+  minVersion: 1,
   maxVersion: 3,
   flexibleMinVersion: 2,
   latestVersionUnstable: false,

@@ -2,10 +2,10 @@
 // Source: message/CreateTopicsRequest.json, message/CreateTopicsResponse.json
 import { Reader, ZERO_UUID } from '../io/reader.js';
 import { type Writer } from '../io/writer.js';
-import { nonDefaultFieldError, versionError } from '../protocol-error.js';
+import { versionError } from '../protocol-error.js';
 import type { ApiDescriptor } from './api-descriptor.js';
 
-// CreateTopicsRequest: valid versions 0-7, flexible 5+
+// CreateTopicsRequest: valid versions 2-7, flexible 5+
 
 export interface CreateTopicsRequest {
   topics: CreatableTopic[]; // versions 0+
@@ -31,7 +31,7 @@ export interface CreatableTopicConfig {
   value: string | null; // versions 0+, nullable 0+
 }
 
-// CreateTopicsResponse: valid versions 0-7, flexible 5+
+// CreateTopicsResponse: valid versions 2-7, flexible 5+
 
 export interface CreateTopicsResponse {
   throttleTimeMs: number; // versions 2+, ignorable
@@ -120,7 +120,7 @@ export function createCreatableTopicConfigs(): CreatableTopicConfigs {
 }
 
 export function encodeCreateTopicsRequest(w: Writer, m: CreateTopicsRequest, version: number): void {
-  if (!(version >= 0 && version <= 7)) throw versionError('CreateTopicsRequest', version, 0, 7);
+  if (!(version >= 2 && version <= 7)) throw versionError('CreateTopicsRequest', version, 2, 7);
   if (version <= 4) {
     const $a = m.topics;
     w.int32($a.length);
@@ -131,16 +131,12 @@ export function encodeCreateTopicsRequest(w: Writer, m: CreateTopicsRequest, ver
     for (const $e of $a) writeCreatableTopic(w, $e, version);
   }
   w.int32(m.timeoutMs);
-  if (version <= 0) {
-    if (m.validateOnly !== false) throw nonDefaultFieldError('validateOnly', version);
-  } else {
-    w.bool(m.validateOnly);
-  }
+  w.bool(m.validateOnly);
   if (version >= 5) w.uvarint(0);
 }
 
 export function decodeCreateTopicsRequest(r: Reader, version: number): CreateTopicsRequest {
-  if (!(version >= 0 && version <= 7)) throw versionError('CreateTopicsRequest', version, 0, 7);
+  if (!(version >= 2 && version <= 7)) throw versionError('CreateTopicsRequest', version, 2, 7);
   let topics: CreatableTopic[];
   if (version <= 4) {
     const $n = r.arrayLength(16);
@@ -154,10 +150,7 @@ export function decodeCreateTopicsRequest(r: Reader, version: number): CreateTop
     topics = $a;
   }
   const timeoutMs: number = r.int32();
-  let validateOnly: boolean = false;
-  if (version >= 1) {
-    validateOnly = r.bool();
-  }
+  const validateOnly: boolean = r.bool();
   if (version >= 5) r.skipTaggedFields();
   return { topics, timeoutMs, validateOnly };
 }
@@ -292,10 +285,8 @@ function readCreatableTopicConfig(r: Reader, version: number): CreatableTopicCon
 }
 
 export function encodeCreateTopicsResponse(w: Writer, m: CreateTopicsResponse, version: number): void {
-  if (!(version >= 0 && version <= 7)) throw versionError('CreateTopicsResponse', version, 0, 7);
-  if (version >= 2) {
-    w.int32(m.throttleTimeMs);
-  }
+  if (!(version >= 2 && version <= 7)) throw versionError('CreateTopicsResponse', version, 2, 7);
+  w.int32(m.throttleTimeMs);
   if (version <= 4) {
     const $a = m.topics;
     w.int32($a.length);
@@ -309,14 +300,11 @@ export function encodeCreateTopicsResponse(w: Writer, m: CreateTopicsResponse, v
 }
 
 export function decodeCreateTopicsResponse(r: Reader, version: number): CreateTopicsResponse {
-  if (!(version >= 0 && version <= 7)) throw versionError('CreateTopicsResponse', version, 0, 7);
-  let throttleTimeMs: number = 0;
-  if (version >= 2) {
-    throttleTimeMs = r.int32();
-  }
+  if (!(version >= 2 && version <= 7)) throw versionError('CreateTopicsResponse', version, 2, 7);
+  const throttleTimeMs: number = r.int32();
   let topics: CreatableTopicResult[];
   if (version <= 4) {
-    const $n = r.arrayLength(4);
+    const $n = r.arrayLength(6);
     const $a: CreatableTopicResult[] = [];
     for (let $i = 0; $i < $n; $i++) $a.push(readCreatableTopicResult(r, version));
     topics = $a;
@@ -340,9 +328,9 @@ function writeCreatableTopicResult(w: Writer, m: CreatableTopicResult, version: 
     w.uuid(m.topicId);
   }
   w.int16(m.errorCode);
-  if (version >= 1 && version <= 4) {
+  if (version <= 4) {
     w.nullableString(m.errorMessage);
-  } else if (version >= 5) {
+  } else {
     w.compactNullableString(m.errorMessage);
   }
   if (version >= 5) {
@@ -383,10 +371,10 @@ function readCreatableTopicResult(r: Reader, version: number): CreatableTopicRes
     topicId = r.uuid();
   }
   const errorCode: number = r.int16();
-  let errorMessage: string | null = '';
-  if (version >= 1 && version <= 4) {
+  let errorMessage: string | null;
+  if (version <= 4) {
     errorMessage = r.nullableString();
-  } else if (version >= 5) {
+  } else {
     errorMessage = r.compactNullableString();
   }
   let topicConfigErrorCode: number = 0;
@@ -448,7 +436,7 @@ function readCreatableTopicConfigs(r: Reader, version: number): CreatableTopicCo
 export const createTopicsApi: ApiDescriptor<CreateTopicsRequest, CreateTopicsResponse> = {
   apiKey: 19,
   name: 'CreateTopics',
-  minVersion: 0,
+  minVersion: 2,
   maxVersion: 7,
   flexibleMinVersion: 5,
   latestVersionUnstable: false,

@@ -2,10 +2,10 @@
 // Source: message/DeleteAclsRequest.json, message/DeleteAclsResponse.json
 import { Reader } from '../io/reader.js';
 import { type Writer } from '../io/writer.js';
-import { nonDefaultFieldError, versionError } from '../protocol-error.js';
+import { versionError } from '../protocol-error.js';
 import type { ApiDescriptor } from './api-descriptor.js';
 
-// DeleteAclsRequest: valid versions 0-3, flexible 2+
+// DeleteAclsRequest: valid versions 1-3, flexible 2+
 
 export interface DeleteAclsRequest {
   filters: DeleteAclsFilter[]; // versions 0+
@@ -21,7 +21,7 @@ export interface DeleteAclsFilter {
   permissionType: number; // versions 0+
 }
 
-// DeleteAclsResponse: valid versions 0-3, flexible 2+
+// DeleteAclsResponse: valid versions 1-3, flexible 2+
 
 export interface DeleteAclsResponse {
   throttleTimeMs: number; // versions 0+
@@ -94,7 +94,7 @@ export function createDeleteAclsMatchingAcl(): DeleteAclsMatchingAcl {
 }
 
 export function encodeDeleteAclsRequest(w: Writer, m: DeleteAclsRequest, version: number): void {
-  if (!(version >= 0 && version <= 3)) throw versionError('DeleteAclsRequest', version, 0, 3);
+  if (!(version >= 1 && version <= 3)) throw versionError('DeleteAclsRequest', version, 1, 3);
   if (version <= 1) {
     const $a = m.filters;
     w.int32($a.length);
@@ -108,10 +108,10 @@ export function encodeDeleteAclsRequest(w: Writer, m: DeleteAclsRequest, version
 }
 
 export function decodeDeleteAclsRequest(r: Reader, version: number): DeleteAclsRequest {
-  if (!(version >= 0 && version <= 3)) throw versionError('DeleteAclsRequest', version, 0, 3);
+  if (!(version >= 1 && version <= 3)) throw versionError('DeleteAclsRequest', version, 1, 3);
   let filters: DeleteAclsFilter[];
   if (version <= 1) {
-    const $n = r.arrayLength(9);
+    const $n = r.arrayLength(10);
     const $a: DeleteAclsFilter[] = [];
     for (let $i = 0; $i < $n; $i++) $a.push(readDeleteAclsFilter(r, version));
     filters = $a;
@@ -132,11 +132,7 @@ function writeDeleteAclsFilter(w: Writer, m: DeleteAclsFilter, version: number):
   } else {
     w.compactNullableString(m.resourceNameFilter);
   }
-  if (version <= 0) {
-    if (m.patternTypeFilter !== 3) throw nonDefaultFieldError('patternTypeFilter', version);
-  } else {
-    w.int8(m.patternTypeFilter);
-  }
+  w.int8(m.patternTypeFilter);
   if (version <= 1) {
     w.nullableString(m.principalFilter);
   } else {
@@ -160,10 +156,7 @@ function readDeleteAclsFilter(r: Reader, version: number): DeleteAclsFilter {
   } else {
     resourceNameFilter = r.compactNullableString();
   }
-  let patternTypeFilter: number = 3;
-  if (version >= 1) {
-    patternTypeFilter = r.int8();
-  }
+  const patternTypeFilter: number = r.int8();
   let principalFilter: string | null;
   if (version <= 1) {
     principalFilter = r.nullableString();
@@ -183,7 +176,7 @@ function readDeleteAclsFilter(r: Reader, version: number): DeleteAclsFilter {
 }
 
 export function encodeDeleteAclsResponse(w: Writer, m: DeleteAclsResponse, version: number): void {
-  if (!(version >= 0 && version <= 3)) throw versionError('DeleteAclsResponse', version, 0, 3);
+  if (!(version >= 1 && version <= 3)) throw versionError('DeleteAclsResponse', version, 1, 3);
   w.int32(m.throttleTimeMs);
   if (version <= 1) {
     const $a = m.filterResults;
@@ -198,7 +191,7 @@ export function encodeDeleteAclsResponse(w: Writer, m: DeleteAclsResponse, versi
 }
 
 export function decodeDeleteAclsResponse(r: Reader, version: number): DeleteAclsResponse {
-  if (!(version >= 0 && version <= 3)) throw versionError('DeleteAclsResponse', version, 0, 3);
+  if (!(version >= 1 && version <= 3)) throw versionError('DeleteAclsResponse', version, 1, 3);
   const throttleTimeMs: number = r.int32();
   let filterResults: DeleteAclsFilterResult[];
   if (version <= 1) {
@@ -245,7 +238,7 @@ function readDeleteAclsFilterResult(r: Reader, version: number): DeleteAclsFilte
   }
   let matchingAcls: DeleteAclsMatchingAcl[];
   if (version <= 1) {
-    const $n = r.arrayLength(13);
+    const $n = r.arrayLength(14);
     const $a: DeleteAclsMatchingAcl[] = [];
     for (let $i = 0; $i < $n; $i++) $a.push(readDeleteAclsMatchingAcl(r, version));
     matchingAcls = $a;
@@ -272,11 +265,7 @@ function writeDeleteAclsMatchingAcl(w: Writer, m: DeleteAclsMatchingAcl, version
   } else {
     w.compactString(m.resourceName);
   }
-  if (version <= 0) {
-    if (m.patternType !== 3) throw nonDefaultFieldError('patternType', version);
-  } else {
-    w.int8(m.patternType);
-  }
+  w.int8(m.patternType);
   if (version <= 1) {
     w.string(m.principal);
   } else {
@@ -307,10 +296,7 @@ function readDeleteAclsMatchingAcl(r: Reader, version: number): DeleteAclsMatchi
   } else {
     resourceName = r.compactString();
   }
-  let patternType: number = 3;
-  if (version >= 1) {
-    patternType = r.int8();
-  }
+  const patternType: number = r.int8();
   let principal: string;
   if (version <= 1) {
     principal = r.string();
@@ -332,7 +318,7 @@ function readDeleteAclsMatchingAcl(r: Reader, version: number): DeleteAclsMatchi
 export const deleteAclsApi: ApiDescriptor<DeleteAclsRequest, DeleteAclsResponse> = {
   apiKey: 31,
   name: 'DeleteAcls',
-  minVersion: 0,
+  minVersion: 1,
   maxVersion: 3,
   flexibleMinVersion: 2,
   latestVersionUnstable: false,

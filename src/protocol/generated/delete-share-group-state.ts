@@ -205,7 +205,7 @@ export const deleteShareGroupStateApi: ApiDescriptor<DeleteShareGroupStateReques
   minVersion: 0,
   maxVersion: 0,
   flexibleMinVersion: 0,
-  latestVersionUnstable: true,
+  latestVersionUnstable: false,
   encodeRequest: encodeDeleteShareGroupStateRequest,
   decodeRequest: decodeDeleteShareGroupStateRequest,
   encodeResponse: encodeDeleteShareGroupStateResponse,

@@ -5,7 +5,7 @@ import { type Writer } from '../io/writer.js';
 import { nonDefaultFieldError, nullFieldError, versionError } from '../protocol-error.js';
 import type { ApiDescriptor } from './api-descriptor.js';
 
-// DeleteTopicsRequest: valid versions 0-6, flexible 4+
+// DeleteTopicsRequest: valid versions 1-6, flexible 4+
 
 export interface DeleteTopicsRequest {
   topics: DeleteTopicState[]; // versions 6+
@@ -18,7 +18,7 @@ export interface DeleteTopicState {
   topicId: string; // versions 6+
 }
 
-// DeleteTopicsResponse: valid versions 0-6, flexible 4+
+// DeleteTopicsResponse: valid versions 1-6, flexible 4+
 
 export interface DeleteTopicsResponse {
   throttleTimeMs: number; // versions 1+, ignorable
@@ -64,7 +64,7 @@ export function createDeletableTopicResult(): DeletableTopicResult {
 }
 
 export function encodeDeleteTopicsRequest(w: Writer, m: DeleteTopicsRequest, version: number): void {
-  if (!(version >= 0 && version <= 6)) throw versionError('DeleteTopicsRequest', version, 0, 6);
+  if (!(version >= 1 && version <= 6)) throw versionError('DeleteTopicsRequest', version, 1, 6);
   if (version <= 5) {
     if (m.topics.length !== 0) throw nonDefaultFieldError('topics', version);
   } else {
@@ -86,7 +86,7 @@ export function encodeDeleteTopicsRequest(w: Writer, m: DeleteTopicsRequest, ver
 }
 
 export function decodeDeleteTopicsRequest(r: Reader, version: number): DeleteTopicsRequest {
-  if (!(version >= 0 && version <= 6)) throw versionError('DeleteTopicsRequest', version, 0, 6);
+  if (!(version >= 1 && version <= 6)) throw versionError('DeleteTopicsRequest', version, 1, 6);
   let topics: DeleteTopicState[] = [];
   if (version >= 6) {
     const $n = r.compactArrayLength(18);
@@ -125,10 +125,8 @@ function readDeleteTopicState(r: Reader, version: number): DeleteTopicState {
 }
 
 export function encodeDeleteTopicsResponse(w: Writer, m: DeleteTopicsResponse, version: number): void {
-  if (!(version >= 0 && version <= 6)) throw versionError('DeleteTopicsResponse', version, 0, 6);
-  if (version >= 1) {
-    w.int32(m.throttleTimeMs);
-  }
+  if (!(version >= 1 && version <= 6)) throw versionError('DeleteTopicsResponse', version, 1, 6);
+  w.int32(m.throttleTimeMs);
   if (version <= 3) {
     const $a = m.responses;
     w.int32($a.length);
@@ -142,11 +140,8 @@ export function encodeDeleteTopicsResponse(w: Writer, m: DeleteTopicsResponse, v
 }
 
 export function decodeDeleteTopicsResponse(r: Reader, version: number): DeleteTopicsResponse {
-  if (!(version >= 0 && version <= 6)) throw versionError('DeleteTopicsResponse', version, 0, 6);
-  let throttleTimeMs: number = 0;
-  if (version >= 1) {
-    throttleTimeMs = r.int32();
-  }
+  if (!(version >= 1 && version <= 6)) throw versionError('DeleteTopicsResponse', version, 1, 6);
+  const throttleTimeMs: number = r.int32();
   let responses: DeletableTopicResult[];
   if (version <= 3) {
     const $n = r.arrayLength(4);
@@ -208,7 +203,7 @@ function readDeletableTopicResult(r: Reader, version: number): DeletableTopicRes
 export const deleteTopicsApi: ApiDescriptor<DeleteTopicsRequest, DeleteTopicsResponse> = {
   apiKey: 20,
   name: 'DeleteTopics',
-  minVersion: 0,
+  minVersion: 1,
   maxVersion: 6,
   flexibleMinVersion: 4,
   latestVersionUnstable: false,

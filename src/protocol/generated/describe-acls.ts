@@ -2,10 +2,10 @@
 // Source: message/DescribeAclsRequest.json, message/DescribeAclsResponse.json
 import { Reader } from '../io/reader.js';
 import { type Writer } from '../io/writer.js';
-import { nonDefaultFieldError, versionError } from '../protocol-error.js';
+import { versionError } from '../protocol-error.js';
 import type { ApiDescriptor } from './api-descriptor.js';
 
-// DescribeAclsRequest: valid versions 0-3, flexible 2+
+// DescribeAclsRequest: valid versions 1-3, flexible 2+
 
 export interface DescribeAclsRequest {
   resourceTypeFilter: number; // versions 0+
@@ -17,7 +17,7 @@ export interface DescribeAclsRequest {
   permissionType: number; // versions 0+
 }
 
-// DescribeAclsResponse: valid versions 0-3, flexible 2+
+// DescribeAclsResponse: valid versions 1-3, flexible 2+
 
 export interface DescribeAclsResponse {
   throttleTimeMs: number; // versions 0+
@@ -80,18 +80,14 @@ export function createAclDescription(): AclDescription {
 }
 
 export function encodeDescribeAclsRequest(w: Writer, m: DescribeAclsRequest, version: number): void {
-  if (!(version >= 0 && version <= 3)) throw versionError('DescribeAclsRequest', version, 0, 3);
+  if (!(version >= 1 && version <= 3)) throw versionError('DescribeAclsRequest', version, 1, 3);
   w.int8(m.resourceTypeFilter);
   if (version <= 1) {
     w.nullableString(m.resourceNameFilter);
   } else {
     w.compactNullableString(m.resourceNameFilter);
   }
-  if (version <= 0) {
-    if (m.patternTypeFilter !== 3) throw nonDefaultFieldError('patternTypeFilter', version);
-  } else {
-    w.int8(m.patternTypeFilter);
-  }
+  w.int8(m.patternTypeFilter);
   if (version <= 1) {
     w.nullableString(m.principalFilter);
   } else {
@@ -108,7 +104,7 @@ export function encodeDescribeAclsRequest(w: Writer, m: DescribeAclsRequest, ver
 }
 
 export function decodeDescribeAclsRequest(r: Reader, version: number): DescribeAclsRequest {
-  if (!(version >= 0 && version <= 3)) throw versionError('DescribeAclsRequest', version, 0, 3);
+  if (!(version >= 1 && version <= 3)) throw versionError('DescribeAclsRequest', version, 1, 3);
   const resourceTypeFilter: number = r.int8();
   let resourceNameFilter: string | null;
   if (version <= 1) {
@@ -116,10 +112,7 @@ export function decodeDescribeAclsRequest(r: Reader, version: number): DescribeA
   } else {
     resourceNameFilter = r.compactNullableString();
   }
-  let patternTypeFilter: number = 3;
-  if (version >= 1) {
-    patternTypeFilter = r.int8();
-  }
+  const patternTypeFilter: number = r.int8();
   let principalFilter: string | null;
   if (version <= 1) {
     principalFilter = r.nullableString();
@@ -139,7 +132,7 @@ export function decodeDescribeAclsRequest(r: Reader, version: number): DescribeA
 }
 
 export function encodeDescribeAclsResponse(w: Writer, m: DescribeAclsResponse, version: number): void {
-  if (!(version >= 0 && version <= 3)) throw versionError('DescribeAclsResponse', version, 0, 3);
+  if (!(version >= 1 && version <= 3)) throw versionError('DescribeAclsResponse', version, 1, 3);
   w.int32(m.throttleTimeMs);
   w.int16(m.errorCode);
   if (version <= 1) {
@@ -160,7 +153,7 @@ export function encodeDescribeAclsResponse(w: Writer, m: DescribeAclsResponse, v
 }
 
 export function decodeDescribeAclsResponse(r: Reader, version: number): DescribeAclsResponse {
-  if (!(version >= 0 && version <= 3)) throw versionError('DescribeAclsResponse', version, 0, 3);
+  if (!(version >= 1 && version <= 3)) throw versionError('DescribeAclsResponse', version, 1, 3);
   const throttleTimeMs: number = r.int32();
   const errorCode: number = r.int16();
   let errorMessage: string | null;
@@ -171,7 +164,7 @@ export function decodeDescribeAclsResponse(r: Reader, version: number): Describe
   }
   let resources: DescribeAclsResource[];
   if (version <= 1) {
-    const $n = r.arrayLength(7);
+    const $n = r.arrayLength(8);
     const $a: DescribeAclsResource[] = [];
     for (let $i = 0; $i < $n; $i++) $a.push(readDescribeAclsResource(r, version));
     resources = $a;
@@ -192,11 +185,7 @@ function writeDescribeAclsResource(w: Writer, m: DescribeAclsResource, version: 
   } else {
     w.compactString(m.resourceName);
   }
-  if (version <= 0) {
-    if (m.patternType !== 3) throw nonDefaultFieldError('patternType', version);
-  } else {
-    w.int8(m.patternType);
-  }
+  w.int8(m.patternType);
   if (version <= 1) {
     const $a = m.acls;
     w.int32($a.length);
@@ -217,10 +206,7 @@ function readDescribeAclsResource(r: Reader, version: number): DescribeAclsResou
   } else {
     resourceName = r.compactString();
   }
-  let patternType: number = 3;
-  if (version >= 1) {
-    patternType = r.int8();
-  }
+  const patternType: number = r.int8();
   let acls: AclDescription[];
   if (version <= 1) {
     const $n = r.arrayLength(6);
@@ -275,7 +261,7 @@ function readAclDescription(r: Reader, version: number): AclDescription {
 export const describeAclsApi: ApiDescriptor<DescribeAclsRequest, DescribeAclsResponse> = {
   apiKey: 29,
   name: 'DescribeAcls',
-  minVersion: 0,
+  minVersion: 1,
   maxVersion: 3,
   flexibleMinVersion: 2,
   latestVersionUnstable: false,

@@ -5,14 +5,15 @@ import { type Writer } from '../io/writer.js';
 import { nonDefaultFieldError, versionError } from '../protocol-error.js';
 import type { ApiDescriptor } from './api-descriptor.js';
 
-// DescribeClusterRequest: valid versions 0-1, flexible 0+
+// DescribeClusterRequest: valid versions 0-2, flexible 0+
 
 export interface DescribeClusterRequest {
   includeClusterAuthorizedOperations: boolean; // versions 0+
   endpointType: number; // versions 1+
+  includeFencedBrokers: boolean; // versions 2+
 }
 
-// DescribeClusterResponse: valid versions 0-1, flexible 0+
+// DescribeClusterResponse: valid versions 0-2, flexible 0+
 
 export interface DescribeClusterResponse {
   throttleTimeMs: number; // versions 0+
@@ -30,12 +31,14 @@ export interface DescribeClusterBroker {
   host: string; // versions 0+
   port: number; // versions 0+
   rack: string | null; // versions 0+, nullable 0+
+  isFenced: boolean; // versions 2+
 }
 
 export function createDescribeClusterRequest(): DescribeClusterRequest {
   return {
     includeClusterAuthorizedOperations: false,
     endpointType: 1,
+    includeFencedBrokers: false,
   };
 }
 
@@ -58,33 +61,43 @@ export function createDescribeClusterBroker(): DescribeClusterBroker {
     host: '',
     port: 0,
     rack: null,
+    isFenced: false,
   };
 }
 
 export function encodeDescribeClusterRequest(w: Writer, m: DescribeClusterRequest, version: number): void {
-  if (!(version >= 0 && version <= 1)) throw versionError('DescribeClusterRequest', version, 0, 1);
+  if (!(version >= 0 && version <= 2)) throw versionError('DescribeClusterRequest', version, 0, 2);
   w.bool(m.includeClusterAuthorizedOperations);
   if (version <= 0) {
     if (m.endpointType !== 1) throw nonDefaultFieldError('endpointType', version);
   } else {
     w.int8(m.endpointType);
   }
+  if (version <= 1) {
+    if (m.includeFencedBrokers !== false) throw nonDefaultFieldError('includeFencedBrokers', version);
+  } else {
+    w.bool(m.includeFencedBrokers);
+  }
   w.uvarint(0);
 }
 
 export function decodeDescribeClusterRequest(r: Reader, version: number): DescribeClusterRequest {
-  if (!(version >= 0 && version <= 1)) throw versionError('DescribeClusterRequest', version, 0, 1);
+  if (!(version >= 0 && version <= 2)) throw versionError('DescribeClusterRequest', version, 0, 2);
   const includeClusterAuthorizedOperations: boolean = r.bool();
   let endpointType: number = 1;
   if (version >= 1) {
     endpointType = r.int8();
   }
+  let includeFencedBrokers: boolean = false;
+  if (version >= 2) {
+    includeFencedBrokers = r.bool();
+  }
   r.skipTaggedFields();
-  return { includeClusterAuthorizedOperations, endpointType };
+  return { includeClusterAuthorizedOperations, endpointType, includeFencedBrokers };
 }
 
 export function encodeDescribeClusterResponse(w: Writer, m: DescribeClusterResponse, version: number): void {
-  if (!(version >= 0 && version <= 1)) throw versionError('DescribeClusterResponse', version, 0, 1);
+  if (!(version >= 0 && version <= 2)) throw versionError('DescribeClusterResponse', version, 0, 2);
   w.int32(m.throttleTimeMs);
   w.int16(m.errorCode);
   w.compactNullableString(m.errorMessage);
@@ -105,7 +118,7 @@ export function encodeDescribeClusterResponse(w: Writer, m: DescribeClusterRespo
 }
 
 export function decodeDescribeClusterResponse(r: Reader, version: number): DescribeClusterResponse {
-  if (!(version >= 0 && version <= 1)) throw versionError('DescribeClusterResponse', version, 0, 1);
+  if (!(version >= 0 && version <= 2)) throw versionError('DescribeClusterResponse', version, 0, 2);
   const throttleTimeMs: number = r.int32();
   const errorCode: number = r.int16();
   const errorMessage: string | null = r.compactNullableString();
@@ -132,6 +145,11 @@ function writeDescribeClusterBroker(w: Writer, m: DescribeClusterBroker, version
   w.compactString(m.host);
   w.int32(m.port);
   w.compactNullableString(m.rack);
+  if (version <= 1) {
+    if (m.isFenced !== false) throw nonDefaultFieldError('isFenced', version);
+  } else {
+    w.bool(m.isFenced);
+  }
   w.uvarint(0);
 }
 
@@ -140,15 +158,19 @@ function readDescribeClusterBroker(r: Reader, version: number): DescribeClusterB
   const host: string = r.compactString();
   const port: number = r.int32();
   const rack: string | null = r.compactNullableString();
+  let isFenced: boolean = false;
+  if (version >= 2) {
+    isFenced = r.bool();
+  }
   r.skipTaggedFields();
-  return { brokerId, host, port, rack };
+  return { brokerId, host, port, rack, isFenced };
 }
 
 export const describeClusterApi: ApiDescriptor<DescribeClusterRequest, DescribeClusterResponse> = {
   apiKey: 60,
   name: 'DescribeCluster',
   minVersion: 0,
-  maxVersion: 1,
+  maxVersion: 2,
   flexibleMinVersion: 0,
   latestVersionUnstable: false,
   encodeRequest: encodeDescribeClusterRequest,

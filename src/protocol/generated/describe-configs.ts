@@ -5,7 +5,7 @@ import { type Writer } from '../io/writer.js';
 import { nonDefaultFieldError, versionError } from '../protocol-error.js';
 import type { ApiDescriptor } from './api-descriptor.js';
 
-// DescribeConfigsRequest: valid versions 0-4, flexible 4+
+// DescribeConfigsRequest: valid versions 1-4, flexible 4+
 
 export interface DescribeConfigsRequest {
   resources: DescribeConfigsResource[]; // versions 0+
@@ -19,7 +19,7 @@ export interface DescribeConfigsResource {
   configurationKeys: string[] | null; // versions 0+, nullable 0+
 }
 
-// DescribeConfigsResponse: valid versions 0-4, flexible 4+
+// DescribeConfigsResponse: valid versions 1-4, flexible 4+
 
 export interface DescribeConfigsResponse {
   throttleTimeMs: number; // versions 0+
@@ -38,7 +38,6 @@ export interface DescribeConfigsResourceResult {
   name: string; // versions 0+
   value: string | null; // versions 0+, nullable 0+
   readOnly: boolean; // versions 0+
-  isDefault: boolean; // versions 0
   configSource: number; // versions 1+, ignorable
   isSensitive: boolean; // versions 0+
   synonyms: DescribeConfigsSynonym[]; // versions 1+, ignorable
@@ -90,7 +89,6 @@ export function createDescribeConfigsResourceResult(): DescribeConfigsResourceRe
     name: '',
     value: '',
     readOnly: false,
-    isDefault: false,
     configSource: -1,
     isSensitive: false,
     synonyms: [],
@@ -108,7 +106,7 @@ export function createDescribeConfigsSynonym(): DescribeConfigsSynonym {
 }
 
 export function encodeDescribeConfigsRequest(w: Writer, m: DescribeConfigsRequest, version: number): void {
-  if (!(version >= 0 && version <= 4)) throw versionError('DescribeConfigsRequest', version, 0, 4);
+  if (!(version >= 1 && version <= 4)) throw versionError('DescribeConfigsRequest', version, 1, 4);
   if (version <= 3) {
     const $a = m.resources;
     w.int32($a.length);
@@ -118,11 +116,7 @@ export function encodeDescribeConfigsRequest(w: Writer, m: DescribeConfigsReques
     w.uvarint($a.length + 1);
     for (const $e of $a) writeDescribeConfigsResource(w, $e, version);
   }
-  if (version <= 0) {
-    if (m.includeSynonyms !== false) throw nonDefaultFieldError('includeSynonyms', version);
-  } else {
-    w.bool(m.includeSynonyms);
-  }
+  w.bool(m.includeSynonyms);
   if (version <= 2) {
     if (m.includeDocumentation !== false) throw nonDefaultFieldError('includeDocumentation', version);
   } else {
@@ -132,7 +126,7 @@ export function encodeDescribeConfigsRequest(w: Writer, m: DescribeConfigsReques
 }
 
 export function decodeDescribeConfigsRequest(r: Reader, version: number): DescribeConfigsRequest {
-  if (!(version >= 0 && version <= 4)) throw versionError('DescribeConfigsRequest', version, 0, 4);
+  if (!(version >= 1 && version <= 4)) throw versionError('DescribeConfigsRequest', version, 1, 4);
   let resources: DescribeConfigsResource[];
   if (version <= 3) {
     const $n = r.arrayLength(7);
@@ -145,10 +139,7 @@ export function decodeDescribeConfigsRequest(r: Reader, version: number): Descri
     for (let $i = 0; $i < $n; $i++) $a.push(readDescribeConfigsResource(r, version));
     resources = $a;
   }
-  let includeSynonyms: boolean = false;
-  if (version >= 1) {
-    includeSynonyms = r.bool();
-  }
+  const includeSynonyms: boolean = r.bool();
   let includeDocumentation: boolean = false;
   if (version >= 3) {
     includeDocumentation = r.bool();
@@ -213,7 +204,7 @@ function readDescribeConfigsResource(r: Reader, version: number): DescribeConfig
 }
 
 export function encodeDescribeConfigsResponse(w: Writer, m: DescribeConfigsResponse, version: number): void {
-  if (!(version >= 0 && version <= 4)) throw versionError('DescribeConfigsResponse', version, 0, 4);
+  if (!(version >= 1 && version <= 4)) throw versionError('DescribeConfigsResponse', version, 1, 4);
   w.int32(m.throttleTimeMs);
   if (version <= 3) {
     const $a = m.results;
@@ -228,7 +219,7 @@ export function encodeDescribeConfigsResponse(w: Writer, m: DescribeConfigsRespo
 }
 
 export function decodeDescribeConfigsResponse(r: Reader, version: number): DescribeConfigsResponse {
-  if (!(version >= 0 && version <= 4)) throw versionError('DescribeConfigsResponse', version, 0, 4);
+  if (!(version >= 1 && version <= 4)) throw versionError('DescribeConfigsResponse', version, 1, 4);
   const throttleTimeMs: number = r.int32();
   let results: DescribeConfigsResult[];
   if (version <= 3) {
@@ -288,7 +279,7 @@ function readDescribeConfigsResult(r: Reader, version: number): DescribeConfigsR
   }
   let configs: DescribeConfigsResourceResult[];
   if (version <= 3) {
-    const $n = r.arrayLength(7);
+    const $n = r.arrayLength(11);
     const $a: DescribeConfigsResourceResult[] = [];
     for (let $i = 0; $i < $n; $i++) $a.push(readDescribeConfigsResourceResult(r, version));
     configs = $a;
@@ -314,20 +305,13 @@ function writeDescribeConfigsResourceResult(w: Writer, m: DescribeConfigsResourc
     w.compactNullableString(m.value);
   }
   w.bool(m.readOnly);
-  if (version <= 0) {
-    w.bool(m.isDefault);
-  } else {
-    if (m.isDefault !== false) throw nonDefaultFieldError('isDefault', version);
-  }
-  if (version >= 1) {
-    w.int8(m.configSource);
-  }
+  w.int8(m.configSource);
   w.bool(m.isSensitive);
-  if (version >= 1 && version <= 3) {
+  if (version <= 3) {
     const $a = m.synonyms;
     w.int32($a.length);
     for (const $e of $a) writeDescribeConfigsSynonym(w, $e, version);
-  } else if (version >= 4) {
+  } else {
     const $a = m.synonyms;
     w.uvarint($a.length + 1);
     for (const $e of $a) writeDescribeConfigsSynonym(w, $e, version);
@@ -357,22 +341,15 @@ function readDescribeConfigsResourceResult(r: Reader, version: number): Describe
     value = r.compactNullableString();
   }
   const readOnly: boolean = r.bool();
-  let isDefault: boolean = false;
-  if (version <= 0) {
-    isDefault = r.bool();
-  }
-  let configSource: number = -1;
-  if (version >= 1) {
-    configSource = r.int8();
-  }
+  const configSource: number = r.int8();
   const isSensitive: boolean = r.bool();
-  let synonyms: DescribeConfigsSynonym[] = [];
-  if (version >= 1 && version <= 3) {
+  let synonyms: DescribeConfigsSynonym[];
+  if (version <= 3) {
     const $n = r.arrayLength(5);
     const $a: DescribeConfigsSynonym[] = [];
     for (let $i = 0; $i < $n; $i++) $a.push(readDescribeConfigsSynonym(r, version));
     synonyms = $a;
-  } else if (version >= 4) {
+  } else {
     const $n = r.compactArrayLength(4);
     const $a: DescribeConfigsSynonym[] = [];
     for (let $i = 0; $i < $n; $i++) $a.push(readDescribeConfigsSynonym(r, version));
@@ -389,7 +366,7 @@ function readDescribeConfigsResourceResult(r: Reader, version: number): Describe
     documentation = r.compactNullableString();
   }
   if (version >= 4) r.skipTaggedFields();
-  return { name, value, readOnly, isDefault, configSource, isSensitive, synonyms, configType, documentation };
+  return { name, value, readOnly, configSource, isSensitive, synonyms, configType, documentation };
 }
 
 function writeDescribeConfigsSynonym(w: Writer, m: DescribeConfigsSynonym, version: number): void {
@@ -428,7 +405,7 @@ function readDescribeConfigsSynonym(r: Reader, version: number): DescribeConfigs
 export const describeConfigsApi: ApiDescriptor<DescribeConfigsRequest, DescribeConfigsResponse> = {
   apiKey: 32,
   name: 'DescribeConfigs',
-  minVersion: 0,
+  minVersion: 1,
   maxVersion: 4,
   flexibleMinVersion: 4,
   latestVersionUnstable: false,

@@ -5,7 +5,7 @@ import { type Writer } from '../io/writer.js';
 import { nonDefaultFieldError, versionError } from '../protocol-error.js';
 import type { ApiDescriptor } from './api-descriptor.js';
 
-// DescribeDelegationTokenRequest: valid versions 0-3, flexible 2+
+// DescribeDelegationTokenRequest: valid versions 1-3, flexible 2+
 
 export interface DescribeDelegationTokenRequest {
   owners: DescribeDelegationTokenOwner[] | null; // versions 0+, nullable 0+
@@ -16,7 +16,7 @@ export interface DescribeDelegationTokenOwner {
   principalName: string; // versions 0+
 }
 
-// DescribeDelegationTokenResponse: valid versions 0-3, flexible 2+
+// DescribeDelegationTokenResponse: valid versions 1-3, flexible 2+
 
 export interface DescribeDelegationTokenResponse {
   errorCode: number; // versions 0+
@@ -86,7 +86,7 @@ export function createDescribedDelegationTokenRenewer(): DescribedDelegationToke
 }
 
 export function encodeDescribeDelegationTokenRequest(w: Writer, m: DescribeDelegationTokenRequest, version: number): void {
-  if (!(version >= 0 && version <= 3)) throw versionError('DescribeDelegationTokenRequest', version, 0, 3);
+  if (!(version >= 1 && version <= 3)) throw versionError('DescribeDelegationTokenRequest', version, 1, 3);
   if (version <= 1) {
     const $a = m.owners;
     if ($a === null) w.int32(-1);
@@ -106,7 +106,7 @@ export function encodeDescribeDelegationTokenRequest(w: Writer, m: DescribeDeleg
 }
 
 export function decodeDescribeDelegationTokenRequest(r: Reader, version: number): DescribeDelegationTokenRequest {
-  if (!(version >= 0 && version <= 3)) throw versionError('DescribeDelegationTokenRequest', version, 0, 3);
+  if (!(version >= 1 && version <= 3)) throw versionError('DescribeDelegationTokenRequest', version, 1, 3);
   let owners: DescribeDelegationTokenOwner[] | null;
   if (version <= 1) {
     const $n = r.nullableArrayLength(4);
@@ -161,7 +161,7 @@ function readDescribeDelegationTokenOwner(r: Reader, version: number): DescribeD
 }
 
 export function encodeDescribeDelegationTokenResponse(w: Writer, m: DescribeDelegationTokenResponse, version: number): void {
-  if (!(version >= 0 && version <= 3)) throw versionError('DescribeDelegationTokenResponse', version, 0, 3);
+  if (!(version >= 1 && version <= 3)) throw versionError('DescribeDelegationTokenResponse', version, 1, 3);
   w.int16(m.errorCode);
   if (version <= 1) {
     const $a = m.tokens;
@@ -177,7 +177,7 @@ export function encodeDescribeDelegationTokenResponse(w: Writer, m: DescribeDele
 }
 
 export function decodeDescribeDelegationTokenResponse(r: Reader, version: number): DescribeDelegationTokenResponse {
-  if (!(version >= 0 && version <= 3)) throw versionError('DescribeDelegationTokenResponse', version, 0, 3);
+  if (!(version >= 1 && version <= 3)) throw versionError('DescribeDelegationTokenResponse', version, 1, 3);
   const errorCode: number = r.int16();
   let tokens: DescribedDelegationToken[];
   if (version <= 1) {
@@ -328,7 +328,7 @@ function readDescribedDelegationTokenRenewer(r: Reader, version: number): Descri
 export const describeDelegationTokenApi: ApiDescriptor<DescribeDelegationTokenRequest, DescribeDelegationTokenResponse> = {
   apiKey: 41,
   name: 'DescribeDelegationToken',
-  minVersion: 0,
+  minVersion: 1,
   maxVersion: 3,
   flexibleMinVersion: 2,
   latestVersionUnstable: false,

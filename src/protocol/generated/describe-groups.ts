@@ -5,14 +5,14 @@ import { type Writer } from '../io/writer.js';
 import { nonDefaultFieldError, versionError } from '../protocol-error.js';
 import type { ApiDescriptor } from './api-descriptor.js';
 
-// DescribeGroupsRequest: valid versions 0-5, flexible 5+
+// DescribeGroupsRequest: valid versions 0-6, flexible 5+
 
 export interface DescribeGroupsRequest {
   groups: string[]; // versions 0+
   includeAuthorizedOperations: boolean; // versions 3+
 }
 
-// DescribeGroupsResponse: valid versions 0-5, flexible 5+
+// DescribeGroupsResponse: valid versions 0-6, flexible 5+
 
 export interface DescribeGroupsResponse {
   throttleTimeMs: number; // versions 1+, ignorable
@@ -21,6 +21,7 @@ export interface DescribeGroupsResponse {
 
 export interface DescribedGroup {
   errorCode: number; // versions 0+
+  errorMessage: string | null; // versions 6+, nullable 6+
   groupId: string; // versions 0+
   groupState: string; // versions 0+
   protocolType: string; // versions 0+
@@ -55,6 +56,7 @@ export function createDescribeGroupsResponse(): DescribeGroupsResponse {
 export function createDescribedGroup(): DescribedGroup {
   return {
     errorCode: 0,
+    errorMessage: null,
     groupId: '',
     groupState: '',
     protocolType: '',
@@ -76,7 +78,7 @@ export function createDescribedGroupMember(): DescribedGroupMember {
 }
 
 export function encodeDescribeGroupsRequest(w: Writer, m: DescribeGroupsRequest, version: number): void {
-  if (!(version >= 0 && version <= 5)) throw versionError('DescribeGroupsRequest', version, 0, 5);
+  if (!(version >= 0 && version <= 6)) throw versionError('DescribeGroupsRequest', version, 0, 6);
   if (version <= 4) {
     const $a = m.groups;
     w.int32($a.length);
@@ -95,7 +97,7 @@ export function encodeDescribeGroupsRequest(w: Writer, m: DescribeGroupsRequest,
 }
 
 export function decodeDescribeGroupsRequest(r: Reader, version: number): DescribeGroupsRequest {
-  if (!(version >= 0 && version <= 5)) throw versionError('DescribeGroupsRequest', version, 0, 5);
+  if (!(version >= 0 && version <= 6)) throw versionError('DescribeGroupsRequest', version, 0, 6);
   let groups: string[];
   if (version <= 4) {
     const $n = r.arrayLength(2);
@@ -117,7 +119,7 @@ export function decodeDescribeGroupsRequest(r: Reader, version: number): Describ
 }
 
 export function encodeDescribeGroupsResponse(w: Writer, m: DescribeGroupsResponse, version: number): void {
-  if (!(version >= 0 && version <= 5)) throw versionError('DescribeGroupsResponse', version, 0, 5);
+  if (!(version >= 0 && version <= 6)) throw versionError('DescribeGroupsResponse', version, 0, 6);
   if (version >= 1) {
     w.int32(m.throttleTimeMs);
   }
@@ -134,7 +136,7 @@ export function encodeDescribeGroupsResponse(w: Writer, m: DescribeGroupsRespons
 }
 
 export function decodeDescribeGroupsResponse(r: Reader, version: number): DescribeGroupsResponse {
-  if (!(version >= 0 && version <= 5)) throw versionError('DescribeGroupsResponse', version, 0, 5);
+  if (!(version >= 0 && version <= 6)) throw versionError('DescribeGroupsResponse', version, 0, 6);
   let throttleTimeMs: number = 0;
   if (version >= 1) {
     throttleTimeMs = r.int32();
@@ -157,6 +159,11 @@ export function decodeDescribeGroupsResponse(r: Reader, version: number): Descri
 
 function writeDescribedGroup(w: Writer, m: DescribedGroup, version: number): void {
   w.int16(m.errorCode);
+  if (version <= 5) {
+    if (m.errorMessage !== null) throw nonDefaultFieldError('errorMessage', version);
+  } else {
+    w.compactNullableString(m.errorMessage);
+  }
   if (version <= 4) {
     w.string(m.groupId);
   } else {
@@ -196,6 +203,10 @@ function writeDescribedGroup(w: Writer, m: DescribedGroup, version: number): voi
 
 function readDescribedGroup(r: Reader, version: number): DescribedGroup {
   const errorCode: number = r.int16();
+  let errorMessage: string | null = null;
+  if (version >= 6) {
+    errorMessage = r.compactNullableString();
+  }
   let groupId: string;
   if (version <= 4) {
     groupId = r.string();
@@ -237,7 +248,7 @@ function readDescribedGroup(r: Reader, version: number): DescribedGroup {
     authorizedOperations = r.int32();
   }
   if (version >= 5) r.skipTaggedFields();
-  return { errorCode, groupId, groupState, protocolType, protocolData, members, authorizedOperations };
+  return { errorCode, errorMessage, groupId, groupState, protocolType, protocolData, members, authorizedOperations };
 }
 
 function writeDescribedGroupMember(w: Writer, m: DescribedGroupMember, version: number): void {
@@ -319,7 +330,7 @@ export const describeGroupsApi: ApiDescriptor<DescribeGroupsRequest, DescribeGro
   apiKey: 15,
   name: 'DescribeGroups',
   minVersion: 0,
-  maxVersion: 5,
+  maxVersion: 6,
   flexibleMinVersion: 5,
   latestVersionUnstable: false,
   encodeRequest: encodeDescribeGroupsRequest,

@@ -5,7 +5,7 @@ import { type Writer } from '../io/writer.js';
 import { versionError } from '../protocol-error.js';
 import type { ApiDescriptor } from './api-descriptor.js';
 
-// DescribeLogDirsRequest: valid versions 0-4, flexible 2+
+// DescribeLogDirsRequest: valid versions 1-5, flexible 2+
 
 export interface DescribeLogDirsRequest {
   topics: DescribableLogDirTopic[] | null; // versions 0+, nullable 0+
@@ -16,7 +16,7 @@ export interface DescribableLogDirTopic {
   partitions: number[]; // versions 0+
 }
 
-// DescribeLogDirsResponse: valid versions 0-4, flexible 2+
+// DescribeLogDirsResponse: valid versions 1-5, flexible 2+
 
 export interface DescribeLogDirsResponse {
   throttleTimeMs: number; // versions 0+
@@ -30,6 +30,7 @@ export interface DescribeLogDirsResult {
   topics: DescribeLogDirsTopic[]; // versions 0+
   totalBytes: bigint; // versions 4+, ignorable
   usableBytes: bigint; // versions 4+, ignorable
+  isCordoned: boolean; // versions 5+, ignorable
 }
 
 export interface DescribeLogDirsTopic {
@@ -72,6 +73,7 @@ export function createDescribeLogDirsResult(): DescribeLogDirsResult {
     topics: [],
     totalBytes: -1n,
     usableBytes: -1n,
+    isCordoned: false,
   };
 }
 
@@ -92,7 +94,7 @@ export function createDescribeLogDirsPartition(): DescribeLogDirsPartition {
 }
 
 export function encodeDescribeLogDirsRequest(w: Writer, m: DescribeLogDirsRequest, version: number): void {
-  if (!(version >= 0 && version <= 4)) throw versionError('DescribeLogDirsRequest', version, 0, 4);
+  if (!(version >= 1 && version <= 5)) throw versionError('DescribeLogDirsRequest', version, 1, 5);
   if (version <= 1) {
     const $a = m.topics;
     if ($a === null) w.int32(-1);
@@ -112,7 +114,7 @@ export function encodeDescribeLogDirsRequest(w: Writer, m: DescribeLogDirsReques
 }
 
 export function decodeDescribeLogDirsRequest(r: Reader, version: number): DescribeLogDirsRequest {
-  if (!(version >= 0 && version <= 4)) throw versionError('DescribeLogDirsRequest', version, 0, 4);
+  if (!(version >= 1 && version <= 5)) throw versionError('DescribeLogDirsRequest', version, 1, 5);
   let topics: DescribableLogDirTopic[] | null;
   if (version <= 1) {
     const $n = r.nullableArrayLength(6);
@@ -177,7 +179,7 @@ function readDescribableLogDirTopic(r: Reader, version: number): DescribableLogD
 }
 
 export function encodeDescribeLogDirsResponse(w: Writer, m: DescribeLogDirsResponse, version: number): void {
-  if (!(version >= 0 && version <= 4)) throw versionError('DescribeLogDirsResponse', version, 0, 4);
+  if (!(version >= 1 && version <= 5)) throw versionError('DescribeLogDirsResponse', version, 1, 5);
   w.int32(m.throttleTimeMs);
   if (version >= 3) {
     w.int16(m.errorCode);
@@ -195,7 +197,7 @@ export function encodeDescribeLogDirsResponse(w: Writer, m: DescribeLogDirsRespo
 }
 
 export function decodeDescribeLogDirsResponse(r: Reader, version: number): DescribeLogDirsResponse {
-  if (!(version >= 0 && version <= 4)) throw versionError('DescribeLogDirsResponse', version, 0, 4);
+  if (!(version >= 1 && version <= 5)) throw versionError('DescribeLogDirsResponse', version, 1, 5);
   const throttleTimeMs: number = r.int32();
   let errorCode: number = 0;
   if (version >= 3) {
@@ -239,6 +241,9 @@ function writeDescribeLogDirsResult(w: Writer, m: DescribeLogDirsResult, version
   if (version >= 4) {
     w.int64(m.usableBytes);
   }
+  if (version >= 5) {
+    w.bool(m.isCordoned);
+  }
   if (version >= 2) w.uvarint(0);
 }
 
@@ -270,8 +275,12 @@ function readDescribeLogDirsResult(r: Reader, version: number): DescribeLogDirsR
   if (version >= 4) {
     usableBytes = r.int64();
   }
+  let isCordoned: boolean = false;
+  if (version >= 5) {
+    isCordoned = r.bool();
+  }
   if (version >= 2) r.skipTaggedFields();
-  return { errorCode, logDir, topics, totalBytes, usableBytes };
+  return { errorCode, logDir, topics, totalBytes, usableBytes, isCordoned };
 }
 
 function writeDescribeLogDirsTopic(w: Writer, m: DescribeLogDirsTopic, version: number): void {
@@ -335,8 +344,8 @@ function readDescribeLogDirsPartition(r: Reader, version: number): DescribeLogDi
 export const describeLogDirsApi: ApiDescriptor<DescribeLogDirsRequest, DescribeLogDirsResponse> = {
   apiKey: 35,
   name: 'DescribeLogDirs',
-  minVersion: 0,
-  maxVersion: 4,
+  minVersion: 1,
+  maxVersion: 5,
   flexibleMinVersion: 2,
   latestVersionUnstable: false,
   encodeRequest: encodeDescribeLogDirsRequest,

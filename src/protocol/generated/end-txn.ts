@@ -104,7 +104,7 @@ export const endTxnApi: ApiDescriptor<EndTxnRequest, EndTxnResponse> = {
   minVersion: 0,
   maxVersion: 5,
   flexibleMinVersion: 3,
-  latestVersionUnstable: true,
+  latestVersionUnstable: false,
   encodeRequest: encodeEndTxnRequest,
   decodeRequest: decodeEndTxnRequest,
   encodeResponse: encodeEndTxnResponse,

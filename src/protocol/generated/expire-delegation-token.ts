@@ -5,14 +5,14 @@ import { type Writer } from '../io/writer.js';
 import { versionError } from '../protocol-error.js';
 import type { ApiDescriptor } from './api-descriptor.js';
 
-// ExpireDelegationTokenRequest: valid versions 0-2, flexible 2+
+// ExpireDelegationTokenRequest: valid versions 1-2, flexible 2+
 
 export interface ExpireDelegationTokenRequest {
   hmac: Buffer; // versions 0+
   expiryTimePeriodMs: bigint; // versions 0+
 }
 
-// ExpireDelegationTokenResponse: valid versions 0-2, flexible 2+
+// ExpireDelegationTokenResponse: valid versions 1-2, flexible 2+
 
 export interface ExpireDelegationTokenResponse {
   errorCode: number; // versions 0+
@@ -36,7 +36,7 @@ export function createExpireDelegationTokenResponse(): ExpireDelegationTokenResp
 }
 
 export function encodeExpireDelegationTokenRequest(w: Writer, m: ExpireDelegationTokenRequest, version: number): void {
-  if (!(version >= 0 && version <= 2)) throw versionError('ExpireDelegationTokenRequest', version, 0, 2);
+  if (!(version >= 1 && version <= 2)) throw versionError('ExpireDelegationTokenRequest', version, 1, 2);
   if (version <= 1) {
     w.bytes(m.hmac);
   } else {
@@ -47,7 +47,7 @@ export function encodeExpireDelegationTokenRequest(w: Writer, m: ExpireDelegatio
 }
 
 export function decodeExpireDelegationTokenRequest(r: Reader, version: number): ExpireDelegationTokenRequest {
-  if (!(version >= 0 && version <= 2)) throw versionError('ExpireDelegationTokenRequest', version, 0, 2);
+  if (!(version >= 1 && version <= 2)) throw versionError('ExpireDelegationTokenRequest', version, 1, 2);
   let hmac: Buffer;
   if (version <= 1) {
     hmac = r.bytes();
@@ -60,7 +60,7 @@ export function decodeExpireDelegationTokenRequest(r: Reader, version: number): 
 }
 
 export function encodeExpireDelegationTokenResponse(w: Writer, m: ExpireDelegationTokenResponse, version: number): void {
-  if (!(version >= 0 && version <= 2)) throw versionError('ExpireDelegationTokenResponse', version, 0, 2);
+  if (!(version >= 1 && version <= 2)) throw versionError('ExpireDelegationTokenResponse', version, 1, 2);
   w.int16(m.errorCode);
   w.int64(m.expiryTimestampMs);
   w.int32(m.throttleTimeMs);
@@ -68,7 +68,7 @@ export function encodeExpireDelegationTokenResponse(w: Writer, m: ExpireDelegati
 }
 
 export function decodeExpireDelegationTokenResponse(r: Reader, version: number): ExpireDelegationTokenResponse {
-  if (!(version >= 0 && version <= 2)) throw versionError('ExpireDelegationTokenResponse', version, 0, 2);
+  if (!(version >= 1 && version <= 2)) throw versionError('ExpireDelegationTokenResponse', version, 1, 2);
   const errorCode: number = r.int16();
   const expiryTimestampMs: bigint = r.int64();
   const throttleTimeMs: number = r.int32();
@@ -79,7 +79,7 @@ export function decodeExpireDelegationTokenResponse(r: Reader, version: number):
 export const expireDelegationTokenApi: ApiDescriptor<ExpireDelegationTokenRequest, ExpireDelegationTokenResponse> = {
   apiKey: 40,
   name: 'ExpireDelegationToken',
-  minVersion: 0,
+  minVersion: 1,
   maxVersion: 2,
   flexibleMinVersion: 2,
   latestVersionUnstable: false,

@@ -5,7 +5,7 @@ import { type RecordsValue, Writer } from '../io/writer.js';
 import { ProtocolError, nonDefaultFieldError, versionError } from '../protocol-error.js';
 import type { ApiDescriptor } from './api-descriptor.js';
 
-// FetchRequest: valid versions 0-17, flexible 12+
+// FetchRequest: valid versions 4-18, flexible 12+
 
 export interface FetchRequest {
   clusterId: string | null; // versions 12+, nullable 12+, tag 0 in 12+, ignorable
@@ -41,6 +41,7 @@ export interface FetchPartition {
   logStartOffset: bigint; // versions 5+, ignorable
   partitionMaxBytes: number; // versions 0+
   replicaDirectoryId: string; // versions 17+, tag 0 in 17+, ignorable
+  highWatermark: bigint; // versions 18+, tag 1 in 18+, ignorable
 }
 
 export interface ForgottenTopic {
@@ -49,7 +50,7 @@ export interface ForgottenTopic {
   partitions: number[]; // versions 7+
 }
 
-// FetchResponse: valid versions 0-17, flexible 12+
+// FetchResponse: valid versions 4-18, flexible 12+
 
 export interface FetchResponse {
   throttleTimeMs: number; // versions 1+, ignorable
@@ -147,6 +148,7 @@ export function createFetchPartition(): FetchPartition {
     logStartOffset: -1n,
     partitionMaxBytes: 0,
     replicaDirectoryId: ZERO_UUID,
+    highWatermark: 9223372036854775807n,
   };
 }
 
@@ -230,7 +232,7 @@ export function createNodeEndpoint(): NodeEndpoint {
 }
 
 export function encodeFetchRequest(w: Writer, m: FetchRequest, version: number): void {
-  if (!(version >= 0 && version <= 17)) throw versionError('FetchRequest', version, 0, 17);
+  if (!(version >= 4 && version <= 18)) throw versionError('FetchRequest', version, 4, 18);
   if (version <= 14) {
     w.int32(m.replicaId);
   } else {
@@ -241,12 +243,8 @@ export function encodeFetchRequest(w: Writer, m: FetchRequest, version: number):
   }
   w.int32(m.maxWaitMs);
   w.int32(m.minBytes);
-  if (version >= 3) {
-    w.int32(m.maxBytes);
-  }
-  if (version >= 4) {
-    w.int8(m.isolationLevel);
-  }
+  w.int32(m.maxBytes);
+  w.int8(m.isolationLevel);
   if (version >= 7) {
     w.int32(m.sessionId);
   }
@@ -297,7 +295,7 @@ export function encodeFetchRequest(w: Writer, m: FetchRequest, version: number):
 }
 
 export function decodeFetchRequest(r: Reader, version: number): FetchRequest {
-  if (!(version >= 0 && version <= 17)) throw versionError('FetchRequest', version, 0, 17);
+  if (!(version >= 4 && version <= 18)) throw versionError('FetchRequest', version, 4, 18);
   let clusterId: string | null = null;
   let replicaId: number = -1;
   if (version <= 14) {
@@ -306,14 +304,8 @@ export function decodeFetchRequest(r: Reader, version: number): FetchRequest {
   let replicaState: ReplicaState = createReplicaState();
   const maxWaitMs: number = r.int32();
   const minBytes: number = r.int32();
-  let maxBytes: number = 2147483647;
-  if (version >= 3) {
-    maxBytes = r.int32();
-  }
-  let isolationLevel: number = 0;
-  if (version >= 4) {
-    isolationLevel = r.int8();
-  }
+  const maxBytes: number = r.int32();
+  const isolationLevel: number = r.int8();
   let sessionId: number = 0;
   if (version >= 7) {
     sessionId = r.int32();
@@ -453,11 +445,17 @@ function writeFetchPartition(w: Writer, m: FetchPartition, version: number): voi
   if (version >= 12) {
     let $tagged = 0;
     if (version >= 17 && m.replicaDirectoryId !== ZERO_UUID) $tagged++;
+    if (version >= 18 && m.highWatermark !== 9223372036854775807n) $tagged++;
     w.uvarint($tagged);
     if (version >= 17 && m.replicaDirectoryId !== ZERO_UUID) {
       w.uvarint(0);
       w.uvarint(16);
       w.uuid(m.replicaDirectoryId);
+    }
+    if (version >= 18 && m.highWatermark !== 9223372036854775807n) {
+      w.uvarint(1);
+      w.uvarint(8);
+      w.int64(m.highWatermark);
     }
   }
 }
@@ -479,6 +477,7 @@ function readFetchPartition(r: Reader, version: number): FetchPartition {
   }
   const partitionMaxBytes: number = r.int32();
   let replicaDirectoryId: string = ZERO_UUID;
+  let highWatermark: bigint = 9223372036854775807n;
   if (version >= 12) {
     const $count = r.uvarint();
     for (let $k = 0; $k < $count; $k++) {
@@ -489,13 +488,17 @@ function readFetchPartition(r: Reader, version: number): FetchPartition {
           if (!(version >= 17)) throw new ProtocolError('invalid', `tag 0 is not valid for version ${version}`);
           replicaDirectoryId = r.uuid();
           break;
+        case 1:
+          if (!(version >= 18)) throw new ProtocolError('invalid', `tag 1 is not valid for version ${version}`);
+          highWatermark = r.int64();
+          break;
         default:
           r.position = $end;
       }
       r.checkTaggedFieldEnd($end, $tag);
     }
   }
-  return { partition, currentLeaderEpoch, fetchOffset, lastFetchedEpoch, logStartOffset, partitionMaxBytes, replicaDirectoryId };
+  return { partition, currentLeaderEpoch, fetchOffset, lastFetchedEpoch, logStartOffset, partitionMaxBytes, replicaDirectoryId, highWatermark };
 }
 
 function writeForgottenTopic(w: Writer, m: ForgottenTopic, version: number): void {
@@ -547,10 +550,8 @@ function readForgottenTopic(r: Reader, version: number): ForgottenTopic {
 }
 
 export function encodeFetchResponse(w: Writer, m: FetchResponse, version: number): void {
-  if (!(version >= 0 && version <= 17)) throw versionError('FetchResponse', version, 0, 17);
-  if (version >= 1) {
-    w.int32(m.throttleTimeMs);
-  }
+  if (!(version >= 4 && version <= 18)) throw versionError('FetchResponse', version, 4, 18);
+  w.int32(m.throttleTimeMs);
   if (version >= 7) {
     w.int16(m.errorCode);
   }
@@ -588,11 +589,8 @@ export function encodeFetchResponse(w: Writer, m: FetchResponse, version: number
 }
 
 export function decodeFetchResponse(r: Reader, version: number): FetchResponse {
-  if (!(version >= 0 && version <= 17)) throw versionError('FetchResponse', version, 0, 17);
-  let throttleTimeMs: number = 0;
-  if (version >= 1) {
-    throttleTimeMs = r.int32();
-  }
+  if (!(version >= 4 && version <= 18)) throw versionError('FetchResponse', version, 4, 18);
+  const throttleTimeMs: number = r.int32();
   let errorCode: number = 0;
   if (version >= 7) {
     errorCode = r.int16();
@@ -672,7 +670,7 @@ function readFetchableTopicResponse(r: Reader, version: number): FetchableTopicR
   }
   let partitions: PartitionData[];
   if (version <= 11) {
-    const $n = r.arrayLength(18);
+    const $n = r.arrayLength(30);
     const $a: PartitionData[] = [];
     for (let $i = 0; $i < $n; $i++) $a.push(readPartitionData(r, version));
     partitions = $a;
@@ -690,9 +688,7 @@ function writePartitionData(w: Writer, m: PartitionData, version: number): void 
   w.int32(m.partitionIndex);
   w.int16(m.errorCode);
   w.int64(m.highWatermark);
-  if (version >= 4) {
-    w.int64(m.lastStableOffset);
-  }
+  w.int64(m.lastStableOffset);
   if (version >= 5) {
     w.int64(m.logStartOffset);
   }
@@ -705,14 +701,14 @@ function writePartitionData(w: Writer, m: PartitionData, version: number): void 
   if (version <= 11) {
     if (!isDefaultSnapshotId(m.snapshotId)) throw nonDefaultFieldError('snapshotId', version);
   }
-  if (version >= 4 && version <= 11) {
+  if (version <= 11) {
     const $a = m.abortedTransactions;
     if ($a === null) w.int32(-1);
     else {
       w.int32($a.length);
       for (const $e of $a) writeAbortedTransaction(w, $e, version);
     }
-  } else if (version >= 12) {
+  } else {
     const $a = m.abortedTransactions;
     if ($a === null) w.uvarint(0);
     else {
@@ -758,10 +754,7 @@ function readPartitionData(r: Reader, version: number): PartitionData {
   const partitionIndex: number = r.int32();
   const errorCode: number = r.int16();
   const highWatermark: bigint = r.int64();
-  let lastStableOffset: bigint = -1n;
-  if (version >= 4) {
-    lastStableOffset = r.int64();
-  }
+  const lastStableOffset: bigint = r.int64();
   let logStartOffset: bigint = -1n;
   if (version >= 5) {
     logStartOffset = r.int64();
@@ -769,8 +762,8 @@ function readPartitionData(r: Reader, version: number): PartitionData {
   let divergingEpoch: EpochEndOffset = createEpochEndOffset();
   let currentLeader: LeaderIdAndEpoch = createLeaderIdAndEpoch();
   let snapshotId: SnapshotId = createSnapshotId();
-  let abortedTransactions: AbortedTransaction[] | null = [];
-  if (version >= 4 && version <= 11) {
+  let abortedTransactions: AbortedTransaction[] | null;
+  if (version <= 11) {
     const $n = r.nullableArrayLength(16);
     if ($n < 0) abortedTransactions = null;
     else {
@@ -778,7 +771,7 @@ function readPartitionData(r: Reader, version: number): PartitionData {
       for (let $i = 0; $i < $n; $i++) $a.push(readAbortedTransaction(r, version));
       abortedTransactions = $a;
     }
-  } else if (version >= 12) {
+  } else {
     const $n = r.compactNullableArrayLength(17);
     if ($n < 0) abortedTransactions = null;
     else {
@@ -921,8 +914,8 @@ function isDefaultSnapshotId(m: SnapshotId): boolean {
 export const fetchApi: ApiDescriptor<FetchRequest, FetchResponse> = {
   apiKey: 1,
   name: 'Fetch',
-  minVersion: 0,
-  maxVersion: 17,
+  minVersion: 4,
+  maxVersion: 18,
   flexibleMinVersion: 12,
   latestVersionUnstable: false,
   encodeRequest: encodeFetchRequest,

@@ -4,13 +4,13 @@ import { Reader } from '../io/reader.js';
 import { type Writer } from '../io/writer.js';
 import { versionError } from '../protocol-error.js';
 
-// RequestHeader: valid versions 0-2, flexible 2+
+// RequestHeader: valid versions 1-2, flexible 2+
 
 export interface RequestHeader {
   requestApiKey: number; // versions 0+
   requestApiVersion: number; // versions 0+
   correlationId: number; // versions 0+
-  clientId: string | null; // versions 1+, nullable 1+, ignorable
+  clientId: string | null; // versions 1+, nullable 1+
 }
 
 // ResponseHeader: valid versions 0-1, flexible 1+
@@ -35,25 +35,20 @@ export function createResponseHeader(): ResponseHeader {
 }
 
 export function encodeRequestHeader(w: Writer, m: RequestHeader, version: number): void {
-  if (!(version >= 0 && version <= 2)) throw versionError('RequestHeader', version, 0, 2);
+  if (!(version >= 1 && version <= 2)) throw versionError('RequestHeader', version, 1, 2);
   w.int16(m.requestApiKey);
   w.int16(m.requestApiVersion);
   w.int32(m.correlationId);
-  if (version >= 1) {
-    w.nullableString(m.clientId);
-  }
+  w.nullableString(m.clientId);
   if (version >= 2) w.uvarint(0);
 }
 
 export function decodeRequestHeader(r: Reader, version: number): RequestHeader {
-  if (!(version >= 0 && version <= 2)) throw versionError('RequestHeader', version, 0, 2);
+  if (!(version >= 1 && version <= 2)) throw versionError('RequestHeader', version, 1, 2);
   const requestApiKey: number = r.int16();
   const requestApiVersion: number = r.int16();
   const correlationId: number = r.int32();
-  let clientId: string | null = '';
-  if (version >= 1) {
-    clientId = r.nullableString();
-  }
+  const clientId: string | null = r.nullableString();
   if (version >= 2) r.skipTaggedFields();
   return { requestApiKey, requestApiVersion, correlationId, clientId };
 }
@@ -72,12 +67,10 @@ export function decodeResponseHeader(r: Reader, version: number): ResponseHeader
 }
 
 /** First flexible version of each API by api key (-1: never flexible). */
-const FLEXIBLE_MIN_VERSION: readonly number[] = [9, 12, 6, 9, 4, 2, 6, 3, 8, 6, 3, 6, 4, 4, 4, 5, 3, -1, 3, 5, 4, 2, 2, 4, 3, 3, 3, 1, 3, 2, 2, 2, 4, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 0, 0, -1, 1, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+const FLEXIBLE_MIN_VERSION: readonly number[] = [9, 12, 6, 9, -1, -1, -1, -1, 8, 6, 3, 6, 4, 4, 4, 5, 3, -1, 3, 5, 4, 2, 2, 4, 3, 3, 3, 1, 3, 2, 2, 2, 4, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 0, 0, -1, 1, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 
-/** Request header version for an API version: v2 when flexible, v1 otherwise (v0 for ControlledShutdown v0). */
+/** Request header version for an API version: v2 when flexible, v1 otherwise. */
 export function requestHeaderVersion(apiKey: number, apiVersion: number): number {
-  // ControlledShutdown v0 predates the client id: its header is v0.
-  if (apiKey === 7 && apiVersion === 0) return 0;
   const flexible = FLEXIBLE_MIN_VERSION[apiKey] ?? -1;
   return flexible >= 0 && apiVersion >= flexible ? 2 : 1;
 }

@@ -4,10 +4,6 @@ import { produceApi } from './produce.js';
 import { fetchApi } from './fetch.js';
 import { listOffsetsApi } from './list-offsets.js';
 import { metadataApi } from './metadata.js';
-import { leaderAndIsrApi } from './leader-and-isr.js';
-import { stopReplicaApi } from './stop-replica.js';
-import { updateMetadataApi } from './update-metadata.js';
-import { controlledShutdownApi } from './controlled-shutdown.js';
 import { offsetCommitApi } from './offset-commit.js';
 import { offsetFetchApi } from './offset-fetch.js';
 import { findCoordinatorApi } from './find-coordinator.js';
@@ -74,7 +70,7 @@ import { controllerRegistrationApi } from './controller-registration.js';
 import { getTelemetrySubscriptionsApi } from './get-telemetry-subscriptions.js';
 import { pushTelemetryApi } from './push-telemetry.js';
 import { assignReplicasToDirsApi } from './assign-replicas-to-dirs.js';
-import { listClientMetricsResourcesApi } from './list-client-metrics-resources.js';
+import { listConfigResourcesApi } from './list-config-resources.js';
 import { describeTopicPartitionsApi } from './describe-topic-partitions.js';
 import { shareGroupHeartbeatApi } from './share-group-heartbeat.js';
 import { shareGroupDescribeApi } from './share-group-describe.js';
@@ -88,6 +84,11 @@ import { readShareGroupStateApi } from './read-share-group-state.js';
 import { writeShareGroupStateApi } from './write-share-group-state.js';
 import { deleteShareGroupStateApi } from './delete-share-group-state.js';
 import { readShareGroupStateSummaryApi } from './read-share-group-state-summary.js';
+import { streamsGroupHeartbeatApi } from './streams-group-heartbeat.js';
+import { streamsGroupDescribeApi } from './streams-group-describe.js';
+import { describeShareGroupOffsetsApi } from './describe-share-group-offsets.js';
+import { alterShareGroupOffsetsApi } from './alter-share-group-offsets.js';
+import { deleteShareGroupOffsetsApi } from './delete-share-group-offsets.js';
 import type { ApiDescriptor } from './api-descriptor.js';
 
 export type { ApiDescriptor } from './api-descriptor.js';
@@ -98,10 +99,6 @@ export const ApiKey = {
   Fetch: 1,
   ListOffsets: 2,
   Metadata: 3,
-  LeaderAndIsr: 4,
-  StopReplica: 5,
-  UpdateMetadata: 6,
-  ControlledShutdown: 7,
   OffsetCommit: 8,
   OffsetFetch: 9,
   FindCoordinator: 10,
@@ -168,7 +165,7 @@ export const ApiKey = {
   GetTelemetrySubscriptions: 71,
   PushTelemetry: 72,
   AssignReplicasToDirs: 73,
-  ListClientMetricsResources: 74,
+  ListConfigResources: 74,
   DescribeTopicPartitions: 75,
   ShareGroupHeartbeat: 76,
   ShareGroupDescribe: 77,
@@ -182,18 +179,19 @@ export const ApiKey = {
   WriteShareGroupState: 85,
   DeleteShareGroupState: 86,
   ReadShareGroupStateSummary: 87,
+  StreamsGroupHeartbeat: 88,
+  StreamsGroupDescribe: 89,
+  DescribeShareGroupOffsets: 90,
+  AlterShareGroupOffsets: 91,
+  DeleteShareGroupOffsets: 92,
 } as const;
 
-/** Every API, indexed by api key. */
+/** Every API, in api key order (keys of APIs Kafka removed have none). */
 export const apis: readonly ApiDescriptor[] = [
   produceApi,
   fetchApi,
   listOffsetsApi,
   metadataApi,
-  leaderAndIsrApi,
-  stopReplicaApi,
-  updateMetadataApi,
-  controlledShutdownApi,
   offsetCommitApi,
   offsetFetchApi,
   findCoordinatorApi,
@@ -260,7 +258,7 @@ export const apis: readonly ApiDescriptor[] = [
   getTelemetrySubscriptionsApi,
   pushTelemetryApi,
   assignReplicasToDirsApi,
-  listClientMetricsResourcesApi,
+  listConfigResourcesApi,
   describeTopicPartitionsApi,
   shareGroupHeartbeatApi,
   shareGroupDescribeApi,
@@ -274,8 +272,15 @@ export const apis: readonly ApiDescriptor[] = [
   writeShareGroupStateApi,
   deleteShareGroupStateApi,
   readShareGroupStateSummaryApi,
+  streamsGroupHeartbeatApi,
+  streamsGroupDescribeApi,
+  describeShareGroupOffsetsApi,
+  alterShareGroupOffsetsApi,
+  deleteShareGroupOffsetsApi,
 ];
 
+const byKey: ReadonlyMap<number, ApiDescriptor> = new Map(apis.map((a) => [a.apiKey, a]));
+
 export function apiByKey(apiKey: number): ApiDescriptor | undefined {
-  return Number.isInteger(apiKey) && apiKey >= 0 ? apis[apiKey] : undefined;
+  return byKey.get(apiKey);
 }

@@ -5,22 +5,26 @@ import { type Writer } from '../io/writer.js';
 import { nonDefaultFieldError, versionError } from '../protocol-error.js';
 import type { ApiDescriptor } from './api-descriptor.js';
 
-// InitProducerIdRequest: valid versions 0-5, flexible 2+
+// InitProducerIdRequest: valid versions 0-6, flexible 2+
 
 export interface InitProducerIdRequest {
   transactionalId: string | null; // versions 0+, nullable 0+
   transactionTimeoutMs: number; // versions 0+
   producerId: bigint; // versions 3+
   producerEpoch: number; // versions 3+
+  enable2Pc: boolean; // versions 6+
+  keepPreparedTxn: boolean; // versions 6+
 }
 
-// InitProducerIdResponse: valid versions 0-5, flexible 2+
+// InitProducerIdResponse: valid versions 0-6, flexible 2+
 
 export interface InitProducerIdResponse {
   throttleTimeMs: number; // versions 0+, ignorable
   errorCode: number; // versions 0+
   producerId: bigint; // versions 0+
   producerEpoch: number; // versions 0+
+  ongoingTxnProducerId: bigint; // versions 6+
+  ongoingTxnProducerEpoch: number; // versions 6+
 }
 
 export function createInitProducerIdRequest(): InitProducerIdRequest {
@@ -29,6 +33,8 @@ export function createInitProducerIdRequest(): InitProducerIdRequest {
     transactionTimeoutMs: 0,
     producerId: -1n,
     producerEpoch: -1,
+    enable2Pc: false,
+    keepPreparedTxn: false,
   };
 }
 
@@ -38,11 +44,13 @@ export function createInitProducerIdResponse(): InitProducerIdResponse {
     errorCode: 0,
     producerId: -1n,
     producerEpoch: 0,
+    ongoingTxnProducerId: -1n,
+    ongoingTxnProducerEpoch: -1,
   };
 }
 
 export function encodeInitProducerIdRequest(w: Writer, m: InitProducerIdRequest, version: number): void {
-  if (!(version >= 0 && version <= 5)) throw versionError('InitProducerIdRequest', version, 0, 5);
+  if (!(version >= 0 && version <= 6)) throw versionError('InitProducerIdRequest', version, 0, 6);
   if (version <= 1) {
     w.nullableString(m.transactionalId);
   } else {
@@ -59,11 +67,21 @@ export function encodeInitProducerIdRequest(w: Writer, m: InitProducerIdRequest,
   } else {
     w.int16(m.producerEpoch);
   }
+  if (version <= 5) {
+    if (m.enable2Pc !== false) throw nonDefaultFieldError('enable2Pc', version);
+  } else {
+    w.bool(m.enable2Pc);
+  }
+  if (version <= 5) {
+    if (m.keepPreparedTxn !== false) throw nonDefaultFieldError('keepPreparedTxn', version);
+  } else {
+    w.bool(m.keepPreparedTxn);
+  }
   if (version >= 2) w.uvarint(0);
 }
 
 export function decodeInitProducerIdRequest(r: Reader, version: number): InitProducerIdRequest {
-  if (!(version >= 0 && version <= 5)) throw versionError('InitProducerIdRequest', version, 0, 5);
+  if (!(version >= 0 && version <= 6)) throw versionError('InitProducerIdRequest', version, 0, 6);
   let transactionalId: string | null;
   if (version <= 1) {
     transactionalId = r.nullableString();
@@ -79,36 +97,62 @@ export function decodeInitProducerIdRequest(r: Reader, version: number): InitPro
   if (version >= 3) {
     producerEpoch = r.int16();
   }
+  let enable2Pc: boolean = false;
+  if (version >= 6) {
+    enable2Pc = r.bool();
+  }
+  let keepPreparedTxn: boolean = false;
+  if (version >= 6) {
+    keepPreparedTxn = r.bool();
+  }
   if (version >= 2) r.skipTaggedFields();
-  return { transactionalId, transactionTimeoutMs, producerId, producerEpoch };
+  return { transactionalId, transactionTimeoutMs, producerId, producerEpoch, enable2Pc, keepPreparedTxn };
 }
 
 export function encodeInitProducerIdResponse(w: Writer, m: InitProducerIdResponse, version: number): void {
-  if (!(version >= 0 && version <= 5)) throw versionError('InitProducerIdResponse', version, 0, 5);
+  if (!(version >= 0 && version <= 6)) throw versionError('InitProducerIdResponse', version, 0, 6);
   w.int32(m.throttleTimeMs);
   w.int16(m.errorCode);
   w.int64(m.producerId);
   w.int16(m.producerEpoch);
+  if (version <= 5) {
+    if (m.ongoingTxnProducerId !== -1n) throw nonDefaultFieldError('ongoingTxnProducerId', version);
+  } else {
+    w.int64(m.ongoingTxnProducerId);
+  }
+  if (version <= 5) {
+    if (m.ongoingTxnProducerEpoch !== -1) throw nonDefaultFieldError('ongoingTxnProducerEpoch', version);
+  } else {
+    w.int16(m.ongoingTxnProducerEpoch);
+  }
   if (version >= 2) w.uvarint(0);
 }
 
 export function decodeInitProducerIdResponse(r: Reader, version: number): InitProducerIdResponse {
-  if (!(version >= 0 && version <= 5)) throw versionError('InitProducerIdResponse', version, 0, 5);
+  if (!(version >= 0 && version <= 6)) throw versionError('InitProducerIdResponse', version, 0, 6);
   const throttleTimeMs: number = r.int32();
   const errorCode: number = r.int16();
   const producerId: bigint = r.int64();
   const producerEpoch: number = r.int16();
+  let ongoingTxnProducerId: bigint = -1n;
+  if (version >= 6) {
+    ongoingTxnProducerId = r.int64();
+  }
+  let ongoingTxnProducerEpoch: number = -1;
+  if (version >= 6) {
+    ongoingTxnProducerEpoch = r.int16();
+  }
   if (version >= 2) r.skipTaggedFields();
-  return { throttleTimeMs, errorCode, producerId, producerEpoch };
+  return { throttleTimeMs, errorCode, producerId, producerEpoch, ongoingTxnProducerId, ongoingTxnProducerEpoch };
 }
 
 export const initProducerIdApi: ApiDescriptor<InitProducerIdRequest, InitProducerIdResponse> = {
   apiKey: 22,
   name: 'InitProducerId',
   minVersion: 0,
-  maxVersion: 5,
+  maxVersion: 6,
   flexibleMinVersion: 2,
-  latestVersionUnstable: false,
+  latestVersionUnstable: true,
   encodeRequest: encodeInitProducerIdRequest,
   decodeRequest: decodeInitProducerIdRequest,
   encodeResponse: encodeInitProducerIdResponse,

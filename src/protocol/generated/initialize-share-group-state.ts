@@ -213,7 +213,7 @@ export const initializeShareGroupStateApi: ApiDescriptor<InitializeShareGroupSta
   minVersion: 0,
   maxVersion: 0,
   flexibleMinVersion: 0,
-  latestVersionUnstable: true,
+  latestVersionUnstable: false,
   encodeRequest: encodeInitializeShareGroupStateRequest,
   decodeRequest: decodeInitializeShareGroupStateRequest,
   encodeResponse: encodeInitializeShareGroupStateResponse,

@@ -5,7 +5,7 @@ import { type Writer } from '../io/writer.js';
 import { nonDefaultFieldError, versionError } from '../protocol-error.js';
 import type { ApiDescriptor } from './api-descriptor.js';
 
-// ListOffsetsRequest: valid versions 0-10, flexible 6+
+// ListOffsetsRequest: valid versions 1-11, flexible 6+
 
 export interface ListOffsetsRequest {
   replicaId: number; // versions 0+
@@ -23,10 +23,9 @@ export interface ListOffsetsPartition {
   partitionIndex: number; // versions 0+
   currentLeaderEpoch: number; // versions 4+, ignorable
   timestamp: bigint; // versions 0+
-  maxNumOffsets: number; // versions 0
 }
 
-// ListOffsetsResponse: valid versions 0-10, flexible 6+
+// ListOffsetsResponse: valid versions 1-11, flexible 6+
 
 export interface ListOffsetsResponse {
   throttleTimeMs: number; // versions 2+, ignorable
@@ -41,7 +40,6 @@ export interface ListOffsetsTopicResponse {
 export interface ListOffsetsPartitionResponse {
   partitionIndex: number; // versions 0+
   errorCode: number; // versions 0+
-  oldStyleOffsets: bigint[]; // versions 0
   timestamp: bigint; // versions 1+
   offset: bigint; // versions 1+
   leaderEpoch: number; // versions 4+
@@ -68,7 +66,6 @@ export function createListOffsetsPartition(): ListOffsetsPartition {
     partitionIndex: 0,
     currentLeaderEpoch: -1,
     timestamp: 0n,
-    maxNumOffsets: 1,
   };
 }
 
@@ -90,7 +87,6 @@ export function createListOffsetsPartitionResponse(): ListOffsetsPartitionRespon
   return {
     partitionIndex: 0,
     errorCode: 0,
-    oldStyleOffsets: [],
     timestamp: -1n,
     offset: -1n,
     leaderEpoch: -1,
@@ -98,7 +94,7 @@ export function createListOffsetsPartitionResponse(): ListOffsetsPartitionRespon
 }
 
 export function encodeListOffsetsRequest(w: Writer, m: ListOffsetsRequest, version: number): void {
-  if (!(version >= 0 && version <= 10)) throw versionError('ListOffsetsRequest', version, 0, 10);
+  if (!(version >= 1 && version <= 11)) throw versionError('ListOffsetsRequest', version, 1, 11);
   w.int32(m.replicaId);
   if (version <= 1) {
     if (m.isolationLevel !== 0) throw nonDefaultFieldError('isolationLevel', version);
@@ -121,7 +117,7 @@ export function encodeListOffsetsRequest(w: Writer, m: ListOffsetsRequest, versi
 }
 
 export function decodeListOffsetsRequest(r: Reader, version: number): ListOffsetsRequest {
-  if (!(version >= 0 && version <= 10)) throw versionError('ListOffsetsRequest', version, 0, 10);
+  if (!(version >= 1 && version <= 11)) throw versionError('ListOffsetsRequest', version, 1, 11);
   const replicaId: number = r.int32();
   let isolationLevel: number = 0;
   if (version >= 2) {
@@ -194,11 +190,6 @@ function writeListOffsetsPartition(w: Writer, m: ListOffsetsPartition, version: 
     w.int32(m.currentLeaderEpoch);
   }
   w.int64(m.timestamp);
-  if (version <= 0) {
-    w.int32(m.maxNumOffsets);
-  } else {
-    if (m.maxNumOffsets !== 1) throw nonDefaultFieldError('maxNumOffsets', version);
-  }
   if (version >= 6) w.uvarint(0);
 }
 
@@ -209,16 +200,12 @@ function readListOffsetsPartition(r: Reader, version: number): ListOffsetsPartit
     currentLeaderEpoch = r.int32();
   }
   const timestamp: bigint = r.int64();
-  let maxNumOffsets: number = 1;
-  if (version <= 0) {
-    maxNumOffsets = r.int32();
-  }
   if (version >= 6) r.skipTaggedFields();
-  return { partitionIndex, currentLeaderEpoch, timestamp, maxNumOffsets };
+  return { partitionIndex, currentLeaderEpoch, timestamp };
 }
 
 export function encodeListOffsetsResponse(w: Writer, m: ListOffsetsResponse, version: number): void {
-  if (!(version >= 0 && version <= 10)) throw versionError('ListOffsetsResponse', version, 0, 10);
+  if (!(version >= 1 && version <= 11)) throw versionError('ListOffsetsResponse', version, 1, 11);
   if (version >= 2) {
     w.int32(m.throttleTimeMs);
   }
@@ -235,7 +222,7 @@ export function encodeListOffsetsResponse(w: Writer, m: ListOffsetsResponse, ver
 }
 
 export function decodeListOffsetsResponse(r: Reader, version: number): ListOffsetsResponse {
-  if (!(version >= 0 && version <= 10)) throw versionError('ListOffsetsResponse', version, 0, 10);
+  if (!(version >= 1 && version <= 11)) throw versionError('ListOffsetsResponse', version, 1, 11);
   let throttleTimeMs: number = 0;
   if (version >= 2) {
     throttleTimeMs = r.int32();
@@ -283,7 +270,7 @@ function readListOffsetsTopicResponse(r: Reader, version: number): ListOffsetsTo
   }
   let partitions: ListOffsetsPartitionResponse[];
   if (version <= 5) {
-    const $n = r.arrayLength(10);
+    const $n = r.arrayLength(22);
     const $a: ListOffsetsPartitionResponse[] = [];
     for (let $i = 0; $i < $n; $i++) $a.push(readListOffsetsPartitionResponse(r, version));
     partitions = $a;
@@ -300,23 +287,8 @@ function readListOffsetsTopicResponse(r: Reader, version: number): ListOffsetsTo
 function writeListOffsetsPartitionResponse(w: Writer, m: ListOffsetsPartitionResponse, version: number): void {
   w.int32(m.partitionIndex);
   w.int16(m.errorCode);
-  if (version <= 0) {
-    const $a = m.oldStyleOffsets;
-    w.int32($a.length);
-    for (const $e of $a) w.int64($e);
-  } else {
-    if (m.oldStyleOffsets.length !== 0) throw nonDefaultFieldError('oldStyleOffsets', version);
-  }
-  if (version <= 0) {
-    if (m.timestamp !== -1n) throw nonDefaultFieldError('timestamp', version);
-  } else {
-    w.int64(m.timestamp);
-  }
-  if (version <= 0) {
-    if (m.offset !== -1n) throw nonDefaultFieldError('offset', version);
-  } else {
-    w.int64(m.offset);
-  }
+  w.int64(m.timestamp);
+  w.int64(m.offset);
   if (version <= 3) {
     if (m.leaderEpoch !== -1) throw nonDefaultFieldError('leaderEpoch', version);
   } else {
@@ -328,34 +300,21 @@ function writeListOffsetsPartitionResponse(w: Writer, m: ListOffsetsPartitionRes
 function readListOffsetsPartitionResponse(r: Reader, version: number): ListOffsetsPartitionResponse {
   const partitionIndex: number = r.int32();
   const errorCode: number = r.int16();
-  let oldStyleOffsets: bigint[] = [];
-  if (version <= 0) {
-    const $n = r.arrayLength(8);
-    const $a: bigint[] = [];
-    for (let $i = 0; $i < $n; $i++) $a.push(r.int64());
-    oldStyleOffsets = $a;
-  }
-  let timestamp: bigint = -1n;
-  if (version >= 1) {
-    timestamp = r.int64();
-  }
-  let offset: bigint = -1n;
-  if (version >= 1) {
-    offset = r.int64();
-  }
+  const timestamp: bigint = r.int64();
+  const offset: bigint = r.int64();
   let leaderEpoch: number = -1;
   if (version >= 4) {
     leaderEpoch = r.int32();
   }
   if (version >= 6) r.skipTaggedFields();
-  return { partitionIndex, errorCode, oldStyleOffsets, timestamp, offset, leaderEpoch };
+  return { partitionIndex, errorCode, timestamp, offset, leaderEpoch };
 }
 
 export const listOffsetsApi: ApiDescriptor<ListOffsetsRequest, ListOffsetsResponse> = {
   apiKey: 2,
   name: 'ListOffsets',
-  minVersion: 0,
-  maxVersion: 10,
+  minVersion: 1,
+  maxVersion: 11,
   flexibleMinVersion: 6,
   latestVersionUnstable: false,
   encodeRequest: encodeListOffsetsRequest,

@@ -5,15 +5,16 @@ import { type Writer } from '../io/writer.js';
 import { nonDefaultFieldError, versionError } from '../protocol-error.js';
 import type { ApiDescriptor } from './api-descriptor.js';
 
-// ListTransactionsRequest: valid versions 0-1, flexible 0+
+// ListTransactionsRequest: valid versions 0-2, flexible 0+
 
 export interface ListTransactionsRequest {
   stateFilters: string[]; // versions 0+
   producerIdFilters: bigint[]; // versions 0+
   durationFilter: bigint; // versions 1+
+  transactionalIdPattern: string | null; // versions 2+, nullable 2+
 }
 
-// ListTransactionsResponse: valid versions 0-1, flexible 0+
+// ListTransactionsResponse: valid versions 0-2, flexible 0+
 
 export interface ListTransactionsResponse {
   throttleTimeMs: number; // versions 0+
@@ -33,6 +34,7 @@ export function createListTransactionsRequest(): ListTransactionsRequest {
     stateFilters: [],
     producerIdFilters: [],
     durationFilter: -1n,
+    transactionalIdPattern: null,
   };
 }
 
@@ -54,7 +56,7 @@ export function createTransactionState(): TransactionState {
 }
 
 export function encodeListTransactionsRequest(w: Writer, m: ListTransactionsRequest, version: number): void {
-  if (!(version >= 0 && version <= 1)) throw versionError('ListTransactionsRequest', version, 0, 1);
+  if (!(version >= 0 && version <= 2)) throw versionError('ListTransactionsRequest', version, 0, 2);
   {
     const $a = m.stateFilters;
     w.uvarint($a.length + 1);
@@ -70,11 +72,16 @@ export function encodeListTransactionsRequest(w: Writer, m: ListTransactionsRequ
   } else {
     w.int64(m.durationFilter);
   }
+  if (version <= 1) {
+    if (m.transactionalIdPattern !== null) throw nonDefaultFieldError('transactionalIdPattern', version);
+  } else {
+    w.compactNullableString(m.transactionalIdPattern);
+  }
   w.uvarint(0);
 }
 
 export function decodeListTransactionsRequest(r: Reader, version: number): ListTransactionsRequest {
-  if (!(version >= 0 && version <= 1)) throw versionError('ListTransactionsRequest', version, 0, 1);
+  if (!(version >= 0 && version <= 2)) throw versionError('ListTransactionsRequest', version, 0, 2);
   let stateFilters: string[];
   {
     const $n = r.compactArrayLength(1);
@@ -93,12 +100,16 @@ export function decodeListTransactionsRequest(r: Reader, version: number): ListT
   if (version >= 1) {
     durationFilter = r.int64();
   }
+  let transactionalIdPattern: string | null = null;
+  if (version >= 2) {
+    transactionalIdPattern = r.compactNullableString();
+  }
   r.skipTaggedFields();
-  return { stateFilters, producerIdFilters, durationFilter };
+  return { stateFilters, producerIdFilters, durationFilter, transactionalIdPattern };
 }
 
 export function encodeListTransactionsResponse(w: Writer, m: ListTransactionsResponse, version: number): void {
-  if (!(version >= 0 && version <= 1)) throw versionError('ListTransactionsResponse', version, 0, 1);
+  if (!(version >= 0 && version <= 2)) throw versionError('ListTransactionsResponse', version, 0, 2);
   w.int32(m.throttleTimeMs);
   w.int16(m.errorCode);
   {
@@ -115,7 +126,7 @@ export function encodeListTransactionsResponse(w: Writer, m: ListTransactionsRes
 }
 
 export function decodeListTransactionsResponse(r: Reader, version: number): ListTransactionsResponse {
-  if (!(version >= 0 && version <= 1)) throw versionError('ListTransactionsResponse', version, 0, 1);
+  if (!(version >= 0 && version <= 2)) throw versionError('ListTransactionsResponse', version, 0, 2);
   const throttleTimeMs: number = r.int32();
   const errorCode: number = r.int16();
   let unknownStateFilters: string[];
@@ -155,7 +166,7 @@ export const listTransactionsApi: ApiDescriptor<ListTransactionsRequest, ListTra
   apiKey: 66,
   name: 'ListTransactions',
   minVersion: 0,
-  maxVersion: 1,
+  maxVersion: 2,
   flexibleMinVersion: 0,
   latestVersionUnstable: false,
   encodeRequest: encodeListTransactionsRequest,

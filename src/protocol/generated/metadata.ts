@@ -5,7 +5,7 @@ import { type Writer } from '../io/writer.js';
 import { nonDefaultFieldError, nullFieldError, versionError } from '../protocol-error.js';
 import type { ApiDescriptor } from './api-descriptor.js';
 
-// MetadataRequest: valid versions 0-12, flexible 9+
+// MetadataRequest: valid versions 0-13, flexible 9+
 
 export interface MetadataRequest {
   topics: MetadataRequestTopic[] | null; // versions 0+, nullable 1+
@@ -19,7 +19,7 @@ export interface MetadataRequestTopic {
   name: string | null; // versions 0+, nullable 10+
 }
 
-// MetadataResponse: valid versions 0-12, flexible 9+
+// MetadataResponse: valid versions 0-13, flexible 9+
 
 export interface MetadataResponse {
   throttleTimeMs: number; // versions 3+, ignorable
@@ -28,6 +28,7 @@ export interface MetadataResponse {
   controllerId: number; // versions 1+, ignorable
   topics: MetadataResponseTopic[]; // versions 0+
   clusterAuthorizedOperations: number; // versions 8-10
+  errorCode: number; // versions 13+, ignorable
 }
 
 export interface MetadataResponseBroker {
@@ -80,6 +81,7 @@ export function createMetadataResponse(): MetadataResponse {
     controllerId: -1,
     topics: [],
     clusterAuthorizedOperations: -2147483648,
+    errorCode: 0,
   };
 }
 
@@ -116,7 +118,7 @@ export function createMetadataResponsePartition(): MetadataResponsePartition {
 }
 
 export function encodeMetadataRequest(w: Writer, m: MetadataRequest, version: number): void {
-  if (!(version >= 0 && version <= 12)) throw versionError('MetadataRequest', version, 0, 12);
+  if (!(version >= 0 && version <= 13)) throw versionError('MetadataRequest', version, 0, 13);
   if (version <= 0) {
     const $a = m.topics;
     if ($a === null) throw nullFieldError('topics', version);
@@ -160,7 +162,7 @@ export function encodeMetadataRequest(w: Writer, m: MetadataRequest, version: nu
 }
 
 export function decodeMetadataRequest(r: Reader, version: number): MetadataRequest {
-  if (!(version >= 0 && version <= 12)) throw versionError('MetadataRequest', version, 0, 12);
+  if (!(version >= 0 && version <= 13)) throw versionError('MetadataRequest', version, 0, 13);
   let topics: MetadataRequestTopic[] | null;
   if (version <= 0) {
     const $n = r.arrayLength(2);
@@ -234,7 +236,7 @@ function readMetadataRequestTopic(r: Reader, version: number): MetadataRequestTo
 }
 
 export function encodeMetadataResponse(w: Writer, m: MetadataResponse, version: number): void {
-  if (!(version >= 0 && version <= 12)) throw versionError('MetadataResponse', version, 0, 12);
+  if (!(version >= 0 && version <= 13)) throw versionError('MetadataResponse', version, 0, 13);
   if (version >= 3) {
     w.int32(m.throttleTimeMs);
   }
@@ -271,11 +273,14 @@ export function encodeMetadataResponse(w: Writer, m: MetadataResponse, version: 
   } else {
     if (m.clusterAuthorizedOperations !== -2147483648) throw nonDefaultFieldError('clusterAuthorizedOperations', version);
   }
+  if (version >= 13) {
+    w.int16(m.errorCode);
+  }
   if (version >= 9) w.uvarint(0);
 }
 
 export function decodeMetadataResponse(r: Reader, version: number): MetadataResponse {
-  if (!(version >= 0 && version <= 12)) throw versionError('MetadataResponse', version, 0, 12);
+  if (!(version >= 0 && version <= 13)) throw versionError('MetadataResponse', version, 0, 13);
   let throttleTimeMs: number = 0;
   if (version >= 3) {
     throttleTimeMs = r.int32();
@@ -318,8 +323,12 @@ export function decodeMetadataResponse(r: Reader, version: number): MetadataResp
   if (version >= 8 && version <= 10) {
     clusterAuthorizedOperations = r.int32();
   }
+  let errorCode: number = 0;
+  if (version >= 13) {
+    errorCode = r.int16();
+  }
   if (version >= 9) r.skipTaggedFields();
-  return { throttleTimeMs, brokers, clusterId, controllerId, topics, clusterAuthorizedOperations };
+  return { throttleTimeMs, brokers, clusterId, controllerId, topics, clusterAuthorizedOperations, errorCode };
 }
 
 function writeMetadataResponseBroker(w: Writer, m: MetadataResponseBroker, version: number): void {
@@ -518,7 +527,7 @@ export const metadataApi: ApiDescriptor<MetadataRequest, MetadataResponse> = {
   apiKey: 3,
   name: 'Metadata',
   minVersion: 0,
-  maxVersion: 12,
+  maxVersion: 13,
   flexibleMinVersion: 9,
   latestVersionUnstable: false,
   encodeRequest: encodeMetadataRequest,

@@ -5,7 +5,7 @@ import { type Writer } from '../io/writer.js';
 import { versionError } from '../protocol-error.js';
 import type { ApiDescriptor } from './api-descriptor.js';
 
-// OffsetForLeaderEpochRequest: valid versions 0-4, flexible 4+
+// OffsetForLeaderEpochRequest: valid versions 2-4, flexible 4+
 
 export interface OffsetForLeaderEpochRequest {
   replicaId: number; // versions 3+, ignorable
@@ -23,7 +23,7 @@ export interface OffsetForLeaderPartition {
   leaderEpoch: number; // versions 0+
 }
 
-// OffsetForLeaderEpochResponse: valid versions 0-4, flexible 4+
+// OffsetForLeaderEpochResponse: valid versions 2-4, flexible 4+
 
 export interface OffsetForLeaderEpochResponse {
   throttleTimeMs: number; // versions 2+, ignorable
@@ -88,7 +88,7 @@ export function createEpochEndOffset(): EpochEndOffset {
 }
 
 export function encodeOffsetForLeaderEpochRequest(w: Writer, m: OffsetForLeaderEpochRequest, version: number): void {
-  if (!(version >= 0 && version <= 4)) throw versionError('OffsetForLeaderEpochRequest', version, 0, 4);
+  if (!(version >= 2 && version <= 4)) throw versionError('OffsetForLeaderEpochRequest', version, 2, 4);
   if (version >= 3) {
     w.int32(m.replicaId);
   }
@@ -105,7 +105,7 @@ export function encodeOffsetForLeaderEpochRequest(w: Writer, m: OffsetForLeaderE
 }
 
 export function decodeOffsetForLeaderEpochRequest(r: Reader, version: number): OffsetForLeaderEpochRequest {
-  if (!(version >= 0 && version <= 4)) throw versionError('OffsetForLeaderEpochRequest', version, 0, 4);
+  if (!(version >= 2 && version <= 4)) throw versionError('OffsetForLeaderEpochRequest', version, 2, 4);
   let replicaId: number = -2;
   if (version >= 3) {
     replicaId = r.int32();
@@ -153,7 +153,7 @@ function readOffsetForLeaderTopic(r: Reader, version: number): OffsetForLeaderTo
   }
   let partitions: OffsetForLeaderPartition[];
   if (version <= 3) {
-    const $n = r.arrayLength(8);
+    const $n = r.arrayLength(12);
     const $a: OffsetForLeaderPartition[] = [];
     for (let $i = 0; $i < $n; $i++) $a.push(readOffsetForLeaderPartition(r, version));
     partitions = $a;
@@ -169,29 +169,22 @@ function readOffsetForLeaderTopic(r: Reader, version: number): OffsetForLeaderTo
 
 function writeOffsetForLeaderPartition(w: Writer, m: OffsetForLeaderPartition, version: number): void {
   w.int32(m.partition);
-  if (version >= 2) {
-    w.int32(m.currentLeaderEpoch);
-  }
+  w.int32(m.currentLeaderEpoch);
   w.int32(m.leaderEpoch);
   if (version >= 4) w.uvarint(0);
 }
 
 function readOffsetForLeaderPartition(r: Reader, version: number): OffsetForLeaderPartition {
   const partition: number = r.int32();
-  let currentLeaderEpoch: number = -1;
-  if (version >= 2) {
-    currentLeaderEpoch = r.int32();
-  }
+  const currentLeaderEpoch: number = r.int32();
   const leaderEpoch: number = r.int32();
   if (version >= 4) r.skipTaggedFields();
   return { partition, currentLeaderEpoch, leaderEpoch };
 }
 
 export function encodeOffsetForLeaderEpochResponse(w: Writer, m: OffsetForLeaderEpochResponse, version: number): void {
-  if (!(version >= 0 && version <= 4)) throw versionError('OffsetForLeaderEpochResponse', version, 0, 4);
-  if (version >= 2) {
-    w.int32(m.throttleTimeMs);
-  }
+  if (!(version >= 2 && version <= 4)) throw versionError('OffsetForLeaderEpochResponse', version, 2, 4);
+  w.int32(m.throttleTimeMs);
   if (version <= 3) {
     const $a = m.topics;
     w.int32($a.length);
@@ -205,11 +198,8 @@ export function encodeOffsetForLeaderEpochResponse(w: Writer, m: OffsetForLeader
 }
 
 export function decodeOffsetForLeaderEpochResponse(r: Reader, version: number): OffsetForLeaderEpochResponse {
-  if (!(version >= 0 && version <= 4)) throw versionError('OffsetForLeaderEpochResponse', version, 0, 4);
-  let throttleTimeMs: number = 0;
-  if (version >= 2) {
-    throttleTimeMs = r.int32();
-  }
+  if (!(version >= 2 && version <= 4)) throw versionError('OffsetForLeaderEpochResponse', version, 2, 4);
+  const throttleTimeMs: number = r.int32();
   let topics: OffsetForLeaderTopicResult[];
   if (version <= 3) {
     const $n = r.arrayLength(6);
@@ -253,7 +243,7 @@ function readOffsetForLeaderTopicResult(r: Reader, version: number): OffsetForLe
   }
   let partitions: EpochEndOffset[];
   if (version <= 3) {
-    const $n = r.arrayLength(14);
+    const $n = r.arrayLength(18);
     const $a: EpochEndOffset[] = [];
     for (let $i = 0; $i < $n; $i++) $a.push(readEpochEndOffset(r, version));
     partitions = $a;
@@ -270,9 +260,7 @@ function readOffsetForLeaderTopicResult(r: Reader, version: number): OffsetForLe
 function writeEpochEndOffset(w: Writer, m: EpochEndOffset, version: number): void {
   w.int16(m.errorCode);
   w.int32(m.partition);
-  if (version >= 1) {
-    w.int32(m.leaderEpoch);
-  }
+  w.int32(m.leaderEpoch);
   w.int64(m.endOffset);
   if (version >= 4) w.uvarint(0);
 }
@@ -280,10 +268,7 @@ function writeEpochEndOffset(w: Writer, m: EpochEndOffset, version: number): voi
 function readEpochEndOffset(r: Reader, version: number): EpochEndOffset {
   const errorCode: number = r.int16();
   const partition: number = r.int32();
-  let leaderEpoch: number = -1;
-  if (version >= 1) {
-    leaderEpoch = r.int32();
-  }
+  const leaderEpoch: number = r.int32();
   const endOffset: bigint = r.int64();
   if (version >= 4) r.skipTaggedFields();
   return { errorCode, partition, leaderEpoch, endOffset };
@@ -292,7 +277,7 @@ function readEpochEndOffset(r: Reader, version: number): EpochEndOffset {
 export const offsetForLeaderEpochApi: ApiDescriptor<OffsetForLeaderEpochRequest, OffsetForLeaderEpochResponse> = {
   apiKey: 23,
   name: 'OffsetForLeaderEpoch',
-  minVersion: 0,
+  minVersion: 2,
   maxVersion: 4,
   flexibleMinVersion: 4,
   latestVersionUnstable: false,

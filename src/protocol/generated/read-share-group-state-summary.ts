@@ -5,7 +5,7 @@ import { type Writer } from '../io/writer.js';
 import { versionError } from '../protocol-error.js';
 import type { ApiDescriptor } from './api-descriptor.js';
 
-// ReadShareGroupStateSummaryRequest: valid versions 0, flexible 0+
+// ReadShareGroupStateSummaryRequest: valid versions 0-1, flexible 0+
 
 export interface ReadShareGroupStateSummaryRequest {
   groupId: string; // versions 0+
@@ -22,7 +22,7 @@ export interface PartitionData {
   leaderEpoch: number; // versions 0+
 }
 
-// ReadShareGroupStateSummaryResponse: valid versions 0, flexible 0+
+// ReadShareGroupStateSummaryResponse: valid versions 0-1, flexible 0+
 
 export interface ReadShareGroupStateSummaryResponse {
   results: ReadStateSummaryResult[]; // versions 0+
@@ -38,7 +38,9 @@ export interface PartitionResult {
   errorCode: number; // versions 0+
   errorMessage: string | null; // versions 0+, nullable 0+
   stateEpoch: number; // versions 0+
+  leaderEpoch: number; // versions 0+
   startOffset: bigint; // versions 0+
+  deliveryCompleteCount: number; // versions 1+, ignorable
 }
 
 export function createReadShareGroupStateSummaryRequest(): ReadShareGroupStateSummaryRequest {
@@ -81,12 +83,14 @@ export function createPartitionResult(): PartitionResult {
     errorCode: 0,
     errorMessage: null,
     stateEpoch: 0,
+    leaderEpoch: 0,
     startOffset: 0n,
+    deliveryCompleteCount: -1,
   };
 }
 
 export function encodeReadShareGroupStateSummaryRequest(w: Writer, m: ReadShareGroupStateSummaryRequest, version: number): void {
-  if (!(version >= 0 && version <= 0)) throw versionError('ReadShareGroupStateSummaryRequest', version, 0, 0);
+  if (!(version >= 0 && version <= 1)) throw versionError('ReadShareGroupStateSummaryRequest', version, 0, 1);
   w.compactString(m.groupId);
   {
     const $a = m.topics;
@@ -97,7 +101,7 @@ export function encodeReadShareGroupStateSummaryRequest(w: Writer, m: ReadShareG
 }
 
 export function decodeReadShareGroupStateSummaryRequest(r: Reader, version: number): ReadShareGroupStateSummaryRequest {
-  if (!(version >= 0 && version <= 0)) throw versionError('ReadShareGroupStateSummaryRequest', version, 0, 0);
+  if (!(version >= 0 && version <= 1)) throw versionError('ReadShareGroupStateSummaryRequest', version, 0, 1);
   const groupId: string = r.compactString();
   let topics: ReadStateSummaryData[];
   {
@@ -147,7 +151,7 @@ function readPartitionData(r: Reader, version: number): PartitionData {
 }
 
 export function encodeReadShareGroupStateSummaryResponse(w: Writer, m: ReadShareGroupStateSummaryResponse, version: number): void {
-  if (!(version >= 0 && version <= 0)) throw versionError('ReadShareGroupStateSummaryResponse', version, 0, 0);
+  if (!(version >= 0 && version <= 1)) throw versionError('ReadShareGroupStateSummaryResponse', version, 0, 1);
   {
     const $a = m.results;
     w.uvarint($a.length + 1);
@@ -157,7 +161,7 @@ export function encodeReadShareGroupStateSummaryResponse(w: Writer, m: ReadShare
 }
 
 export function decodeReadShareGroupStateSummaryResponse(r: Reader, version: number): ReadShareGroupStateSummaryResponse {
-  if (!(version >= 0 && version <= 0)) throw versionError('ReadShareGroupStateSummaryResponse', version, 0, 0);
+  if (!(version >= 0 && version <= 1)) throw versionError('ReadShareGroupStateSummaryResponse', version, 0, 1);
   let results: ReadStateSummaryResult[];
   {
     const $n = r.compactArrayLength(18);
@@ -183,7 +187,7 @@ function readReadStateSummaryResult(r: Reader, version: number): ReadStateSummar
   const topicId: string = r.uuid();
   let partitions: PartitionResult[];
   {
-    const $n = r.compactArrayLength(20);
+    const $n = r.compactArrayLength(24);
     const $a: PartitionResult[] = [];
     for (let $i = 0; $i < $n; $i++) $a.push(readPartitionResult(r, version));
     partitions = $a;
@@ -197,7 +201,11 @@ function writePartitionResult(w: Writer, m: PartitionResult, version: number): v
   w.int16(m.errorCode);
   w.compactNullableString(m.errorMessage);
   w.int32(m.stateEpoch);
+  w.int32(m.leaderEpoch);
   w.int64(m.startOffset);
+  if (version >= 1) {
+    w.int32(m.deliveryCompleteCount);
+  }
   w.uvarint(0);
 }
 
@@ -206,18 +214,23 @@ function readPartitionResult(r: Reader, version: number): PartitionResult {
   const errorCode: number = r.int16();
   const errorMessage: string | null = r.compactNullableString();
   const stateEpoch: number = r.int32();
+  const leaderEpoch: number = r.int32();
   const startOffset: bigint = r.int64();
+  let deliveryCompleteCount: number = -1;
+  if (version >= 1) {
+    deliveryCompleteCount = r.int32();
+  }
   r.skipTaggedFields();
-  return { partition, errorCode, errorMessage, stateEpoch, startOffset };
+  return { partition, errorCode, errorMessage, stateEpoch, leaderEpoch, startOffset, deliveryCompleteCount };
 }
 
 export const readShareGroupStateSummaryApi: ApiDescriptor<ReadShareGroupStateSummaryRequest, ReadShareGroupStateSummaryResponse> = {
   apiKey: 87,
   name: 'ReadShareGroupStateSummary',
   minVersion: 0,
-  maxVersion: 0,
+  maxVersion: 1,
   flexibleMinVersion: 0,
-  latestVersionUnstable: true,
+  latestVersionUnstable: false,
   encodeRequest: encodeReadShareGroupStateSummaryRequest,
   decodeRequest: decodeReadShareGroupStateSummaryRequest,
   encodeResponse: encodeReadShareGroupStateSummaryResponse,

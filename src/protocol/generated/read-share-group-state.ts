@@ -264,7 +264,7 @@ export const readShareGroupStateApi: ApiDescriptor<ReadShareGroupStateRequest, R
   minVersion: 0,
   maxVersion: 0,
   flexibleMinVersion: 0,
-  latestVersionUnstable: true,
+  latestVersionUnstable: false,
   encodeRequest: encodeReadShareGroupStateRequest,
   decodeRequest: decodeReadShareGroupStateRequest,
   encodeResponse: encodeReadShareGroupStateResponse,

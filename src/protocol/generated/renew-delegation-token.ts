@@ -5,14 +5,14 @@ import { type Writer } from '../io/writer.js';
 import { versionError } from '../protocol-error.js';
 import type { ApiDescriptor } from './api-descriptor.js';
 
-// RenewDelegationTokenRequest: valid versions 0-2, flexible 2+
+// RenewDelegationTokenRequest: valid versions 1-2, flexible 2+
 
 export interface RenewDelegationTokenRequest {
   hmac: Buffer; // versions 0+
   renewPeriodMs: bigint; // versions 0+
 }
 
-// RenewDelegationTokenResponse: valid versions 0-2, flexible 2+
+// RenewDelegationTokenResponse: valid versions 1-2, flexible 2+
 
 export interface RenewDelegationTokenResponse {
   errorCode: number; // versions 0+
@@ -36,7 +36,7 @@ export function createRenewDelegationTokenResponse(): RenewDelegationTokenRespon
 }
 
 export function encodeRenewDelegationTokenRequest(w: Writer, m: RenewDelegationTokenRequest, version: number): void {
-  if (!(version >= 0 && version <= 2)) throw versionError('RenewDelegationTokenRequest', version, 0, 2);
+  if (!(version >= 1 && version <= 2)) throw versionError('RenewDelegationTokenRequest', version, 1, 2);
   if (version <= 1) {
     w.bytes(m.hmac);
   } else {
@@ -47,7 +47,7 @@ export function encodeRenewDelegationTokenRequest(w: Writer, m: RenewDelegationT
 }
 
 export function decodeRenewDelegationTokenRequest(r: Reader, version: number): RenewDelegationTokenRequest {
-  if (!(version >= 0 && version <= 2)) throw versionError('RenewDelegationTokenRequest', version, 0, 2);
+  if (!(version >= 1 && version <= 2)) throw versionError('RenewDelegationTokenRequest', version, 1, 2);
   let hmac: Buffer;
   if (version <= 1) {
     hmac = r.bytes();
@@ -60,7 +60,7 @@ export function decodeRenewDelegationTokenRequest(r: Reader, version: number): R
 }
 
 export function encodeRenewDelegationTokenResponse(w: Writer, m: RenewDelegationTokenResponse, version: number): void {
-  if (!(version >= 0 && version <= 2)) throw versionError('RenewDelegationTokenResponse', version, 0, 2);
+  if (!(version >= 1 && version <= 2)) throw versionError('RenewDelegationTokenResponse', version, 1, 2);
   w.int16(m.errorCode);
   w.int64(m.expiryTimestampMs);
   w.int32(m.throttleTimeMs);
@@ -68,7 +68,7 @@ export function encodeRenewDelegationTokenResponse(w: Writer, m: RenewDelegation
 }
 
 export function decodeRenewDelegationTokenResponse(r: Reader, version: number): RenewDelegationTokenResponse {
-  if (!(version >= 0 && version <= 2)) throw versionError('RenewDelegationTokenResponse', version, 0, 2);
+  if (!(version >= 1 && version <= 2)) throw versionError('RenewDelegationTokenResponse', version, 1, 2);
   const errorCode: number = r.int16();
   const expiryTimestampMs: bigint = r.int64();
   const throttleTimeMs: number = r.int32();
@@ -79,7 +79,7 @@ export function decodeRenewDelegationTokenResponse(r: Reader, version: number): 
 export const renewDelegationTokenApi: ApiDescriptor<RenewDelegationTokenRequest, RenewDelegationTokenResponse> = {
   apiKey: 39,
   name: 'RenewDelegationToken',
-  minVersion: 0,
+  minVersion: 1,
   maxVersion: 2,
   flexibleMinVersion: 2,
   latestVersionUnstable: false,

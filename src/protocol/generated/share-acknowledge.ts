@@ -2,15 +2,16 @@
 // Source: message/ShareAcknowledgeRequest.json, message/ShareAcknowledgeResponse.json
 import { Reader, ZERO_UUID } from '../io/reader.js';
 import { type Writer } from '../io/writer.js';
-import { versionError } from '../protocol-error.js';
+import { nonDefaultFieldError, versionError } from '../protocol-error.js';
 import type { ApiDescriptor } from './api-descriptor.js';
 
-// ShareAcknowledgeRequest: valid versions 0, flexible 0+
+// ShareAcknowledgeRequest: valid versions 1-2, flexible 0+
 
 export interface ShareAcknowledgeRequest {
   groupId: string | null; // versions 0+, nullable 0+
   memberId: string | null; // versions 0+, nullable 0+
   shareSessionEpoch: number; // versions 0+
+  isRenewAck: boolean; // versions 2+
   topics: AcknowledgeTopic[]; // versions 0+
 }
 
@@ -30,18 +31,19 @@ export interface AcknowledgementBatch {
   acknowledgeTypes: number[]; // versions 0+
 }
 
-// ShareAcknowledgeResponse: valid versions 0, flexible 0+
+// ShareAcknowledgeResponse: valid versions 1-2, flexible 0+
 
 export interface ShareAcknowledgeResponse {
-  throttleTimeMs: number; // versions 0+, ignorable
-  errorCode: number; // versions 0+, ignorable
+  throttleTimeMs: number; // versions 0+
+  errorCode: number; // versions 0+
   errorMessage: string | null; // versions 0+, nullable 0+
+  acquisitionLockTimeoutMs: number; // versions 2+, ignorable
   responses: ShareAcknowledgeTopicResponse[]; // versions 0+
   nodeEndpoints: NodeEndpoint[]; // versions 0+
 }
 
 export interface ShareAcknowledgeTopicResponse {
-  topicId: string; // versions 0+, ignorable
+  topicId: string; // versions 0+
   partitions: PartitionData[]; // versions 0+
 }
 
@@ -69,6 +71,7 @@ export function createShareAcknowledgeRequest(): ShareAcknowledgeRequest {
     groupId: null,
     memberId: '',
     shareSessionEpoch: 0,
+    isRenewAck: false,
     topics: [],
   };
 }
@@ -100,6 +103,7 @@ export function createShareAcknowledgeResponse(): ShareAcknowledgeResponse {
     throttleTimeMs: 0,
     errorCode: 0,
     errorMessage: null,
+    acquisitionLockTimeoutMs: 0,
     responses: [],
     nodeEndpoints: [],
   };
@@ -138,10 +142,15 @@ export function createNodeEndpoint(): NodeEndpoint {
 }
 
 export function encodeShareAcknowledgeRequest(w: Writer, m: ShareAcknowledgeRequest, version: number): void {
-  if (!(version >= 0 && version <= 0)) throw versionError('ShareAcknowledgeRequest', version, 0, 0);
+  if (!(version >= 1 && version <= 2)) throw versionError('ShareAcknowledgeRequest', version, 1, 2);
   w.compactNullableString(m.groupId);
   w.compactNullableString(m.memberId);
   w.int32(m.shareSessionEpoch);
+  if (version <= 1) {
+    if (m.isRenewAck !== false) throw nonDefaultFieldError('isRenewAck', version);
+  } else {
+    w.bool(m.isRenewAck);
+  }
   {
     const $a = m.topics;
     w.uvarint($a.length + 1);
@@ -151,10 +160,14 @@ export function encodeShareAcknowledgeRequest(w: Writer, m: ShareAcknowledgeRequ
 }
 
 export function decodeShareAcknowledgeRequest(r: Reader, version: number): ShareAcknowledgeRequest {
-  if (!(version >= 0 && version <= 0)) throw versionError('ShareAcknowledgeRequest', version, 0, 0);
+  if (!(version >= 1 && version <= 2)) throw versionError('ShareAcknowledgeRequest', version, 1, 2);
   const groupId: string | null = r.compactNullableString();
   const memberId: string | null = r.compactNullableString();
   const shareSessionEpoch: number = r.int32();
+  let isRenewAck: boolean = false;
+  if (version >= 2) {
+    isRenewAck = r.bool();
+  }
   let topics: AcknowledgeTopic[];
   {
     const $n = r.compactArrayLength(18);
@@ -163,7 +176,7 @@ export function decodeShareAcknowledgeRequest(r: Reader, version: number): Share
     topics = $a;
   }
   r.skipTaggedFields();
-  return { groupId, memberId, shareSessionEpoch, topics };
+  return { groupId, memberId, shareSessionEpoch, isRenewAck, topics };
 }
 
 function writeAcknowledgeTopic(w: Writer, m: AcknowledgeTopic, version: number): void {
@@ -238,10 +251,13 @@ function readAcknowledgementBatch(r: Reader, version: number): AcknowledgementBa
 }
 
 export function encodeShareAcknowledgeResponse(w: Writer, m: ShareAcknowledgeResponse, version: number): void {
-  if (!(version >= 0 && version <= 0)) throw versionError('ShareAcknowledgeResponse', version, 0, 0);
+  if (!(version >= 1 && version <= 2)) throw versionError('ShareAcknowledgeResponse', version, 1, 2);
   w.int32(m.throttleTimeMs);
   w.int16(m.errorCode);
   w.compactNullableString(m.errorMessage);
+  if (version >= 2) {
+    w.int32(m.acquisitionLockTimeoutMs);
+  }
   {
     const $a = m.responses;
     w.uvarint($a.length + 1);
@@ -256,10 +272,14 @@ export function encodeShareAcknowledgeResponse(w: Writer, m: ShareAcknowledgeRes
 }
 
 export function decodeShareAcknowledgeResponse(r: Reader, version: number): ShareAcknowledgeResponse {
-  if (!(version >= 0 && version <= 0)) throw versionError('ShareAcknowledgeResponse', version, 0, 0);
+  if (!(version >= 1 && version <= 2)) throw versionError('ShareAcknowledgeResponse', version, 1, 2);
   const throttleTimeMs: number = r.int32();
   const errorCode: number = r.int16();
   const errorMessage: string | null = r.compactNullableString();
+  let acquisitionLockTimeoutMs: number = 0;
+  if (version >= 2) {
+    acquisitionLockTimeoutMs = r.int32();
+  }
   let responses: ShareAcknowledgeTopicResponse[];
   {
     const $n = r.compactArrayLength(18);
@@ -275,7 +295,7 @@ export function decodeShareAcknowledgeResponse(r: Reader, version: number): Shar
     nodeEndpoints = $a;
   }
   r.skipTaggedFields();
-  return { throttleTimeMs, errorCode, errorMessage, responses, nodeEndpoints };
+  return { throttleTimeMs, errorCode, errorMessage, acquisitionLockTimeoutMs, responses, nodeEndpoints };
 }
 
 function writeShareAcknowledgeTopicResponse(w: Writer, m: ShareAcknowledgeTopicResponse, version: number): void {
@@ -351,10 +371,10 @@ function readNodeEndpoint(r: Reader, version: number): NodeEndpoint {
 export const shareAcknowledgeApi: ApiDescriptor<ShareAcknowledgeRequest, ShareAcknowledgeResponse> = {
   apiKey: 79,
   name: 'ShareAcknowledge',
-  minVersion: 0,
-  maxVersion: 0,
+  minVersion: 1,
+  maxVersion: 2,
   flexibleMinVersion: 0,
-  latestVersionUnstable: true,
+  latestVersionUnstable: false,
   encodeRequest: encodeShareAcknowledgeRequest,
   decodeRequest: decodeShareAcknowledgeRequest,
   encodeResponse: encodeShareAcknowledgeResponse,

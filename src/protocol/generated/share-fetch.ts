@@ -2,10 +2,10 @@
 // Source: message/ShareFetchRequest.json, message/ShareFetchResponse.json
 import { Reader, ZERO_UUID } from '../io/reader.js';
 import { type RecordsValue, type Writer } from '../io/writer.js';
-import { versionError } from '../protocol-error.js';
+import { nonDefaultFieldError, nullFieldError, versionError } from '../protocol-error.js';
 import type { ApiDescriptor } from './api-descriptor.js';
 
-// ShareFetchRequest: valid versions 0, flexible 0+
+// ShareFetchRequest: valid versions 1-2, flexible 0+
 
 export interface ShareFetchRequest {
   groupId: string | null; // versions 0+, nullable 0+
@@ -14,6 +14,10 @@ export interface ShareFetchRequest {
   maxWaitMs: number; // versions 0+
   minBytes: number; // versions 0+
   maxBytes: number; // versions 0+
+  maxRecords: number; // versions 1+
+  batchSize: number; // versions 1+
+  shareAcquireMode: number; // versions 2+, ignorable
+  isRenewAck: boolean; // versions 2+
   topics: FetchTopic[]; // versions 0+
   forgottenTopicsData: ForgottenTopic[]; // versions 0+
 }
@@ -25,7 +29,7 @@ export interface FetchTopic {
 
 export interface FetchPartition {
   partitionIndex: number; // versions 0+
-  partitionMaxBytes: number; // versions 0+
+  partitionMaxBytes: number; // versions 0
   acknowledgementBatches: AcknowledgementBatch[]; // versions 0+
 }
 
@@ -40,12 +44,13 @@ export interface ForgottenTopic {
   partitions: number[]; // versions 0+
 }
 
-// ShareFetchResponse: valid versions 0, flexible 0+
+// ShareFetchResponse: valid versions 1-2, flexible 0+
 
 export interface ShareFetchResponse {
   throttleTimeMs: number; // versions 0+
   errorCode: number; // versions 0+
   errorMessage: string | null; // versions 0+, nullable 0+
+  acquisitionLockTimeoutMs: number; // versions 1+
   responses: ShareFetchableTopicResponse[]; // versions 0+
   nodeEndpoints: NodeEndpoint[]; // versions 0+
 }
@@ -62,7 +67,7 @@ export interface PartitionData {
   acknowledgeErrorCode: number; // versions 0+
   acknowledgeErrorMessage: string | null; // versions 0+, nullable 0+
   currentLeader: LeaderIdAndEpoch; // versions 0+
-  records: RecordsValue | null; // versions 0+, nullable 0+
+  records: RecordsValue | null; // versions 0+, nullable 0
   acquiredRecords: AcquiredRecords[]; // versions 0+
 }
 
@@ -92,6 +97,10 @@ export function createShareFetchRequest(): ShareFetchRequest {
     maxWaitMs: 0,
     minBytes: 0,
     maxBytes: 2147483647,
+    maxRecords: 0,
+    batchSize: 0,
+    shareAcquireMode: 0,
+    isRenewAck: false,
     topics: [],
     forgottenTopicsData: [],
   };
@@ -132,6 +141,7 @@ export function createShareFetchResponse(): ShareFetchResponse {
     throttleTimeMs: 0,
     errorCode: 0,
     errorMessage: null,
+    acquisitionLockTimeoutMs: 0,
     responses: [],
     nodeEndpoints: [],
   };
@@ -182,13 +192,23 @@ export function createNodeEndpoint(): NodeEndpoint {
 }
 
 export function encodeShareFetchRequest(w: Writer, m: ShareFetchRequest, version: number): void {
-  if (!(version >= 0 && version <= 0)) throw versionError('ShareFetchRequest', version, 0, 0);
+  if (!(version >= 1 && version <= 2)) throw versionError('ShareFetchRequest', version, 1, 2);
   w.compactNullableString(m.groupId);
   w.compactNullableString(m.memberId);
   w.int32(m.shareSessionEpoch);
   w.int32(m.maxWaitMs);
   w.int32(m.minBytes);
   w.int32(m.maxBytes);
+  w.int32(m.maxRecords);
+  w.int32(m.batchSize);
+  if (version >= 2) {
+    w.int8(m.shareAcquireMode);
+  }
+  if (version <= 1) {
+    if (m.isRenewAck !== false) throw nonDefaultFieldError('isRenewAck', version);
+  } else {
+    w.bool(m.isRenewAck);
+  }
   {
     const $a = m.topics;
     w.uvarint($a.length + 1);
@@ -203,13 +223,23 @@ export function encodeShareFetchRequest(w: Writer, m: ShareFetchRequest, version
 }
 
 export function decodeShareFetchRequest(r: Reader, version: number): ShareFetchRequest {
-  if (!(version >= 0 && version <= 0)) throw versionError('ShareFetchRequest', version, 0, 0);
+  if (!(version >= 1 && version <= 2)) throw versionError('ShareFetchRequest', version, 1, 2);
   const groupId: string | null = r.compactNullableString();
   const memberId: string | null = r.compactNullableString();
   const shareSessionEpoch: number = r.int32();
   const maxWaitMs: number = r.int32();
   const minBytes: number = r.int32();
   const maxBytes: number = r.int32();
+  const maxRecords: number = r.int32();
+  const batchSize: number = r.int32();
+  let shareAcquireMode: number = 0;
+  if (version >= 2) {
+    shareAcquireMode = r.int8();
+  }
+  let isRenewAck: boolean = false;
+  if (version >= 2) {
+    isRenewAck = r.bool();
+  }
   let topics: FetchTopic[];
   {
     const $n = r.compactArrayLength(18);
@@ -225,7 +255,7 @@ export function decodeShareFetchRequest(r: Reader, version: number): ShareFetchR
     forgottenTopicsData = $a;
   }
   r.skipTaggedFields();
-  return { groupId, memberId, shareSessionEpoch, maxWaitMs, minBytes, maxBytes, topics, forgottenTopicsData };
+  return { groupId, memberId, shareSessionEpoch, maxWaitMs, minBytes, maxBytes, maxRecords, batchSize, shareAcquireMode, isRenewAck, topics, forgottenTopicsData };
 }
 
 function writeFetchTopic(w: Writer, m: FetchTopic, version: number): void {
@@ -242,7 +272,7 @@ function readFetchTopic(r: Reader, version: number): FetchTopic {
   const topicId: string = r.uuid();
   let partitions: FetchPartition[];
   {
-    const $n = r.compactArrayLength(10);
+    const $n = r.compactArrayLength(6);
     const $a: FetchPartition[] = [];
     for (let $i = 0; $i < $n; $i++) $a.push(readFetchPartition(r, version));
     partitions = $a;
@@ -253,7 +283,7 @@ function readFetchTopic(r: Reader, version: number): FetchTopic {
 
 function writeFetchPartition(w: Writer, m: FetchPartition, version: number): void {
   w.int32(m.partitionIndex);
-  w.int32(m.partitionMaxBytes);
+  if (m.partitionMaxBytes !== 0) throw nonDefaultFieldError('partitionMaxBytes', version);
   {
     const $a = m.acknowledgementBatches;
     w.uvarint($a.length + 1);
@@ -264,7 +294,7 @@ function writeFetchPartition(w: Writer, m: FetchPartition, version: number): voi
 
 function readFetchPartition(r: Reader, version: number): FetchPartition {
   const partitionIndex: number = r.int32();
-  const partitionMaxBytes: number = r.int32();
+  let partitionMaxBytes: number = 0;
   let acknowledgementBatches: AcknowledgementBatch[];
   {
     const $n = r.compactArrayLength(18);
@@ -325,10 +355,11 @@ function readForgottenTopic(r: Reader, version: number): ForgottenTopic {
 }
 
 export function encodeShareFetchResponse(w: Writer, m: ShareFetchResponse, version: number): void {
-  if (!(version >= 0 && version <= 0)) throw versionError('ShareFetchResponse', version, 0, 0);
+  if (!(version >= 1 && version <= 2)) throw versionError('ShareFetchResponse', version, 1, 2);
   w.int32(m.throttleTimeMs);
   w.int16(m.errorCode);
   w.compactNullableString(m.errorMessage);
+  w.int32(m.acquisitionLockTimeoutMs);
   {
     const $a = m.responses;
     w.uvarint($a.length + 1);
@@ -343,10 +374,11 @@ export function encodeShareFetchResponse(w: Writer, m: ShareFetchResponse, versi
 }
 
 export function decodeShareFetchResponse(r: Reader, version: number): ShareFetchResponse {
-  if (!(version >= 0 && version <= 0)) throw versionError('ShareFetchResponse', version, 0, 0);
+  if (!(version >= 1 && version <= 2)) throw versionError('ShareFetchResponse', version, 1, 2);
   const throttleTimeMs: number = r.int32();
   const errorCode: number = r.int16();
   const errorMessage: string | null = r.compactNullableString();
+  const acquisitionLockTimeoutMs: number = r.int32();
   let responses: ShareFetchableTopicResponse[];
   {
     const $n = r.compactArrayLength(18);
@@ -362,7 +394,7 @@ export function decodeShareFetchResponse(r: Reader, version: number): ShareFetch
     nodeEndpoints = $a;
   }
   r.skipTaggedFields();
-  return { throttleTimeMs, errorCode, errorMessage, responses, nodeEndpoints };
+  return { throttleTimeMs, errorCode, errorMessage, acquisitionLockTimeoutMs, responses, nodeEndpoints };
 }
 
 function writeShareFetchableTopicResponse(w: Writer, m: ShareFetchableTopicResponse, version: number): void {
@@ -395,6 +427,7 @@ function writePartitionData(w: Writer, m: PartitionData, version: number): void 
   w.int16(m.acknowledgeErrorCode);
   w.compactNullableString(m.acknowledgeErrorMessage);
   writeLeaderIdAndEpoch(w, m.currentLeader, version);
+  if (m.records === null) throw nullFieldError('records', version);
   w.compactRecords(m.records);
   {
     const $a = m.acquiredRecords;
@@ -411,7 +444,7 @@ function readPartitionData(r: Reader, version: number): PartitionData {
   const acknowledgeErrorCode: number = r.int16();
   const acknowledgeErrorMessage: string | null = r.compactNullableString();
   const currentLeader: LeaderIdAndEpoch = readLeaderIdAndEpoch(r, version);
-  const records: RecordsValue | null = r.compactNullableBytes();
+  const records: RecordsValue | null = r.compactBytes();
   let acquiredRecords: AcquiredRecords[];
   {
     const $n = r.compactArrayLength(19);
@@ -471,10 +504,10 @@ function readNodeEndpoint(r: Reader, version: number): NodeEndpoint {
 export const shareFetchApi: ApiDescriptor<ShareFetchRequest, ShareFetchResponse> = {
   apiKey: 78,
   name: 'ShareFetch',
-  minVersion: 0,
-  maxVersion: 0,
+  minVersion: 1,
+  maxVersion: 2,
   flexibleMinVersion: 0,
-  latestVersionUnstable: true,
+  latestVersionUnstable: false,
   encodeRequest: encodeShareFetchRequest,
   decodeRequest: decodeShareFetchRequest,
   encodeResponse: encodeShareFetchResponse,

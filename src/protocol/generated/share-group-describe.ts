@@ -5,14 +5,14 @@ import { type Writer } from '../io/writer.js';
 import { versionError } from '../protocol-error.js';
 import type { ApiDescriptor } from './api-descriptor.js';
 
-// ShareGroupDescribeRequest: valid versions 0, flexible 0+
+// ShareGroupDescribeRequest: valid versions 1, flexible 0+
 
 export interface ShareGroupDescribeRequest {
   groupIds: string[]; // versions 0+
   includeAuthorizedOperations: boolean; // versions 0+
 }
 
-// ShareGroupDescribeResponse: valid versions 0, flexible 0+
+// ShareGroupDescribeResponse: valid versions 1, flexible 0+
 
 export interface ShareGroupDescribeResponse {
   throttleTimeMs: number; // versions 0+
@@ -106,7 +106,7 @@ export function createTopicPartitions(): TopicPartitions {
 }
 
 export function encodeShareGroupDescribeRequest(w: Writer, m: ShareGroupDescribeRequest, version: number): void {
-  if (!(version >= 0 && version <= 0)) throw versionError('ShareGroupDescribeRequest', version, 0, 0);
+  if (!(version >= 1 && version <= 1)) throw versionError('ShareGroupDescribeRequest', version, 1, 1);
   {
     const $a = m.groupIds;
     w.uvarint($a.length + 1);
@@ -117,7 +117,7 @@ export function encodeShareGroupDescribeRequest(w: Writer, m: ShareGroupDescribe
 }
 
 export function decodeShareGroupDescribeRequest(r: Reader, version: number): ShareGroupDescribeRequest {
-  if (!(version >= 0 && version <= 0)) throw versionError('ShareGroupDescribeRequest', version, 0, 0);
+  if (!(version >= 1 && version <= 1)) throw versionError('ShareGroupDescribeRequest', version, 1, 1);
   let groupIds: string[];
   {
     const $n = r.compactArrayLength(1);
@@ -131,7 +131,7 @@ export function decodeShareGroupDescribeRequest(r: Reader, version: number): Sha
 }
 
 export function encodeShareGroupDescribeResponse(w: Writer, m: ShareGroupDescribeResponse, version: number): void {
-  if (!(version >= 0 && version <= 0)) throw versionError('ShareGroupDescribeResponse', version, 0, 0);
+  if (!(version >= 1 && version <= 1)) throw versionError('ShareGroupDescribeResponse', version, 1, 1);
   w.int32(m.throttleTimeMs);
   {
     const $a = m.groups;
@@ -142,7 +142,7 @@ export function encodeShareGroupDescribeResponse(w: Writer, m: ShareGroupDescrib
 }
 
 export function decodeShareGroupDescribeResponse(r: Reader, version: number): ShareGroupDescribeResponse {
-  if (!(version >= 0 && version <= 0)) throw versionError('ShareGroupDescribeResponse', version, 0, 0);
+  if (!(version >= 1 && version <= 1)) throw versionError('ShareGroupDescribeResponse', version, 1, 1);
   const throttleTimeMs: number = r.int32();
   let groups: DescribedGroup[];
   {
@@ -274,10 +274,10 @@ function readTopicPartitions(r: Reader, version: number): TopicPartitions {
 export const shareGroupDescribeApi: ApiDescriptor<ShareGroupDescribeRequest, ShareGroupDescribeResponse> = {
   apiKey: 77,
   name: 'ShareGroupDescribe',
-  minVersion: 0,
-  maxVersion: 0,
+  minVersion: 1,
+  maxVersion: 1,
   flexibleMinVersion: 0,
-  latestVersionUnstable: true,
+  latestVersionUnstable: false,
   encodeRequest: encodeShareGroupDescribeRequest,
   decodeRequest: decodeShareGroupDescribeRequest,
   encodeResponse: encodeShareGroupDescribeResponse,

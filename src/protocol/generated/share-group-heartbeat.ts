@@ -5,7 +5,7 @@ import { type Writer } from '../io/writer.js';
 import { versionError } from '../protocol-error.js';
 import type { ApiDescriptor } from './api-descriptor.js';
 
-// ShareGroupHeartbeatRequest: valid versions 0, flexible 0+
+// ShareGroupHeartbeatRequest: valid versions 1, flexible 0+
 
 export interface ShareGroupHeartbeatRequest {
   groupId: string; // versions 0+
@@ -15,7 +15,7 @@ export interface ShareGroupHeartbeatRequest {
   subscribedTopicNames: string[] | null; // versions 0+, nullable 0+
 }
 
-// ShareGroupHeartbeatResponse: valid versions 0, flexible 0+
+// ShareGroupHeartbeatResponse: valid versions 1, flexible 0+
 
 export interface ShareGroupHeartbeatResponse {
   throttleTimeMs: number; // versions 0+
@@ -72,7 +72,7 @@ export function createTopicPartitions(): TopicPartitions {
 }
 
 export function encodeShareGroupHeartbeatRequest(w: Writer, m: ShareGroupHeartbeatRequest, version: number): void {
-  if (!(version >= 0 && version <= 0)) throw versionError('ShareGroupHeartbeatRequest', version, 0, 0);
+  if (!(version >= 1 && version <= 1)) throw versionError('ShareGroupHeartbeatRequest', version, 1, 1);
   w.compactString(m.groupId);
   w.compactString(m.memberId);
   w.int32(m.memberEpoch);
@@ -89,7 +89,7 @@ export function encodeShareGroupHeartbeatRequest(w: Writer, m: ShareGroupHeartbe
 }
 
 export function decodeShareGroupHeartbeatRequest(r: Reader, version: number): ShareGroupHeartbeatRequest {
-  if (!(version >= 0 && version <= 0)) throw versionError('ShareGroupHeartbeatRequest', version, 0, 0);
+  if (!(version >= 1 && version <= 1)) throw versionError('ShareGroupHeartbeatRequest', version, 1, 1);
   const groupId: string = r.compactString();
   const memberId: string = r.compactString();
   const memberEpoch: number = r.int32();
@@ -109,7 +109,7 @@ export function decodeShareGroupHeartbeatRequest(r: Reader, version: number): Sh
 }
 
 export function encodeShareGroupHeartbeatResponse(w: Writer, m: ShareGroupHeartbeatResponse, version: number): void {
-  if (!(version >= 0 && version <= 0)) throw versionError('ShareGroupHeartbeatResponse', version, 0, 0);
+  if (!(version >= 1 && version <= 1)) throw versionError('ShareGroupHeartbeatResponse', version, 1, 1);
   w.int32(m.throttleTimeMs);
   w.int16(m.errorCode);
   w.compactNullableString(m.errorMessage);
@@ -125,7 +125,7 @@ export function encodeShareGroupHeartbeatResponse(w: Writer, m: ShareGroupHeartb
 }
 
 export function decodeShareGroupHeartbeatResponse(r: Reader, version: number): ShareGroupHeartbeatResponse {
-  if (!(version >= 0 && version <= 0)) throw versionError('ShareGroupHeartbeatResponse', version, 0, 0);
+  if (!(version >= 1 && version <= 1)) throw versionError('ShareGroupHeartbeatResponse', version, 1, 1);
   const throttleTimeMs: number = r.int32();
   const errorCode: number = r.int16();
   const errorMessage: string | null = r.compactNullableString();
@@ -184,10 +184,10 @@ function readTopicPartitions(r: Reader, version: number): TopicPartitions {
 export const shareGroupHeartbeatApi: ApiDescriptor<ShareGroupHeartbeatRequest, ShareGroupHeartbeatResponse> = {
   apiKey: 76,
   name: 'ShareGroupHeartbeat',
-  minVersion: 0,
-  maxVersion: 0,
+  minVersion: 1,
+  maxVersion: 1,
   flexibleMinVersion: 0,
-  latestVersionUnstable: true,
+  latestVersionUnstable: false,
   encodeRequest: encodeShareGroupHeartbeatRequest,
   decodeRequest: decodeShareGroupHeartbeatRequest,
   encodeResponse: encodeShareGroupHeartbeatResponse,

@@ -5,7 +5,7 @@ import { type Writer } from '../io/writer.js';
 import { nonDefaultFieldError, versionError } from '../protocol-error.js';
 import type { ApiDescriptor } from './api-descriptor.js';
 
-// TxnOffsetCommitRequest: valid versions 0-4, flexible 3+
+// TxnOffsetCommitRequest: valid versions 0-5, flexible 3+
 
 export interface TxnOffsetCommitRequest {
   transactionalId: string; // versions 0+
@@ -30,7 +30,7 @@ export interface TxnOffsetCommitRequestPartition {
   committedMetadata: string | null; // versions 0+, nullable 0+
 }
 
-// TxnOffsetCommitResponse: valid versions 0-4, flexible 3+
+// TxnOffsetCommitResponse: valid versions 0-5, flexible 3+
 
 export interface TxnOffsetCommitResponse {
   throttleTimeMs: number; // versions 0+
@@ -98,7 +98,7 @@ export function createTxnOffsetCommitResponsePartition(): TxnOffsetCommitRespons
 }
 
 export function encodeTxnOffsetCommitRequest(w: Writer, m: TxnOffsetCommitRequest, version: number): void {
-  if (!(version >= 0 && version <= 4)) throw versionError('TxnOffsetCommitRequest', version, 0, 4);
+  if (!(version >= 0 && version <= 5)) throw versionError('TxnOffsetCommitRequest', version, 0, 5);
   if (version <= 2) {
     w.string(m.transactionalId);
   } else {
@@ -139,7 +139,7 @@ export function encodeTxnOffsetCommitRequest(w: Writer, m: TxnOffsetCommitReques
 }
 
 export function decodeTxnOffsetCommitRequest(r: Reader, version: number): TxnOffsetCommitRequest {
-  if (!(version >= 0 && version <= 4)) throw versionError('TxnOffsetCommitRequest', version, 0, 4);
+  if (!(version >= 0 && version <= 5)) throw versionError('TxnOffsetCommitRequest', version, 0, 5);
   let transactionalId: string;
   if (version <= 2) {
     transactionalId = r.string();
@@ -255,7 +255,7 @@ function readTxnOffsetCommitRequestPartition(r: Reader, version: number): TxnOff
 }
 
 export function encodeTxnOffsetCommitResponse(w: Writer, m: TxnOffsetCommitResponse, version: number): void {
-  if (!(version >= 0 && version <= 4)) throw versionError('TxnOffsetCommitResponse', version, 0, 4);
+  if (!(version >= 0 && version <= 5)) throw versionError('TxnOffsetCommitResponse', version, 0, 5);
   w.int32(m.throttleTimeMs);
   if (version <= 2) {
     const $a = m.topics;
@@ -270,7 +270,7 @@ export function encodeTxnOffsetCommitResponse(w: Writer, m: TxnOffsetCommitRespo
 }
 
 export function decodeTxnOffsetCommitResponse(r: Reader, version: number): TxnOffsetCommitResponse {
-  if (!(version >= 0 && version <= 4)) throw versionError('TxnOffsetCommitResponse', version, 0, 4);
+  if (!(version >= 0 && version <= 5)) throw versionError('TxnOffsetCommitResponse', version, 0, 5);
   const throttleTimeMs: number = r.int32();
   let topics: TxnOffsetCommitResponseTopic[];
   if (version <= 2) {
@@ -346,7 +346,7 @@ export const txnOffsetCommitApi: ApiDescriptor<TxnOffsetCommitRequest, TxnOffset
   apiKey: 28,
   name: 'TxnOffsetCommit',
   minVersion: 0,
-  maxVersion: 4,
+  maxVersion: 5,
   flexibleMinVersion: 3,
   latestVersionUnstable: false,
   encodeRequest: encodeTxnOffsetCommitRequest,

@@ -5,7 +5,7 @@ import { Writer } from '../io/writer.js';
 import { ProtocolError, nonDefaultFieldError, versionError } from '../protocol-error.js';
 import type { ApiDescriptor } from './api-descriptor.js';
 
-// VoteRequest: valid versions 0-1, flexible 0+
+// VoteRequest: valid versions 0-2, flexible 0+
 
 export interface VoteRequest {
   clusterId: string | null; // versions 0+, nullable 0+
@@ -20,15 +20,16 @@ export interface VoteRequestTopicData {
 
 export interface VoteRequestPartitionData {
   partitionIndex: number; // versions 0+
-  candidateEpoch: number; // versions 0+
-  candidateId: number; // versions 0+
-  candidateDirectoryId: string; // versions 1+, ignorable
+  replicaEpoch: number; // versions 0+
+  replicaId: number; // versions 0+
+  replicaDirectoryId: string; // versions 1+, ignorable
   voterDirectoryId: string; // versions 1+, ignorable
   lastOffsetEpoch: number; // versions 0+
   lastOffset: bigint; // versions 0+
+  preVote: boolean; // versions 2+
 }
 
-// VoteResponse: valid versions 0-1, flexible 0+
+// VoteResponse: valid versions 0-2, flexible 0+
 
 export interface VoteResponse {
   errorCode: number; // versions 0+
@@ -73,12 +74,13 @@ export function createVoteRequestTopicData(): VoteRequestTopicData {
 export function createVoteRequestPartitionData(): VoteRequestPartitionData {
   return {
     partitionIndex: 0,
-    candidateEpoch: 0,
-    candidateId: 0,
-    candidateDirectoryId: ZERO_UUID,
+    replicaEpoch: 0,
+    replicaId: 0,
+    replicaDirectoryId: ZERO_UUID,
     voterDirectoryId: ZERO_UUID,
     lastOffsetEpoch: 0,
     lastOffset: 0n,
+    preVote: false,
   };
 }
 
@@ -116,7 +118,7 @@ export function createNodeEndpoint(): NodeEndpoint {
 }
 
 export function encodeVoteRequest(w: Writer, m: VoteRequest, version: number): void {
-  if (!(version >= 0 && version <= 1)) throw versionError('VoteRequest', version, 0, 1);
+  if (!(version >= 0 && version <= 2)) throw versionError('VoteRequest', version, 0, 2);
   w.compactNullableString(m.clusterId);
   if (version >= 1) {
     w.int32(m.voterId);
@@ -130,7 +132,7 @@ export function encodeVoteRequest(w: Writer, m: VoteRequest, version: number): v
 }
 
 export function decodeVoteRequest(r: Reader, version: number): VoteRequest {
-  if (!(version >= 0 && version <= 1)) throw versionError('VoteRequest', version, 0, 1);
+  if (!(version >= 0 && version <= 2)) throw versionError('VoteRequest', version, 0, 2);
   const clusterId: string | null = r.compactNullableString();
   let voterId: number = -1;
   if (version >= 1) {
@@ -172,26 +174,31 @@ function readVoteRequestTopicData(r: Reader, version: number): VoteRequestTopicD
 
 function writeVoteRequestPartitionData(w: Writer, m: VoteRequestPartitionData, version: number): void {
   w.int32(m.partitionIndex);
-  w.int32(m.candidateEpoch);
-  w.int32(m.candidateId);
+  w.int32(m.replicaEpoch);
+  w.int32(m.replicaId);
   if (version >= 1) {
-    w.uuid(m.candidateDirectoryId);
+    w.uuid(m.replicaDirectoryId);
   }
   if (version >= 1) {
     w.uuid(m.voterDirectoryId);
   }
   w.int32(m.lastOffsetEpoch);
   w.int64(m.lastOffset);
+  if (version <= 1) {
+    if (m.preVote !== false) throw nonDefaultFieldError('preVote', version);
+  } else {
+    w.bool(m.preVote);
+  }
   w.uvarint(0);
 }
 
 function readVoteRequestPartitionData(r: Reader, version: number): VoteRequestPartitionData {
   const partitionIndex: number = r.int32();
-  const candidateEpoch: number = r.int32();
-  const candidateId: number = r.int32();
-  let candidateDirectoryId: string = ZERO_UUID;
+  const replicaEpoch: number = r.int32();
+  const replicaId: number = r.int32();
+  let replicaDirectoryId: string = ZERO_UUID;
   if (version >= 1) {
-    candidateDirectoryId = r.uuid();
+    replicaDirectoryId = r.uuid();
   }
   let voterDirectoryId: string = ZERO_UUID;
   if (version >= 1) {
@@ -199,12 +206,16 @@ function readVoteRequestPartitionData(r: Reader, version: number): VoteRequestPa
   }
   const lastOffsetEpoch: number = r.int32();
   const lastOffset: bigint = r.int64();
+  let preVote: boolean = false;
+  if (version >= 2) {
+    preVote = r.bool();
+  }
   r.skipTaggedFields();
-  return { partitionIndex, candidateEpoch, candidateId, candidateDirectoryId, voterDirectoryId, lastOffsetEpoch, lastOffset };
+  return { partitionIndex, replicaEpoch, replicaId, replicaDirectoryId, voterDirectoryId, lastOffsetEpoch, lastOffset, preVote };
 }
 
 export function encodeVoteResponse(w: Writer, m: VoteResponse, version: number): void {
-  if (!(version >= 0 && version <= 1)) throw versionError('VoteResponse', version, 0, 1);
+  if (!(version >= 0 && version <= 2)) throw versionError('VoteResponse', version, 0, 2);
   w.int16(m.errorCode);
   {
     const $a = m.topics;
@@ -229,7 +240,7 @@ export function encodeVoteResponse(w: Writer, m: VoteResponse, version: number):
 }
 
 export function decodeVoteResponse(r: Reader, version: number): VoteResponse {
-  if (!(version >= 0 && version <= 1)) throw versionError('VoteResponse', version, 0, 1);
+  if (!(version >= 0 && version <= 2)) throw versionError('VoteResponse', version, 0, 2);
   const errorCode: number = r.int16();
   let topics: VoteResponseTopicData[];
   {
@@ -322,7 +333,7 @@ export const voteApi: ApiDescriptor<VoteRequest, VoteResponse> = {
   apiKey: 52,
   name: 'Vote',
   minVersion: 0,
-  maxVersion: 1,
+  maxVersion: 2,
   flexibleMinVersion: 0,
   latestVersionUnstable: false,
   encodeRequest: encodeVoteRequest,

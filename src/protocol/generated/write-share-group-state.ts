@@ -5,7 +5,7 @@ import { type Writer } from '../io/writer.js';
 import { versionError } from '../protocol-error.js';
 import type { ApiDescriptor } from './api-descriptor.js';
 
-// WriteShareGroupStateRequest: valid versions 0, flexible 0+
+// WriteShareGroupStateRequest: valid versions 0-1, flexible 0+
 
 export interface WriteShareGroupStateRequest {
   groupId: string; // versions 0+
@@ -22,6 +22,7 @@ export interface PartitionData {
   stateEpoch: number; // versions 0+
   leaderEpoch: number; // versions 0+
   startOffset: bigint; // versions 0+
+  deliveryCompleteCount: number; // versions 1+, ignorable
   stateBatches: StateBatch[]; // versions 0+
 }
 
@@ -32,7 +33,7 @@ export interface StateBatch {
   deliveryCount: number; // versions 0+
 }
 
-// WriteShareGroupStateResponse: valid versions 0, flexible 0+
+// WriteShareGroupStateResponse: valid versions 0-1, flexible 0+
 
 export interface WriteShareGroupStateResponse {
   results: WriteStateResult[]; // versions 0+
@@ -69,6 +70,7 @@ export function createPartitionData(): PartitionData {
     stateEpoch: 0,
     leaderEpoch: 0,
     startOffset: 0n,
+    deliveryCompleteCount: -1,
     stateBatches: [],
   };
 }
@@ -104,7 +106,7 @@ export function createPartitionResult(): PartitionResult {
 }
 
 export function encodeWriteShareGroupStateRequest(w: Writer, m: WriteShareGroupStateRequest, version: number): void {
-  if (!(version >= 0 && version <= 0)) throw versionError('WriteShareGroupStateRequest', version, 0, 0);
+  if (!(version >= 0 && version <= 1)) throw versionError('WriteShareGroupStateRequest', version, 0, 1);
   w.compactString(m.groupId);
   {
     const $a = m.topics;
@@ -115,7 +117,7 @@ export function encodeWriteShareGroupStateRequest(w: Writer, m: WriteShareGroupS
 }
 
 export function decodeWriteShareGroupStateRequest(r: Reader, version: number): WriteShareGroupStateRequest {
-  if (!(version >= 0 && version <= 0)) throw versionError('WriteShareGroupStateRequest', version, 0, 0);
+  if (!(version >= 0 && version <= 1)) throw versionError('WriteShareGroupStateRequest', version, 0, 1);
   const groupId: string = r.compactString();
   let topics: WriteStateData[];
   {
@@ -156,6 +158,9 @@ function writePartitionData(w: Writer, m: PartitionData, version: number): void 
   w.int32(m.stateEpoch);
   w.int32(m.leaderEpoch);
   w.int64(m.startOffset);
+  if (version >= 1) {
+    w.int32(m.deliveryCompleteCount);
+  }
   {
     const $a = m.stateBatches;
     w.uvarint($a.length + 1);
@@ -169,6 +174,10 @@ function readPartitionData(r: Reader, version: number): PartitionData {
   const stateEpoch: number = r.int32();
   const leaderEpoch: number = r.int32();
   const startOffset: bigint = r.int64();
+  let deliveryCompleteCount: number = -1;
+  if (version >= 1) {
+    deliveryCompleteCount = r.int32();
+  }
   let stateBatches: StateBatch[];
   {
     const $n = r.compactArrayLength(20);
@@ -177,7 +186,7 @@ function readPartitionData(r: Reader, version: number): PartitionData {
     stateBatches = $a;
   }
   r.skipTaggedFields();
-  return { partition, stateEpoch, leaderEpoch, startOffset, stateBatches };
+  return { partition, stateEpoch, leaderEpoch, startOffset, deliveryCompleteCount, stateBatches };
 }
 
 function writeStateBatch(w: Writer, m: StateBatch, version: number): void {
@@ -198,7 +207,7 @@ function readStateBatch(r: Reader, version: number): StateBatch {
 }
 
 export function encodeWriteShareGroupStateResponse(w: Writer, m: WriteShareGroupStateResponse, version: number): void {
-  if (!(version >= 0 && version <= 0)) throw versionError('WriteShareGroupStateResponse', version, 0, 0);
+  if (!(version >= 0 && version <= 1)) throw versionError('WriteShareGroupStateResponse', version, 0, 1);
   {
     const $a = m.results;
     w.uvarint($a.length + 1);
@@ -208,7 +217,7 @@ export function encodeWriteShareGroupStateResponse(w: Writer, m: WriteShareGroup
 }
 
 export function decodeWriteShareGroupStateResponse(r: Reader, version: number): WriteShareGroupStateResponse {
-  if (!(version >= 0 && version <= 0)) throw versionError('WriteShareGroupStateResponse', version, 0, 0);
+  if (!(version >= 0 && version <= 1)) throw versionError('WriteShareGroupStateResponse', version, 0, 1);
   let results: WriteStateResult[];
   {
     const $n = r.compactArrayLength(18);
@@ -262,9 +271,9 @@ export const writeShareGroupStateApi: ApiDescriptor<WriteShareGroupStateRequest,
   apiKey: 85,
   name: 'WriteShareGroupState',
   minVersion: 0,
-  maxVersion: 0,
+  maxVersion: 1,
   flexibleMinVersion: 0,
-  latestVersionUnstable: true,
+  latestVersionUnstable: false,
   encodeRequest: encodeWriteShareGroupStateRequest,
   decodeRequest: decodeWriteShareGroupStateRequest,
   encodeResponse: encodeWriteShareGroupStateResponse,

@@ -5,7 +5,7 @@ import { type Writer } from '../io/writer.js';
 import { versionError } from '../protocol-error.js';
 import type { ApiDescriptor } from './api-descriptor.js';
 
-// WriteTxnMarkersRequest: valid versions 0-1, flexible 1+
+// WriteTxnMarkersRequest: valid versions 1-2, flexible 1+
 
 export interface WriteTxnMarkersRequest {
   markers: WritableTxnMarker[]; // versions 0+
@@ -17,6 +17,7 @@ export interface WritableTxnMarker {
   transactionResult: boolean; // versions 0+
   topics: WritableTxnMarkerTopic[]; // versions 0+
   coordinatorEpoch: number; // versions 0+
+  transactionVersion: number; // versions 2+, ignorable
 }
 
 export interface WritableTxnMarkerTopic {
@@ -24,7 +25,7 @@ export interface WritableTxnMarkerTopic {
   partitionIndexes: number[]; // versions 0+
 }
 
-// WriteTxnMarkersResponse: valid versions 0-1, flexible 1+
+// WriteTxnMarkersResponse: valid versions 1-2, flexible 1+
 
 export interface WriteTxnMarkersResponse {
   markers: WritableTxnMarkerResult[]; // versions 0+
@@ -58,6 +59,7 @@ export function createWritableTxnMarker(): WritableTxnMarker {
     transactionResult: false,
     topics: [],
     coordinatorEpoch: 0,
+    transactionVersion: 0,
   };
 }
 
@@ -96,34 +98,25 @@ export function createWritableTxnMarkerPartitionResult(): WritableTxnMarkerParti
 }
 
 export function encodeWriteTxnMarkersRequest(w: Writer, m: WriteTxnMarkersRequest, version: number): void {
-  if (!(version >= 0 && version <= 1)) throw versionError('WriteTxnMarkersRequest', version, 0, 1);
-  if (version <= 0) {
-    const $a = m.markers;
-    w.int32($a.length);
-    for (const $e of $a) writeWritableTxnMarker(w, $e, version);
-  } else {
+  if (!(version >= 1 && version <= 2)) throw versionError('WriteTxnMarkersRequest', version, 1, 2);
+  {
     const $a = m.markers;
     w.uvarint($a.length + 1);
     for (const $e of $a) writeWritableTxnMarker(w, $e, version);
   }
-  if (version >= 1) w.uvarint(0);
+  w.uvarint(0);
 }
 
 export function decodeWriteTxnMarkersRequest(r: Reader, version: number): WriteTxnMarkersRequest {
-  if (!(version >= 0 && version <= 1)) throw versionError('WriteTxnMarkersRequest', version, 0, 1);
+  if (!(version >= 1 && version <= 2)) throw versionError('WriteTxnMarkersRequest', version, 1, 2);
   let markers: WritableTxnMarker[];
-  if (version <= 0) {
-    const $n = r.arrayLength(19);
-    const $a: WritableTxnMarker[] = [];
-    for (let $i = 0; $i < $n; $i++) $a.push(readWritableTxnMarker(r, version));
-    markers = $a;
-  } else {
+  {
     const $n = r.compactArrayLength(17);
     const $a: WritableTxnMarker[] = [];
     for (let $i = 0; $i < $n; $i++) $a.push(readWritableTxnMarker(r, version));
     markers = $a;
   }
-  if (version >= 1) r.skipTaggedFields();
+  r.skipTaggedFields();
   return { markers };
 }
 
@@ -131,17 +124,16 @@ function writeWritableTxnMarker(w: Writer, m: WritableTxnMarker, version: number
   w.int64(m.producerId);
   w.int16(m.producerEpoch);
   w.bool(m.transactionResult);
-  if (version <= 0) {
-    const $a = m.topics;
-    w.int32($a.length);
-    for (const $e of $a) writeWritableTxnMarkerTopic(w, $e, version);
-  } else {
+  {
     const $a = m.topics;
     w.uvarint($a.length + 1);
     for (const $e of $a) writeWritableTxnMarkerTopic(w, $e, version);
   }
   w.int32(m.coordinatorEpoch);
-  if (version >= 1) w.uvarint(0);
+  if (version >= 2) {
+    w.int8(m.transactionVersion);
+  }
+  w.uvarint(0);
 }
 
 function readWritableTxnMarker(r: Reader, version: number): WritableTxnMarker {
@@ -149,186 +141,131 @@ function readWritableTxnMarker(r: Reader, version: number): WritableTxnMarker {
   const producerEpoch: number = r.int16();
   const transactionResult: boolean = r.bool();
   let topics: WritableTxnMarkerTopic[];
-  if (version <= 0) {
-    const $n = r.arrayLength(6);
-    const $a: WritableTxnMarkerTopic[] = [];
-    for (let $i = 0; $i < $n; $i++) $a.push(readWritableTxnMarkerTopic(r, version));
-    topics = $a;
-  } else {
+  {
     const $n = r.compactArrayLength(3);
     const $a: WritableTxnMarkerTopic[] = [];
     for (let $i = 0; $i < $n; $i++) $a.push(readWritableTxnMarkerTopic(r, version));
     topics = $a;
   }
   const coordinatorEpoch: number = r.int32();
-  if (version >= 1) r.skipTaggedFields();
-  return { producerId, producerEpoch, transactionResult, topics, coordinatorEpoch };
+  let transactionVersion: number = 0;
+  if (version >= 2) {
+    transactionVersion = r.int8();
+  }
+  r.skipTaggedFields();
+  return { producerId, producerEpoch, transactionResult, topics, coordinatorEpoch, transactionVersion };
 }
 
 function writeWritableTxnMarkerTopic(w: Writer, m: WritableTxnMarkerTopic, version: number): void {
-  if (version <= 0) {
-    w.string(m.name);
-  } else {
-    w.compactString(m.name);
-  }
-  if (version <= 0) {
-    const $a = m.partitionIndexes;
-    w.int32($a.length);
-    for (const $e of $a) w.int32($e);
-  } else {
+  w.compactString(m.name);
+  {
     const $a = m.partitionIndexes;
     w.uvarint($a.length + 1);
     for (const $e of $a) w.int32($e);
   }
-  if (version >= 1) w.uvarint(0);
+  w.uvarint(0);
 }
 
 function readWritableTxnMarkerTopic(r: Reader, version: number): WritableTxnMarkerTopic {
-  let name: string;
-  if (version <= 0) {
-    name = r.string();
-  } else {
-    name = r.compactString();
-  }
+  const name: string = r.compactString();
   let partitionIndexes: number[];
-  if (version <= 0) {
-    const $n = r.arrayLength(4);
-    const $a: number[] = [];
-    for (let $i = 0; $i < $n; $i++) $a.push(r.int32());
-    partitionIndexes = $a;
-  } else {
+  {
     const $n = r.compactArrayLength(4);
     const $a: number[] = [];
     for (let $i = 0; $i < $n; $i++) $a.push(r.int32());
     partitionIndexes = $a;
   }
-  if (version >= 1) r.skipTaggedFields();
+  r.skipTaggedFields();
   return { name, partitionIndexes };
 }
 
 export function encodeWriteTxnMarkersResponse(w: Writer, m: WriteTxnMarkersResponse, version: number): void {
-  if (!(version >= 0 && version <= 1)) throw versionError('WriteTxnMarkersResponse', version, 0, 1);
-  if (version <= 0) {
-    const $a = m.markers;
-    w.int32($a.length);
-    for (const $e of $a) writeWritableTxnMarkerResult(w, $e, version);
-  } else {
+  if (!(version >= 1 && version <= 2)) throw versionError('WriteTxnMarkersResponse', version, 1, 2);
+  {
     const $a = m.markers;
     w.uvarint($a.length + 1);
     for (const $e of $a) writeWritableTxnMarkerResult(w, $e, version);
   }
-  if (version >= 1) w.uvarint(0);
+  w.uvarint(0);
 }
 
 export function decodeWriteTxnMarkersResponse(r: Reader, version: number): WriteTxnMarkersResponse {
-  if (!(version >= 0 && version <= 1)) throw versionError('WriteTxnMarkersResponse', version, 0, 1);
+  if (!(version >= 1 && version <= 2)) throw versionError('WriteTxnMarkersResponse', version, 1, 2);
   let markers: WritableTxnMarkerResult[];
-  if (version <= 0) {
-    const $n = r.arrayLength(12);
-    const $a: WritableTxnMarkerResult[] = [];
-    for (let $i = 0; $i < $n; $i++) $a.push(readWritableTxnMarkerResult(r, version));
-    markers = $a;
-  } else {
+  {
     const $n = r.compactArrayLength(10);
     const $a: WritableTxnMarkerResult[] = [];
     for (let $i = 0; $i < $n; $i++) $a.push(readWritableTxnMarkerResult(r, version));
     markers = $a;
   }
-  if (version >= 1) r.skipTaggedFields();
+  r.skipTaggedFields();
   return { markers };
 }
 
 function writeWritableTxnMarkerResult(w: Writer, m: WritableTxnMarkerResult, version: number): void {
   w.int64(m.producerId);
-  if (version <= 0) {
-    const $a = m.topics;
-    w.int32($a.length);
-    for (const $e of $a) writeWritableTxnMarkerTopicResult(w, $e, version);
-  } else {
+  {
     const $a = m.topics;
     w.uvarint($a.length + 1);
     for (const $e of $a) writeWritableTxnMarkerTopicResult(w, $e, version);
   }
-  if (version >= 1) w.uvarint(0);
+  w.uvarint(0);
 }
 
 function readWritableTxnMarkerResult(r: Reader, version: number): WritableTxnMarkerResult {
   const producerId: bigint = r.int64();
   let topics: WritableTxnMarkerTopicResult[];
-  if (version <= 0) {
-    const $n = r.arrayLength(6);
-    const $a: WritableTxnMarkerTopicResult[] = [];
-    for (let $i = 0; $i < $n; $i++) $a.push(readWritableTxnMarkerTopicResult(r, version));
-    topics = $a;
-  } else {
+  {
     const $n = r.compactArrayLength(3);
     const $a: WritableTxnMarkerTopicResult[] = [];
     for (let $i = 0; $i < $n; $i++) $a.push(readWritableTxnMarkerTopicResult(r, version));
     topics = $a;
   }
-  if (version >= 1) r.skipTaggedFields();
+  r.skipTaggedFields();
   return { producerId, topics };
 }
 
 function writeWritableTxnMarkerTopicResult(w: Writer, m: WritableTxnMarkerTopicResult, version: number): void {
-  if (version <= 0) {
-    w.string(m.name);
-  } else {
-    w.compactString(m.name);
-  }
-  if (version <= 0) {
-    const $a = m.partitions;
-    w.int32($a.length);
-    for (const $e of $a) writeWritableTxnMarkerPartitionResult(w, $e, version);
-  } else {
+  w.compactString(m.name);
+  {
     const $a = m.partitions;
     w.uvarint($a.length + 1);
     for (const $e of $a) writeWritableTxnMarkerPartitionResult(w, $e, version);
   }
-  if (version >= 1) w.uvarint(0);
+  w.uvarint(0);
 }
 
 function readWritableTxnMarkerTopicResult(r: Reader, version: number): WritableTxnMarkerTopicResult {
-  let name: string;
-  if (version <= 0) {
-    name = r.string();
-  } else {
-    name = r.compactString();
-  }
+  const name: string = r.compactString();
   let partitions: WritableTxnMarkerPartitionResult[];
-  if (version <= 0) {
-    const $n = r.arrayLength(6);
-    const $a: WritableTxnMarkerPartitionResult[] = [];
-    for (let $i = 0; $i < $n; $i++) $a.push(readWritableTxnMarkerPartitionResult(r, version));
-    partitions = $a;
-  } else {
+  {
     const $n = r.compactArrayLength(7);
     const $a: WritableTxnMarkerPartitionResult[] = [];
     for (let $i = 0; $i < $n; $i++) $a.push(readWritableTxnMarkerPartitionResult(r, version));
     partitions = $a;
   }
-  if (version >= 1) r.skipTaggedFields();
+  r.skipTaggedFields();
   return { name, partitions };
 }
 
 function writeWritableTxnMarkerPartitionResult(w: Writer, m: WritableTxnMarkerPartitionResult, version: number): void {
   w.int32(m.partitionIndex);
   w.int16(m.errorCode);
-  if (version >= 1) w.uvarint(0);
+  w.uvarint(0);
 }
 
 function readWritableTxnMarkerPartitionResult(r: Reader, version: number): WritableTxnMarkerPartitionResult {
   const partitionIndex: number = r.int32();
   const errorCode: number = r.int16();
-  if (version >= 1) r.skipTaggedFields();
+  r.skipTaggedFields();
   return { partitionIndex, errorCode };
 }
 
 export const writeTxnMarkersApi: ApiDescriptor<WriteTxnMarkersRequest, WriteTxnMarkersResponse> = {
   apiKey: 27,
   name: 'WriteTxnMarkers',
-  minVersion: 0,
-  maxVersion: 1,
+  minVersion: 1,
+  maxVersion: 2,
   flexibleMinVersion: 1,
   latestVersionUnstable: false,
   encodeRequest: encodeWriteTxnMarkersRequest,

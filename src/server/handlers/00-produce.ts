@@ -1,6 +1,6 @@
 /**
  * Produce (key 0), v3–v11 served; v0–v2 advertised but refused (Kafka 4.3.1 advertises 0–13 for KAFKA-18659's
- * librdkafka bug and closes the connection on v0–v2; the codec's spec stops at 11).
+ * librdkafka bug and closes the connection on v0–v2, which the router does: the codec starts at v3).
  *
  * Each partition is validated and appended by the ReplicaManager (src/broker/produce-append.ts): unknown topic
  * or partition, internal topics (INVALID_TOPIC_EXCEPTION unless the client id is `__admin_client`), framing,
@@ -12,6 +12,7 @@
  * - v5+: log start offset. v8+: record errors and error message. v10+: current leader / node endpoints only
  *   accompany NOT_LEADER_OR_FOLLOWER, which a single node never returns.
  */
+import { ZERO_UUID } from '../../protocol/uuid.js';
 import { ErrorCode } from '../../protocol/error-codes.js';
 import {
   produceApi,
@@ -26,18 +27,15 @@ import { defineHandler, NO_RESPONSE, type Handler } from '../handler.js';
 
 /** Kafka's AdminUtils.ADMIN_CLIENT_ID: the one client allowed to write internal topics. */
 const ADMIN_CLIENT_ID = '__admin_client';
-const FIRST_SERVED_VERSION = 3;
 const VALID_ACKS: ReadonlySet<number> = new Set([-1, 0, 1]);
 
 export const produceHandler: Handler = defineHandler<ProduceRequest, ProduceResponse>({
   api: produceApi,
-  minVersion: 0,
+  minVersion: 0, // v0-v2: advertised only (the codec starts at v3, the router closes the connection)
   maxVersion: 11,
+  advertisesRemovedVersions: true,
 
   async handle(ctx, request, version) {
-    if (version < FIRST_SERVED_VERSION) {
-      throw new CloseConnection(`Produce v${version} is not supported (Kafka 4 serves v${FIRST_SERVED_VERSION}+)`);
-    }
     const { replicaManager } = ctx.broker;
     const internalTopicsAllowed = ctx.header.clientId === ADMIN_CLIENT_ID;
     const acksValid = VALID_ACKS.has(request.acks);
@@ -62,7 +60,7 @@ export const produceHandler: Handler = defineHandler<ProduceRequest, ProduceResp
         if (outcome.errorCode !== ErrorCode.NONE) anyError = true;
         partitionResponses.push(partitionResponse(p.index, outcome));
       }
-      response.responses.push({ name: topic.name, partitionResponses });
+      response.responses.push({ name: topic.name, topicId: ZERO_UUID, partitionResponses }); // v13+ only
     }
     if (request.acks === 0) {
       // The client reads no answer, so Kafka closes the connection to tell it something went wrong.

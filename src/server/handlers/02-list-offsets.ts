@@ -92,10 +92,10 @@ async function listOffset(ctx: RequestContext, topic: string, index: number, cur
 }
 
 function answer(partitionIndex: number, timestamp: number, offset: number, leaderEpoch: number): ListOffsetsPartitionResponse {
-  return { partitionIndex, errorCode: ErrorCode.NONE, oldStyleOffsets: [], timestamp: BigInt(timestamp), offset: BigInt(offset), leaderEpoch };
+  return { partitionIndex, errorCode: ErrorCode.NONE, timestamp: BigInt(timestamp), offset: BigInt(offset), leaderEpoch };
 }
 
 function none(partitionIndex: number, errorCode: number): ListOffsetsPartitionResponse {
-  return { partitionIndex, errorCode, oldStyleOffsets: [], timestamp: -1n, offset: -1n, leaderEpoch: -1 };
+  return { partitionIndex, errorCode, timestamp: -1n, offset: -1n, leaderEpoch: -1 };
 }
 

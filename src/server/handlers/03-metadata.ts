@@ -45,6 +45,7 @@ export const metadataHandler: Handler = defineHandler<MetadataRequest, MetadataR
     const endpoint = broker.advertised.get(ctx.connection.listenerName);
     const response: MetadataResponse = {
       throttleTimeMs: 0,
+      errorCode: ErrorCode.NONE, // v13+ only
       brokers: endpoint === undefined ? [] : [{ nodeId: broker.nodeId, host: endpoint.host, port: endpoint.port, rack: null }],
       clusterId: broker.clusterId,
       controllerId: broker.nodeId,

@@ -10,6 +10,7 @@
  * - v6+: committed leader epoch. v7+: group.instance.id.
  * - v9+: an absent group with a generation is GROUP_ID_NOT_FOUND (before: ILLEGAL_GENERATION).
  */
+import { ZERO_UUID } from '../../protocol/uuid.js';
 import { ErrorCode } from '../../protocol/error-codes.js';
 import {
   offsetCommitApi,
@@ -33,7 +34,7 @@ export const offsetCommitHandler: Handler = defineHandler<OffsetCommitRequest, O
       const bad = topic.partitions.filter((p) => !ok.includes(p));
       if (ok.length > 0) known.push({ ...topic, partitions: ok });
       if (bad.length > 0) {
-        unknown.push({ name: topic.name, partitions: bad.map((p) => ({ partitionIndex: p.partitionIndex, errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION })) });
+        unknown.push({ name: topic.name, topicId: ZERO_UUID, partitions: bad.map((p) => ({ partitionIndex: p.partitionIndex, errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION })) });
       }
     }
     const committed = await ctx.broker.groups.commitOffsets({ ...request, topics: known }, version);
@@ -46,7 +47,7 @@ function mergeTopics(first: OffsetCommitResponseTopic[], second: OffsetCommitRes
   const byName = new Map<string, OffsetCommitResponseTopic>();
   for (const topic of [...first, ...second]) {
     const existing = byName.get(topic.name);
-    if (existing === undefined) byName.set(topic.name, { name: topic.name, partitions: [...topic.partitions] });
+    if (existing === undefined) byName.set(topic.name, { name: topic.name, topicId: topic.topicId, partitions: [...topic.partitions] });
     else existing.partitions.push(...topic.partitions);
   }
   return [...byName.values()];

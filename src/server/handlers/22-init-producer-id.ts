@@ -11,7 +11,7 @@
  * - v0–v3: PRODUCER_FENCED is answered as INVALID_PRODUCER_EPOCH.
  */
 import { ErrorCode } from '../../protocol/error-codes.js';
-import { initProducerIdApi, type InitProducerIdRequest, type InitProducerIdResponse } from '../../protocol/generated/init-producer-id.js';
+import { createInitProducerIdResponse, initProducerIdApi, type InitProducerIdRequest, type InitProducerIdResponse } from '../../protocol/generated/init-producer-id.js';
 import { fencedForVersion } from '../../coordinator/txn/version-errors.js';
 import { defineHandler, type Handler } from '../handler.js';
 
@@ -23,12 +23,12 @@ export const initProducerIdHandler: Handler = defineHandler<InitProducerIdReques
   async handle(ctx, request, version) {
     const producerId = Number(request.producerId);
     const epoch = request.producerEpoch;
-    const fail = (errorCode: number): InitProducerIdResponse => ({ throttleTimeMs: 0, errorCode, producerId: -1n, producerEpoch: -1 });
+    const fail = (errorCode: number): InitProducerIdResponse => ({ ...createInitProducerIdResponse(), errorCode });
     if ((producerId === -1) !== (epoch === -1)) return fail(ErrorCode.INVALID_REQUEST);
     const expected = producerId === -1 ? null : { producerId, epoch };
     const result = await ctx.broker.transactions.initProducerId(request.transactionalId, request.transactionTimeoutMs, expected);
     return {
-      throttleTimeMs: 0,
+      ...createInitProducerIdResponse(),
       errorCode: fencedForVersion(result.errorCode, version, 4),
       producerId: BigInt(result.producerId),
       producerEpoch: result.producerEpoch,

@@ -111,7 +111,6 @@ function toWire(entry: ConfigEntry, includeSynonyms: boolean, includeDocumentati
     name: entry.name,
     value: entry.value,
     readOnly: entry.readOnly,
-    isDefault: false, // v0 only, not served
     configSource: entry.source,
     isSensitive: entry.sensitive,
     synonyms: includeSynonyms ? entry.synonyms.map((s) => ({ name: s.name, value: s.value, source: s.source })) : [],

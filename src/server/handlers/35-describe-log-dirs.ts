@@ -45,7 +45,7 @@ export const describeLogDirsHandler: Handler = defineHandler<DescribeLogDirsRequ
     return {
       throttleTimeMs: 0,
       errorCode: ErrorCode.NONE,
-      results: [{ errorCode: ErrorCode.NONE, logDir, topics, totalBytes: space.total, usableBytes: space.usable }],
+      results: [{ errorCode: ErrorCode.NONE, logDir, topics, totalBytes: space.total, usableBytes: space.usable, isCordoned: false }],
     };
   },
 });

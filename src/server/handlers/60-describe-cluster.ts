@@ -48,7 +48,7 @@ export const describeClusterHandler: Handler = defineHandler<DescribeClusterRequ
     }
     const endpoint = broker.advertised.get(ctx.connection.listenerName);
     if (endpoint !== undefined) {
-      response.brokers.push({ brokerId: broker.nodeId, host: endpoint.host, port: endpoint.port, rack: broker.config['broker.rack'] });
+      response.brokers.push({ brokerId: broker.nodeId, host: endpoint.host, port: endpoint.port, rack: broker.config['broker.rack'], isFenced: false });
     }
     return response;
   },

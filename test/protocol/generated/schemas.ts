@@ -11,15 +11,15 @@ import * as m5 from '../../../src/protocol/generated/alter-configs.js';
 import * as m6 from '../../../src/protocol/generated/alter-partition-reassignments.js';
 import * as m7 from '../../../src/protocol/generated/alter-partition.js';
 import * as m8 from '../../../src/protocol/generated/alter-replica-log-dirs.js';
-import * as m9 from '../../../src/protocol/generated/alter-user-scram-credentials.js';
-import * as m10 from '../../../src/protocol/generated/api-versions.js';
-import * as m11 from '../../../src/protocol/generated/assign-replicas-to-dirs.js';
-import * as m12 from '../../../src/protocol/generated/begin-quorum-epoch.js';
-import * as m13 from '../../../src/protocol/generated/broker-heartbeat.js';
-import * as m14 from '../../../src/protocol/generated/broker-registration.js';
-import * as m15 from '../../../src/protocol/generated/consumer-group-describe.js';
-import * as m16 from '../../../src/protocol/generated/consumer-group-heartbeat.js';
-import * as m17 from '../../../src/protocol/generated/controlled-shutdown.js';
+import * as m9 from '../../../src/protocol/generated/alter-share-group-offsets.js';
+import * as m10 from '../../../src/protocol/generated/alter-user-scram-credentials.js';
+import * as m11 from '../../../src/protocol/generated/api-versions.js';
+import * as m12 from '../../../src/protocol/generated/assign-replicas-to-dirs.js';
+import * as m13 from '../../../src/protocol/generated/begin-quorum-epoch.js';
+import * as m14 from '../../../src/protocol/generated/broker-heartbeat.js';
+import * as m15 from '../../../src/protocol/generated/broker-registration.js';
+import * as m16 from '../../../src/protocol/generated/consumer-group-describe.js';
+import * as m17 from '../../../src/protocol/generated/consumer-group-heartbeat.js';
 import * as m18 from '../../../src/protocol/generated/controller-registration.js';
 import * as m19 from '../../../src/protocol/generated/create-acls.js';
 import * as m20 from '../../../src/protocol/generated/create-delegation-token.js';
@@ -27,110 +27,131 @@ import * as m21 from '../../../src/protocol/generated/create-partitions.js';
 import * as m22 from '../../../src/protocol/generated/create-topics.js';
 import * as m23 from '../../../src/protocol/generated/data/consumer-protocol-assignment.js';
 import * as m24 from '../../../src/protocol/generated/data/consumer-protocol-subscription.js';
-import * as m25 from '../../../src/protocol/generated/data/default-principal-data.js';
-import * as m26 from '../../../src/protocol/generated/data/k-raft-version-record.js';
-import * as m27 from '../../../src/protocol/generated/data/leader-change-message.js';
-import * as m28 from '../../../src/protocol/generated/data/snapshot-footer-record.js';
-import * as m29 from '../../../src/protocol/generated/data/snapshot-header-record.js';
-import * as m30 from '../../../src/protocol/generated/data/voters-record.js';
-import * as m31 from '../../../src/protocol/generated/delete-acls.js';
-import * as m32 from '../../../src/protocol/generated/delete-groups.js';
-import * as m33 from '../../../src/protocol/generated/delete-records.js';
-import * as m34 from '../../../src/protocol/generated/delete-share-group-state.js';
-import * as m35 from '../../../src/protocol/generated/delete-topics.js';
-import * as m36 from '../../../src/protocol/generated/describe-acls.js';
-import * as m37 from '../../../src/protocol/generated/describe-client-quotas.js';
-import * as m38 from '../../../src/protocol/generated/describe-cluster.js';
-import * as m39 from '../../../src/protocol/generated/describe-configs.js';
-import * as m40 from '../../../src/protocol/generated/describe-delegation-token.js';
-import * as m41 from '../../../src/protocol/generated/describe-groups.js';
-import * as m42 from '../../../src/protocol/generated/describe-log-dirs.js';
-import * as m43 from '../../../src/protocol/generated/describe-producers.js';
-import * as m44 from '../../../src/protocol/generated/describe-quorum.js';
-import * as m45 from '../../../src/protocol/generated/describe-topic-partitions.js';
-import * as m46 from '../../../src/protocol/generated/describe-transactions.js';
-import * as m47 from '../../../src/protocol/generated/describe-user-scram-credentials.js';
-import * as m48 from '../../../src/protocol/generated/elect-leaders.js';
-import * as m49 from '../../../src/protocol/generated/end-quorum-epoch.js';
-import * as m50 from '../../../src/protocol/generated/end-txn.js';
-import * as m51 from '../../../src/protocol/generated/envelope.js';
-import * as m52 from '../../../src/protocol/generated/expire-delegation-token.js';
-import * as m53 from '../../../src/protocol/generated/fetch-snapshot.js';
-import * as m54 from '../../../src/protocol/generated/fetch.js';
-import * as m55 from '../../../src/protocol/generated/find-coordinator.js';
-import * as m56 from '../../../src/protocol/generated/get-telemetry-subscriptions.js';
-import * as m57 from '../../../src/protocol/generated/headers.js';
-import * as m58 from '../../../src/protocol/generated/heartbeat.js';
-import * as m59 from '../../../src/protocol/generated/incremental-alter-configs.js';
-import * as m60 from '../../../src/protocol/generated/init-producer-id.js';
-import * as m61 from '../../../src/protocol/generated/initialize-share-group-state.js';
-import * as m62 from '../../../src/protocol/generated/internal/group-coordinator/consumer-group-current-member-assignment-key.js';
-import * as m63 from '../../../src/protocol/generated/internal/group-coordinator/consumer-group-current-member-assignment-value.js';
-import * as m64 from '../../../src/protocol/generated/internal/group-coordinator/consumer-group-member-metadata-key.js';
-import * as m65 from '../../../src/protocol/generated/internal/group-coordinator/consumer-group-member-metadata-value.js';
-import * as m66 from '../../../src/protocol/generated/internal/group-coordinator/consumer-group-metadata-key.js';
-import * as m67 from '../../../src/protocol/generated/internal/group-coordinator/consumer-group-metadata-value.js';
-import * as m68 from '../../../src/protocol/generated/internal/group-coordinator/consumer-group-partition-metadata-key.js';
-import * as m69 from '../../../src/protocol/generated/internal/group-coordinator/consumer-group-partition-metadata-value.js';
-import * as m70 from '../../../src/protocol/generated/internal/group-coordinator/consumer-group-target-assignment-member-key.js';
-import * as m71 from '../../../src/protocol/generated/internal/group-coordinator/consumer-group-target-assignment-member-value.js';
-import * as m72 from '../../../src/protocol/generated/internal/group-coordinator/consumer-group-target-assignment-metadata-key.js';
-import * as m73 from '../../../src/protocol/generated/internal/group-coordinator/consumer-group-target-assignment-metadata-value.js';
-import * as m74 from '../../../src/protocol/generated/internal/group-coordinator/group-metadata-key.js';
-import * as m75 from '../../../src/protocol/generated/internal/group-coordinator/group-metadata-value.js';
-import * as m76 from '../../../src/protocol/generated/internal/group-coordinator/offset-commit-key.js';
-import * as m77 from '../../../src/protocol/generated/internal/group-coordinator/offset-commit-value.js';
-import * as m78 from '../../../src/protocol/generated/internal/group-coordinator/share-group-current-member-assignment-key.js';
-import * as m79 from '../../../src/protocol/generated/internal/group-coordinator/share-group-current-member-assignment-value.js';
-import * as m80 from '../../../src/protocol/generated/internal/group-coordinator/share-group-member-metadata-key.js';
-import * as m81 from '../../../src/protocol/generated/internal/group-coordinator/share-group-member-metadata-value.js';
-import * as m82 from '../../../src/protocol/generated/internal/group-coordinator/share-group-metadata-key.js';
-import * as m83 from '../../../src/protocol/generated/internal/group-coordinator/share-group-metadata-value.js';
-import * as m84 from '../../../src/protocol/generated/internal/group-coordinator/share-group-partition-metadata-key.js';
-import * as m85 from '../../../src/protocol/generated/internal/group-coordinator/share-group-partition-metadata-value.js';
-import * as m86 from '../../../src/protocol/generated/internal/group-coordinator/share-group-state-partition-metadata-key.js';
-import * as m87 from '../../../src/protocol/generated/internal/group-coordinator/share-group-state-partition-metadata-value.js';
-import * as m88 from '../../../src/protocol/generated/internal/group-coordinator/share-group-target-assignment-member-key.js';
-import * as m89 from '../../../src/protocol/generated/internal/group-coordinator/share-group-target-assignment-member-value.js';
-import * as m90 from '../../../src/protocol/generated/internal/group-coordinator/share-group-target-assignment-metadata-key.js';
-import * as m91 from '../../../src/protocol/generated/internal/group-coordinator/share-group-target-assignment-metadata-value.js';
-import * as m92 from '../../../src/protocol/generated/internal/transaction-coordinator/transaction-log-key.js';
-import * as m93 from '../../../src/protocol/generated/internal/transaction-coordinator/transaction-log-value.js';
-import * as m94 from '../../../src/protocol/generated/join-group.js';
-import * as m95 from '../../../src/protocol/generated/leader-and-isr.js';
-import * as m96 from '../../../src/protocol/generated/leave-group.js';
-import * as m97 from '../../../src/protocol/generated/list-client-metrics-resources.js';
-import * as m98 from '../../../src/protocol/generated/list-groups.js';
-import * as m99 from '../../../src/protocol/generated/list-offsets.js';
-import * as m100 from '../../../src/protocol/generated/list-partition-reassignments.js';
-import * as m101 from '../../../src/protocol/generated/list-transactions.js';
-import * as m102 from '../../../src/protocol/generated/metadata.js';
-import * as m103 from '../../../src/protocol/generated/offset-commit.js';
-import * as m104 from '../../../src/protocol/generated/offset-delete.js';
-import * as m105 from '../../../src/protocol/generated/offset-fetch.js';
-import * as m106 from '../../../src/protocol/generated/offset-for-leader-epoch.js';
-import * as m107 from '../../../src/protocol/generated/produce.js';
-import * as m108 from '../../../src/protocol/generated/push-telemetry.js';
-import * as m109 from '../../../src/protocol/generated/read-share-group-state-summary.js';
-import * as m110 from '../../../src/protocol/generated/read-share-group-state.js';
-import * as m111 from '../../../src/protocol/generated/remove-raft-voter.js';
-import * as m112 from '../../../src/protocol/generated/renew-delegation-token.js';
-import * as m113 from '../../../src/protocol/generated/sasl-authenticate.js';
-import * as m114 from '../../../src/protocol/generated/sasl-handshake.js';
-import * as m115 from '../../../src/protocol/generated/share-acknowledge.js';
-import * as m116 from '../../../src/protocol/generated/share-fetch.js';
-import * as m117 from '../../../src/protocol/generated/share-group-describe.js';
-import * as m118 from '../../../src/protocol/generated/share-group-heartbeat.js';
-import * as m119 from '../../../src/protocol/generated/stop-replica.js';
-import * as m120 from '../../../src/protocol/generated/sync-group.js';
-import * as m121 from '../../../src/protocol/generated/txn-offset-commit.js';
-import * as m122 from '../../../src/protocol/generated/unregister-broker.js';
-import * as m123 from '../../../src/protocol/generated/update-features.js';
-import * as m124 from '../../../src/protocol/generated/update-metadata.js';
-import * as m125 from '../../../src/protocol/generated/update-raft-voter.js';
-import * as m126 from '../../../src/protocol/generated/vote.js';
-import * as m127 from '../../../src/protocol/generated/write-share-group-state.js';
-import * as m128 from '../../../src/protocol/generated/write-txn-markers.js';
+import * as m25 from '../../../src/protocol/generated/data/control-record-type-schema.js';
+import * as m26 from '../../../src/protocol/generated/data/default-principal-data.js';
+import * as m27 from '../../../src/protocol/generated/data/end-txn-marker.js';
+import * as m28 from '../../../src/protocol/generated/data/k-raft-version-record.js';
+import * as m29 from '../../../src/protocol/generated/data/leader-change-message.js';
+import * as m30 from '../../../src/protocol/generated/data/snapshot-footer-record.js';
+import * as m31 from '../../../src/protocol/generated/data/snapshot-header-record.js';
+import * as m32 from '../../../src/protocol/generated/data/voters-record.js';
+import * as m33 from '../../../src/protocol/generated/delete-acls.js';
+import * as m34 from '../../../src/protocol/generated/delete-groups.js';
+import * as m35 from '../../../src/protocol/generated/delete-records.js';
+import * as m36 from '../../../src/protocol/generated/delete-share-group-offsets.js';
+import * as m37 from '../../../src/protocol/generated/delete-share-group-state.js';
+import * as m38 from '../../../src/protocol/generated/delete-topics.js';
+import * as m39 from '../../../src/protocol/generated/describe-acls.js';
+import * as m40 from '../../../src/protocol/generated/describe-client-quotas.js';
+import * as m41 from '../../../src/protocol/generated/describe-cluster.js';
+import * as m42 from '../../../src/protocol/generated/describe-configs.js';
+import * as m43 from '../../../src/protocol/generated/describe-delegation-token.js';
+import * as m44 from '../../../src/protocol/generated/describe-groups.js';
+import * as m45 from '../../../src/protocol/generated/describe-log-dirs.js';
+import * as m46 from '../../../src/protocol/generated/describe-producers.js';
+import * as m47 from '../../../src/protocol/generated/describe-quorum.js';
+import * as m48 from '../../../src/protocol/generated/describe-share-group-offsets.js';
+import * as m49 from '../../../src/protocol/generated/describe-topic-partitions.js';
+import * as m50 from '../../../src/protocol/generated/describe-transactions.js';
+import * as m51 from '../../../src/protocol/generated/describe-user-scram-credentials.js';
+import * as m52 from '../../../src/protocol/generated/elect-leaders.js';
+import * as m53 from '../../../src/protocol/generated/end-quorum-epoch.js';
+import * as m54 from '../../../src/protocol/generated/end-txn.js';
+import * as m55 from '../../../src/protocol/generated/envelope.js';
+import * as m56 from '../../../src/protocol/generated/expire-delegation-token.js';
+import * as m57 from '../../../src/protocol/generated/fetch-snapshot.js';
+import * as m58 from '../../../src/protocol/generated/fetch.js';
+import * as m59 from '../../../src/protocol/generated/find-coordinator.js';
+import * as m60 from '../../../src/protocol/generated/get-telemetry-subscriptions.js';
+import * as m61 from '../../../src/protocol/generated/headers.js';
+import * as m62 from '../../../src/protocol/generated/heartbeat.js';
+import * as m63 from '../../../src/protocol/generated/incremental-alter-configs.js';
+import * as m64 from '../../../src/protocol/generated/init-producer-id.js';
+import * as m65 from '../../../src/protocol/generated/initialize-share-group-state.js';
+import * as m66 from '../../../src/protocol/generated/internal/group-coordinator/consumer-group-current-member-assignment-key.js';
+import * as m67 from '../../../src/protocol/generated/internal/group-coordinator/consumer-group-current-member-assignment-value.js';
+import * as m68 from '../../../src/protocol/generated/internal/group-coordinator/consumer-group-member-metadata-key.js';
+import * as m69 from '../../../src/protocol/generated/internal/group-coordinator/consumer-group-member-metadata-value.js';
+import * as m70 from '../../../src/protocol/generated/internal/group-coordinator/consumer-group-metadata-key.js';
+import * as m71 from '../../../src/protocol/generated/internal/group-coordinator/consumer-group-metadata-value.js';
+import * as m72 from '../../../src/protocol/generated/internal/group-coordinator/consumer-group-partition-metadata-key.js';
+import * as m73 from '../../../src/protocol/generated/internal/group-coordinator/consumer-group-partition-metadata-value.js';
+import * as m74 from '../../../src/protocol/generated/internal/group-coordinator/consumer-group-regular-expression-key.js';
+import * as m75 from '../../../src/protocol/generated/internal/group-coordinator/consumer-group-regular-expression-value.js';
+import * as m76 from '../../../src/protocol/generated/internal/group-coordinator/consumer-group-target-assignment-member-key.js';
+import * as m77 from '../../../src/protocol/generated/internal/group-coordinator/consumer-group-target-assignment-member-value.js';
+import * as m78 from '../../../src/protocol/generated/internal/group-coordinator/consumer-group-target-assignment-metadata-key.js';
+import * as m79 from '../../../src/protocol/generated/internal/group-coordinator/consumer-group-target-assignment-metadata-value.js';
+import * as m80 from '../../../src/protocol/generated/internal/group-coordinator/group-metadata-key.js';
+import * as m81 from '../../../src/protocol/generated/internal/group-coordinator/group-metadata-value.js';
+import * as m82 from '../../../src/protocol/generated/internal/group-coordinator/legacy-offset-commit-key.js';
+import * as m83 from '../../../src/protocol/generated/internal/group-coordinator/legacy-offset-commit-value.js';
+import * as m84 from '../../../src/protocol/generated/internal/group-coordinator/offset-commit-key.js';
+import * as m85 from '../../../src/protocol/generated/internal/group-coordinator/offset-commit-value.js';
+import * as m86 from '../../../src/protocol/generated/internal/group-coordinator/share-group-current-member-assignment-key.js';
+import * as m87 from '../../../src/protocol/generated/internal/group-coordinator/share-group-current-member-assignment-value.js';
+import * as m88 from '../../../src/protocol/generated/internal/group-coordinator/share-group-member-metadata-key.js';
+import * as m89 from '../../../src/protocol/generated/internal/group-coordinator/share-group-member-metadata-value.js';
+import * as m90 from '../../../src/protocol/generated/internal/group-coordinator/share-group-metadata-key.js';
+import * as m91 from '../../../src/protocol/generated/internal/group-coordinator/share-group-metadata-value.js';
+import * as m92 from '../../../src/protocol/generated/internal/group-coordinator/share-group-state-partition-metadata-key.js';
+import * as m93 from '../../../src/protocol/generated/internal/group-coordinator/share-group-state-partition-metadata-value.js';
+import * as m94 from '../../../src/protocol/generated/internal/group-coordinator/share-group-target-assignment-member-key.js';
+import * as m95 from '../../../src/protocol/generated/internal/group-coordinator/share-group-target-assignment-member-value.js';
+import * as m96 from '../../../src/protocol/generated/internal/group-coordinator/share-group-target-assignment-metadata-key.js';
+import * as m97 from '../../../src/protocol/generated/internal/group-coordinator/share-group-target-assignment-metadata-value.js';
+import * as m98 from '../../../src/protocol/generated/internal/group-coordinator/streams-group-current-member-assignment-key.js';
+import * as m99 from '../../../src/protocol/generated/internal/group-coordinator/streams-group-current-member-assignment-value.js';
+import * as m100 from '../../../src/protocol/generated/internal/group-coordinator/streams-group-member-metadata-key.js';
+import * as m101 from '../../../src/protocol/generated/internal/group-coordinator/streams-group-member-metadata-value.js';
+import * as m102 from '../../../src/protocol/generated/internal/group-coordinator/streams-group-metadata-key.js';
+import * as m103 from '../../../src/protocol/generated/internal/group-coordinator/streams-group-metadata-value.js';
+import * as m104 from '../../../src/protocol/generated/internal/group-coordinator/streams-group-target-assignment-member-key.js';
+import * as m105 from '../../../src/protocol/generated/internal/group-coordinator/streams-group-target-assignment-member-value.js';
+import * as m106 from '../../../src/protocol/generated/internal/group-coordinator/streams-group-target-assignment-metadata-key.js';
+import * as m107 from '../../../src/protocol/generated/internal/group-coordinator/streams-group-target-assignment-metadata-value.js';
+import * as m108 from '../../../src/protocol/generated/internal/group-coordinator/streams-group-topology-key.js';
+import * as m109 from '../../../src/protocol/generated/internal/group-coordinator/streams-group-topology-value.js';
+import * as m110 from '../../../src/protocol/generated/internal/share-coordinator/share-snapshot-key.js';
+import * as m111 from '../../../src/protocol/generated/internal/share-coordinator/share-snapshot-value.js';
+import * as m112 from '../../../src/protocol/generated/internal/share-coordinator/share-update-key.js';
+import * as m113 from '../../../src/protocol/generated/internal/share-coordinator/share-update-value.js';
+import * as m114 from '../../../src/protocol/generated/internal/transaction-coordinator/transaction-log-key.js';
+import * as m115 from '../../../src/protocol/generated/internal/transaction-coordinator/transaction-log-value.js';
+import * as m116 from '../../../src/protocol/generated/join-group.js';
+import * as m117 from '../../../src/protocol/generated/leave-group.js';
+import * as m118 from '../../../src/protocol/generated/list-config-resources.js';
+import * as m119 from '../../../src/protocol/generated/list-groups.js';
+import * as m120 from '../../../src/protocol/generated/list-offsets.js';
+import * as m121 from '../../../src/protocol/generated/list-partition-reassignments.js';
+import * as m122 from '../../../src/protocol/generated/list-transactions.js';
+import * as m123 from '../../../src/protocol/generated/metadata.js';
+import * as m124 from '../../../src/protocol/generated/offset-commit.js';
+import * as m125 from '../../../src/protocol/generated/offset-delete.js';
+import * as m126 from '../../../src/protocol/generated/offset-fetch.js';
+import * as m127 from '../../../src/protocol/generated/offset-for-leader-epoch.js';
+import * as m128 from '../../../src/protocol/generated/produce.js';
+import * as m129 from '../../../src/protocol/generated/push-telemetry.js';
+import * as m130 from '../../../src/protocol/generated/read-share-group-state-summary.js';
+import * as m131 from '../../../src/protocol/generated/read-share-group-state.js';
+import * as m132 from '../../../src/protocol/generated/remove-raft-voter.js';
+import * as m133 from '../../../src/protocol/generated/renew-delegation-token.js';
+import * as m134 from '../../../src/protocol/generated/sasl-authenticate.js';
+import * as m135 from '../../../src/protocol/generated/sasl-handshake.js';
+import * as m136 from '../../../src/protocol/generated/share-acknowledge.js';
+import * as m137 from '../../../src/protocol/generated/share-fetch.js';
+import * as m138 from '../../../src/protocol/generated/share-group-describe.js';
+import * as m139 from '../../../src/protocol/generated/share-group-heartbeat.js';
+import * as m140 from '../../../src/protocol/generated/streams-group-describe.js';
+import * as m141 from '../../../src/protocol/generated/streams-group-heartbeat.js';
+import * as m142 from '../../../src/protocol/generated/sync-group.js';
+import * as m143 from '../../../src/protocol/generated/txn-offset-commit.js';
+import * as m144 from '../../../src/protocol/generated/unregister-broker.js';
+import * as m145 from '../../../src/protocol/generated/update-features.js';
+import * as m146 from '../../../src/protocol/generated/update-raft-voter.js';
+import * as m147 from '../../../src/protocol/generated/vote.js';
+import * as m148 from '../../../src/protocol/generated/write-share-group-state.js';
+import * as m149 from '../../../src/protocol/generated/write-txn-markers.js';
 
 export interface FieldSchema {
   prop: string;
@@ -249,6 +270,7 @@ const m2Structs: Record<string, StructSchema> = {
       { prop: 'voterId', type: 'int32', versions: [0, 32767] },
       { prop: 'voterDirectoryId', type: 'uuid', versions: [0, 32767] },
       { prop: 'listeners', type: 'struct', struct: 'Listener', array: true, versions: [0, 32767] },
+      { prop: 'ackWhenCommitted', type: 'bool', versions: [1, 32767] },
     ],
   },
   Listener: {
@@ -388,6 +410,7 @@ const m6Structs: Record<string, StructSchema> = {
     create: m6.createAlterPartitionReassignmentsRequest,
     fields: [
       { prop: 'timeoutMs', type: 'int32', versions: [0, 32767] },
+      { prop: 'allowReplicationFactorChange', type: 'bool', versions: [1, 32767] },
       { prop: 'topics', type: 'struct', struct: 'ReassignableTopic', array: true, versions: [0, 32767] },
     ],
   },
@@ -409,6 +432,7 @@ const m6Structs: Record<string, StructSchema> = {
     create: m6.createAlterPartitionReassignmentsResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
+      { prop: 'allowReplicationFactorChange', type: 'bool', versions: [1, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
       { prop: 'errorMessage', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
       { prop: 'responses', type: 'struct', struct: 'ReassignableTopicResponse', array: true, versions: [0, 32767] },
@@ -443,7 +467,6 @@ const m7Structs: Record<string, StructSchema> = {
   AlterPartitionRequestTopicData: {
     create: m7.createAlterPartitionRequestTopicData,
     fields: [
-      { prop: 'topicName', type: 'string', versions: [0, 1] },
       { prop: 'topicId', type: 'uuid', versions: [2, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'AlterPartitionRequestPartitionData', array: true, versions: [0, 32767] },
     ],
@@ -477,7 +500,6 @@ const m7Structs: Record<string, StructSchema> = {
   AlterPartitionResponseTopicData: {
     create: m7.createAlterPartitionResponseTopicData,
     fields: [
-      { prop: 'topicName', type: 'string', versions: [0, 1] },
       { prop: 'topicId', type: 'uuid', versions: [2, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'AlterPartitionResponsePartitionData', array: true, versions: [0, 32767] },
     ],
@@ -541,22 +563,71 @@ const m8Structs: Record<string, StructSchema> = {
 };
 
 const m9Structs: Record<string, StructSchema> = {
+  AlterShareGroupOffsetsRequest: {
+    create: m9.createAlterShareGroupOffsetsRequest,
+    fields: [
+      { prop: 'groupId', type: 'string', versions: [0, 32767] },
+      { prop: 'topics', type: 'struct', struct: 'AlterShareGroupOffsetsRequestTopic', array: true, versions: [0, 32767] },
+    ],
+  },
+  AlterShareGroupOffsetsRequestTopic: {
+    create: m9.createAlterShareGroupOffsetsRequestTopic,
+    fields: [
+      { prop: 'topicName', type: 'string', versions: [0, 32767] },
+      { prop: 'partitions', type: 'struct', struct: 'AlterShareGroupOffsetsRequestPartition', array: true, versions: [0, 32767] },
+    ],
+  },
+  AlterShareGroupOffsetsRequestPartition: {
+    create: m9.createAlterShareGroupOffsetsRequestPartition,
+    fields: [
+      { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
+      { prop: 'startOffset', type: 'int64', versions: [0, 32767] },
+    ],
+  },
+  AlterShareGroupOffsetsResponse: {
+    create: m9.createAlterShareGroupOffsetsResponse,
+    fields: [
+      { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
+      { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
+      { prop: 'errorMessage', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
+      { prop: 'responses', type: 'struct', struct: 'AlterShareGroupOffsetsResponseTopic', array: true, versions: [0, 32767] },
+    ],
+  },
+  AlterShareGroupOffsetsResponseTopic: {
+    create: m9.createAlterShareGroupOffsetsResponseTopic,
+    fields: [
+      { prop: 'topicName', type: 'string', versions: [0, 32767] },
+      { prop: 'topicId', type: 'uuid', versions: [0, 32767] },
+      { prop: 'partitions', type: 'struct', struct: 'AlterShareGroupOffsetsResponsePartition', array: true, versions: [0, 32767] },
+    ],
+  },
+  AlterShareGroupOffsetsResponsePartition: {
+    create: m9.createAlterShareGroupOffsetsResponsePartition,
+    fields: [
+      { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
+      { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
+      { prop: 'errorMessage', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
+    ],
+  },
+};
+
+const m10Structs: Record<string, StructSchema> = {
   AlterUserScramCredentialsRequest: {
-    create: m9.createAlterUserScramCredentialsRequest,
+    create: m10.createAlterUserScramCredentialsRequest,
     fields: [
       { prop: 'deletions', type: 'struct', struct: 'ScramCredentialDeletion', array: true, versions: [0, 32767] },
       { prop: 'upsertions', type: 'struct', struct: 'ScramCredentialUpsertion', array: true, versions: [0, 32767] },
     ],
   },
   ScramCredentialDeletion: {
-    create: m9.createScramCredentialDeletion,
+    create: m10.createScramCredentialDeletion,
     fields: [
       { prop: 'name', type: 'string', versions: [0, 32767] },
       { prop: 'mechanism', type: 'int8', versions: [0, 32767] },
     ],
   },
   ScramCredentialUpsertion: {
-    create: m9.createScramCredentialUpsertion,
+    create: m10.createScramCredentialUpsertion,
     fields: [
       { prop: 'name', type: 'string', versions: [0, 32767] },
       { prop: 'mechanism', type: 'int8', versions: [0, 32767] },
@@ -566,14 +637,14 @@ const m9Structs: Record<string, StructSchema> = {
     ],
   },
   AlterUserScramCredentialsResponse: {
-    create: m9.createAlterUserScramCredentialsResponse,
+    create: m10.createAlterUserScramCredentialsResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
       { prop: 'results', type: 'struct', struct: 'AlterUserScramCredentialsResult', array: true, versions: [0, 32767] },
     ],
   },
   AlterUserScramCredentialsResult: {
-    create: m9.createAlterUserScramCredentialsResult,
+    create: m10.createAlterUserScramCredentialsResult,
     fields: [
       { prop: 'user', type: 'string', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -582,16 +653,16 @@ const m9Structs: Record<string, StructSchema> = {
   },
 };
 
-const m10Structs: Record<string, StructSchema> = {
+const m11Structs: Record<string, StructSchema> = {
   ApiVersionsRequest: {
-    create: m10.createApiVersionsRequest,
+    create: m11.createApiVersionsRequest,
     fields: [
       { prop: 'clientSoftwareName', type: 'string', versions: [3, 32767] },
       { prop: 'clientSoftwareVersion', type: 'string', versions: [3, 32767] },
     ],
   },
   ApiVersionsResponse: {
-    create: m10.createApiVersionsResponse,
+    create: m11.createApiVersionsResponse,
     fields: [
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
       { prop: 'apiKeys', type: 'struct', struct: 'ApiVersion', array: true, versions: [0, 32767] },
@@ -603,7 +674,7 @@ const m10Structs: Record<string, StructSchema> = {
     ],
   },
   ApiVersion: {
-    create: m10.createApiVersion,
+    create: m11.createApiVersion,
     fields: [
       { prop: 'apiKey', type: 'int16', versions: [0, 32767] },
       { prop: 'minVersion', type: 'int16', versions: [0, 32767] },
@@ -611,7 +682,7 @@ const m10Structs: Record<string, StructSchema> = {
     ],
   },
   SupportedFeatureKey: {
-    create: m10.createSupportedFeatureKey,
+    create: m11.createSupportedFeatureKey,
     fields: [
       { prop: 'name', type: 'string', versions: [3, 32767] },
       { prop: 'minVersion', type: 'int16', versions: [3, 32767] },
@@ -619,7 +690,7 @@ const m10Structs: Record<string, StructSchema> = {
     ],
   },
   FinalizedFeatureKey: {
-    create: m10.createFinalizedFeatureKey,
+    create: m11.createFinalizedFeatureKey,
     fields: [
       { prop: 'name', type: 'string', versions: [3, 32767] },
       { prop: 'maxVersionLevel', type: 'int16', versions: [3, 32767] },
@@ -628,9 +699,9 @@ const m10Structs: Record<string, StructSchema> = {
   },
 };
 
-const m11Structs: Record<string, StructSchema> = {
+const m12Structs: Record<string, StructSchema> = {
   AssignReplicasToDirsRequest: {
-    create: m11.createAssignReplicasToDirsRequest,
+    create: m12.createAssignReplicasToDirsRequest,
     fields: [
       { prop: 'brokerId', type: 'int32', versions: [0, 32767] },
       { prop: 'brokerEpoch', type: 'int64', versions: [0, 32767] },
@@ -638,27 +709,27 @@ const m11Structs: Record<string, StructSchema> = {
     ],
   },
   AssignReplicasToDirsRequestDirectoryData: {
-    create: m11.createAssignReplicasToDirsRequestDirectoryData,
+    create: m12.createAssignReplicasToDirsRequestDirectoryData,
     fields: [
       { prop: 'id', type: 'uuid', versions: [0, 32767] },
       { prop: 'topics', type: 'struct', struct: 'AssignReplicasToDirsRequestTopicData', array: true, versions: [0, 32767] },
     ],
   },
   AssignReplicasToDirsRequestTopicData: {
-    create: m11.createAssignReplicasToDirsRequestTopicData,
+    create: m12.createAssignReplicasToDirsRequestTopicData,
     fields: [
       { prop: 'topicId', type: 'uuid', versions: [0, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'AssignReplicasToDirsRequestPartitionData', array: true, versions: [0, 32767] },
     ],
   },
   AssignReplicasToDirsRequestPartitionData: {
-    create: m11.createAssignReplicasToDirsRequestPartitionData,
+    create: m12.createAssignReplicasToDirsRequestPartitionData,
     fields: [
       { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
     ],
   },
   AssignReplicasToDirsResponse: {
-    create: m11.createAssignReplicasToDirsResponse,
+    create: m12.createAssignReplicasToDirsResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -666,21 +737,21 @@ const m11Structs: Record<string, StructSchema> = {
     ],
   },
   AssignReplicasToDirsResponseDirectoryData: {
-    create: m11.createAssignReplicasToDirsResponseDirectoryData,
+    create: m12.createAssignReplicasToDirsResponseDirectoryData,
     fields: [
       { prop: 'id', type: 'uuid', versions: [0, 32767] },
       { prop: 'topics', type: 'struct', struct: 'AssignReplicasToDirsResponseTopicData', array: true, versions: [0, 32767] },
     ],
   },
   AssignReplicasToDirsResponseTopicData: {
-    create: m11.createAssignReplicasToDirsResponseTopicData,
+    create: m12.createAssignReplicasToDirsResponseTopicData,
     fields: [
       { prop: 'topicId', type: 'uuid', versions: [0, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'AssignReplicasToDirsResponsePartitionData', array: true, versions: [0, 32767] },
     ],
   },
   AssignReplicasToDirsResponsePartitionData: {
-    create: m11.createAssignReplicasToDirsResponsePartitionData,
+    create: m12.createAssignReplicasToDirsResponsePartitionData,
     fields: [
       { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -688,9 +759,9 @@ const m11Structs: Record<string, StructSchema> = {
   },
 };
 
-const m12Structs: Record<string, StructSchema> = {
+const m13Structs: Record<string, StructSchema> = {
   BeginQuorumEpochRequest: {
-    create: m12.createBeginQuorumEpochRequest,
+    create: m13.createBeginQuorumEpochRequest,
     fields: [
       { prop: 'clusterId', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
       { prop: 'voterId', type: 'int32', versions: [1, 32767] },
@@ -699,14 +770,14 @@ const m12Structs: Record<string, StructSchema> = {
     ],
   },
   BeginQuorumEpochRequestTopicData: {
-    create: m12.createBeginQuorumEpochRequestTopicData,
+    create: m13.createBeginQuorumEpochRequestTopicData,
     fields: [
       { prop: 'topicName', type: 'string', versions: [0, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'BeginQuorumEpochRequestPartitionData', array: true, versions: [0, 32767] },
     ],
   },
   BeginQuorumEpochRequestPartitionData: {
-    create: m12.createBeginQuorumEpochRequestPartitionData,
+    create: m13.createBeginQuorumEpochRequestPartitionData,
     fields: [
       { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
       { prop: 'voterDirectoryId', type: 'uuid', versions: [1, 32767] },
@@ -715,7 +786,7 @@ const m12Structs: Record<string, StructSchema> = {
     ],
   },
   LeaderEndpoint: {
-    create: m12.createLeaderEndpoint,
+    create: m13.createLeaderEndpoint,
     fields: [
       { prop: 'name', type: 'string', versions: [1, 32767] },
       { prop: 'host', type: 'string', versions: [1, 32767] },
@@ -723,7 +794,7 @@ const m12Structs: Record<string, StructSchema> = {
     ],
   },
   BeginQuorumEpochResponse: {
-    create: m12.createBeginQuorumEpochResponse,
+    create: m13.createBeginQuorumEpochResponse,
     fields: [
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
       { prop: 'topics', type: 'struct', struct: 'BeginQuorumEpochResponseTopicData', array: true, versions: [0, 32767] },
@@ -731,14 +802,14 @@ const m12Structs: Record<string, StructSchema> = {
     ],
   },
   BeginQuorumEpochResponseTopicData: {
-    create: m12.createBeginQuorumEpochResponseTopicData,
+    create: m13.createBeginQuorumEpochResponseTopicData,
     fields: [
       { prop: 'topicName', type: 'string', versions: [0, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'BeginQuorumEpochResponsePartitionData', array: true, versions: [0, 32767] },
     ],
   },
   BeginQuorumEpochResponsePartitionData: {
-    create: m12.createBeginQuorumEpochResponsePartitionData,
+    create: m13.createBeginQuorumEpochResponsePartitionData,
     fields: [
       { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -747,7 +818,7 @@ const m12Structs: Record<string, StructSchema> = {
     ],
   },
   NodeEndpoint: {
-    create: m12.createNodeEndpoint,
+    create: m13.createNodeEndpoint,
     fields: [
       { prop: 'nodeId', type: 'int32', versions: [1, 32767] },
       { prop: 'host', type: 'string', versions: [1, 32767] },
@@ -756,9 +827,9 @@ const m12Structs: Record<string, StructSchema> = {
   },
 };
 
-const m13Structs: Record<string, StructSchema> = {
+const m14Structs: Record<string, StructSchema> = {
   BrokerHeartbeatRequest: {
-    create: m13.createBrokerHeartbeatRequest,
+    create: m14.createBrokerHeartbeatRequest,
     fields: [
       { prop: 'brokerId', type: 'int32', versions: [0, 32767] },
       { prop: 'brokerEpoch', type: 'int64', versions: [0, 32767] },
@@ -766,10 +837,11 @@ const m13Structs: Record<string, StructSchema> = {
       { prop: 'wantFence', type: 'bool', versions: [0, 32767] },
       { prop: 'wantShutDown', type: 'bool', versions: [0, 32767] },
       { prop: 'offlineLogDirs', type: 'uuid', array: true, versions: [1, 32767], tagged: [1, 32767], tag: 0 },
+      { prop: 'cordonedLogDirs', type: 'uuid', array: true, versions: [2, 32767], nullable: [2, 32767], tagged: [2, 32767], tag: 1 },
     ],
   },
   BrokerHeartbeatResponse: {
-    create: m13.createBrokerHeartbeatResponse,
+    create: m14.createBrokerHeartbeatResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -780,9 +852,9 @@ const m13Structs: Record<string, StructSchema> = {
   },
 };
 
-const m14Structs: Record<string, StructSchema> = {
+const m15Structs: Record<string, StructSchema> = {
   BrokerRegistrationRequest: {
-    create: m14.createBrokerRegistrationRequest,
+    create: m15.createBrokerRegistrationRequest,
     fields: [
       { prop: 'brokerId', type: 'int32', versions: [0, 32767] },
       { prop: 'clusterId', type: 'string', versions: [0, 32767] },
@@ -796,7 +868,7 @@ const m14Structs: Record<string, StructSchema> = {
     ],
   },
   Listener: {
-    create: m14.createListener,
+    create: m15.createListener,
     fields: [
       { prop: 'name', type: 'string', versions: [0, 32767] },
       { prop: 'host', type: 'string', versions: [0, 32767] },
@@ -805,7 +877,7 @@ const m14Structs: Record<string, StructSchema> = {
     ],
   },
   Feature: {
-    create: m14.createFeature,
+    create: m15.createFeature,
     fields: [
       { prop: 'name', type: 'string', versions: [0, 32767] },
       { prop: 'minSupportedVersion', type: 'int16', versions: [0, 32767] },
@@ -813,7 +885,7 @@ const m14Structs: Record<string, StructSchema> = {
     ],
   },
   BrokerRegistrationResponse: {
-    create: m14.createBrokerRegistrationResponse,
+    create: m15.createBrokerRegistrationResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -822,23 +894,23 @@ const m14Structs: Record<string, StructSchema> = {
   },
 };
 
-const m15Structs: Record<string, StructSchema> = {
+const m16Structs: Record<string, StructSchema> = {
   ConsumerGroupDescribeRequest: {
-    create: m15.createConsumerGroupDescribeRequest,
+    create: m16.createConsumerGroupDescribeRequest,
     fields: [
       { prop: 'groupIds', type: 'string', array: true, versions: [0, 32767] },
       { prop: 'includeAuthorizedOperations', type: 'bool', versions: [0, 32767] },
     ],
   },
   ConsumerGroupDescribeResponse: {
-    create: m15.createConsumerGroupDescribeResponse,
+    create: m16.createConsumerGroupDescribeResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
       { prop: 'groups', type: 'struct', struct: 'DescribedGroup', array: true, versions: [0, 32767] },
     ],
   },
   DescribedGroup: {
-    create: m15.createDescribedGroup,
+    create: m16.createDescribedGroup,
     fields: [
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
       { prop: 'errorMessage', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
@@ -852,7 +924,7 @@ const m15Structs: Record<string, StructSchema> = {
     ],
   },
   Member: {
-    create: m15.createMember,
+    create: m16.createMember,
     fields: [
       { prop: 'memberId', type: 'string', versions: [0, 32767] },
       { prop: 'instanceId', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
@@ -864,16 +936,17 @@ const m15Structs: Record<string, StructSchema> = {
       { prop: 'subscribedTopicRegex', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
       { prop: 'assignment', type: 'struct', struct: 'Assignment', versions: [0, 32767] },
       { prop: 'targetAssignment', type: 'struct', struct: 'Assignment', versions: [0, 32767] },
+      { prop: 'memberType', type: 'int8', versions: [1, 32767] },
     ],
   },
   Assignment: {
-    create: m15.createAssignment,
+    create: m16.createAssignment,
     fields: [
       { prop: 'topicPartitions', type: 'struct', struct: 'TopicPartitions', array: true, versions: [0, 32767] },
     ],
   },
   TopicPartitions: {
-    create: m15.createTopicPartitions,
+    create: m16.createTopicPartitions,
     fields: [
       { prop: 'topicId', type: 'uuid', versions: [0, 32767] },
       { prop: 'topicName', type: 'string', versions: [0, 32767] },
@@ -882,9 +955,9 @@ const m15Structs: Record<string, StructSchema> = {
   },
 };
 
-const m16Structs: Record<string, StructSchema> = {
+const m17Structs: Record<string, StructSchema> = {
   ConsumerGroupHeartbeatRequest: {
-    create: m16.createConsumerGroupHeartbeatRequest,
+    create: m17.createConsumerGroupHeartbeatRequest,
     fields: [
       { prop: 'groupId', type: 'string', versions: [0, 32767] },
       { prop: 'memberId', type: 'string', versions: [0, 32767] },
@@ -899,14 +972,14 @@ const m16Structs: Record<string, StructSchema> = {
     ],
   },
   ConsumerGroupHeartbeatRequestTopicPartitions: {
-    create: m16.createConsumerGroupHeartbeatRequestTopicPartitions,
+    create: m17.createConsumerGroupHeartbeatRequestTopicPartitions,
     fields: [
       { prop: 'topicId', type: 'uuid', versions: [0, 32767] },
       { prop: 'partitions', type: 'int32', array: true, versions: [0, 32767] },
     ],
   },
   ConsumerGroupHeartbeatResponse: {
-    create: m16.createConsumerGroupHeartbeatResponse,
+    create: m17.createConsumerGroupHeartbeatResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -918,40 +991,16 @@ const m16Structs: Record<string, StructSchema> = {
     ],
   },
   Assignment: {
-    create: m16.createAssignment,
+    create: m17.createAssignment,
     fields: [
       { prop: 'topicPartitions', type: 'struct', struct: 'ConsumerGroupHeartbeatResponseTopicPartitions', array: true, versions: [0, 32767] },
     ],
   },
   ConsumerGroupHeartbeatResponseTopicPartitions: {
-    create: m16.createConsumerGroupHeartbeatResponseTopicPartitions,
+    create: m17.createConsumerGroupHeartbeatResponseTopicPartitions,
     fields: [
       { prop: 'topicId', type: 'uuid', versions: [0, 32767] },
       { prop: 'partitions', type: 'int32', array: true, versions: [0, 32767] },
-    ],
-  },
-};
-
-const m17Structs: Record<string, StructSchema> = {
-  ControlledShutdownRequest: {
-    create: m17.createControlledShutdownRequest,
-    fields: [
-      { prop: 'brokerId', type: 'int32', versions: [0, 32767] },
-      { prop: 'brokerEpoch', type: 'int64', versions: [2, 32767] },
-    ],
-  },
-  ControlledShutdownResponse: {
-    create: m17.createControlledShutdownResponse,
-    fields: [
-      { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
-      { prop: 'remainingPartitions', type: 'struct', struct: 'RemainingPartition', array: true, versions: [0, 32767] },
-    ],
-  },
-  RemainingPartition: {
-    create: m17.createRemainingPartition,
-    fields: [
-      { prop: 'topicName', type: 'string', versions: [0, 32767] },
-      { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
     ],
   },
 };
@@ -1207,8 +1256,17 @@ const m24Structs: Record<string, StructSchema> = {
 };
 
 const m25Structs: Record<string, StructSchema> = {
+  ControlRecordTypeSchema: {
+    create: m25.createControlRecordTypeSchema,
+    fields: [
+      { prop: 'type', type: 'int16', versions: [0, 32767] },
+    ],
+  },
+};
+
+const m26Structs: Record<string, StructSchema> = {
   DefaultPrincipalData: {
-    create: m25.createDefaultPrincipalData,
+    create: m26.createDefaultPrincipalData,
     fields: [
       { prop: 'type', type: 'string', versions: [0, 32767] },
       { prop: 'name', type: 'string', versions: [0, 32767] },
@@ -1217,9 +1275,18 @@ const m25Structs: Record<string, StructSchema> = {
   },
 };
 
-const m26Structs: Record<string, StructSchema> = {
+const m27Structs: Record<string, StructSchema> = {
+  EndTxnMarker: {
+    create: m27.createEndTxnMarker,
+    fields: [
+      { prop: 'coordinatorEpoch', type: 'int32', versions: [0, 32767] },
+    ],
+  },
+};
+
+const m28Structs: Record<string, StructSchema> = {
   KRaftVersionRecord: {
-    create: m26.createKRaftVersionRecord,
+    create: m28.createKRaftVersionRecord,
     fields: [
       { prop: 'version', type: 'int16', versions: [0, 32767] },
       { prop: 'kRaftVersion', type: 'int16', versions: [0, 32767] },
@@ -1227,9 +1294,9 @@ const m26Structs: Record<string, StructSchema> = {
   },
 };
 
-const m27Structs: Record<string, StructSchema> = {
+const m29Structs: Record<string, StructSchema> = {
   LeaderChangeMessage: {
-    create: m27.createLeaderChangeMessage,
+    create: m29.createLeaderChangeMessage,
     fields: [
       { prop: 'version', type: 'int16', versions: [0, 32767] },
       { prop: 'leaderId', type: 'int32', versions: [0, 32767] },
@@ -1238,7 +1305,7 @@ const m27Structs: Record<string, StructSchema> = {
     ],
   },
   Voter: {
-    create: m27.createVoter,
+    create: m29.createVoter,
     fields: [
       { prop: 'voterId', type: 'int32', versions: [0, 32767] },
       { prop: 'voterDirectoryId', type: 'uuid', versions: [1, 32767] },
@@ -1246,18 +1313,18 @@ const m27Structs: Record<string, StructSchema> = {
   },
 };
 
-const m28Structs: Record<string, StructSchema> = {
+const m30Structs: Record<string, StructSchema> = {
   SnapshotFooterRecord: {
-    create: m28.createSnapshotFooterRecord,
+    create: m30.createSnapshotFooterRecord,
     fields: [
       { prop: 'version', type: 'int16', versions: [0, 32767] },
     ],
   },
 };
 
-const m29Structs: Record<string, StructSchema> = {
+const m31Structs: Record<string, StructSchema> = {
   SnapshotHeaderRecord: {
-    create: m29.createSnapshotHeaderRecord,
+    create: m31.createSnapshotHeaderRecord,
     fields: [
       { prop: 'version', type: 'int16', versions: [0, 32767] },
       { prop: 'lastContainedLogTimestamp', type: 'int64', versions: [0, 32767] },
@@ -1265,16 +1332,16 @@ const m29Structs: Record<string, StructSchema> = {
   },
 };
 
-const m30Structs: Record<string, StructSchema> = {
+const m32Structs: Record<string, StructSchema> = {
   VotersRecord: {
-    create: m30.createVotersRecord,
+    create: m32.createVotersRecord,
     fields: [
       { prop: 'version', type: 'int16', versions: [0, 32767] },
       { prop: 'voters', type: 'struct', struct: 'Voter', array: true, versions: [0, 32767] },
     ],
   },
   Voter: {
-    create: m30.createVoter,
+    create: m32.createVoter,
     fields: [
       { prop: 'voterId', type: 'int32', versions: [0, 32767] },
       { prop: 'voterDirectoryId', type: 'uuid', versions: [0, 32767] },
@@ -1283,7 +1350,7 @@ const m30Structs: Record<string, StructSchema> = {
     ],
   },
   Endpoint: {
-    create: m30.createEndpoint,
+    create: m32.createEndpoint,
     fields: [
       { prop: 'name', type: 'string', versions: [0, 32767] },
       { prop: 'host', type: 'string', versions: [0, 32767] },
@@ -1291,7 +1358,7 @@ const m30Structs: Record<string, StructSchema> = {
     ],
   },
   KRaftVersionFeature: {
-    create: m30.createKRaftVersionFeature,
+    create: m32.createKRaftVersionFeature,
     fields: [
       { prop: 'minSupportedVersion', type: 'int16', versions: [0, 32767] },
       { prop: 'maxSupportedVersion', type: 'int16', versions: [0, 32767] },
@@ -1299,15 +1366,15 @@ const m30Structs: Record<string, StructSchema> = {
   },
 };
 
-const m31Structs: Record<string, StructSchema> = {
+const m33Structs: Record<string, StructSchema> = {
   DeleteAclsRequest: {
-    create: m31.createDeleteAclsRequest,
+    create: m33.createDeleteAclsRequest,
     fields: [
       { prop: 'filters', type: 'struct', struct: 'DeleteAclsFilter', array: true, versions: [0, 32767] },
     ],
   },
   DeleteAclsFilter: {
-    create: m31.createDeleteAclsFilter,
+    create: m33.createDeleteAclsFilter,
     fields: [
       { prop: 'resourceTypeFilter', type: 'int8', versions: [0, 32767] },
       { prop: 'resourceNameFilter', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
@@ -1319,14 +1386,14 @@ const m31Structs: Record<string, StructSchema> = {
     ],
   },
   DeleteAclsResponse: {
-    create: m31.createDeleteAclsResponse,
+    create: m33.createDeleteAclsResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
       { prop: 'filterResults', type: 'struct', struct: 'DeleteAclsFilterResult', array: true, versions: [0, 32767] },
     ],
   },
   DeleteAclsFilterResult: {
-    create: m31.createDeleteAclsFilterResult,
+    create: m33.createDeleteAclsFilterResult,
     fields: [
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
       { prop: 'errorMessage', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
@@ -1334,7 +1401,7 @@ const m31Structs: Record<string, StructSchema> = {
     ],
   },
   DeleteAclsMatchingAcl: {
-    create: m31.createDeleteAclsMatchingAcl,
+    create: m33.createDeleteAclsMatchingAcl,
     fields: [
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
       { prop: 'errorMessage', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
@@ -1349,22 +1416,22 @@ const m31Structs: Record<string, StructSchema> = {
   },
 };
 
-const m32Structs: Record<string, StructSchema> = {
+const m34Structs: Record<string, StructSchema> = {
   DeleteGroupsRequest: {
-    create: m32.createDeleteGroupsRequest,
+    create: m34.createDeleteGroupsRequest,
     fields: [
       { prop: 'groupsNames', type: 'string', array: true, versions: [0, 32767] },
     ],
   },
   DeleteGroupsResponse: {
-    create: m32.createDeleteGroupsResponse,
+    create: m34.createDeleteGroupsResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
       { prop: 'results', type: 'struct', struct: 'DeletableGroupResult', array: true, versions: [0, 32767] },
     ],
   },
   DeletableGroupResult: {
-    create: m32.createDeletableGroupResult,
+    create: m34.createDeletableGroupResult,
     fields: [
       { prop: 'groupId', type: 'string', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -1372,44 +1439,44 @@ const m32Structs: Record<string, StructSchema> = {
   },
 };
 
-const m33Structs: Record<string, StructSchema> = {
+const m35Structs: Record<string, StructSchema> = {
   DeleteRecordsRequest: {
-    create: m33.createDeleteRecordsRequest,
+    create: m35.createDeleteRecordsRequest,
     fields: [
       { prop: 'topics', type: 'struct', struct: 'DeleteRecordsTopic', array: true, versions: [0, 32767] },
       { prop: 'timeoutMs', type: 'int32', versions: [0, 32767] },
     ],
   },
   DeleteRecordsTopic: {
-    create: m33.createDeleteRecordsTopic,
+    create: m35.createDeleteRecordsTopic,
     fields: [
       { prop: 'name', type: 'string', versions: [0, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'DeleteRecordsPartition', array: true, versions: [0, 32767] },
     ],
   },
   DeleteRecordsPartition: {
-    create: m33.createDeleteRecordsPartition,
+    create: m35.createDeleteRecordsPartition,
     fields: [
       { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
       { prop: 'offset', type: 'int64', versions: [0, 32767] },
     ],
   },
   DeleteRecordsResponse: {
-    create: m33.createDeleteRecordsResponse,
+    create: m35.createDeleteRecordsResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
       { prop: 'topics', type: 'struct', struct: 'DeleteRecordsTopicResult', array: true, versions: [0, 32767] },
     ],
   },
   DeleteRecordsTopicResult: {
-    create: m33.createDeleteRecordsTopicResult,
+    create: m35.createDeleteRecordsTopicResult,
     fields: [
       { prop: 'name', type: 'string', versions: [0, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'DeleteRecordsPartitionResult', array: true, versions: [0, 32767] },
     ],
   },
   DeleteRecordsPartitionResult: {
-    create: m33.createDeleteRecordsPartitionResult,
+    create: m35.createDeleteRecordsPartitionResult,
     fields: [
       { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
       { prop: 'lowWatermark', type: 'int64', versions: [0, 32767] },
@@ -1418,42 +1485,76 @@ const m33Structs: Record<string, StructSchema> = {
   },
 };
 
-const m34Structs: Record<string, StructSchema> = {
+const m36Structs: Record<string, StructSchema> = {
+  DeleteShareGroupOffsetsRequest: {
+    create: m36.createDeleteShareGroupOffsetsRequest,
+    fields: [
+      { prop: 'groupId', type: 'string', versions: [0, 32767] },
+      { prop: 'topics', type: 'struct', struct: 'DeleteShareGroupOffsetsRequestTopic', array: true, versions: [0, 32767] },
+    ],
+  },
+  DeleteShareGroupOffsetsRequestTopic: {
+    create: m36.createDeleteShareGroupOffsetsRequestTopic,
+    fields: [
+      { prop: 'topicName', type: 'string', versions: [0, 32767] },
+    ],
+  },
+  DeleteShareGroupOffsetsResponse: {
+    create: m36.createDeleteShareGroupOffsetsResponse,
+    fields: [
+      { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
+      { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
+      { prop: 'errorMessage', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
+      { prop: 'responses', type: 'struct', struct: 'DeleteShareGroupOffsetsResponseTopic', array: true, versions: [0, 32767] },
+    ],
+  },
+  DeleteShareGroupOffsetsResponseTopic: {
+    create: m36.createDeleteShareGroupOffsetsResponseTopic,
+    fields: [
+      { prop: 'topicName', type: 'string', versions: [0, 32767] },
+      { prop: 'topicId', type: 'uuid', versions: [0, 32767] },
+      { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
+      { prop: 'errorMessage', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
+    ],
+  },
+};
+
+const m37Structs: Record<string, StructSchema> = {
   DeleteShareGroupStateRequest: {
-    create: m34.createDeleteShareGroupStateRequest,
+    create: m37.createDeleteShareGroupStateRequest,
     fields: [
       { prop: 'groupId', type: 'string', versions: [0, 32767] },
       { prop: 'topics', type: 'struct', struct: 'DeleteStateData', array: true, versions: [0, 32767] },
     ],
   },
   DeleteStateData: {
-    create: m34.createDeleteStateData,
+    create: m37.createDeleteStateData,
     fields: [
       { prop: 'topicId', type: 'uuid', versions: [0, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'PartitionData', array: true, versions: [0, 32767] },
     ],
   },
   PartitionData: {
-    create: m34.createPartitionData,
+    create: m37.createPartitionData,
     fields: [
       { prop: 'partition', type: 'int32', versions: [0, 32767] },
     ],
   },
   DeleteShareGroupStateResponse: {
-    create: m34.createDeleteShareGroupStateResponse,
+    create: m37.createDeleteShareGroupStateResponse,
     fields: [
       { prop: 'results', type: 'struct', struct: 'DeleteStateResult', array: true, versions: [0, 32767] },
     ],
   },
   DeleteStateResult: {
-    create: m34.createDeleteStateResult,
+    create: m37.createDeleteStateResult,
     fields: [
       { prop: 'topicId', type: 'uuid', versions: [0, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'PartitionResult', array: true, versions: [0, 32767] },
     ],
   },
   PartitionResult: {
-    create: m34.createPartitionResult,
+    create: m37.createPartitionResult,
     fields: [
       { prop: 'partition', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -1462,9 +1563,9 @@ const m34Structs: Record<string, StructSchema> = {
   },
 };
 
-const m35Structs: Record<string, StructSchema> = {
+const m38Structs: Record<string, StructSchema> = {
   DeleteTopicsRequest: {
-    create: m35.createDeleteTopicsRequest,
+    create: m38.createDeleteTopicsRequest,
     fields: [
       { prop: 'topics', type: 'struct', struct: 'DeleteTopicState', array: true, versions: [6, 32767] },
       { prop: 'topicNames', type: 'string', array: true, versions: [0, 5] },
@@ -1472,21 +1573,21 @@ const m35Structs: Record<string, StructSchema> = {
     ],
   },
   DeleteTopicState: {
-    create: m35.createDeleteTopicState,
+    create: m38.createDeleteTopicState,
     fields: [
       { prop: 'name', type: 'string', versions: [6, 32767], nullable: [6, 32767] },
       { prop: 'topicId', type: 'uuid', versions: [6, 32767] },
     ],
   },
   DeleteTopicsResponse: {
-    create: m35.createDeleteTopicsResponse,
+    create: m38.createDeleteTopicsResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [1, 32767] },
       { prop: 'responses', type: 'struct', struct: 'DeletableTopicResult', array: true, versions: [0, 32767] },
     ],
   },
   DeletableTopicResult: {
-    create: m35.createDeletableTopicResult,
+    create: m38.createDeletableTopicResult,
     fields: [
       { prop: 'name', type: 'string', versions: [0, 32767], nullable: [6, 32767] },
       { prop: 'topicId', type: 'uuid', versions: [6, 32767] },
@@ -1496,9 +1597,9 @@ const m35Structs: Record<string, StructSchema> = {
   },
 };
 
-const m36Structs: Record<string, StructSchema> = {
+const m39Structs: Record<string, StructSchema> = {
   DescribeAclsRequest: {
-    create: m36.createDescribeAclsRequest,
+    create: m39.createDescribeAclsRequest,
     fields: [
       { prop: 'resourceTypeFilter', type: 'int8', versions: [0, 32767] },
       { prop: 'resourceNameFilter', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
@@ -1510,7 +1611,7 @@ const m36Structs: Record<string, StructSchema> = {
     ],
   },
   DescribeAclsResponse: {
-    create: m36.createDescribeAclsResponse,
+    create: m39.createDescribeAclsResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -1519,7 +1620,7 @@ const m36Structs: Record<string, StructSchema> = {
     ],
   },
   DescribeAclsResource: {
-    create: m36.createDescribeAclsResource,
+    create: m39.createDescribeAclsResource,
     fields: [
       { prop: 'resourceType', type: 'int8', versions: [0, 32767] },
       { prop: 'resourceName', type: 'string', versions: [0, 32767] },
@@ -1528,7 +1629,7 @@ const m36Structs: Record<string, StructSchema> = {
     ],
   },
   AclDescription: {
-    create: m36.createAclDescription,
+    create: m39.createAclDescription,
     fields: [
       { prop: 'principal', type: 'string', versions: [0, 32767] },
       { prop: 'host', type: 'string', versions: [0, 32767] },
@@ -1538,16 +1639,16 @@ const m36Structs: Record<string, StructSchema> = {
   },
 };
 
-const m37Structs: Record<string, StructSchema> = {
+const m40Structs: Record<string, StructSchema> = {
   DescribeClientQuotasRequest: {
-    create: m37.createDescribeClientQuotasRequest,
+    create: m40.createDescribeClientQuotasRequest,
     fields: [
       { prop: 'components', type: 'struct', struct: 'ComponentData', array: true, versions: [0, 32767] },
       { prop: 'strict', type: 'bool', versions: [0, 32767] },
     ],
   },
   ComponentData: {
-    create: m37.createComponentData,
+    create: m40.createComponentData,
     fields: [
       { prop: 'entityType', type: 'string', versions: [0, 32767] },
       { prop: 'matchType', type: 'int8', versions: [0, 32767] },
@@ -1555,7 +1656,7 @@ const m37Structs: Record<string, StructSchema> = {
     ],
   },
   DescribeClientQuotasResponse: {
-    create: m37.createDescribeClientQuotasResponse,
+    create: m40.createDescribeClientQuotasResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -1564,21 +1665,21 @@ const m37Structs: Record<string, StructSchema> = {
     ],
   },
   EntryData: {
-    create: m37.createEntryData,
+    create: m40.createEntryData,
     fields: [
       { prop: 'entity', type: 'struct', struct: 'EntityData', array: true, versions: [0, 32767] },
       { prop: 'values', type: 'struct', struct: 'ValueData', array: true, versions: [0, 32767] },
     ],
   },
   EntityData: {
-    create: m37.createEntityData,
+    create: m40.createEntityData,
     fields: [
       { prop: 'entityType', type: 'string', versions: [0, 32767] },
       { prop: 'entityName', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
     ],
   },
   ValueData: {
-    create: m37.createValueData,
+    create: m40.createValueData,
     fields: [
       { prop: 'key', type: 'string', versions: [0, 32767] },
       { prop: 'value', type: 'float64', versions: [0, 32767] },
@@ -1586,16 +1687,17 @@ const m37Structs: Record<string, StructSchema> = {
   },
 };
 
-const m38Structs: Record<string, StructSchema> = {
+const m41Structs: Record<string, StructSchema> = {
   DescribeClusterRequest: {
-    create: m38.createDescribeClusterRequest,
+    create: m41.createDescribeClusterRequest,
     fields: [
       { prop: 'includeClusterAuthorizedOperations', type: 'bool', versions: [0, 32767] },
       { prop: 'endpointType', type: 'int8', versions: [1, 32767] },
+      { prop: 'includeFencedBrokers', type: 'bool', versions: [2, 32767] },
     ],
   },
   DescribeClusterResponse: {
-    create: m38.createDescribeClusterResponse,
+    create: m41.createDescribeClusterResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -1608,19 +1710,20 @@ const m38Structs: Record<string, StructSchema> = {
     ],
   },
   DescribeClusterBroker: {
-    create: m38.createDescribeClusterBroker,
+    create: m41.createDescribeClusterBroker,
     fields: [
       { prop: 'brokerId', type: 'int32', versions: [0, 32767] },
       { prop: 'host', type: 'string', versions: [0, 32767] },
       { prop: 'port', type: 'int32', versions: [0, 32767] },
       { prop: 'rack', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
+      { prop: 'isFenced', type: 'bool', versions: [2, 32767] },
     ],
   },
 };
 
-const m39Structs: Record<string, StructSchema> = {
+const m42Structs: Record<string, StructSchema> = {
   DescribeConfigsRequest: {
-    create: m39.createDescribeConfigsRequest,
+    create: m42.createDescribeConfigsRequest,
     fields: [
       { prop: 'resources', type: 'struct', struct: 'DescribeConfigsResource', array: true, versions: [0, 32767] },
       { prop: 'includeSynonyms', type: 'bool', versions: [1, 32767] },
@@ -1628,7 +1731,7 @@ const m39Structs: Record<string, StructSchema> = {
     ],
   },
   DescribeConfigsResource: {
-    create: m39.createDescribeConfigsResource,
+    create: m42.createDescribeConfigsResource,
     fields: [
       { prop: 'resourceType', type: 'int8', versions: [0, 32767] },
       { prop: 'resourceName', type: 'string', versions: [0, 32767] },
@@ -1636,14 +1739,14 @@ const m39Structs: Record<string, StructSchema> = {
     ],
   },
   DescribeConfigsResponse: {
-    create: m39.createDescribeConfigsResponse,
+    create: m42.createDescribeConfigsResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
       { prop: 'results', type: 'struct', struct: 'DescribeConfigsResult', array: true, versions: [0, 32767] },
     ],
   },
   DescribeConfigsResult: {
-    create: m39.createDescribeConfigsResult,
+    create: m42.createDescribeConfigsResult,
     fields: [
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
       { prop: 'errorMessage', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
@@ -1653,12 +1756,11 @@ const m39Structs: Record<string, StructSchema> = {
     ],
   },
   DescribeConfigsResourceResult: {
-    create: m39.createDescribeConfigsResourceResult,
+    create: m42.createDescribeConfigsResourceResult,
     fields: [
       { prop: 'name', type: 'string', versions: [0, 32767] },
       { prop: 'value', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
       { prop: 'readOnly', type: 'bool', versions: [0, 32767] },
-      { prop: 'isDefault', type: 'bool', versions: [0, 0] },
       { prop: 'configSource', type: 'int8', versions: [1, 32767] },
       { prop: 'isSensitive', type: 'bool', versions: [0, 32767] },
       { prop: 'synonyms', type: 'struct', struct: 'DescribeConfigsSynonym', array: true, versions: [1, 32767] },
@@ -1667,7 +1769,7 @@ const m39Structs: Record<string, StructSchema> = {
     ],
   },
   DescribeConfigsSynonym: {
-    create: m39.createDescribeConfigsSynonym,
+    create: m42.createDescribeConfigsSynonym,
     fields: [
       { prop: 'name', type: 'string', versions: [1, 32767] },
       { prop: 'value', type: 'string', versions: [1, 32767], nullable: [0, 32767] },
@@ -1676,22 +1778,22 @@ const m39Structs: Record<string, StructSchema> = {
   },
 };
 
-const m40Structs: Record<string, StructSchema> = {
+const m43Structs: Record<string, StructSchema> = {
   DescribeDelegationTokenRequest: {
-    create: m40.createDescribeDelegationTokenRequest,
+    create: m43.createDescribeDelegationTokenRequest,
     fields: [
       { prop: 'owners', type: 'struct', struct: 'DescribeDelegationTokenOwner', array: true, versions: [0, 32767], nullable: [0, 32767] },
     ],
   },
   DescribeDelegationTokenOwner: {
-    create: m40.createDescribeDelegationTokenOwner,
+    create: m43.createDescribeDelegationTokenOwner,
     fields: [
       { prop: 'principalType', type: 'string', versions: [0, 32767] },
       { prop: 'principalName', type: 'string', versions: [0, 32767] },
     ],
   },
   DescribeDelegationTokenResponse: {
-    create: m40.createDescribeDelegationTokenResponse,
+    create: m43.createDescribeDelegationTokenResponse,
     fields: [
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
       { prop: 'tokens', type: 'struct', struct: 'DescribedDelegationToken', array: true, versions: [0, 32767] },
@@ -1699,7 +1801,7 @@ const m40Structs: Record<string, StructSchema> = {
     ],
   },
   DescribedDelegationToken: {
-    create: m40.createDescribedDelegationToken,
+    create: m43.createDescribedDelegationToken,
     fields: [
       { prop: 'principalType', type: 'string', versions: [0, 32767] },
       { prop: 'principalName', type: 'string', versions: [0, 32767] },
@@ -1714,7 +1816,7 @@ const m40Structs: Record<string, StructSchema> = {
     ],
   },
   DescribedDelegationTokenRenewer: {
-    create: m40.createDescribedDelegationTokenRenewer,
+    create: m43.createDescribedDelegationTokenRenewer,
     fields: [
       { prop: 'principalType', type: 'string', versions: [0, 32767] },
       { prop: 'principalName', type: 'string', versions: [0, 32767] },
@@ -1722,25 +1824,26 @@ const m40Structs: Record<string, StructSchema> = {
   },
 };
 
-const m41Structs: Record<string, StructSchema> = {
+const m44Structs: Record<string, StructSchema> = {
   DescribeGroupsRequest: {
-    create: m41.createDescribeGroupsRequest,
+    create: m44.createDescribeGroupsRequest,
     fields: [
       { prop: 'groups', type: 'string', array: true, versions: [0, 32767] },
       { prop: 'includeAuthorizedOperations', type: 'bool', versions: [3, 32767] },
     ],
   },
   DescribeGroupsResponse: {
-    create: m41.createDescribeGroupsResponse,
+    create: m44.createDescribeGroupsResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [1, 32767] },
       { prop: 'groups', type: 'struct', struct: 'DescribedGroup', array: true, versions: [0, 32767] },
     ],
   },
   DescribedGroup: {
-    create: m41.createDescribedGroup,
+    create: m44.createDescribedGroup,
     fields: [
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
+      { prop: 'errorMessage', type: 'string', versions: [6, 32767], nullable: [6, 32767] },
       { prop: 'groupId', type: 'string', versions: [0, 32767] },
       { prop: 'groupState', type: 'string', versions: [0, 32767] },
       { prop: 'protocolType', type: 'string', versions: [0, 32767] },
@@ -1750,7 +1853,7 @@ const m41Structs: Record<string, StructSchema> = {
     ],
   },
   DescribedGroupMember: {
-    create: m41.createDescribedGroupMember,
+    create: m44.createDescribedGroupMember,
     fields: [
       { prop: 'memberId', type: 'string', versions: [0, 32767] },
       { prop: 'groupInstanceId', type: 'string', versions: [4, 32767], nullable: [4, 32767] },
@@ -1762,22 +1865,22 @@ const m41Structs: Record<string, StructSchema> = {
   },
 };
 
-const m42Structs: Record<string, StructSchema> = {
+const m45Structs: Record<string, StructSchema> = {
   DescribeLogDirsRequest: {
-    create: m42.createDescribeLogDirsRequest,
+    create: m45.createDescribeLogDirsRequest,
     fields: [
       { prop: 'topics', type: 'struct', struct: 'DescribableLogDirTopic', array: true, versions: [0, 32767], nullable: [0, 32767] },
     ],
   },
   DescribableLogDirTopic: {
-    create: m42.createDescribableLogDirTopic,
+    create: m45.createDescribableLogDirTopic,
     fields: [
       { prop: 'topic', type: 'string', versions: [0, 32767] },
       { prop: 'partitions', type: 'int32', array: true, versions: [0, 32767] },
     ],
   },
   DescribeLogDirsResponse: {
-    create: m42.createDescribeLogDirsResponse,
+    create: m45.createDescribeLogDirsResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [3, 32767] },
@@ -1785,24 +1888,25 @@ const m42Structs: Record<string, StructSchema> = {
     ],
   },
   DescribeLogDirsResult: {
-    create: m42.createDescribeLogDirsResult,
+    create: m45.createDescribeLogDirsResult,
     fields: [
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
       { prop: 'logDir', type: 'string', versions: [0, 32767] },
       { prop: 'topics', type: 'struct', struct: 'DescribeLogDirsTopic', array: true, versions: [0, 32767] },
       { prop: 'totalBytes', type: 'int64', versions: [4, 32767] },
       { prop: 'usableBytes', type: 'int64', versions: [4, 32767] },
+      { prop: 'isCordoned', type: 'bool', versions: [5, 32767] },
     ],
   },
   DescribeLogDirsTopic: {
-    create: m42.createDescribeLogDirsTopic,
+    create: m45.createDescribeLogDirsTopic,
     fields: [
       { prop: 'name', type: 'string', versions: [0, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'DescribeLogDirsPartition', array: true, versions: [0, 32767] },
     ],
   },
   DescribeLogDirsPartition: {
-    create: m42.createDescribeLogDirsPartition,
+    create: m45.createDescribeLogDirsPartition,
     fields: [
       { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
       { prop: 'partitionSize', type: 'int64', versions: [0, 32767] },
@@ -1812,36 +1916,36 @@ const m42Structs: Record<string, StructSchema> = {
   },
 };
 
-const m43Structs: Record<string, StructSchema> = {
+const m46Structs: Record<string, StructSchema> = {
   DescribeProducersRequest: {
-    create: m43.createDescribeProducersRequest,
+    create: m46.createDescribeProducersRequest,
     fields: [
       { prop: 'topics', type: 'struct', struct: 'TopicRequest', array: true, versions: [0, 32767] },
     ],
   },
   TopicRequest: {
-    create: m43.createTopicRequest,
+    create: m46.createTopicRequest,
     fields: [
       { prop: 'name', type: 'string', versions: [0, 32767] },
       { prop: 'partitionIndexes', type: 'int32', array: true, versions: [0, 32767] },
     ],
   },
   DescribeProducersResponse: {
-    create: m43.createDescribeProducersResponse,
+    create: m46.createDescribeProducersResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
       { prop: 'topics', type: 'struct', struct: 'TopicResponse', array: true, versions: [0, 32767] },
     ],
   },
   TopicResponse: {
-    create: m43.createTopicResponse,
+    create: m46.createTopicResponse,
     fields: [
       { prop: 'name', type: 'string', versions: [0, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'PartitionResponse', array: true, versions: [0, 32767] },
     ],
   },
   PartitionResponse: {
-    create: m43.createPartitionResponse,
+    create: m46.createPartitionResponse,
     fields: [
       { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -1850,7 +1954,7 @@ const m43Structs: Record<string, StructSchema> = {
     ],
   },
   ProducerState: {
-    create: m43.createProducerState,
+    create: m46.createProducerState,
     fields: [
       { prop: 'producerId', type: 'int64', versions: [0, 32767] },
       { prop: 'producerEpoch', type: 'int32', versions: [0, 32767] },
@@ -1862,28 +1966,28 @@ const m43Structs: Record<string, StructSchema> = {
   },
 };
 
-const m44Structs: Record<string, StructSchema> = {
+const m47Structs: Record<string, StructSchema> = {
   DescribeQuorumRequest: {
-    create: m44.createDescribeQuorumRequest,
+    create: m47.createDescribeQuorumRequest,
     fields: [
       { prop: 'topics', type: 'struct', struct: 'DescribeQuorumRequestTopicData', array: true, versions: [0, 32767] },
     ],
   },
   DescribeQuorumRequestTopicData: {
-    create: m44.createDescribeQuorumRequestTopicData,
+    create: m47.createDescribeQuorumRequestTopicData,
     fields: [
       { prop: 'topicName', type: 'string', versions: [0, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'DescribeQuorumRequestPartitionData', array: true, versions: [0, 32767] },
     ],
   },
   DescribeQuorumRequestPartitionData: {
-    create: m44.createDescribeQuorumRequestPartitionData,
+    create: m47.createDescribeQuorumRequestPartitionData,
     fields: [
       { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
     ],
   },
   DescribeQuorumResponse: {
-    create: m44.createDescribeQuorumResponse,
+    create: m47.createDescribeQuorumResponse,
     fields: [
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
       { prop: 'errorMessage', type: 'string', versions: [2, 32767], nullable: [2, 32767] },
@@ -1892,14 +1996,14 @@ const m44Structs: Record<string, StructSchema> = {
     ],
   },
   DescribeQuorumResponseTopicData: {
-    create: m44.createDescribeQuorumResponseTopicData,
+    create: m47.createDescribeQuorumResponseTopicData,
     fields: [
       { prop: 'topicName', type: 'string', versions: [0, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'DescribeQuorumResponsePartitionData', array: true, versions: [0, 32767] },
     ],
   },
   DescribeQuorumResponsePartitionData: {
-    create: m44.createDescribeQuorumResponsePartitionData,
+    create: m47.createDescribeQuorumResponsePartitionData,
     fields: [
       { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -1912,7 +2016,7 @@ const m44Structs: Record<string, StructSchema> = {
     ],
   },
   ReplicaState: {
-    create: m44.createReplicaState,
+    create: m47.createReplicaState,
     fields: [
       { prop: 'replicaId', type: 'int32', versions: [0, 32767] },
       { prop: 'replicaDirectoryId', type: 'uuid', versions: [2, 32767] },
@@ -1922,14 +2026,14 @@ const m44Structs: Record<string, StructSchema> = {
     ],
   },
   Node: {
-    create: m44.createNode,
+    create: m47.createNode,
     fields: [
       { prop: 'nodeId', type: 'int32', versions: [2, 32767] },
       { prop: 'listeners', type: 'struct', struct: 'Listener', array: true, versions: [2, 32767] },
     ],
   },
   Listener: {
-    create: m44.createListener,
+    create: m47.createListener,
     fields: [
       { prop: 'name', type: 'string', versions: [2, 32767] },
       { prop: 'host', type: 'string', versions: [2, 32767] },
@@ -1938,9 +2042,67 @@ const m44Structs: Record<string, StructSchema> = {
   },
 };
 
-const m45Structs: Record<string, StructSchema> = {
+const m48Structs: Record<string, StructSchema> = {
+  DescribeShareGroupOffsetsRequest: {
+    create: m48.createDescribeShareGroupOffsetsRequest,
+    fields: [
+      { prop: 'groups', type: 'struct', struct: 'DescribeShareGroupOffsetsRequestGroup', array: true, versions: [0, 32767] },
+    ],
+  },
+  DescribeShareGroupOffsetsRequestGroup: {
+    create: m48.createDescribeShareGroupOffsetsRequestGroup,
+    fields: [
+      { prop: 'groupId', type: 'string', versions: [0, 32767] },
+      { prop: 'topics', type: 'struct', struct: 'DescribeShareGroupOffsetsRequestTopic', array: true, versions: [0, 32767], nullable: [0, 32767] },
+    ],
+  },
+  DescribeShareGroupOffsetsRequestTopic: {
+    create: m48.createDescribeShareGroupOffsetsRequestTopic,
+    fields: [
+      { prop: 'topicName', type: 'string', versions: [0, 32767] },
+      { prop: 'partitions', type: 'int32', array: true, versions: [0, 32767] },
+    ],
+  },
+  DescribeShareGroupOffsetsResponse: {
+    create: m48.createDescribeShareGroupOffsetsResponse,
+    fields: [
+      { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
+      { prop: 'groups', type: 'struct', struct: 'DescribeShareGroupOffsetsResponseGroup', array: true, versions: [0, 32767] },
+    ],
+  },
+  DescribeShareGroupOffsetsResponseGroup: {
+    create: m48.createDescribeShareGroupOffsetsResponseGroup,
+    fields: [
+      { prop: 'groupId', type: 'string', versions: [0, 32767] },
+      { prop: 'topics', type: 'struct', struct: 'DescribeShareGroupOffsetsResponseTopic', array: true, versions: [0, 32767] },
+      { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
+      { prop: 'errorMessage', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
+    ],
+  },
+  DescribeShareGroupOffsetsResponseTopic: {
+    create: m48.createDescribeShareGroupOffsetsResponseTopic,
+    fields: [
+      { prop: 'topicName', type: 'string', versions: [0, 32767] },
+      { prop: 'topicId', type: 'uuid', versions: [0, 32767] },
+      { prop: 'partitions', type: 'struct', struct: 'DescribeShareGroupOffsetsResponsePartition', array: true, versions: [0, 32767] },
+    ],
+  },
+  DescribeShareGroupOffsetsResponsePartition: {
+    create: m48.createDescribeShareGroupOffsetsResponsePartition,
+    fields: [
+      { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
+      { prop: 'startOffset', type: 'int64', versions: [0, 32767] },
+      { prop: 'leaderEpoch', type: 'int32', versions: [0, 32767] },
+      { prop: 'lag', type: 'int64', versions: [1, 32767] },
+      { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
+      { prop: 'errorMessage', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
+    ],
+  },
+};
+
+const m49Structs: Record<string, StructSchema> = {
   DescribeTopicPartitionsRequest: {
-    create: m45.createDescribeTopicPartitionsRequest,
+    create: m49.createDescribeTopicPartitionsRequest,
     fields: [
       { prop: 'topics', type: 'struct', struct: 'TopicRequest', array: true, versions: [0, 32767] },
       { prop: 'responsePartitionLimit', type: 'int32', versions: [0, 32767] },
@@ -1948,20 +2110,20 @@ const m45Structs: Record<string, StructSchema> = {
     ],
   },
   TopicRequest: {
-    create: m45.createTopicRequest,
+    create: m49.createTopicRequest,
     fields: [
       { prop: 'name', type: 'string', versions: [0, 32767] },
     ],
   },
   DescribeTopicPartitionsRequestCursor: {
-    create: m45.createDescribeTopicPartitionsRequestCursor,
+    create: m49.createDescribeTopicPartitionsRequestCursor,
     fields: [
       { prop: 'topicName', type: 'string', versions: [0, 32767] },
       { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
     ],
   },
   DescribeTopicPartitionsResponse: {
-    create: m45.createDescribeTopicPartitionsResponse,
+    create: m49.createDescribeTopicPartitionsResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
       { prop: 'topics', type: 'struct', struct: 'DescribeTopicPartitionsResponseTopic', array: true, versions: [0, 32767] },
@@ -1969,7 +2131,7 @@ const m45Structs: Record<string, StructSchema> = {
     ],
   },
   DescribeTopicPartitionsResponseTopic: {
-    create: m45.createDescribeTopicPartitionsResponseTopic,
+    create: m49.createDescribeTopicPartitionsResponseTopic,
     fields: [
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
       { prop: 'name', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
@@ -1980,7 +2142,7 @@ const m45Structs: Record<string, StructSchema> = {
     ],
   },
   DescribeTopicPartitionsResponsePartition: {
-    create: m45.createDescribeTopicPartitionsResponsePartition,
+    create: m49.createDescribeTopicPartitionsResponsePartition,
     fields: [
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
       { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
@@ -1994,7 +2156,7 @@ const m45Structs: Record<string, StructSchema> = {
     ],
   },
   DescribeTopicPartitionsResponseCursor: {
-    create: m45.createDescribeTopicPartitionsResponseCursor,
+    create: m49.createDescribeTopicPartitionsResponseCursor,
     fields: [
       { prop: 'topicName', type: 'string', versions: [0, 32767] },
       { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
@@ -2002,22 +2164,22 @@ const m45Structs: Record<string, StructSchema> = {
   },
 };
 
-const m46Structs: Record<string, StructSchema> = {
+const m50Structs: Record<string, StructSchema> = {
   DescribeTransactionsRequest: {
-    create: m46.createDescribeTransactionsRequest,
+    create: m50.createDescribeTransactionsRequest,
     fields: [
       { prop: 'transactionalIds', type: 'string', array: true, versions: [0, 32767] },
     ],
   },
   DescribeTransactionsResponse: {
-    create: m46.createDescribeTransactionsResponse,
+    create: m50.createDescribeTransactionsResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
       { prop: 'transactionStates', type: 'struct', struct: 'TransactionState', array: true, versions: [0, 32767] },
     ],
   },
   TransactionState: {
-    create: m46.createTransactionState,
+    create: m50.createTransactionState,
     fields: [
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
       { prop: 'transactionalId', type: 'string', versions: [0, 32767] },
@@ -2030,7 +2192,7 @@ const m46Structs: Record<string, StructSchema> = {
     ],
   },
   TopicData: {
-    create: m46.createTopicData,
+    create: m50.createTopicData,
     fields: [
       { prop: 'topic', type: 'string', versions: [0, 32767] },
       { prop: 'partitions', type: 'int32', array: true, versions: [0, 32767] },
@@ -2038,21 +2200,21 @@ const m46Structs: Record<string, StructSchema> = {
   },
 };
 
-const m47Structs: Record<string, StructSchema> = {
+const m51Structs: Record<string, StructSchema> = {
   DescribeUserScramCredentialsRequest: {
-    create: m47.createDescribeUserScramCredentialsRequest,
+    create: m51.createDescribeUserScramCredentialsRequest,
     fields: [
       { prop: 'users', type: 'struct', struct: 'UserName', array: true, versions: [0, 32767], nullable: [0, 32767] },
     ],
   },
   UserName: {
-    create: m47.createUserName,
+    create: m51.createUserName,
     fields: [
       { prop: 'name', type: 'string', versions: [0, 32767] },
     ],
   },
   DescribeUserScramCredentialsResponse: {
-    create: m47.createDescribeUserScramCredentialsResponse,
+    create: m51.createDescribeUserScramCredentialsResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -2061,7 +2223,7 @@ const m47Structs: Record<string, StructSchema> = {
     ],
   },
   DescribeUserScramCredentialsResult: {
-    create: m47.createDescribeUserScramCredentialsResult,
+    create: m51.createDescribeUserScramCredentialsResult,
     fields: [
       { prop: 'user', type: 'string', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -2070,7 +2232,7 @@ const m47Structs: Record<string, StructSchema> = {
     ],
   },
   CredentialInfo: {
-    create: m47.createCredentialInfo,
+    create: m51.createCredentialInfo,
     fields: [
       { prop: 'mechanism', type: 'int8', versions: [0, 32767] },
       { prop: 'iterations', type: 'int32', versions: [0, 32767] },
@@ -2078,9 +2240,9 @@ const m47Structs: Record<string, StructSchema> = {
   },
 };
 
-const m48Structs: Record<string, StructSchema> = {
+const m52Structs: Record<string, StructSchema> = {
   ElectLeadersRequest: {
-    create: m48.createElectLeadersRequest,
+    create: m52.createElectLeadersRequest,
     fields: [
       { prop: 'electionType', type: 'int8', versions: [1, 32767] },
       { prop: 'topicPartitions', type: 'struct', struct: 'TopicPartitions', array: true, versions: [0, 32767], nullable: [0, 32767] },
@@ -2088,14 +2250,14 @@ const m48Structs: Record<string, StructSchema> = {
     ],
   },
   TopicPartitions: {
-    create: m48.createTopicPartitions,
+    create: m52.createTopicPartitions,
     fields: [
       { prop: 'topic', type: 'string', versions: [0, 32767] },
       { prop: 'partitions', type: 'int32', array: true, versions: [0, 32767] },
     ],
   },
   ElectLeadersResponse: {
-    create: m48.createElectLeadersResponse,
+    create: m52.createElectLeadersResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [1, 32767] },
@@ -2103,14 +2265,14 @@ const m48Structs: Record<string, StructSchema> = {
     ],
   },
   ReplicaElectionResult: {
-    create: m48.createReplicaElectionResult,
+    create: m52.createReplicaElectionResult,
     fields: [
       { prop: 'topic', type: 'string', versions: [0, 32767] },
       { prop: 'partitionResult', type: 'struct', struct: 'PartitionResult', array: true, versions: [0, 32767] },
     ],
   },
   PartitionResult: {
-    create: m48.createPartitionResult,
+    create: m52.createPartitionResult,
     fields: [
       { prop: 'partitionId', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -2119,9 +2281,9 @@ const m48Structs: Record<string, StructSchema> = {
   },
 };
 
-const m49Structs: Record<string, StructSchema> = {
+const m53Structs: Record<string, StructSchema> = {
   EndQuorumEpochRequest: {
-    create: m49.createEndQuorumEpochRequest,
+    create: m53.createEndQuorumEpochRequest,
     fields: [
       { prop: 'clusterId', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
       { prop: 'topics', type: 'struct', struct: 'EndQuorumEpochRequestTopicData', array: true, versions: [0, 32767] },
@@ -2129,14 +2291,14 @@ const m49Structs: Record<string, StructSchema> = {
     ],
   },
   EndQuorumEpochRequestTopicData: {
-    create: m49.createEndQuorumEpochRequestTopicData,
+    create: m53.createEndQuorumEpochRequestTopicData,
     fields: [
       { prop: 'topicName', type: 'string', versions: [0, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'EndQuorumEpochRequestPartitionData', array: true, versions: [0, 32767] },
     ],
   },
   EndQuorumEpochRequestPartitionData: {
-    create: m49.createEndQuorumEpochRequestPartitionData,
+    create: m53.createEndQuorumEpochRequestPartitionData,
     fields: [
       { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
       { prop: 'leaderId', type: 'int32', versions: [0, 32767] },
@@ -2146,14 +2308,14 @@ const m49Structs: Record<string, StructSchema> = {
     ],
   },
   ReplicaInfo: {
-    create: m49.createReplicaInfo,
+    create: m53.createReplicaInfo,
     fields: [
       { prop: 'candidateId', type: 'int32', versions: [1, 32767] },
       { prop: 'candidateDirectoryId', type: 'uuid', versions: [1, 32767] },
     ],
   },
   LeaderEndpoint: {
-    create: m49.createLeaderEndpoint,
+    create: m53.createLeaderEndpoint,
     fields: [
       { prop: 'name', type: 'string', versions: [1, 32767] },
       { prop: 'host', type: 'string', versions: [1, 32767] },
@@ -2161,7 +2323,7 @@ const m49Structs: Record<string, StructSchema> = {
     ],
   },
   EndQuorumEpochResponse: {
-    create: m49.createEndQuorumEpochResponse,
+    create: m53.createEndQuorumEpochResponse,
     fields: [
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
       { prop: 'topics', type: 'struct', struct: 'EndQuorumEpochResponseTopicData', array: true, versions: [0, 32767] },
@@ -2169,160 +2331,17 @@ const m49Structs: Record<string, StructSchema> = {
     ],
   },
   EndQuorumEpochResponseTopicData: {
-    create: m49.createEndQuorumEpochResponseTopicData,
+    create: m53.createEndQuorumEpochResponseTopicData,
     fields: [
       { prop: 'topicName', type: 'string', versions: [0, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'EndQuorumEpochResponsePartitionData', array: true, versions: [0, 32767] },
     ],
   },
   EndQuorumEpochResponsePartitionData: {
-    create: m49.createEndQuorumEpochResponsePartitionData,
+    create: m53.createEndQuorumEpochResponsePartitionData,
     fields: [
       { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
-      { prop: 'leaderId', type: 'int32', versions: [0, 32767] },
-      { prop: 'leaderEpoch', type: 'int32', versions: [0, 32767] },
-    ],
-  },
-  NodeEndpoint: {
-    create: m49.createNodeEndpoint,
-    fields: [
-      { prop: 'nodeId', type: 'int32', versions: [1, 32767] },
-      { prop: 'host', type: 'string', versions: [1, 32767] },
-      { prop: 'port', type: 'uint16', versions: [1, 32767] },
-    ],
-  },
-};
-
-const m50Structs: Record<string, StructSchema> = {
-  EndTxnRequest: {
-    create: m50.createEndTxnRequest,
-    fields: [
-      { prop: 'transactionalId', type: 'string', versions: [0, 32767] },
-      { prop: 'producerId', type: 'int64', versions: [0, 32767] },
-      { prop: 'producerEpoch', type: 'int16', versions: [0, 32767] },
-      { prop: 'committed', type: 'bool', versions: [0, 32767] },
-    ],
-  },
-  EndTxnResponse: {
-    create: m50.createEndTxnResponse,
-    fields: [
-      { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
-      { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
-      { prop: 'producerId', type: 'int64', versions: [5, 32767] },
-      { prop: 'producerEpoch', type: 'int16', versions: [5, 32767] },
-    ],
-  },
-};
-
-const m51Structs: Record<string, StructSchema> = {
-  EnvelopeRequest: {
-    create: m51.createEnvelopeRequest,
-    fields: [
-      { prop: 'requestData', type: 'bytes', versions: [0, 32767] },
-      { prop: 'requestPrincipal', type: 'bytes', versions: [0, 32767], nullable: [0, 32767] },
-      { prop: 'clientHostAddress', type: 'bytes', versions: [0, 32767] },
-    ],
-  },
-  EnvelopeResponse: {
-    create: m51.createEnvelopeResponse,
-    fields: [
-      { prop: 'responseData', type: 'bytes', versions: [0, 32767], nullable: [0, 32767] },
-      { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
-    ],
-  },
-};
-
-const m52Structs: Record<string, StructSchema> = {
-  ExpireDelegationTokenRequest: {
-    create: m52.createExpireDelegationTokenRequest,
-    fields: [
-      { prop: 'hmac', type: 'bytes', versions: [0, 32767] },
-      { prop: 'expiryTimePeriodMs', type: 'int64', versions: [0, 32767] },
-    ],
-  },
-  ExpireDelegationTokenResponse: {
-    create: m52.createExpireDelegationTokenResponse,
-    fields: [
-      { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
-      { prop: 'expiryTimestampMs', type: 'int64', versions: [0, 32767] },
-      { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
-    ],
-  },
-};
-
-const m53Structs: Record<string, StructSchema> = {
-  FetchSnapshotRequest: {
-    create: m53.createFetchSnapshotRequest,
-    fields: [
-      { prop: 'clusterId', type: 'string', versions: [0, 32767], nullable: [0, 32767], tagged: [0, 32767], tag: 0 },
-      { prop: 'replicaId', type: 'int32', versions: [0, 32767] },
-      { prop: 'maxBytes', type: 'int32', versions: [0, 32767] },
-      { prop: 'topics', type: 'struct', struct: 'FetchSnapshotRequestTopicSnapshot', array: true, versions: [0, 32767] },
-    ],
-  },
-  FetchSnapshotRequestTopicSnapshot: {
-    create: m53.createFetchSnapshotRequestTopicSnapshot,
-    fields: [
-      { prop: 'name', type: 'string', versions: [0, 32767] },
-      { prop: 'partitions', type: 'struct', struct: 'FetchSnapshotRequestPartitionSnapshot', array: true, versions: [0, 32767] },
-    ],
-  },
-  FetchSnapshotRequestPartitionSnapshot: {
-    create: m53.createFetchSnapshotRequestPartitionSnapshot,
-    fields: [
-      { prop: 'partition', type: 'int32', versions: [0, 32767] },
-      { prop: 'currentLeaderEpoch', type: 'int32', versions: [0, 32767] },
-      { prop: 'snapshotId', type: 'struct', struct: 'FetchSnapshotRequestSnapshotId', versions: [0, 32767] },
-      { prop: 'position', type: 'int64', versions: [0, 32767] },
-      { prop: 'replicaDirectoryId', type: 'uuid', versions: [1, 32767], tagged: [1, 32767], tag: 0 },
-    ],
-  },
-  FetchSnapshotRequestSnapshotId: {
-    create: m53.createFetchSnapshotRequestSnapshotId,
-    fields: [
-      { prop: 'endOffset', type: 'int64', versions: [0, 32767] },
-      { prop: 'epoch', type: 'int32', versions: [0, 32767] },
-    ],
-  },
-  FetchSnapshotResponse: {
-    create: m53.createFetchSnapshotResponse,
-    fields: [
-      { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
-      { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
-      { prop: 'topics', type: 'struct', struct: 'FetchSnapshotResponseTopicSnapshot', array: true, versions: [0, 32767] },
-      { prop: 'nodeEndpoints', type: 'struct', struct: 'NodeEndpoint', array: true, versions: [1, 32767], tagged: [1, 32767], tag: 0 },
-    ],
-  },
-  FetchSnapshotResponseTopicSnapshot: {
-    create: m53.createFetchSnapshotResponseTopicSnapshot,
-    fields: [
-      { prop: 'name', type: 'string', versions: [0, 32767] },
-      { prop: 'partitions', type: 'struct', struct: 'FetchSnapshotResponsePartitionSnapshot', array: true, versions: [0, 32767] },
-    ],
-  },
-  FetchSnapshotResponsePartitionSnapshot: {
-    create: m53.createFetchSnapshotResponsePartitionSnapshot,
-    fields: [
-      { prop: 'index', type: 'int32', versions: [0, 32767] },
-      { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
-      { prop: 'snapshotId', type: 'struct', struct: 'FetchSnapshotResponseSnapshotId', versions: [0, 32767] },
-      { prop: 'currentLeader', type: 'struct', struct: 'LeaderIdAndEpoch', versions: [0, 32767], tagged: [0, 32767], tag: 0 },
-      { prop: 'size', type: 'int64', versions: [0, 32767] },
-      { prop: 'position', type: 'int64', versions: [0, 32767] },
-      { prop: 'unalignedRecords', type: 'records', versions: [0, 32767] },
-    ],
-  },
-  FetchSnapshotResponseSnapshotId: {
-    create: m53.createFetchSnapshotResponseSnapshotId,
-    fields: [
-      { prop: 'endOffset', type: 'int64', versions: [0, 32767] },
-      { prop: 'epoch', type: 'int32', versions: [0, 32767] },
-    ],
-  },
-  LeaderIdAndEpoch: {
-    create: m53.createLeaderIdAndEpoch,
-    fields: [
       { prop: 'leaderId', type: 'int32', versions: [0, 32767] },
       { prop: 'leaderEpoch', type: 'int32', versions: [0, 32767] },
     ],
@@ -2338,8 +2357,151 @@ const m53Structs: Record<string, StructSchema> = {
 };
 
 const m54Structs: Record<string, StructSchema> = {
+  EndTxnRequest: {
+    create: m54.createEndTxnRequest,
+    fields: [
+      { prop: 'transactionalId', type: 'string', versions: [0, 32767] },
+      { prop: 'producerId', type: 'int64', versions: [0, 32767] },
+      { prop: 'producerEpoch', type: 'int16', versions: [0, 32767] },
+      { prop: 'committed', type: 'bool', versions: [0, 32767] },
+    ],
+  },
+  EndTxnResponse: {
+    create: m54.createEndTxnResponse,
+    fields: [
+      { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
+      { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
+      { prop: 'producerId', type: 'int64', versions: [5, 32767] },
+      { prop: 'producerEpoch', type: 'int16', versions: [5, 32767] },
+    ],
+  },
+};
+
+const m55Structs: Record<string, StructSchema> = {
+  EnvelopeRequest: {
+    create: m55.createEnvelopeRequest,
+    fields: [
+      { prop: 'requestData', type: 'bytes', versions: [0, 32767] },
+      { prop: 'requestPrincipal', type: 'bytes', versions: [0, 32767], nullable: [0, 32767] },
+      { prop: 'clientHostAddress', type: 'bytes', versions: [0, 32767] },
+    ],
+  },
+  EnvelopeResponse: {
+    create: m55.createEnvelopeResponse,
+    fields: [
+      { prop: 'responseData', type: 'bytes', versions: [0, 32767], nullable: [0, 32767] },
+      { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
+    ],
+  },
+};
+
+const m56Structs: Record<string, StructSchema> = {
+  ExpireDelegationTokenRequest: {
+    create: m56.createExpireDelegationTokenRequest,
+    fields: [
+      { prop: 'hmac', type: 'bytes', versions: [0, 32767] },
+      { prop: 'expiryTimePeriodMs', type: 'int64', versions: [0, 32767] },
+    ],
+  },
+  ExpireDelegationTokenResponse: {
+    create: m56.createExpireDelegationTokenResponse,
+    fields: [
+      { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
+      { prop: 'expiryTimestampMs', type: 'int64', versions: [0, 32767] },
+      { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
+    ],
+  },
+};
+
+const m57Structs: Record<string, StructSchema> = {
+  FetchSnapshotRequest: {
+    create: m57.createFetchSnapshotRequest,
+    fields: [
+      { prop: 'clusterId', type: 'string', versions: [0, 32767], nullable: [0, 32767], tagged: [0, 32767], tag: 0 },
+      { prop: 'replicaId', type: 'int32', versions: [0, 32767] },
+      { prop: 'maxBytes', type: 'int32', versions: [0, 32767] },
+      { prop: 'topics', type: 'struct', struct: 'FetchSnapshotRequestTopicSnapshot', array: true, versions: [0, 32767] },
+    ],
+  },
+  FetchSnapshotRequestTopicSnapshot: {
+    create: m57.createFetchSnapshotRequestTopicSnapshot,
+    fields: [
+      { prop: 'name', type: 'string', versions: [0, 32767] },
+      { prop: 'partitions', type: 'struct', struct: 'FetchSnapshotRequestPartitionSnapshot', array: true, versions: [0, 32767] },
+    ],
+  },
+  FetchSnapshotRequestPartitionSnapshot: {
+    create: m57.createFetchSnapshotRequestPartitionSnapshot,
+    fields: [
+      { prop: 'partition', type: 'int32', versions: [0, 32767] },
+      { prop: 'currentLeaderEpoch', type: 'int32', versions: [0, 32767] },
+      { prop: 'snapshotId', type: 'struct', struct: 'FetchSnapshotRequestSnapshotId', versions: [0, 32767] },
+      { prop: 'position', type: 'int64', versions: [0, 32767] },
+      { prop: 'replicaDirectoryId', type: 'uuid', versions: [1, 32767], tagged: [1, 32767], tag: 0 },
+    ],
+  },
+  FetchSnapshotRequestSnapshotId: {
+    create: m57.createFetchSnapshotRequestSnapshotId,
+    fields: [
+      { prop: 'endOffset', type: 'int64', versions: [0, 32767] },
+      { prop: 'epoch', type: 'int32', versions: [0, 32767] },
+    ],
+  },
+  FetchSnapshotResponse: {
+    create: m57.createFetchSnapshotResponse,
+    fields: [
+      { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
+      { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
+      { prop: 'topics', type: 'struct', struct: 'FetchSnapshotResponseTopicSnapshot', array: true, versions: [0, 32767] },
+      { prop: 'nodeEndpoints', type: 'struct', struct: 'NodeEndpoint', array: true, versions: [1, 32767], tagged: [1, 32767], tag: 0 },
+    ],
+  },
+  FetchSnapshotResponseTopicSnapshot: {
+    create: m57.createFetchSnapshotResponseTopicSnapshot,
+    fields: [
+      { prop: 'name', type: 'string', versions: [0, 32767] },
+      { prop: 'partitions', type: 'struct', struct: 'FetchSnapshotResponsePartitionSnapshot', array: true, versions: [0, 32767] },
+    ],
+  },
+  FetchSnapshotResponsePartitionSnapshot: {
+    create: m57.createFetchSnapshotResponsePartitionSnapshot,
+    fields: [
+      { prop: 'index', type: 'int32', versions: [0, 32767] },
+      { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
+      { prop: 'snapshotId', type: 'struct', struct: 'FetchSnapshotResponseSnapshotId', versions: [0, 32767] },
+      { prop: 'currentLeader', type: 'struct', struct: 'LeaderIdAndEpoch', versions: [0, 32767], tagged: [0, 32767], tag: 0 },
+      { prop: 'size', type: 'int64', versions: [0, 32767] },
+      { prop: 'position', type: 'int64', versions: [0, 32767] },
+      { prop: 'unalignedRecords', type: 'records', versions: [0, 32767] },
+    ],
+  },
+  FetchSnapshotResponseSnapshotId: {
+    create: m57.createFetchSnapshotResponseSnapshotId,
+    fields: [
+      { prop: 'endOffset', type: 'int64', versions: [0, 32767] },
+      { prop: 'epoch', type: 'int32', versions: [0, 32767] },
+    ],
+  },
+  LeaderIdAndEpoch: {
+    create: m57.createLeaderIdAndEpoch,
+    fields: [
+      { prop: 'leaderId', type: 'int32', versions: [0, 32767] },
+      { prop: 'leaderEpoch', type: 'int32', versions: [0, 32767] },
+    ],
+  },
+  NodeEndpoint: {
+    create: m57.createNodeEndpoint,
+    fields: [
+      { prop: 'nodeId', type: 'int32', versions: [1, 32767] },
+      { prop: 'host', type: 'string', versions: [1, 32767] },
+      { prop: 'port', type: 'uint16', versions: [1, 32767] },
+    ],
+  },
+};
+
+const m58Structs: Record<string, StructSchema> = {
   FetchRequest: {
-    create: m54.createFetchRequest,
+    create: m58.createFetchRequest,
     fields: [
       { prop: 'clusterId', type: 'string', versions: [12, 32767], nullable: [12, 32767], tagged: [12, 32767], tag: 0 },
       { prop: 'replicaId', type: 'int32', versions: [0, 14] },
@@ -2356,14 +2518,14 @@ const m54Structs: Record<string, StructSchema> = {
     ],
   },
   ReplicaState: {
-    create: m54.createReplicaState,
+    create: m58.createReplicaState,
     fields: [
       { prop: 'replicaId', type: 'int32', versions: [15, 32767] },
       { prop: 'replicaEpoch', type: 'int64', versions: [15, 32767] },
     ],
   },
   FetchTopic: {
-    create: m54.createFetchTopic,
+    create: m58.createFetchTopic,
     fields: [
       { prop: 'topic', type: 'string', versions: [0, 12] },
       { prop: 'topicId', type: 'uuid', versions: [13, 32767] },
@@ -2371,7 +2533,7 @@ const m54Structs: Record<string, StructSchema> = {
     ],
   },
   FetchPartition: {
-    create: m54.createFetchPartition,
+    create: m58.createFetchPartition,
     fields: [
       { prop: 'partition', type: 'int32', versions: [0, 32767] },
       { prop: 'currentLeaderEpoch', type: 'int32', versions: [9, 32767] },
@@ -2380,10 +2542,11 @@ const m54Structs: Record<string, StructSchema> = {
       { prop: 'logStartOffset', type: 'int64', versions: [5, 32767] },
       { prop: 'partitionMaxBytes', type: 'int32', versions: [0, 32767] },
       { prop: 'replicaDirectoryId', type: 'uuid', versions: [17, 32767], tagged: [17, 32767], tag: 0 },
+      { prop: 'highWatermark', type: 'int64', versions: [18, 32767], tagged: [18, 32767], tag: 1 },
     ],
   },
   ForgottenTopic: {
-    create: m54.createForgottenTopic,
+    create: m58.createForgottenTopic,
     fields: [
       { prop: 'topic', type: 'string', versions: [7, 12] },
       { prop: 'topicId', type: 'uuid', versions: [13, 32767] },
@@ -2391,7 +2554,7 @@ const m54Structs: Record<string, StructSchema> = {
     ],
   },
   FetchResponse: {
-    create: m54.createFetchResponse,
+    create: m58.createFetchResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [1, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [7, 32767] },
@@ -2401,7 +2564,7 @@ const m54Structs: Record<string, StructSchema> = {
     ],
   },
   FetchableTopicResponse: {
-    create: m54.createFetchableTopicResponse,
+    create: m58.createFetchableTopicResponse,
     fields: [
       { prop: 'topic', type: 'string', versions: [0, 12] },
       { prop: 'topicId', type: 'uuid', versions: [13, 32767] },
@@ -2409,7 +2572,7 @@ const m54Structs: Record<string, StructSchema> = {
     ],
   },
   PartitionData: {
-    create: m54.createPartitionData,
+    create: m58.createPartitionData,
     fields: [
       { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -2425,35 +2588,35 @@ const m54Structs: Record<string, StructSchema> = {
     ],
   },
   EpochEndOffset: {
-    create: m54.createEpochEndOffset,
+    create: m58.createEpochEndOffset,
     fields: [
       { prop: 'epoch', type: 'int32', versions: [12, 32767] },
       { prop: 'endOffset', type: 'int64', versions: [12, 32767] },
     ],
   },
   LeaderIdAndEpoch: {
-    create: m54.createLeaderIdAndEpoch,
+    create: m58.createLeaderIdAndEpoch,
     fields: [
       { prop: 'leaderId', type: 'int32', versions: [12, 32767] },
       { prop: 'leaderEpoch', type: 'int32', versions: [12, 32767] },
     ],
   },
   SnapshotId: {
-    create: m54.createSnapshotId,
+    create: m58.createSnapshotId,
     fields: [
       { prop: 'endOffset', type: 'int64', versions: [0, 32767] },
       { prop: 'epoch', type: 'int32', versions: [0, 32767] },
     ],
   },
   AbortedTransaction: {
-    create: m54.createAbortedTransaction,
+    create: m58.createAbortedTransaction,
     fields: [
       { prop: 'producerId', type: 'int64', versions: [4, 32767] },
       { prop: 'firstOffset', type: 'int64', versions: [4, 32767] },
     ],
   },
   NodeEndpoint: {
-    create: m54.createNodeEndpoint,
+    create: m58.createNodeEndpoint,
     fields: [
       { prop: 'nodeId', type: 'int32', versions: [16, 32767] },
       { prop: 'host', type: 'string', versions: [16, 32767] },
@@ -2463,9 +2626,9 @@ const m54Structs: Record<string, StructSchema> = {
   },
 };
 
-const m55Structs: Record<string, StructSchema> = {
+const m59Structs: Record<string, StructSchema> = {
   FindCoordinatorRequest: {
-    create: m55.createFindCoordinatorRequest,
+    create: m59.createFindCoordinatorRequest,
     fields: [
       { prop: 'key', type: 'string', versions: [0, 3] },
       { prop: 'keyType', type: 'int8', versions: [1, 32767] },
@@ -2473,7 +2636,7 @@ const m55Structs: Record<string, StructSchema> = {
     ],
   },
   FindCoordinatorResponse: {
-    create: m55.createFindCoordinatorResponse,
+    create: m59.createFindCoordinatorResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [1, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 3] },
@@ -2485,7 +2648,7 @@ const m55Structs: Record<string, StructSchema> = {
     ],
   },
   Coordinator: {
-    create: m55.createCoordinator,
+    create: m59.createCoordinator,
     fields: [
       { prop: 'key', type: 'string', versions: [4, 32767] },
       { prop: 'nodeId', type: 'int32', versions: [4, 32767] },
@@ -2497,15 +2660,15 @@ const m55Structs: Record<string, StructSchema> = {
   },
 };
 
-const m56Structs: Record<string, StructSchema> = {
+const m60Structs: Record<string, StructSchema> = {
   GetTelemetrySubscriptionsRequest: {
-    create: m56.createGetTelemetrySubscriptionsRequest,
+    create: m60.createGetTelemetrySubscriptionsRequest,
     fields: [
       { prop: 'clientInstanceId', type: 'uuid', versions: [0, 32767] },
     ],
   },
   GetTelemetrySubscriptionsResponse: {
-    create: m56.createGetTelemetrySubscriptionsResponse,
+    create: m60.createGetTelemetrySubscriptionsResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -2520,9 +2683,9 @@ const m56Structs: Record<string, StructSchema> = {
   },
 };
 
-const m57Structs: Record<string, StructSchema> = {
+const m61Structs: Record<string, StructSchema> = {
   RequestHeader: {
-    create: m57.createRequestHeader,
+    create: m61.createRequestHeader,
     fields: [
       { prop: 'requestApiKey', type: 'int16', versions: [0, 32767] },
       { prop: 'requestApiVersion', type: 'int16', versions: [0, 32767] },
@@ -2531,16 +2694,16 @@ const m57Structs: Record<string, StructSchema> = {
     ],
   },
   ResponseHeader: {
-    create: m57.createResponseHeader,
+    create: m61.createResponseHeader,
     fields: [
       { prop: 'correlationId', type: 'int32', versions: [0, 32767] },
     ],
   },
 };
 
-const m58Structs: Record<string, StructSchema> = {
+const m62Structs: Record<string, StructSchema> = {
   HeartbeatRequest: {
-    create: m58.createHeartbeatRequest,
+    create: m62.createHeartbeatRequest,
     fields: [
       { prop: 'groupId', type: 'string', versions: [0, 32767] },
       { prop: 'generationId', type: 'int32', versions: [0, 32767] },
@@ -2549,7 +2712,7 @@ const m58Structs: Record<string, StructSchema> = {
     ],
   },
   HeartbeatResponse: {
-    create: m58.createHeartbeatResponse,
+    create: m62.createHeartbeatResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [1, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -2557,16 +2720,16 @@ const m58Structs: Record<string, StructSchema> = {
   },
 };
 
-const m59Structs: Record<string, StructSchema> = {
+const m63Structs: Record<string, StructSchema> = {
   IncrementalAlterConfigsRequest: {
-    create: m59.createIncrementalAlterConfigsRequest,
+    create: m63.createIncrementalAlterConfigsRequest,
     fields: [
       { prop: 'resources', type: 'struct', struct: 'AlterConfigsResource', array: true, versions: [0, 32767] },
       { prop: 'validateOnly', type: 'bool', versions: [0, 32767] },
     ],
   },
   AlterConfigsResource: {
-    create: m59.createAlterConfigsResource,
+    create: m63.createAlterConfigsResource,
     fields: [
       { prop: 'resourceType', type: 'int8', versions: [0, 32767] },
       { prop: 'resourceName', type: 'string', versions: [0, 32767] },
@@ -2574,7 +2737,7 @@ const m59Structs: Record<string, StructSchema> = {
     ],
   },
   AlterableConfig: {
-    create: m59.createAlterableConfig,
+    create: m63.createAlterableConfig,
     fields: [
       { prop: 'name', type: 'string', versions: [0, 32767] },
       { prop: 'configOperation', type: 'int8', versions: [0, 32767] },
@@ -2582,14 +2745,14 @@ const m59Structs: Record<string, StructSchema> = {
     ],
   },
   IncrementalAlterConfigsResponse: {
-    create: m59.createIncrementalAlterConfigsResponse,
+    create: m63.createIncrementalAlterConfigsResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
       { prop: 'responses', type: 'struct', struct: 'AlterConfigsResourceResponse', array: true, versions: [0, 32767] },
     ],
   },
   AlterConfigsResourceResponse: {
-    create: m59.createAlterConfigsResourceResponse,
+    create: m63.createAlterConfigsResourceResponse,
     fields: [
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
       { prop: 'errorMessage', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
@@ -2599,44 +2762,48 @@ const m59Structs: Record<string, StructSchema> = {
   },
 };
 
-const m60Structs: Record<string, StructSchema> = {
+const m64Structs: Record<string, StructSchema> = {
   InitProducerIdRequest: {
-    create: m60.createInitProducerIdRequest,
+    create: m64.createInitProducerIdRequest,
     fields: [
       { prop: 'transactionalId', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
       { prop: 'transactionTimeoutMs', type: 'int32', versions: [0, 32767] },
       { prop: 'producerId', type: 'int64', versions: [3, 32767] },
       { prop: 'producerEpoch', type: 'int16', versions: [3, 32767] },
+      { prop: 'enable2Pc', type: 'bool', versions: [6, 32767] },
+      { prop: 'keepPreparedTxn', type: 'bool', versions: [6, 32767] },
     ],
   },
   InitProducerIdResponse: {
-    create: m60.createInitProducerIdResponse,
+    create: m64.createInitProducerIdResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
       { prop: 'producerId', type: 'int64', versions: [0, 32767] },
       { prop: 'producerEpoch', type: 'int16', versions: [0, 32767] },
+      { prop: 'ongoingTxnProducerId', type: 'int64', versions: [6, 32767] },
+      { prop: 'ongoingTxnProducerEpoch', type: 'int16', versions: [6, 32767] },
     ],
   },
 };
 
-const m61Structs: Record<string, StructSchema> = {
+const m65Structs: Record<string, StructSchema> = {
   InitializeShareGroupStateRequest: {
-    create: m61.createInitializeShareGroupStateRequest,
+    create: m65.createInitializeShareGroupStateRequest,
     fields: [
       { prop: 'groupId', type: 'string', versions: [0, 32767] },
       { prop: 'topics', type: 'struct', struct: 'InitializeStateData', array: true, versions: [0, 32767] },
     ],
   },
   InitializeStateData: {
-    create: m61.createInitializeStateData,
+    create: m65.createInitializeStateData,
     fields: [
       { prop: 'topicId', type: 'uuid', versions: [0, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'PartitionData', array: true, versions: [0, 32767] },
     ],
   },
   PartitionData: {
-    create: m61.createPartitionData,
+    create: m65.createPartitionData,
     fields: [
       { prop: 'partition', type: 'int32', versions: [0, 32767] },
       { prop: 'stateEpoch', type: 'int32', versions: [0, 32767] },
@@ -2644,20 +2811,20 @@ const m61Structs: Record<string, StructSchema> = {
     ],
   },
   InitializeShareGroupStateResponse: {
-    create: m61.createInitializeShareGroupStateResponse,
+    create: m65.createInitializeShareGroupStateResponse,
     fields: [
       { prop: 'results', type: 'struct', struct: 'InitializeStateResult', array: true, versions: [0, 32767] },
     ],
   },
   InitializeStateResult: {
-    create: m61.createInitializeStateResult,
+    create: m65.createInitializeStateResult,
     fields: [
       { prop: 'topicId', type: 'uuid', versions: [0, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'PartitionResult', array: true, versions: [0, 32767] },
     ],
   },
   PartitionResult: {
-    create: m61.createPartitionResult,
+    create: m65.createPartitionResult,
     fields: [
       { prop: 'partition', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -2666,19 +2833,19 @@ const m61Structs: Record<string, StructSchema> = {
   },
 };
 
-const m62Structs: Record<string, StructSchema> = {
+const m66Structs: Record<string, StructSchema> = {
   ConsumerGroupCurrentMemberAssignmentKey: {
-    create: m62.createConsumerGroupCurrentMemberAssignmentKey,
+    create: m66.createConsumerGroupCurrentMemberAssignmentKey,
     fields: [
-      { prop: 'groupId', type: 'string', versions: [8, 8] },
-      { prop: 'memberId', type: 'string', versions: [8, 8] },
+      { prop: 'groupId', type: 'string', versions: [0, 0] },
+      { prop: 'memberId', type: 'string', versions: [0, 0] },
     ],
   },
 };
 
-const m63Structs: Record<string, StructSchema> = {
+const m67Structs: Record<string, StructSchema> = {
   ConsumerGroupCurrentMemberAssignmentValue: {
-    create: m63.createConsumerGroupCurrentMemberAssignmentValue,
+    create: m67.createConsumerGroupCurrentMemberAssignmentValue,
     fields: [
       { prop: 'memberEpoch', type: 'int32', versions: [0, 32767] },
       { prop: 'previousMemberEpoch', type: 'int32', versions: [0, 32767] },
@@ -2688,27 +2855,28 @@ const m63Structs: Record<string, StructSchema> = {
     ],
   },
   TopicPartitions: {
-    create: m63.createTopicPartitions,
+    create: m67.createTopicPartitions,
     fields: [
       { prop: 'topicId', type: 'uuid', versions: [0, 32767] },
       { prop: 'partitions', type: 'int32', array: true, versions: [0, 32767] },
+      { prop: 'assignmentEpochs', type: 'int32', array: true, versions: [0, 32767], nullable: [0, 32767], tagged: [0, 32767], tag: 0 },
     ],
   },
 };
 
-const m64Structs: Record<string, StructSchema> = {
+const m68Structs: Record<string, StructSchema> = {
   ConsumerGroupMemberMetadataKey: {
-    create: m64.createConsumerGroupMemberMetadataKey,
+    create: m68.createConsumerGroupMemberMetadataKey,
     fields: [
-      { prop: 'groupId', type: 'string', versions: [5, 5] },
-      { prop: 'memberId', type: 'string', versions: [5, 5] },
+      { prop: 'groupId', type: 'string', versions: [0, 0] },
+      { prop: 'memberId', type: 'string', versions: [0, 0] },
     ],
   },
 };
 
-const m65Structs: Record<string, StructSchema> = {
+const m69Structs: Record<string, StructSchema> = {
   ConsumerGroupMemberMetadataValue: {
-    create: m65.createConsumerGroupMemberMetadataValue,
+    create: m69.createConsumerGroupMemberMetadataValue,
     fields: [
       { prop: 'instanceId', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
       { prop: 'rackId', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
@@ -2722,14 +2890,14 @@ const m65Structs: Record<string, StructSchema> = {
     ],
   },
   ClassicMemberMetadata: {
-    create: m65.createClassicMemberMetadata,
+    create: m69.createClassicMemberMetadata,
     fields: [
       { prop: 'sessionTimeoutMs', type: 'int32', versions: [0, 32767] },
       { prop: 'supportedProtocols', type: 'struct', struct: 'ClassicProtocol', array: true, versions: [0, 32767] },
     ],
   },
   ClassicProtocol: {
-    create: m65.createClassicProtocol,
+    create: m69.createClassicProtocol,
     fields: [
       { prop: 'name', type: 'string', versions: [0, 32767] },
       { prop: 'metadata', type: 'bytes', versions: [0, 32767] },
@@ -2737,42 +2905,43 @@ const m65Structs: Record<string, StructSchema> = {
   },
 };
 
-const m66Structs: Record<string, StructSchema> = {
+const m70Structs: Record<string, StructSchema> = {
   ConsumerGroupMetadataKey: {
-    create: m66.createConsumerGroupMetadataKey,
+    create: m70.createConsumerGroupMetadataKey,
     fields: [
-      { prop: 'groupId', type: 'string', versions: [3, 3] },
+      { prop: 'groupId', type: 'string', versions: [0, 0] },
     ],
   },
 };
 
-const m67Structs: Record<string, StructSchema> = {
+const m71Structs: Record<string, StructSchema> = {
   ConsumerGroupMetadataValue: {
-    create: m67.createConsumerGroupMetadataValue,
+    create: m71.createConsumerGroupMetadataValue,
     fields: [
       { prop: 'epoch', type: 'int32', versions: [0, 32767] },
+      { prop: 'metadataHash', type: 'int64', versions: [0, 32767], tagged: [0, 32767], tag: 0 },
     ],
   },
 };
 
-const m68Structs: Record<string, StructSchema> = {
+const m72Structs: Record<string, StructSchema> = {
   ConsumerGroupPartitionMetadataKey: {
-    create: m68.createConsumerGroupPartitionMetadataKey,
+    create: m72.createConsumerGroupPartitionMetadataKey,
     fields: [
-      { prop: 'groupId', type: 'string', versions: [4, 4] },
+      { prop: 'groupId', type: 'string', versions: [0, 0] },
     ],
   },
 };
 
-const m69Structs: Record<string, StructSchema> = {
+const m73Structs: Record<string, StructSchema> = {
   ConsumerGroupPartitionMetadataValue: {
-    create: m69.createConsumerGroupPartitionMetadataValue,
+    create: m73.createConsumerGroupPartitionMetadataValue,
     fields: [
       { prop: 'topics', type: 'struct', struct: 'TopicMetadata', array: true, versions: [0, 32767] },
     ],
   },
   TopicMetadata: {
-    create: m69.createTopicMetadata,
+    create: m73.createTopicMetadata,
     fields: [
       { prop: 'topicId', type: 'uuid', versions: [0, 32767] },
       { prop: 'topicName', type: 'string', versions: [0, 32767] },
@@ -2781,7 +2950,7 @@ const m69Structs: Record<string, StructSchema> = {
     ],
   },
   PartitionMetadata: {
-    create: m69.createPartitionMetadata,
+    create: m73.createPartitionMetadata,
     fields: [
       { prop: 'partition', type: 'int32', versions: [0, 32767] },
       { prop: 'racks', type: 'string', array: true, versions: [0, 32767] },
@@ -2789,25 +2958,46 @@ const m69Structs: Record<string, StructSchema> = {
   },
 };
 
-const m70Structs: Record<string, StructSchema> = {
-  ConsumerGroupTargetAssignmentMemberKey: {
-    create: m70.createConsumerGroupTargetAssignmentMemberKey,
+const m74Structs: Record<string, StructSchema> = {
+  ConsumerGroupRegularExpressionKey: {
+    create: m74.createConsumerGroupRegularExpressionKey,
     fields: [
-      { prop: 'groupId', type: 'string', versions: [7, 7] },
-      { prop: 'memberId', type: 'string', versions: [7, 7] },
+      { prop: 'groupId', type: 'string', versions: [0, 0] },
+      { prop: 'regularExpression', type: 'string', versions: [0, 0] },
     ],
   },
 };
 
-const m71Structs: Record<string, StructSchema> = {
+const m75Structs: Record<string, StructSchema> = {
+  ConsumerGroupRegularExpressionValue: {
+    create: m75.createConsumerGroupRegularExpressionValue,
+    fields: [
+      { prop: 'topics', type: 'string', array: true, versions: [0, 32767] },
+      { prop: 'version', type: 'int64', versions: [0, 32767] },
+      { prop: 'timestamp', type: 'int64', versions: [0, 32767] },
+    ],
+  },
+};
+
+const m76Structs: Record<string, StructSchema> = {
+  ConsumerGroupTargetAssignmentMemberKey: {
+    create: m76.createConsumerGroupTargetAssignmentMemberKey,
+    fields: [
+      { prop: 'groupId', type: 'string', versions: [0, 0] },
+      { prop: 'memberId', type: 'string', versions: [0, 0] },
+    ],
+  },
+};
+
+const m77Structs: Record<string, StructSchema> = {
   ConsumerGroupTargetAssignmentMemberValue: {
-    create: m71.createConsumerGroupTargetAssignmentMemberValue,
+    create: m77.createConsumerGroupTargetAssignmentMemberValue,
     fields: [
       { prop: 'topicPartitions', type: 'struct', struct: 'TopicPartition', array: true, versions: [0, 32767] },
     ],
   },
   TopicPartition: {
-    create: m71.createTopicPartition,
+    create: m77.createTopicPartition,
     fields: [
       { prop: 'topicId', type: 'uuid', versions: [0, 32767] },
       { prop: 'partitions', type: 'int32', array: true, versions: [0, 32767] },
@@ -2815,36 +3005,37 @@ const m71Structs: Record<string, StructSchema> = {
   },
 };
 
-const m72Structs: Record<string, StructSchema> = {
+const m78Structs: Record<string, StructSchema> = {
   ConsumerGroupTargetAssignmentMetadataKey: {
-    create: m72.createConsumerGroupTargetAssignmentMetadataKey,
+    create: m78.createConsumerGroupTargetAssignmentMetadataKey,
     fields: [
-      { prop: 'groupId', type: 'string', versions: [6, 6] },
+      { prop: 'groupId', type: 'string', versions: [0, 0] },
     ],
   },
 };
 
-const m73Structs: Record<string, StructSchema> = {
+const m79Structs: Record<string, StructSchema> = {
   ConsumerGroupTargetAssignmentMetadataValue: {
-    create: m73.createConsumerGroupTargetAssignmentMetadataValue,
+    create: m79.createConsumerGroupTargetAssignmentMetadataValue,
     fields: [
       { prop: 'assignmentEpoch', type: 'int32', versions: [0, 32767] },
+      { prop: 'assignmentTimestamp', type: 'int64', versions: [0, 32767], tagged: [0, 32767], tag: 0 },
     ],
   },
 };
 
-const m74Structs: Record<string, StructSchema> = {
+const m80Structs: Record<string, StructSchema> = {
   GroupMetadataKey: {
-    create: m74.createGroupMetadataKey,
+    create: m80.createGroupMetadataKey,
     fields: [
-      { prop: 'group', type: 'string', versions: [2, 2] },
+      { prop: 'group', type: 'string', versions: [0, 0] },
     ],
   },
 };
 
-const m75Structs: Record<string, StructSchema> = {
+const m81Structs: Record<string, StructSchema> = {
   GroupMetadataValue: {
-    create: m75.createGroupMetadataValue,
+    create: m81.createGroupMetadataValue,
     fields: [
       { prop: 'protocolType', type: 'string', versions: [0, 32767] },
       { prop: 'generation', type: 'int32', versions: [0, 32767] },
@@ -2855,7 +3046,7 @@ const m75Structs: Record<string, StructSchema> = {
     ],
   },
   MemberMetadata: {
-    create: m75.createMemberMetadata,
+    create: m81.createMemberMetadata,
     fields: [
       { prop: 'memberId', type: 'string', versions: [0, 32767] },
       { prop: 'groupInstanceId', type: 'string', versions: [3, 32767], nullable: [3, 32767] },
@@ -2869,43 +3060,66 @@ const m75Structs: Record<string, StructSchema> = {
   },
 };
 
-const m76Structs: Record<string, StructSchema> = {
-  OffsetCommitKey: {
-    create: m76.createOffsetCommitKey,
+const m82Structs: Record<string, StructSchema> = {
+  LegacyOffsetCommitKey: {
+    create: m82.createLegacyOffsetCommitKey,
     fields: [
-      { prop: 'group', type: 'string', versions: [0, 1] },
-      { prop: 'topic', type: 'string', versions: [0, 1] },
-      { prop: 'partition', type: 'int32', versions: [0, 1] },
+      { prop: 'group', type: 'string', versions: [0, 0] },
+      { prop: 'topic', type: 'string', versions: [0, 0] },
+      { prop: 'partition', type: 'int32', versions: [0, 0] },
     ],
   },
 };
 
-const m77Structs: Record<string, StructSchema> = {
+const m83Structs: Record<string, StructSchema> = {
+  LegacyOffsetCommitValue: {
+    create: m83.createLegacyOffsetCommitValue,
+    fields: [
+      { prop: 'offset', type: 'int64', versions: [0, 0] },
+      { prop: 'metadata', type: 'string', versions: [0, 0] },
+      { prop: 'commitTimestamp', type: 'int64', versions: [0, 0] },
+    ],
+  },
+};
+
+const m84Structs: Record<string, StructSchema> = {
+  OffsetCommitKey: {
+    create: m84.createOffsetCommitKey,
+    fields: [
+      { prop: 'group', type: 'string', versions: [0, 0] },
+      { prop: 'topic', type: 'string', versions: [0, 0] },
+      { prop: 'partition', type: 'int32', versions: [0, 0] },
+    ],
+  },
+};
+
+const m85Structs: Record<string, StructSchema> = {
   OffsetCommitValue: {
-    create: m77.createOffsetCommitValue,
+    create: m85.createOffsetCommitValue,
     fields: [
       { prop: 'offset', type: 'int64', versions: [0, 32767] },
       { prop: 'leaderEpoch', type: 'int32', versions: [3, 32767] },
       { prop: 'metadata', type: 'string', versions: [0, 32767] },
       { prop: 'commitTimestamp', type: 'int64', versions: [0, 32767] },
       { prop: 'expireTimestamp', type: 'int64', versions: [1, 1] },
+      { prop: 'topicId', type: 'uuid', versions: [4, 32767], tagged: [4, 32767], tag: 0 },
     ],
   },
 };
 
-const m78Structs: Record<string, StructSchema> = {
+const m86Structs: Record<string, StructSchema> = {
   ShareGroupCurrentMemberAssignmentKey: {
-    create: m78.createShareGroupCurrentMemberAssignmentKey,
+    create: m86.createShareGroupCurrentMemberAssignmentKey,
     fields: [
-      { prop: 'groupId', type: 'string', versions: [14, 14] },
-      { prop: 'memberId', type: 'string', versions: [14, 14] },
+      { prop: 'groupId', type: 'string', versions: [0, 0] },
+      { prop: 'memberId', type: 'string', versions: [0, 0] },
     ],
   },
 };
 
-const m79Structs: Record<string, StructSchema> = {
+const m87Structs: Record<string, StructSchema> = {
   ShareGroupCurrentMemberAssignmentValue: {
-    create: m79.createShareGroupCurrentMemberAssignmentValue,
+    create: m87.createShareGroupCurrentMemberAssignmentValue,
     fields: [
       { prop: 'memberEpoch', type: 'int32', versions: [0, 32767] },
       { prop: 'previousMemberEpoch', type: 'int32', versions: [0, 32767] },
@@ -2914,7 +3128,7 @@ const m79Structs: Record<string, StructSchema> = {
     ],
   },
   TopicPartitions: {
-    create: m79.createTopicPartitions,
+    create: m87.createTopicPartitions,
     fields: [
       { prop: 'topicId', type: 'uuid', versions: [0, 32767] },
       { prop: 'partitions', type: 'int32', array: true, versions: [0, 32767] },
@@ -2922,19 +3136,19 @@ const m79Structs: Record<string, StructSchema> = {
   },
 };
 
-const m80Structs: Record<string, StructSchema> = {
+const m88Structs: Record<string, StructSchema> = {
   ShareGroupMemberMetadataKey: {
-    create: m80.createShareGroupMemberMetadataKey,
+    create: m88.createShareGroupMemberMetadataKey,
     fields: [
-      { prop: 'groupId', type: 'string', versions: [10, 10] },
-      { prop: 'memberId', type: 'string', versions: [10, 10] },
+      { prop: 'groupId', type: 'string', versions: [0, 0] },
+      { prop: 'memberId', type: 'string', versions: [0, 0] },
     ],
   },
 };
 
-const m81Structs: Record<string, StructSchema> = {
+const m89Structs: Record<string, StructSchema> = {
   ShareGroupMemberMetadataValue: {
-    create: m81.createShareGroupMemberMetadataValue,
+    create: m89.createShareGroupMemberMetadataValue,
     fields: [
       { prop: 'rackId', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
       { prop: 'clientId', type: 'string', versions: [0, 32767] },
@@ -2944,77 +3158,45 @@ const m81Structs: Record<string, StructSchema> = {
   },
 };
 
-const m82Structs: Record<string, StructSchema> = {
+const m90Structs: Record<string, StructSchema> = {
   ShareGroupMetadataKey: {
-    create: m82.createShareGroupMetadataKey,
+    create: m90.createShareGroupMetadataKey,
     fields: [
-      { prop: 'groupId', type: 'string', versions: [11, 11] },
+      { prop: 'groupId', type: 'string', versions: [0, 0] },
     ],
   },
 };
 
-const m83Structs: Record<string, StructSchema> = {
+const m91Structs: Record<string, StructSchema> = {
   ShareGroupMetadataValue: {
-    create: m83.createShareGroupMetadataValue,
+    create: m91.createShareGroupMetadataValue,
     fields: [
       { prop: 'epoch', type: 'int32', versions: [0, 32767] },
+      { prop: 'metadataHash', type: 'int64', versions: [0, 32767] },
     ],
   },
 };
 
-const m84Structs: Record<string, StructSchema> = {
-  ShareGroupPartitionMetadataKey: {
-    create: m84.createShareGroupPartitionMetadataKey,
-    fields: [
-      { prop: 'groupId', type: 'string', versions: [9, 9] },
-    ],
-  },
-};
-
-const m85Structs: Record<string, StructSchema> = {
-  ShareGroupPartitionMetadataValue: {
-    create: m85.createShareGroupPartitionMetadataValue,
-    fields: [
-      { prop: 'topics', type: 'struct', struct: 'TopicMetadata', array: true, versions: [0, 32767] },
-    ],
-  },
-  TopicMetadata: {
-    create: m85.createTopicMetadata,
-    fields: [
-      { prop: 'topicId', type: 'uuid', versions: [0, 32767] },
-      { prop: 'topicName', type: 'string', versions: [0, 32767] },
-      { prop: 'numPartitions', type: 'int32', versions: [0, 32767] },
-      { prop: 'partitionMetadata', type: 'struct', struct: 'PartitionMetadata', array: true, versions: [0, 32767] },
-    ],
-  },
-  PartitionMetadata: {
-    create: m85.createPartitionMetadata,
-    fields: [
-      { prop: 'partition', type: 'int32', versions: [0, 32767] },
-      { prop: 'racks', type: 'string', array: true, versions: [0, 32767] },
-    ],
-  },
-};
-
-const m86Structs: Record<string, StructSchema> = {
+const m92Structs: Record<string, StructSchema> = {
   ShareGroupStatePartitionMetadataKey: {
-    create: m86.createShareGroupStatePartitionMetadataKey,
+    create: m92.createShareGroupStatePartitionMetadataKey,
     fields: [
-      { prop: 'groupId', type: 'string', versions: [15, 15] },
+      { prop: 'groupId', type: 'string', versions: [0, 0] },
     ],
   },
 };
 
-const m87Structs: Record<string, StructSchema> = {
+const m93Structs: Record<string, StructSchema> = {
   ShareGroupStatePartitionMetadataValue: {
-    create: m87.createShareGroupStatePartitionMetadataValue,
+    create: m93.createShareGroupStatePartitionMetadataValue,
     fields: [
+      { prop: 'initializingTopics', type: 'struct', struct: 'TopicPartitionsInfo', array: true, versions: [0, 32767] },
       { prop: 'initializedTopics', type: 'struct', struct: 'TopicPartitionsInfo', array: true, versions: [0, 32767] },
       { prop: 'deletingTopics', type: 'struct', struct: 'TopicInfo', array: true, versions: [0, 32767] },
     ],
   },
   TopicPartitionsInfo: {
-    create: m87.createTopicPartitionsInfo,
+    create: m93.createTopicPartitionsInfo,
     fields: [
       { prop: 'topicId', type: 'uuid', versions: [0, 32767] },
       { prop: 'topicName', type: 'string', versions: [0, 32767] },
@@ -3022,7 +3204,7 @@ const m87Structs: Record<string, StructSchema> = {
     ],
   },
   TopicInfo: {
-    create: m87.createTopicInfo,
+    create: m93.createTopicInfo,
     fields: [
       { prop: 'topicId', type: 'uuid', versions: [0, 32767] },
       { prop: 'topicName', type: 'string', versions: [0, 32767] },
@@ -3030,25 +3212,25 @@ const m87Structs: Record<string, StructSchema> = {
   },
 };
 
-const m88Structs: Record<string, StructSchema> = {
+const m94Structs: Record<string, StructSchema> = {
   ShareGroupTargetAssignmentMemberKey: {
-    create: m88.createShareGroupTargetAssignmentMemberKey,
+    create: m94.createShareGroupTargetAssignmentMemberKey,
     fields: [
-      { prop: 'groupId', type: 'string', versions: [13, 13] },
-      { prop: 'memberId', type: 'string', versions: [13, 13] },
+      { prop: 'groupId', type: 'string', versions: [0, 0] },
+      { prop: 'memberId', type: 'string', versions: [0, 0] },
     ],
   },
 };
 
-const m89Structs: Record<string, StructSchema> = {
+const m95Structs: Record<string, StructSchema> = {
   ShareGroupTargetAssignmentMemberValue: {
-    create: m89.createShareGroupTargetAssignmentMemberValue,
+    create: m95.createShareGroupTargetAssignmentMemberValue,
     fields: [
       { prop: 'topicPartitions', type: 'struct', struct: 'TopicPartition', array: true, versions: [0, 32767] },
     ],
   },
   TopicPartition: {
-    create: m89.createTopicPartition,
+    create: m95.createTopicPartition,
     fields: [
       { prop: 'topicId', type: 'uuid', versions: [0, 32767] },
       { prop: 'partitions', type: 'int32', array: true, versions: [0, 32767] },
@@ -3056,41 +3238,318 @@ const m89Structs: Record<string, StructSchema> = {
   },
 };
 
-const m90Structs: Record<string, StructSchema> = {
+const m96Structs: Record<string, StructSchema> = {
   ShareGroupTargetAssignmentMetadataKey: {
-    create: m90.createShareGroupTargetAssignmentMetadataKey,
+    create: m96.createShareGroupTargetAssignmentMetadataKey,
     fields: [
-      { prop: 'groupId', type: 'string', versions: [12, 12] },
+      { prop: 'groupId', type: 'string', versions: [0, 0] },
     ],
   },
 };
 
-const m91Structs: Record<string, StructSchema> = {
+const m97Structs: Record<string, StructSchema> = {
   ShareGroupTargetAssignmentMetadataValue: {
-    create: m91.createShareGroupTargetAssignmentMetadataValue,
+    create: m97.createShareGroupTargetAssignmentMetadataValue,
     fields: [
       { prop: 'assignmentEpoch', type: 'int32', versions: [0, 32767] },
+      { prop: 'assignmentTimestamp', type: 'int64', versions: [0, 32767], tagged: [0, 32767], tag: 0 },
     ],
   },
 };
 
-const m92Structs: Record<string, StructSchema> = {
+const m98Structs: Record<string, StructSchema> = {
+  StreamsGroupCurrentMemberAssignmentKey: {
+    create: m98.createStreamsGroupCurrentMemberAssignmentKey,
+    fields: [
+      { prop: 'groupId', type: 'string', versions: [0, 0] },
+      { prop: 'memberId', type: 'string', versions: [0, 0] },
+    ],
+  },
+};
+
+const m99Structs: Record<string, StructSchema> = {
+  StreamsGroupCurrentMemberAssignmentValue: {
+    create: m99.createStreamsGroupCurrentMemberAssignmentValue,
+    fields: [
+      { prop: 'memberEpoch', type: 'int32', versions: [0, 32767] },
+      { prop: 'previousMemberEpoch', type: 'int32', versions: [0, 32767] },
+      { prop: 'state', type: 'int8', versions: [0, 32767] },
+      { prop: 'activeTasks', type: 'struct', struct: 'TaskIds', array: true, versions: [0, 32767] },
+      { prop: 'standbyTasks', type: 'struct', struct: 'TaskIds', array: true, versions: [0, 32767] },
+      { prop: 'warmupTasks', type: 'struct', struct: 'TaskIds', array: true, versions: [0, 32767] },
+      { prop: 'activeTasksPendingRevocation', type: 'struct', struct: 'TaskIds', array: true, versions: [0, 32767] },
+      { prop: 'standbyTasksPendingRevocation', type: 'struct', struct: 'TaskIds', array: true, versions: [0, 32767] },
+      { prop: 'warmupTasksPendingRevocation', type: 'struct', struct: 'TaskIds', array: true, versions: [0, 32767] },
+    ],
+  },
+  TaskIds: {
+    create: m99.createTaskIds,
+    fields: [
+      { prop: 'subtopologyId', type: 'string', versions: [0, 32767] },
+      { prop: 'partitions', type: 'int32', array: true, versions: [0, 32767] },
+      { prop: 'assignmentEpochs', type: 'int32', array: true, versions: [0, 32767], nullable: [0, 32767], tagged: [0, 32767], tag: 0 },
+    ],
+  },
+};
+
+const m100Structs: Record<string, StructSchema> = {
+  StreamsGroupMemberMetadataKey: {
+    create: m100.createStreamsGroupMemberMetadataKey,
+    fields: [
+      { prop: 'groupId', type: 'string', versions: [0, 0] },
+      { prop: 'memberId', type: 'string', versions: [0, 0] },
+    ],
+  },
+};
+
+const m101Structs: Record<string, StructSchema> = {
+  StreamsGroupMemberMetadataValue: {
+    create: m101.createStreamsGroupMemberMetadataValue,
+    fields: [
+      { prop: 'instanceId', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
+      { prop: 'rackId', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
+      { prop: 'clientId', type: 'string', versions: [0, 32767] },
+      { prop: 'clientHost', type: 'string', versions: [0, 32767] },
+      { prop: 'rebalanceTimeoutMs', type: 'int32', versions: [0, 32767] },
+      { prop: 'topologyEpoch', type: 'int32', versions: [0, 32767] },
+      { prop: 'processId', type: 'string', versions: [0, 32767] },
+      { prop: 'userEndpoint', type: 'struct', struct: 'Endpoint', versions: [0, 32767], nullable: [0, 32767] },
+      { prop: 'clientTags', type: 'struct', struct: 'KeyValue', array: true, versions: [0, 32767] },
+    ],
+  },
+  Endpoint: {
+    create: m101.createEndpoint,
+    fields: [
+      { prop: 'host', type: 'string', versions: [0, 32767] },
+      { prop: 'port', type: 'uint16', versions: [0, 32767] },
+    ],
+  },
+  KeyValue: {
+    create: m101.createKeyValue,
+    fields: [
+      { prop: 'key', type: 'string', versions: [0, 32767] },
+      { prop: 'value', type: 'string', versions: [0, 32767] },
+    ],
+  },
+};
+
+const m102Structs: Record<string, StructSchema> = {
+  StreamsGroupMetadataKey: {
+    create: m102.createStreamsGroupMetadataKey,
+    fields: [
+      { prop: 'groupId', type: 'string', versions: [0, 0] },
+    ],
+  },
+};
+
+const m103Structs: Record<string, StructSchema> = {
+  StreamsGroupMetadataValue: {
+    create: m103.createStreamsGroupMetadataValue,
+    fields: [
+      { prop: 'epoch', type: 'int32', versions: [0, 32767] },
+      { prop: 'metadataHash', type: 'int64', versions: [0, 32767] },
+      { prop: 'validatedTopologyEpoch', type: 'int32', versions: [0, 32767], tagged: [0, 32767], tag: 0 },
+      { prop: 'lastAssignmentConfigs', type: 'struct', struct: 'LastAssignmentConfig', array: true, versions: [0, 32767], nullable: [0, 32767], tagged: [0, 32767], tag: 1 },
+    ],
+  },
+  LastAssignmentConfig: {
+    create: m103.createLastAssignmentConfig,
+    fields: [
+      { prop: 'key', type: 'string', versions: [0, 32767] },
+      { prop: 'value', type: 'string', versions: [0, 32767] },
+    ],
+  },
+};
+
+const m104Structs: Record<string, StructSchema> = {
+  StreamsGroupTargetAssignmentMemberKey: {
+    create: m104.createStreamsGroupTargetAssignmentMemberKey,
+    fields: [
+      { prop: 'groupId', type: 'string', versions: [0, 0] },
+      { prop: 'memberId', type: 'string', versions: [0, 0] },
+    ],
+  },
+};
+
+const m105Structs: Record<string, StructSchema> = {
+  StreamsGroupTargetAssignmentMemberValue: {
+    create: m105.createStreamsGroupTargetAssignmentMemberValue,
+    fields: [
+      { prop: 'activeTasks', type: 'struct', struct: 'TaskIds', array: true, versions: [0, 32767] },
+      { prop: 'standbyTasks', type: 'struct', struct: 'TaskIds', array: true, versions: [0, 32767] },
+      { prop: 'warmupTasks', type: 'struct', struct: 'TaskIds', array: true, versions: [0, 32767] },
+    ],
+  },
+  TaskIds: {
+    create: m105.createTaskIds,
+    fields: [
+      { prop: 'subtopologyId', type: 'string', versions: [0, 32767] },
+      { prop: 'partitions', type: 'int32', array: true, versions: [0, 32767] },
+    ],
+  },
+};
+
+const m106Structs: Record<string, StructSchema> = {
+  StreamsGroupTargetAssignmentMetadataKey: {
+    create: m106.createStreamsGroupTargetAssignmentMetadataKey,
+    fields: [
+      { prop: 'groupId', type: 'string', versions: [0, 0] },
+    ],
+  },
+};
+
+const m107Structs: Record<string, StructSchema> = {
+  StreamsGroupTargetAssignmentMetadataValue: {
+    create: m107.createStreamsGroupTargetAssignmentMetadataValue,
+    fields: [
+      { prop: 'assignmentEpoch', type: 'int32', versions: [0, 32767] },
+      { prop: 'assignmentTimestamp', type: 'int64', versions: [0, 32767], tagged: [0, 32767], tag: 0 },
+    ],
+  },
+};
+
+const m108Structs: Record<string, StructSchema> = {
+  StreamsGroupTopologyKey: {
+    create: m108.createStreamsGroupTopologyKey,
+    fields: [
+      { prop: 'groupId', type: 'string', versions: [0, 0] },
+    ],
+  },
+};
+
+const m109Structs: Record<string, StructSchema> = {
+  StreamsGroupTopologyValue: {
+    create: m109.createStreamsGroupTopologyValue,
+    fields: [
+      { prop: 'epoch', type: 'int32', versions: [0, 32767] },
+      { prop: 'subtopologies', type: 'struct', struct: 'Subtopology', array: true, versions: [0, 32767] },
+    ],
+  },
+  Subtopology: {
+    create: m109.createSubtopology,
+    fields: [
+      { prop: 'subtopologyId', type: 'string', versions: [0, 32767] },
+      { prop: 'sourceTopics', type: 'string', array: true, versions: [0, 32767] },
+      { prop: 'sourceTopicRegex', type: 'string', array: true, versions: [0, 32767] },
+      { prop: 'stateChangelogTopics', type: 'struct', struct: 'TopicInfo', array: true, versions: [0, 32767] },
+      { prop: 'repartitionSinkTopics', type: 'string', array: true, versions: [0, 32767] },
+      { prop: 'repartitionSourceTopics', type: 'struct', struct: 'TopicInfo', array: true, versions: [0, 32767] },
+      { prop: 'copartitionGroups', type: 'struct', struct: 'CopartitionGroup', array: true, versions: [0, 32767] },
+    ],
+  },
+  TopicInfo: {
+    create: m109.createTopicInfo,
+    fields: [
+      { prop: 'name', type: 'string', versions: [0, 32767] },
+      { prop: 'partitions', type: 'int32', versions: [0, 32767] },
+      { prop: 'replicationFactor', type: 'int16', versions: [0, 32767] },
+      { prop: 'topicConfigs', type: 'struct', struct: 'TopicConfig', array: true, versions: [0, 32767] },
+    ],
+  },
+  TopicConfig: {
+    create: m109.createTopicConfig,
+    fields: [
+      { prop: 'key', type: 'string', versions: [0, 32767] },
+      { prop: 'value', type: 'string', versions: [0, 32767] },
+    ],
+  },
+  CopartitionGroup: {
+    create: m109.createCopartitionGroup,
+    fields: [
+      { prop: 'sourceTopics', type: 'int16', array: true, versions: [0, 32767] },
+      { prop: 'sourceTopicRegex', type: 'int16', array: true, versions: [0, 32767] },
+      { prop: 'repartitionSourceTopics', type: 'int16', array: true, versions: [0, 32767] },
+    ],
+  },
+};
+
+const m110Structs: Record<string, StructSchema> = {
+  ShareSnapshotKey: {
+    create: m110.createShareSnapshotKey,
+    fields: [
+      { prop: 'groupId', type: 'string', versions: [0, 0] },
+      { prop: 'topicId', type: 'uuid', versions: [0, 0] },
+      { prop: 'partition', type: 'int32', versions: [0, 0] },
+    ],
+  },
+};
+
+const m111Structs: Record<string, StructSchema> = {
+  ShareSnapshotValue: {
+    create: m111.createShareSnapshotValue,
+    fields: [
+      { prop: 'snapshotEpoch', type: 'int32', versions: [0, 32767] },
+      { prop: 'stateEpoch', type: 'int32', versions: [0, 32767] },
+      { prop: 'leaderEpoch', type: 'int32', versions: [0, 32767] },
+      { prop: 'startOffset', type: 'int64', versions: [0, 32767] },
+      { prop: 'deliveryCompleteCount', type: 'int32', versions: [0, 32767], tagged: [0, 32767], tag: 0 },
+      { prop: 'createTimestamp', type: 'int64', versions: [0, 32767] },
+      { prop: 'writeTimestamp', type: 'int64', versions: [0, 32767] },
+      { prop: 'stateBatches', type: 'struct', struct: 'StateBatch', array: true, versions: [0, 32767] },
+    ],
+  },
+  StateBatch: {
+    create: m111.createStateBatch,
+    fields: [
+      { prop: 'firstOffset', type: 'int64', versions: [0, 32767] },
+      { prop: 'lastOffset', type: 'int64', versions: [0, 32767] },
+      { prop: 'deliveryState', type: 'int8', versions: [0, 32767] },
+      { prop: 'deliveryCount', type: 'int16', versions: [0, 32767] },
+    ],
+  },
+};
+
+const m112Structs: Record<string, StructSchema> = {
+  ShareUpdateKey: {
+    create: m112.createShareUpdateKey,
+    fields: [
+      { prop: 'groupId', type: 'string', versions: [0, 0] },
+      { prop: 'topicId', type: 'uuid', versions: [0, 0] },
+      { prop: 'partition', type: 'int32', versions: [0, 0] },
+    ],
+  },
+};
+
+const m113Structs: Record<string, StructSchema> = {
+  ShareUpdateValue: {
+    create: m113.createShareUpdateValue,
+    fields: [
+      { prop: 'snapshotEpoch', type: 'int32', versions: [0, 32767] },
+      { prop: 'leaderEpoch', type: 'int32', versions: [0, 32767] },
+      { prop: 'startOffset', type: 'int64', versions: [0, 32767] },
+      { prop: 'deliveryCompleteCount', type: 'int32', versions: [0, 32767], tagged: [0, 32767], tag: 0 },
+      { prop: 'stateBatches', type: 'struct', struct: 'StateBatch', array: true, versions: [0, 32767] },
+    ],
+  },
+  StateBatch: {
+    create: m113.createStateBatch,
+    fields: [
+      { prop: 'firstOffset', type: 'int64', versions: [0, 32767] },
+      { prop: 'lastOffset', type: 'int64', versions: [0, 32767] },
+      { prop: 'deliveryState', type: 'int8', versions: [0, 32767] },
+      { prop: 'deliveryCount', type: 'int16', versions: [0, 32767] },
+    ],
+  },
+};
+
+const m114Structs: Record<string, StructSchema> = {
   TransactionLogKey: {
-    create: m92.createTransactionLogKey,
+    create: m114.createTransactionLogKey,
     fields: [
       { prop: 'transactionalId', type: 'string', versions: [0, 0] },
     ],
   },
 };
 
-const m93Structs: Record<string, StructSchema> = {
+const m115Structs: Record<string, StructSchema> = {
   TransactionLogValue: {
-    create: m93.createTransactionLogValue,
+    create: m115.createTransactionLogValue,
     fields: [
       { prop: 'producerId', type: 'int64', versions: [0, 32767] },
       { prop: 'previousProducerId', type: 'int64', versions: [1, 32767], tagged: [1, 32767], tag: 0 },
       { prop: 'nextProducerId', type: 'int64', versions: [1, 32767], tagged: [1, 32767], tag: 1 },
       { prop: 'producerEpoch', type: 'int16', versions: [0, 32767] },
+      { prop: 'nextProducerEpoch', type: 'int16', versions: [1, 32767], tagged: [1, 32767], tag: 3 },
       { prop: 'transactionTimeoutMs', type: 'int32', versions: [0, 32767] },
       { prop: 'transactionStatus', type: 'int8', versions: [0, 32767] },
       { prop: 'transactionPartitions', type: 'struct', struct: 'PartitionsSchema', array: true, versions: [0, 32767], nullable: [0, 32767] },
@@ -3100,7 +3559,7 @@ const m93Structs: Record<string, StructSchema> = {
     ],
   },
   PartitionsSchema: {
-    create: m93.createPartitionsSchema,
+    create: m115.createPartitionsSchema,
     fields: [
       { prop: 'topic', type: 'string', versions: [0, 32767] },
       { prop: 'partitionIds', type: 'int32', array: true, versions: [0, 32767] },
@@ -3108,9 +3567,9 @@ const m93Structs: Record<string, StructSchema> = {
   },
 };
 
-const m94Structs: Record<string, StructSchema> = {
+const m116Structs: Record<string, StructSchema> = {
   JoinGroupRequest: {
-    create: m94.createJoinGroupRequest,
+    create: m116.createJoinGroupRequest,
     fields: [
       { prop: 'groupId', type: 'string', versions: [0, 32767] },
       { prop: 'sessionTimeoutMs', type: 'int32', versions: [0, 32767] },
@@ -3123,14 +3582,14 @@ const m94Structs: Record<string, StructSchema> = {
     ],
   },
   JoinGroupRequestProtocol: {
-    create: m94.createJoinGroupRequestProtocol,
+    create: m116.createJoinGroupRequestProtocol,
     fields: [
       { prop: 'name', type: 'string', versions: [0, 32767] },
       { prop: 'metadata', type: 'bytes', versions: [0, 32767] },
     ],
   },
   JoinGroupResponse: {
-    create: m94.createJoinGroupResponse,
+    create: m116.createJoinGroupResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [2, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -3144,7 +3603,7 @@ const m94Structs: Record<string, StructSchema> = {
     ],
   },
   JoinGroupResponseMember: {
-    create: m94.createJoinGroupResponseMember,
+    create: m116.createJoinGroupResponseMember,
     fields: [
       { prop: 'memberId', type: 'string', versions: [0, 32767] },
       { prop: 'groupInstanceId', type: 'string', versions: [5, 32767], nullable: [5, 32767] },
@@ -3153,81 +3612,9 @@ const m94Structs: Record<string, StructSchema> = {
   },
 };
 
-const m95Structs: Record<string, StructSchema> = {
-  LeaderAndIsrRequest: {
-    create: m95.createLeaderAndIsrRequest,
-    fields: [
-      { prop: 'controllerId', type: 'int32', versions: [0, 32767] },
-      { prop: 'isKRaftController', type: 'bool', versions: [7, 32767] },
-      { prop: 'controllerEpoch', type: 'int32', versions: [0, 32767] },
-      { prop: 'brokerEpoch', type: 'int64', versions: [2, 32767] },
-      { prop: 'type', type: 'int8', versions: [5, 32767] },
-      { prop: 'ungroupedPartitionStates', type: 'struct', struct: 'LeaderAndIsrPartitionState', array: true, versions: [0, 1] },
-      { prop: 'topicStates', type: 'struct', struct: 'LeaderAndIsrTopicState', array: true, versions: [2, 32767] },
-      { prop: 'liveLeaders', type: 'struct', struct: 'LeaderAndIsrLiveLeader', array: true, versions: [0, 32767] },
-    ],
-  },
-  LeaderAndIsrPartitionState: {
-    create: m95.createLeaderAndIsrPartitionState,
-    fields: [
-      { prop: 'topicName', type: 'string', versions: [0, 1] },
-      { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
-      { prop: 'controllerEpoch', type: 'int32', versions: [0, 32767] },
-      { prop: 'leader', type: 'int32', versions: [0, 32767] },
-      { prop: 'leaderEpoch', type: 'int32', versions: [0, 32767] },
-      { prop: 'isr', type: 'int32', array: true, versions: [0, 32767] },
-      { prop: 'partitionEpoch', type: 'int32', versions: [0, 32767] },
-      { prop: 'replicas', type: 'int32', array: true, versions: [0, 32767] },
-      { prop: 'addingReplicas', type: 'int32', array: true, versions: [3, 32767] },
-      { prop: 'removingReplicas', type: 'int32', array: true, versions: [3, 32767] },
-      { prop: 'isNew', type: 'bool', versions: [1, 32767] },
-      { prop: 'leaderRecoveryState', type: 'int8', versions: [6, 32767] },
-    ],
-  },
-  LeaderAndIsrTopicState: {
-    create: m95.createLeaderAndIsrTopicState,
-    fields: [
-      { prop: 'topicName', type: 'string', versions: [2, 32767] },
-      { prop: 'topicId', type: 'uuid', versions: [5, 32767] },
-      { prop: 'partitionStates', type: 'struct', struct: 'LeaderAndIsrPartitionState', array: true, versions: [2, 32767] },
-    ],
-  },
-  LeaderAndIsrLiveLeader: {
-    create: m95.createLeaderAndIsrLiveLeader,
-    fields: [
-      { prop: 'brokerId', type: 'int32', versions: [0, 32767] },
-      { prop: 'hostName', type: 'string', versions: [0, 32767] },
-      { prop: 'port', type: 'int32', versions: [0, 32767] },
-    ],
-  },
-  LeaderAndIsrResponse: {
-    create: m95.createLeaderAndIsrResponse,
-    fields: [
-      { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
-      { prop: 'partitionErrors', type: 'struct', struct: 'LeaderAndIsrPartitionError', array: true, versions: [0, 4] },
-      { prop: 'topics', type: 'struct', struct: 'LeaderAndIsrTopicError', array: true, versions: [5, 32767] },
-    ],
-  },
-  LeaderAndIsrPartitionError: {
-    create: m95.createLeaderAndIsrPartitionError,
-    fields: [
-      { prop: 'topicName', type: 'string', versions: [0, 4] },
-      { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
-      { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
-    ],
-  },
-  LeaderAndIsrTopicError: {
-    create: m95.createLeaderAndIsrTopicError,
-    fields: [
-      { prop: 'topicId', type: 'uuid', versions: [5, 32767] },
-      { prop: 'partitionErrors', type: 'struct', struct: 'LeaderAndIsrPartitionError', array: true, versions: [5, 32767] },
-    ],
-  },
-};
-
-const m96Structs: Record<string, StructSchema> = {
+const m117Structs: Record<string, StructSchema> = {
   LeaveGroupRequest: {
-    create: m96.createLeaveGroupRequest,
+    create: m117.createLeaveGroupRequest,
     fields: [
       { prop: 'groupId', type: 'string', versions: [0, 32767] },
       { prop: 'memberId', type: 'string', versions: [0, 2] },
@@ -3235,7 +3622,7 @@ const m96Structs: Record<string, StructSchema> = {
     ],
   },
   MemberIdentity: {
-    create: m96.createMemberIdentity,
+    create: m117.createMemberIdentity,
     fields: [
       { prop: 'memberId', type: 'string', versions: [3, 32767] },
       { prop: 'groupInstanceId', type: 'string', versions: [3, 32767], nullable: [3, 32767] },
@@ -3243,7 +3630,7 @@ const m96Structs: Record<string, StructSchema> = {
     ],
   },
   LeaveGroupResponse: {
-    create: m96.createLeaveGroupResponse,
+    create: m117.createLeaveGroupResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [1, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -3251,7 +3638,7 @@ const m96Structs: Record<string, StructSchema> = {
     ],
   },
   MemberResponse: {
-    create: m96.createMemberResponse,
+    create: m117.createMemberResponse,
     fields: [
       { prop: 'memberId', type: 'string', versions: [3, 32767] },
       { prop: 'groupInstanceId', type: 'string', versions: [3, 32767], nullable: [3, 32767] },
@@ -3260,38 +3647,40 @@ const m96Structs: Record<string, StructSchema> = {
   },
 };
 
-const m97Structs: Record<string, StructSchema> = {
-  ListClientMetricsResourcesRequest: {
-    create: m97.createListClientMetricsResourcesRequest,
+const m118Structs: Record<string, StructSchema> = {
+  ListConfigResourcesRequest: {
+    create: m118.createListConfigResourcesRequest,
     fields: [
+      { prop: 'resourceTypes', type: 'int8', array: true, versions: [1, 32767] },
     ],
   },
-  ListClientMetricsResourcesResponse: {
-    create: m97.createListClientMetricsResourcesResponse,
+  ListConfigResourcesResponse: {
+    create: m118.createListConfigResourcesResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
-      { prop: 'clientMetricsResources', type: 'struct', struct: 'ClientMetricsResource', array: true, versions: [0, 32767] },
+      { prop: 'configResources', type: 'struct', struct: 'ConfigResource', array: true, versions: [0, 32767] },
     ],
   },
-  ClientMetricsResource: {
-    create: m97.createClientMetricsResource,
+  ConfigResource: {
+    create: m118.createConfigResource,
     fields: [
-      { prop: 'name', type: 'string', versions: [0, 32767] },
+      { prop: 'resourceName', type: 'string', versions: [0, 32767] },
+      { prop: 'resourceType', type: 'int8', versions: [1, 32767] },
     ],
   },
 };
 
-const m98Structs: Record<string, StructSchema> = {
+const m119Structs: Record<string, StructSchema> = {
   ListGroupsRequest: {
-    create: m98.createListGroupsRequest,
+    create: m119.createListGroupsRequest,
     fields: [
       { prop: 'statesFilter', type: 'string', array: true, versions: [4, 32767] },
       { prop: 'typesFilter', type: 'string', array: true, versions: [5, 32767] },
     ],
   },
   ListGroupsResponse: {
-    create: m98.createListGroupsResponse,
+    create: m119.createListGroupsResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [1, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -3299,7 +3688,7 @@ const m98Structs: Record<string, StructSchema> = {
     ],
   },
   ListedGroup: {
-    create: m98.createListedGroup,
+    create: m119.createListedGroup,
     fields: [
       { prop: 'groupId', type: 'string', versions: [0, 32767] },
       { prop: 'protocolType', type: 'string', versions: [0, 32767] },
@@ -3309,9 +3698,9 @@ const m98Structs: Record<string, StructSchema> = {
   },
 };
 
-const m99Structs: Record<string, StructSchema> = {
+const m120Structs: Record<string, StructSchema> = {
   ListOffsetsRequest: {
-    create: m99.createListOffsetsRequest,
+    create: m120.createListOffsetsRequest,
     fields: [
       { prop: 'replicaId', type: 'int32', versions: [0, 32767] },
       { prop: 'isolationLevel', type: 'int8', versions: [2, 32767] },
@@ -3320,41 +3709,39 @@ const m99Structs: Record<string, StructSchema> = {
     ],
   },
   ListOffsetsTopic: {
-    create: m99.createListOffsetsTopic,
+    create: m120.createListOffsetsTopic,
     fields: [
       { prop: 'name', type: 'string', versions: [0, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'ListOffsetsPartition', array: true, versions: [0, 32767] },
     ],
   },
   ListOffsetsPartition: {
-    create: m99.createListOffsetsPartition,
+    create: m120.createListOffsetsPartition,
     fields: [
       { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
       { prop: 'currentLeaderEpoch', type: 'int32', versions: [4, 32767] },
       { prop: 'timestamp', type: 'int64', versions: [0, 32767] },
-      { prop: 'maxNumOffsets', type: 'int32', versions: [0, 0] },
     ],
   },
   ListOffsetsResponse: {
-    create: m99.createListOffsetsResponse,
+    create: m120.createListOffsetsResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [2, 32767] },
       { prop: 'topics', type: 'struct', struct: 'ListOffsetsTopicResponse', array: true, versions: [0, 32767] },
     ],
   },
   ListOffsetsTopicResponse: {
-    create: m99.createListOffsetsTopicResponse,
+    create: m120.createListOffsetsTopicResponse,
     fields: [
       { prop: 'name', type: 'string', versions: [0, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'ListOffsetsPartitionResponse', array: true, versions: [0, 32767] },
     ],
   },
   ListOffsetsPartitionResponse: {
-    create: m99.createListOffsetsPartitionResponse,
+    create: m120.createListOffsetsPartitionResponse,
     fields: [
       { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
-      { prop: 'oldStyleOffsets', type: 'int64', array: true, versions: [0, 0] },
       { prop: 'timestamp', type: 'int64', versions: [1, 32767] },
       { prop: 'offset', type: 'int64', versions: [1, 32767] },
       { prop: 'leaderEpoch', type: 'int32', versions: [4, 32767] },
@@ -3362,23 +3749,23 @@ const m99Structs: Record<string, StructSchema> = {
   },
 };
 
-const m100Structs: Record<string, StructSchema> = {
+const m121Structs: Record<string, StructSchema> = {
   ListPartitionReassignmentsRequest: {
-    create: m100.createListPartitionReassignmentsRequest,
+    create: m121.createListPartitionReassignmentsRequest,
     fields: [
       { prop: 'timeoutMs', type: 'int32', versions: [0, 32767] },
       { prop: 'topics', type: 'struct', struct: 'ListPartitionReassignmentsTopics', array: true, versions: [0, 32767], nullable: [0, 32767] },
     ],
   },
   ListPartitionReassignmentsTopics: {
-    create: m100.createListPartitionReassignmentsTopics,
+    create: m121.createListPartitionReassignmentsTopics,
     fields: [
       { prop: 'name', type: 'string', versions: [0, 32767] },
       { prop: 'partitionIndexes', type: 'int32', array: true, versions: [0, 32767] },
     ],
   },
   ListPartitionReassignmentsResponse: {
-    create: m100.createListPartitionReassignmentsResponse,
+    create: m121.createListPartitionReassignmentsResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -3387,14 +3774,14 @@ const m100Structs: Record<string, StructSchema> = {
     ],
   },
   OngoingTopicReassignment: {
-    create: m100.createOngoingTopicReassignment,
+    create: m121.createOngoingTopicReassignment,
     fields: [
       { prop: 'name', type: 'string', versions: [0, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'OngoingPartitionReassignment', array: true, versions: [0, 32767] },
     ],
   },
   OngoingPartitionReassignment: {
-    create: m100.createOngoingPartitionReassignment,
+    create: m121.createOngoingPartitionReassignment,
     fields: [
       { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
       { prop: 'replicas', type: 'int32', array: true, versions: [0, 32767] },
@@ -3404,17 +3791,18 @@ const m100Structs: Record<string, StructSchema> = {
   },
 };
 
-const m101Structs: Record<string, StructSchema> = {
+const m122Structs: Record<string, StructSchema> = {
   ListTransactionsRequest: {
-    create: m101.createListTransactionsRequest,
+    create: m122.createListTransactionsRequest,
     fields: [
       { prop: 'stateFilters', type: 'string', array: true, versions: [0, 32767] },
       { prop: 'producerIdFilters', type: 'int64', array: true, versions: [0, 32767] },
       { prop: 'durationFilter', type: 'int64', versions: [1, 32767] },
+      { prop: 'transactionalIdPattern', type: 'string', versions: [2, 32767], nullable: [2, 32767] },
     ],
   },
   ListTransactionsResponse: {
-    create: m101.createListTransactionsResponse,
+    create: m122.createListTransactionsResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -3423,7 +3811,7 @@ const m101Structs: Record<string, StructSchema> = {
     ],
   },
   TransactionState: {
-    create: m101.createTransactionState,
+    create: m122.createTransactionState,
     fields: [
       { prop: 'transactionalId', type: 'string', versions: [0, 32767] },
       { prop: 'producerId', type: 'int64', versions: [0, 32767] },
@@ -3432,9 +3820,9 @@ const m101Structs: Record<string, StructSchema> = {
   },
 };
 
-const m102Structs: Record<string, StructSchema> = {
+const m123Structs: Record<string, StructSchema> = {
   MetadataRequest: {
-    create: m102.createMetadataRequest,
+    create: m123.createMetadataRequest,
     fields: [
       { prop: 'topics', type: 'struct', struct: 'MetadataRequestTopic', array: true, versions: [0, 32767], nullable: [1, 32767] },
       { prop: 'allowAutoTopicCreation', type: 'bool', versions: [4, 32767] },
@@ -3443,14 +3831,14 @@ const m102Structs: Record<string, StructSchema> = {
     ],
   },
   MetadataRequestTopic: {
-    create: m102.createMetadataRequestTopic,
+    create: m123.createMetadataRequestTopic,
     fields: [
       { prop: 'topicId', type: 'uuid', versions: [10, 32767] },
       { prop: 'name', type: 'string', versions: [0, 32767], nullable: [10, 32767] },
     ],
   },
   MetadataResponse: {
-    create: m102.createMetadataResponse,
+    create: m123.createMetadataResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [3, 32767] },
       { prop: 'brokers', type: 'struct', struct: 'MetadataResponseBroker', array: true, versions: [0, 32767] },
@@ -3458,10 +3846,11 @@ const m102Structs: Record<string, StructSchema> = {
       { prop: 'controllerId', type: 'int32', versions: [1, 32767] },
       { prop: 'topics', type: 'struct', struct: 'MetadataResponseTopic', array: true, versions: [0, 32767] },
       { prop: 'clusterAuthorizedOperations', type: 'int32', versions: [8, 10] },
+      { prop: 'errorCode', type: 'int16', versions: [13, 32767] },
     ],
   },
   MetadataResponseBroker: {
-    create: m102.createMetadataResponseBroker,
+    create: m123.createMetadataResponseBroker,
     fields: [
       { prop: 'nodeId', type: 'int32', versions: [0, 32767] },
       { prop: 'host', type: 'string', versions: [0, 32767] },
@@ -3470,7 +3859,7 @@ const m102Structs: Record<string, StructSchema> = {
     ],
   },
   MetadataResponseTopic: {
-    create: m102.createMetadataResponseTopic,
+    create: m123.createMetadataResponseTopic,
     fields: [
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
       { prop: 'name', type: 'string', versions: [0, 32767], nullable: [12, 32767] },
@@ -3481,7 +3870,7 @@ const m102Structs: Record<string, StructSchema> = {
     ],
   },
   MetadataResponsePartition: {
-    create: m102.createMetadataResponsePartition,
+    create: m123.createMetadataResponsePartition,
     fields: [
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
       { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
@@ -3494,9 +3883,9 @@ const m102Structs: Record<string, StructSchema> = {
   },
 };
 
-const m103Structs: Record<string, StructSchema> = {
+const m124Structs: Record<string, StructSchema> = {
   OffsetCommitRequest: {
-    create: m103.createOffsetCommitRequest,
+    create: m124.createOffsetCommitRequest,
     fields: [
       { prop: 'groupId', type: 'string', versions: [0, 32767] },
       { prop: 'generationIdOrMemberEpoch', type: 'int32', versions: [1, 32767] },
@@ -3507,38 +3896,39 @@ const m103Structs: Record<string, StructSchema> = {
     ],
   },
   OffsetCommitRequestTopic: {
-    create: m103.createOffsetCommitRequestTopic,
+    create: m124.createOffsetCommitRequestTopic,
     fields: [
-      { prop: 'name', type: 'string', versions: [0, 32767] },
+      { prop: 'name', type: 'string', versions: [0, 9] },
+      { prop: 'topicId', type: 'uuid', versions: [10, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'OffsetCommitRequestPartition', array: true, versions: [0, 32767] },
     ],
   },
   OffsetCommitRequestPartition: {
-    create: m103.createOffsetCommitRequestPartition,
+    create: m124.createOffsetCommitRequestPartition,
     fields: [
       { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
       { prop: 'committedOffset', type: 'int64', versions: [0, 32767] },
       { prop: 'committedLeaderEpoch', type: 'int32', versions: [6, 32767] },
-      { prop: 'commitTimestamp', type: 'int64', versions: [1, 1] },
       { prop: 'committedMetadata', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
     ],
   },
   OffsetCommitResponse: {
-    create: m103.createOffsetCommitResponse,
+    create: m124.createOffsetCommitResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [3, 32767] },
       { prop: 'topics', type: 'struct', struct: 'OffsetCommitResponseTopic', array: true, versions: [0, 32767] },
     ],
   },
   OffsetCommitResponseTopic: {
-    create: m103.createOffsetCommitResponseTopic,
+    create: m124.createOffsetCommitResponseTopic,
     fields: [
-      { prop: 'name', type: 'string', versions: [0, 32767] },
+      { prop: 'name', type: 'string', versions: [0, 9] },
+      { prop: 'topicId', type: 'uuid', versions: [10, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'OffsetCommitResponsePartition', array: true, versions: [0, 32767] },
     ],
   },
   OffsetCommitResponsePartition: {
-    create: m103.createOffsetCommitResponsePartition,
+    create: m124.createOffsetCommitResponsePartition,
     fields: [
       { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -3546,29 +3936,29 @@ const m103Structs: Record<string, StructSchema> = {
   },
 };
 
-const m104Structs: Record<string, StructSchema> = {
+const m125Structs: Record<string, StructSchema> = {
   OffsetDeleteRequest: {
-    create: m104.createOffsetDeleteRequest,
+    create: m125.createOffsetDeleteRequest,
     fields: [
       { prop: 'groupId', type: 'string', versions: [0, 32767] },
       { prop: 'topics', type: 'struct', struct: 'OffsetDeleteRequestTopic', array: true, versions: [0, 32767] },
     ],
   },
   OffsetDeleteRequestTopic: {
-    create: m104.createOffsetDeleteRequestTopic,
+    create: m125.createOffsetDeleteRequestTopic,
     fields: [
       { prop: 'name', type: 'string', versions: [0, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'OffsetDeleteRequestPartition', array: true, versions: [0, 32767] },
     ],
   },
   OffsetDeleteRequestPartition: {
-    create: m104.createOffsetDeleteRequestPartition,
+    create: m125.createOffsetDeleteRequestPartition,
     fields: [
       { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
     ],
   },
   OffsetDeleteResponse: {
-    create: m104.createOffsetDeleteResponse,
+    create: m125.createOffsetDeleteResponse,
     fields: [
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
       { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
@@ -3576,14 +3966,14 @@ const m104Structs: Record<string, StructSchema> = {
     ],
   },
   OffsetDeleteResponseTopic: {
-    create: m104.createOffsetDeleteResponseTopic,
+    create: m125.createOffsetDeleteResponseTopic,
     fields: [
       { prop: 'name', type: 'string', versions: [0, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'OffsetDeleteResponsePartition', array: true, versions: [0, 32767] },
     ],
   },
   OffsetDeleteResponsePartition: {
-    create: m104.createOffsetDeleteResponsePartition,
+    create: m125.createOffsetDeleteResponsePartition,
     fields: [
       { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -3591,9 +3981,9 @@ const m104Structs: Record<string, StructSchema> = {
   },
 };
 
-const m105Structs: Record<string, StructSchema> = {
+const m126Structs: Record<string, StructSchema> = {
   OffsetFetchRequest: {
-    create: m105.createOffsetFetchRequest,
+    create: m126.createOffsetFetchRequest,
     fields: [
       { prop: 'groupId', type: 'string', versions: [0, 7] },
       { prop: 'topics', type: 'struct', struct: 'OffsetFetchRequestTopic', array: true, versions: [0, 7], nullable: [2, 7] },
@@ -3602,14 +3992,14 @@ const m105Structs: Record<string, StructSchema> = {
     ],
   },
   OffsetFetchRequestTopic: {
-    create: m105.createOffsetFetchRequestTopic,
+    create: m126.createOffsetFetchRequestTopic,
     fields: [
       { prop: 'name', type: 'string', versions: [0, 7] },
       { prop: 'partitionIndexes', type: 'int32', array: true, versions: [0, 7] },
     ],
   },
   OffsetFetchRequestGroup: {
-    create: m105.createOffsetFetchRequestGroup,
+    create: m126.createOffsetFetchRequestGroup,
     fields: [
       { prop: 'groupId', type: 'string', versions: [8, 32767] },
       { prop: 'memberId', type: 'string', versions: [9, 32767], nullable: [9, 32767] },
@@ -3618,14 +4008,15 @@ const m105Structs: Record<string, StructSchema> = {
     ],
   },
   OffsetFetchRequestTopics: {
-    create: m105.createOffsetFetchRequestTopics,
+    create: m126.createOffsetFetchRequestTopics,
     fields: [
-      { prop: 'name', type: 'string', versions: [8, 32767] },
+      { prop: 'name', type: 'string', versions: [8, 9] },
+      { prop: 'topicId', type: 'uuid', versions: [10, 32767] },
       { prop: 'partitionIndexes', type: 'int32', array: true, versions: [8, 32767] },
     ],
   },
   OffsetFetchResponse: {
-    create: m105.createOffsetFetchResponse,
+    create: m126.createOffsetFetchResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [3, 32767] },
       { prop: 'topics', type: 'struct', struct: 'OffsetFetchResponseTopic', array: true, versions: [0, 7] },
@@ -3634,14 +4025,14 @@ const m105Structs: Record<string, StructSchema> = {
     ],
   },
   OffsetFetchResponseTopic: {
-    create: m105.createOffsetFetchResponseTopic,
+    create: m126.createOffsetFetchResponseTopic,
     fields: [
       { prop: 'name', type: 'string', versions: [0, 7] },
       { prop: 'partitions', type: 'struct', struct: 'OffsetFetchResponsePartition', array: true, versions: [0, 7] },
     ],
   },
   OffsetFetchResponsePartition: {
-    create: m105.createOffsetFetchResponsePartition,
+    create: m126.createOffsetFetchResponsePartition,
     fields: [
       { prop: 'partitionIndex', type: 'int32', versions: [0, 7] },
       { prop: 'committedOffset', type: 'int64', versions: [0, 7] },
@@ -3651,7 +4042,7 @@ const m105Structs: Record<string, StructSchema> = {
     ],
   },
   OffsetFetchResponseGroup: {
-    create: m105.createOffsetFetchResponseGroup,
+    create: m126.createOffsetFetchResponseGroup,
     fields: [
       { prop: 'groupId', type: 'string', versions: [8, 32767] },
       { prop: 'topics', type: 'struct', struct: 'OffsetFetchResponseTopics', array: true, versions: [8, 32767] },
@@ -3659,14 +4050,15 @@ const m105Structs: Record<string, StructSchema> = {
     ],
   },
   OffsetFetchResponseTopics: {
-    create: m105.createOffsetFetchResponseTopics,
+    create: m126.createOffsetFetchResponseTopics,
     fields: [
-      { prop: 'name', type: 'string', versions: [8, 32767] },
+      { prop: 'name', type: 'string', versions: [8, 9] },
+      { prop: 'topicId', type: 'uuid', versions: [10, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'OffsetFetchResponsePartitions', array: true, versions: [8, 32767] },
     ],
   },
   OffsetFetchResponsePartitions: {
-    create: m105.createOffsetFetchResponsePartitions,
+    create: m126.createOffsetFetchResponsePartitions,
     fields: [
       { prop: 'partitionIndex', type: 'int32', versions: [8, 32767] },
       { prop: 'committedOffset', type: 'int64', versions: [8, 32767] },
@@ -3677,23 +4069,23 @@ const m105Structs: Record<string, StructSchema> = {
   },
 };
 
-const m106Structs: Record<string, StructSchema> = {
+const m127Structs: Record<string, StructSchema> = {
   OffsetForLeaderEpochRequest: {
-    create: m106.createOffsetForLeaderEpochRequest,
+    create: m127.createOffsetForLeaderEpochRequest,
     fields: [
       { prop: 'replicaId', type: 'int32', versions: [3, 32767] },
       { prop: 'topics', type: 'struct', struct: 'OffsetForLeaderTopic', array: true, versions: [0, 32767] },
     ],
   },
   OffsetForLeaderTopic: {
-    create: m106.createOffsetForLeaderTopic,
+    create: m127.createOffsetForLeaderTopic,
     fields: [
       { prop: 'topic', type: 'string', versions: [0, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'OffsetForLeaderPartition', array: true, versions: [0, 32767] },
     ],
   },
   OffsetForLeaderPartition: {
-    create: m106.createOffsetForLeaderPartition,
+    create: m127.createOffsetForLeaderPartition,
     fields: [
       { prop: 'partition', type: 'int32', versions: [0, 32767] },
       { prop: 'currentLeaderEpoch', type: 'int32', versions: [2, 32767] },
@@ -3701,21 +4093,21 @@ const m106Structs: Record<string, StructSchema> = {
     ],
   },
   OffsetForLeaderEpochResponse: {
-    create: m106.createOffsetForLeaderEpochResponse,
+    create: m127.createOffsetForLeaderEpochResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [2, 32767] },
       { prop: 'topics', type: 'struct', struct: 'OffsetForLeaderTopicResult', array: true, versions: [0, 32767] },
     ],
   },
   OffsetForLeaderTopicResult: {
-    create: m106.createOffsetForLeaderTopicResult,
+    create: m127.createOffsetForLeaderTopicResult,
     fields: [
       { prop: 'topic', type: 'string', versions: [0, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'EpochEndOffset', array: true, versions: [0, 32767] },
     ],
   },
   EpochEndOffset: {
-    create: m106.createEpochEndOffset,
+    create: m127.createEpochEndOffset,
     fields: [
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
       { prop: 'partition', type: 'int32', versions: [0, 32767] },
@@ -3725,9 +4117,9 @@ const m106Structs: Record<string, StructSchema> = {
   },
 };
 
-const m107Structs: Record<string, StructSchema> = {
+const m128Structs: Record<string, StructSchema> = {
   ProduceRequest: {
-    create: m107.createProduceRequest,
+    create: m128.createProduceRequest,
     fields: [
       { prop: 'transactionalId', type: 'string', versions: [3, 32767], nullable: [3, 32767] },
       { prop: 'acks', type: 'int16', versions: [0, 32767] },
@@ -3736,21 +4128,22 @@ const m107Structs: Record<string, StructSchema> = {
     ],
   },
   TopicProduceData: {
-    create: m107.createTopicProduceData,
+    create: m128.createTopicProduceData,
     fields: [
-      { prop: 'name', type: 'string', versions: [0, 32767] },
+      { prop: 'name', type: 'string', versions: [0, 12] },
+      { prop: 'topicId', type: 'uuid', versions: [13, 32767] },
       { prop: 'partitionData', type: 'struct', struct: 'PartitionProduceData', array: true, versions: [0, 32767] },
     ],
   },
   PartitionProduceData: {
-    create: m107.createPartitionProduceData,
+    create: m128.createPartitionProduceData,
     fields: [
       { prop: 'index', type: 'int32', versions: [0, 32767] },
       { prop: 'records', type: 'records', versions: [0, 32767], nullable: [0, 32767] },
     ],
   },
   ProduceResponse: {
-    create: m107.createProduceResponse,
+    create: m128.createProduceResponse,
     fields: [
       { prop: 'responses', type: 'struct', struct: 'TopicProduceResponse', array: true, versions: [0, 32767] },
       { prop: 'throttleTimeMs', type: 'int32', versions: [1, 32767] },
@@ -3758,14 +4151,15 @@ const m107Structs: Record<string, StructSchema> = {
     ],
   },
   TopicProduceResponse: {
-    create: m107.createTopicProduceResponse,
+    create: m128.createTopicProduceResponse,
     fields: [
-      { prop: 'name', type: 'string', versions: [0, 32767] },
+      { prop: 'name', type: 'string', versions: [0, 12] },
+      { prop: 'topicId', type: 'uuid', versions: [13, 32767] },
       { prop: 'partitionResponses', type: 'struct', struct: 'PartitionProduceResponse', array: true, versions: [0, 32767] },
     ],
   },
   PartitionProduceResponse: {
-    create: m107.createPartitionProduceResponse,
+    create: m128.createPartitionProduceResponse,
     fields: [
       { prop: 'index', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -3778,21 +4172,21 @@ const m107Structs: Record<string, StructSchema> = {
     ],
   },
   BatchIndexAndErrorMessage: {
-    create: m107.createBatchIndexAndErrorMessage,
+    create: m128.createBatchIndexAndErrorMessage,
     fields: [
       { prop: 'batchIndex', type: 'int32', versions: [8, 32767] },
       { prop: 'batchIndexErrorMessage', type: 'string', versions: [8, 32767], nullable: [8, 32767] },
     ],
   },
   LeaderIdAndEpoch: {
-    create: m107.createLeaderIdAndEpoch,
+    create: m128.createLeaderIdAndEpoch,
     fields: [
       { prop: 'leaderId', type: 'int32', versions: [10, 32767] },
       { prop: 'leaderEpoch', type: 'int32', versions: [10, 32767] },
     ],
   },
   NodeEndpoint: {
-    create: m107.createNodeEndpoint,
+    create: m128.createNodeEndpoint,
     fields: [
       { prop: 'nodeId', type: 'int32', versions: [10, 32767] },
       { prop: 'host', type: 'string', versions: [10, 32767] },
@@ -3802,9 +4196,9 @@ const m107Structs: Record<string, StructSchema> = {
   },
 };
 
-const m108Structs: Record<string, StructSchema> = {
+const m129Structs: Record<string, StructSchema> = {
   PushTelemetryRequest: {
-    create: m108.createPushTelemetryRequest,
+    create: m129.createPushTelemetryRequest,
     fields: [
       { prop: 'clientInstanceId', type: 'uuid', versions: [0, 32767] },
       { prop: 'subscriptionId', type: 'int32', versions: [0, 32767] },
@@ -3814,7 +4208,7 @@ const m108Structs: Record<string, StructSchema> = {
     ],
   },
   PushTelemetryResponse: {
-    create: m108.createPushTelemetryResponse,
+    create: m129.createPushTelemetryResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -3822,90 +4216,92 @@ const m108Structs: Record<string, StructSchema> = {
   },
 };
 
-const m109Structs: Record<string, StructSchema> = {
+const m130Structs: Record<string, StructSchema> = {
   ReadShareGroupStateSummaryRequest: {
-    create: m109.createReadShareGroupStateSummaryRequest,
+    create: m130.createReadShareGroupStateSummaryRequest,
     fields: [
       { prop: 'groupId', type: 'string', versions: [0, 32767] },
       { prop: 'topics', type: 'struct', struct: 'ReadStateSummaryData', array: true, versions: [0, 32767] },
     ],
   },
   ReadStateSummaryData: {
-    create: m109.createReadStateSummaryData,
+    create: m130.createReadStateSummaryData,
     fields: [
       { prop: 'topicId', type: 'uuid', versions: [0, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'PartitionData', array: true, versions: [0, 32767] },
     ],
   },
   PartitionData: {
-    create: m109.createPartitionData,
+    create: m130.createPartitionData,
     fields: [
       { prop: 'partition', type: 'int32', versions: [0, 32767] },
       { prop: 'leaderEpoch', type: 'int32', versions: [0, 32767] },
     ],
   },
   ReadShareGroupStateSummaryResponse: {
-    create: m109.createReadShareGroupStateSummaryResponse,
+    create: m130.createReadShareGroupStateSummaryResponse,
     fields: [
       { prop: 'results', type: 'struct', struct: 'ReadStateSummaryResult', array: true, versions: [0, 32767] },
     ],
   },
   ReadStateSummaryResult: {
-    create: m109.createReadStateSummaryResult,
+    create: m130.createReadStateSummaryResult,
     fields: [
       { prop: 'topicId', type: 'uuid', versions: [0, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'PartitionResult', array: true, versions: [0, 32767] },
     ],
   },
   PartitionResult: {
-    create: m109.createPartitionResult,
+    create: m130.createPartitionResult,
     fields: [
       { prop: 'partition', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
       { prop: 'errorMessage', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
       { prop: 'stateEpoch', type: 'int32', versions: [0, 32767] },
+      { prop: 'leaderEpoch', type: 'int32', versions: [0, 32767] },
       { prop: 'startOffset', type: 'int64', versions: [0, 32767] },
+      { prop: 'deliveryCompleteCount', type: 'int32', versions: [1, 32767] },
     ],
   },
 };
 
-const m110Structs: Record<string, StructSchema> = {
+const m131Structs: Record<string, StructSchema> = {
   ReadShareGroupStateRequest: {
-    create: m110.createReadShareGroupStateRequest,
+    create: m131.createReadShareGroupStateRequest,
     fields: [
       { prop: 'groupId', type: 'string', versions: [0, 32767] },
       { prop: 'topics', type: 'struct', struct: 'ReadStateData', array: true, versions: [0, 32767] },
     ],
   },
   ReadStateData: {
-    create: m110.createReadStateData,
+    create: m131.createReadStateData,
     fields: [
       { prop: 'topicId', type: 'uuid', versions: [0, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'PartitionData', array: true, versions: [0, 32767] },
     ],
   },
   PartitionData: {
-    create: m110.createPartitionData,
+    create: m131.createPartitionData,
     fields: [
       { prop: 'partition', type: 'int32', versions: [0, 32767] },
       { prop: 'leaderEpoch', type: 'int32', versions: [0, 32767] },
     ],
   },
   ReadShareGroupStateResponse: {
-    create: m110.createReadShareGroupStateResponse,
+    create: m131.createReadShareGroupStateResponse,
     fields: [
       { prop: 'results', type: 'struct', struct: 'ReadStateResult', array: true, versions: [0, 32767] },
     ],
   },
   ReadStateResult: {
-    create: m110.createReadStateResult,
+    create: m131.createReadStateResult,
     fields: [
       { prop: 'topicId', type: 'uuid', versions: [0, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'PartitionResult', array: true, versions: [0, 32767] },
     ],
   },
   PartitionResult: {
-    create: m110.createPartitionResult,
+    create: m131.createPartitionResult,
     fields: [
       { prop: 'partition', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -3916,7 +4312,7 @@ const m110Structs: Record<string, StructSchema> = {
     ],
   },
   StateBatch: {
-    create: m110.createStateBatch,
+    create: m131.createStateBatch,
     fields: [
       { prop: 'firstOffset', type: 'int64', versions: [0, 32767] },
       { prop: 'lastOffset', type: 'int64', versions: [0, 32767] },
@@ -3926,9 +4322,9 @@ const m110Structs: Record<string, StructSchema> = {
   },
 };
 
-const m111Structs: Record<string, StructSchema> = {
+const m132Structs: Record<string, StructSchema> = {
   RemoveRaftVoterRequest: {
-    create: m111.createRemoveRaftVoterRequest,
+    create: m132.createRemoveRaftVoterRequest,
     fields: [
       { prop: 'clusterId', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
       { prop: 'voterId', type: 'int32', versions: [0, 32767] },
@@ -3936,7 +4332,7 @@ const m111Structs: Record<string, StructSchema> = {
     ],
   },
   RemoveRaftVoterResponse: {
-    create: m111.createRemoveRaftVoterResponse,
+    create: m132.createRemoveRaftVoterResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -3945,16 +4341,16 @@ const m111Structs: Record<string, StructSchema> = {
   },
 };
 
-const m112Structs: Record<string, StructSchema> = {
+const m133Structs: Record<string, StructSchema> = {
   RenewDelegationTokenRequest: {
-    create: m112.createRenewDelegationTokenRequest,
+    create: m133.createRenewDelegationTokenRequest,
     fields: [
       { prop: 'hmac', type: 'bytes', versions: [0, 32767] },
       { prop: 'renewPeriodMs', type: 'int64', versions: [0, 32767] },
     ],
   },
   RenewDelegationTokenResponse: {
-    create: m112.createRenewDelegationTokenResponse,
+    create: m133.createRenewDelegationTokenResponse,
     fields: [
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
       { prop: 'expiryTimestampMs', type: 'int64', versions: [0, 32767] },
@@ -3963,15 +4359,15 @@ const m112Structs: Record<string, StructSchema> = {
   },
 };
 
-const m113Structs: Record<string, StructSchema> = {
+const m134Structs: Record<string, StructSchema> = {
   SaslAuthenticateRequest: {
-    create: m113.createSaslAuthenticateRequest,
+    create: m134.createSaslAuthenticateRequest,
     fields: [
       { prop: 'authBytes', type: 'bytes', versions: [0, 32767] },
     ],
   },
   SaslAuthenticateResponse: {
-    create: m113.createSaslAuthenticateResponse,
+    create: m134.createSaslAuthenticateResponse,
     fields: [
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
       { prop: 'errorMessage', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
@@ -3981,15 +4377,15 @@ const m113Structs: Record<string, StructSchema> = {
   },
 };
 
-const m114Structs: Record<string, StructSchema> = {
+const m135Structs: Record<string, StructSchema> = {
   SaslHandshakeRequest: {
-    create: m114.createSaslHandshakeRequest,
+    create: m135.createSaslHandshakeRequest,
     fields: [
       { prop: 'mechanism', type: 'string', versions: [0, 32767] },
     ],
   },
   SaslHandshakeResponse: {
-    create: m114.createSaslHandshakeResponse,
+    create: m135.createSaslHandshakeResponse,
     fields: [
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
       { prop: 'mechanisms', type: 'string', array: true, versions: [0, 32767] },
@@ -3997,32 +4393,33 @@ const m114Structs: Record<string, StructSchema> = {
   },
 };
 
-const m115Structs: Record<string, StructSchema> = {
+const m136Structs: Record<string, StructSchema> = {
   ShareAcknowledgeRequest: {
-    create: m115.createShareAcknowledgeRequest,
+    create: m136.createShareAcknowledgeRequest,
     fields: [
       { prop: 'groupId', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
       { prop: 'memberId', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
       { prop: 'shareSessionEpoch', type: 'int32', versions: [0, 32767] },
+      { prop: 'isRenewAck', type: 'bool', versions: [2, 32767] },
       { prop: 'topics', type: 'struct', struct: 'AcknowledgeTopic', array: true, versions: [0, 32767] },
     ],
   },
   AcknowledgeTopic: {
-    create: m115.createAcknowledgeTopic,
+    create: m136.createAcknowledgeTopic,
     fields: [
       { prop: 'topicId', type: 'uuid', versions: [0, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'AcknowledgePartition', array: true, versions: [0, 32767] },
     ],
   },
   AcknowledgePartition: {
-    create: m115.createAcknowledgePartition,
+    create: m136.createAcknowledgePartition,
     fields: [
       { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
       { prop: 'acknowledgementBatches', type: 'struct', struct: 'AcknowledgementBatch', array: true, versions: [0, 32767] },
     ],
   },
   AcknowledgementBatch: {
-    create: m115.createAcknowledgementBatch,
+    create: m136.createAcknowledgementBatch,
     fields: [
       { prop: 'firstOffset', type: 'int64', versions: [0, 32767] },
       { prop: 'lastOffset', type: 'int64', versions: [0, 32767] },
@@ -4030,24 +4427,25 @@ const m115Structs: Record<string, StructSchema> = {
     ],
   },
   ShareAcknowledgeResponse: {
-    create: m115.createShareAcknowledgeResponse,
+    create: m136.createShareAcknowledgeResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
       { prop: 'errorMessage', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
+      { prop: 'acquisitionLockTimeoutMs', type: 'int32', versions: [2, 32767] },
       { prop: 'responses', type: 'struct', struct: 'ShareAcknowledgeTopicResponse', array: true, versions: [0, 32767] },
       { prop: 'nodeEndpoints', type: 'struct', struct: 'NodeEndpoint', array: true, versions: [0, 32767] },
     ],
   },
   ShareAcknowledgeTopicResponse: {
-    create: m115.createShareAcknowledgeTopicResponse,
+    create: m136.createShareAcknowledgeTopicResponse,
     fields: [
       { prop: 'topicId', type: 'uuid', versions: [0, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'PartitionData', array: true, versions: [0, 32767] },
     ],
   },
   PartitionData: {
-    create: m115.createPartitionData,
+    create: m136.createPartitionData,
     fields: [
       { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -4056,14 +4454,14 @@ const m115Structs: Record<string, StructSchema> = {
     ],
   },
   LeaderIdAndEpoch: {
-    create: m115.createLeaderIdAndEpoch,
+    create: m136.createLeaderIdAndEpoch,
     fields: [
       { prop: 'leaderId', type: 'int32', versions: [0, 32767] },
       { prop: 'leaderEpoch', type: 'int32', versions: [0, 32767] },
     ],
   },
   NodeEndpoint: {
-    create: m115.createNodeEndpoint,
+    create: m136.createNodeEndpoint,
     fields: [
       { prop: 'nodeId', type: 'int32', versions: [0, 32767] },
       { prop: 'host', type: 'string', versions: [0, 32767] },
@@ -4073,9 +4471,9 @@ const m115Structs: Record<string, StructSchema> = {
   },
 };
 
-const m116Structs: Record<string, StructSchema> = {
+const m137Structs: Record<string, StructSchema> = {
   ShareFetchRequest: {
-    create: m116.createShareFetchRequest,
+    create: m137.createShareFetchRequest,
     fields: [
       { prop: 'groupId', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
       { prop: 'memberId', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
@@ -4083,27 +4481,31 @@ const m116Structs: Record<string, StructSchema> = {
       { prop: 'maxWaitMs', type: 'int32', versions: [0, 32767] },
       { prop: 'minBytes', type: 'int32', versions: [0, 32767] },
       { prop: 'maxBytes', type: 'int32', versions: [0, 32767] },
+      { prop: 'maxRecords', type: 'int32', versions: [1, 32767] },
+      { prop: 'batchSize', type: 'int32', versions: [1, 32767] },
+      { prop: 'shareAcquireMode', type: 'int8', versions: [2, 32767] },
+      { prop: 'isRenewAck', type: 'bool', versions: [2, 32767] },
       { prop: 'topics', type: 'struct', struct: 'FetchTopic', array: true, versions: [0, 32767] },
       { prop: 'forgottenTopicsData', type: 'struct', struct: 'ForgottenTopic', array: true, versions: [0, 32767] },
     ],
   },
   FetchTopic: {
-    create: m116.createFetchTopic,
+    create: m137.createFetchTopic,
     fields: [
       { prop: 'topicId', type: 'uuid', versions: [0, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'FetchPartition', array: true, versions: [0, 32767] },
     ],
   },
   FetchPartition: {
-    create: m116.createFetchPartition,
+    create: m137.createFetchPartition,
     fields: [
       { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
-      { prop: 'partitionMaxBytes', type: 'int32', versions: [0, 32767] },
+      { prop: 'partitionMaxBytes', type: 'int32', versions: [0, 0] },
       { prop: 'acknowledgementBatches', type: 'struct', struct: 'AcknowledgementBatch', array: true, versions: [0, 32767] },
     ],
   },
   AcknowledgementBatch: {
-    create: m116.createAcknowledgementBatch,
+    create: m137.createAcknowledgementBatch,
     fields: [
       { prop: 'firstOffset', type: 'int64', versions: [0, 32767] },
       { prop: 'lastOffset', type: 'int64', versions: [0, 32767] },
@@ -4111,31 +4513,32 @@ const m116Structs: Record<string, StructSchema> = {
     ],
   },
   ForgottenTopic: {
-    create: m116.createForgottenTopic,
+    create: m137.createForgottenTopic,
     fields: [
       { prop: 'topicId', type: 'uuid', versions: [0, 32767] },
       { prop: 'partitions', type: 'int32', array: true, versions: [0, 32767] },
     ],
   },
   ShareFetchResponse: {
-    create: m116.createShareFetchResponse,
+    create: m137.createShareFetchResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
       { prop: 'errorMessage', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
+      { prop: 'acquisitionLockTimeoutMs', type: 'int32', versions: [1, 32767] },
       { prop: 'responses', type: 'struct', struct: 'ShareFetchableTopicResponse', array: true, versions: [0, 32767] },
       { prop: 'nodeEndpoints', type: 'struct', struct: 'NodeEndpoint', array: true, versions: [0, 32767] },
     ],
   },
   ShareFetchableTopicResponse: {
-    create: m116.createShareFetchableTopicResponse,
+    create: m137.createShareFetchableTopicResponse,
     fields: [
       { prop: 'topicId', type: 'uuid', versions: [0, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'PartitionData', array: true, versions: [0, 32767] },
     ],
   },
   PartitionData: {
-    create: m116.createPartitionData,
+    create: m137.createPartitionData,
     fields: [
       { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -4143,19 +4546,19 @@ const m116Structs: Record<string, StructSchema> = {
       { prop: 'acknowledgeErrorCode', type: 'int16', versions: [0, 32767] },
       { prop: 'acknowledgeErrorMessage', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
       { prop: 'currentLeader', type: 'struct', struct: 'LeaderIdAndEpoch', versions: [0, 32767] },
-      { prop: 'records', type: 'records', versions: [0, 32767], nullable: [0, 32767] },
+      { prop: 'records', type: 'records', versions: [0, 32767], nullable: [0, 0] },
       { prop: 'acquiredRecords', type: 'struct', struct: 'AcquiredRecords', array: true, versions: [0, 32767] },
     ],
   },
   LeaderIdAndEpoch: {
-    create: m116.createLeaderIdAndEpoch,
+    create: m137.createLeaderIdAndEpoch,
     fields: [
       { prop: 'leaderId', type: 'int32', versions: [0, 32767] },
       { prop: 'leaderEpoch', type: 'int32', versions: [0, 32767] },
     ],
   },
   AcquiredRecords: {
-    create: m116.createAcquiredRecords,
+    create: m137.createAcquiredRecords,
     fields: [
       { prop: 'firstOffset', type: 'int64', versions: [0, 32767] },
       { prop: 'lastOffset', type: 'int64', versions: [0, 32767] },
@@ -4163,7 +4566,7 @@ const m116Structs: Record<string, StructSchema> = {
     ],
   },
   NodeEndpoint: {
-    create: m116.createNodeEndpoint,
+    create: m137.createNodeEndpoint,
     fields: [
       { prop: 'nodeId', type: 'int32', versions: [0, 32767] },
       { prop: 'host', type: 'string', versions: [0, 32767] },
@@ -4173,23 +4576,23 @@ const m116Structs: Record<string, StructSchema> = {
   },
 };
 
-const m117Structs: Record<string, StructSchema> = {
+const m138Structs: Record<string, StructSchema> = {
   ShareGroupDescribeRequest: {
-    create: m117.createShareGroupDescribeRequest,
+    create: m138.createShareGroupDescribeRequest,
     fields: [
       { prop: 'groupIds', type: 'string', array: true, versions: [0, 32767] },
       { prop: 'includeAuthorizedOperations', type: 'bool', versions: [0, 32767] },
     ],
   },
   ShareGroupDescribeResponse: {
-    create: m117.createShareGroupDescribeResponse,
+    create: m138.createShareGroupDescribeResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
       { prop: 'groups', type: 'struct', struct: 'DescribedGroup', array: true, versions: [0, 32767] },
     ],
   },
   DescribedGroup: {
-    create: m117.createDescribedGroup,
+    create: m138.createDescribedGroup,
     fields: [
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
       { prop: 'errorMessage', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
@@ -4203,7 +4606,7 @@ const m117Structs: Record<string, StructSchema> = {
     ],
   },
   Member: {
-    create: m117.createMember,
+    create: m138.createMember,
     fields: [
       { prop: 'memberId', type: 'string', versions: [0, 32767] },
       { prop: 'rackId', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
@@ -4215,13 +4618,13 @@ const m117Structs: Record<string, StructSchema> = {
     ],
   },
   Assignment: {
-    create: m117.createAssignment,
+    create: m138.createAssignment,
     fields: [
       { prop: 'topicPartitions', type: 'struct', struct: 'TopicPartitions', array: true, versions: [0, 32767] },
     ],
   },
   TopicPartitions: {
-    create: m117.createTopicPartitions,
+    create: m138.createTopicPartitions,
     fields: [
       { prop: 'topicId', type: 'uuid', versions: [0, 32767] },
       { prop: 'topicName', type: 'string', versions: [0, 32767] },
@@ -4230,9 +4633,9 @@ const m117Structs: Record<string, StructSchema> = {
   },
 };
 
-const m118Structs: Record<string, StructSchema> = {
+const m139Structs: Record<string, StructSchema> = {
   ShareGroupHeartbeatRequest: {
-    create: m118.createShareGroupHeartbeatRequest,
+    create: m139.createShareGroupHeartbeatRequest,
     fields: [
       { prop: 'groupId', type: 'string', versions: [0, 32767] },
       { prop: 'memberId', type: 'string', versions: [0, 32767] },
@@ -4242,7 +4645,7 @@ const m118Structs: Record<string, StructSchema> = {
     ],
   },
   ShareGroupHeartbeatResponse: {
-    create: m118.createShareGroupHeartbeatResponse,
+    create: m139.createShareGroupHeartbeatResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -4254,13 +4657,13 @@ const m118Structs: Record<string, StructSchema> = {
     ],
   },
   Assignment: {
-    create: m118.createAssignment,
+    create: m139.createAssignment,
     fields: [
       { prop: 'topicPartitions', type: 'struct', struct: 'TopicPartitions', array: true, versions: [0, 32767] },
     ],
   },
   TopicPartitions: {
-    create: m118.createTopicPartitions,
+    create: m139.createTopicPartitions,
     fields: [
       { prop: 'topicId', type: 'uuid', versions: [0, 32767] },
       { prop: 'partitions', type: 'int32', array: true, versions: [0, 32767] },
@@ -4268,69 +4671,268 @@ const m118Structs: Record<string, StructSchema> = {
   },
 };
 
-const m119Structs: Record<string, StructSchema> = {
-  StopReplicaRequest: {
-    create: m119.createStopReplicaRequest,
+const m140Structs: Record<string, StructSchema> = {
+  StreamsGroupDescribeRequest: {
+    create: m140.createStreamsGroupDescribeRequest,
     fields: [
-      { prop: 'controllerId', type: 'int32', versions: [0, 32767] },
-      { prop: 'isKRaftController', type: 'bool', versions: [4, 32767] },
-      { prop: 'controllerEpoch', type: 'int32', versions: [0, 32767] },
-      { prop: 'brokerEpoch', type: 'int64', versions: [1, 32767] },
-      { prop: 'deletePartitions', type: 'bool', versions: [0, 2] },
-      { prop: 'ungroupedPartitions', type: 'struct', struct: 'StopReplicaPartitionV0', array: true, versions: [0, 0] },
-      { prop: 'topics', type: 'struct', struct: 'StopReplicaTopicV1', array: true, versions: [1, 2] },
-      { prop: 'topicStates', type: 'struct', struct: 'StopReplicaTopicState', array: true, versions: [3, 32767] },
+      { prop: 'groupIds', type: 'string', array: true, versions: [0, 32767] },
+      { prop: 'includeAuthorizedOperations', type: 'bool', versions: [0, 32767] },
     ],
   },
-  StopReplicaPartitionV0: {
-    create: m119.createStopReplicaPartitionV0,
+  StreamsGroupDescribeResponse: {
+    create: m140.createStreamsGroupDescribeResponse,
     fields: [
-      { prop: 'topicName', type: 'string', versions: [0, 0] },
-      { prop: 'partitionIndex', type: 'int32', versions: [0, 0] },
+      { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
+      { prop: 'groups', type: 'struct', struct: 'DescribedGroup', array: true, versions: [0, 32767] },
     ],
   },
-  StopReplicaTopicV1: {
-    create: m119.createStopReplicaTopicV1,
-    fields: [
-      { prop: 'name', type: 'string', versions: [1, 2] },
-      { prop: 'partitionIndexes', type: 'int32', array: true, versions: [1, 2] },
-    ],
-  },
-  StopReplicaTopicState: {
-    create: m119.createStopReplicaTopicState,
-    fields: [
-      { prop: 'topicName', type: 'string', versions: [3, 32767] },
-      { prop: 'partitionStates', type: 'struct', struct: 'StopReplicaPartitionState', array: true, versions: [3, 32767] },
-    ],
-  },
-  StopReplicaPartitionState: {
-    create: m119.createStopReplicaPartitionState,
-    fields: [
-      { prop: 'partitionIndex', type: 'int32', versions: [3, 32767] },
-      { prop: 'leaderEpoch', type: 'int32', versions: [3, 32767] },
-      { prop: 'deletePartition', type: 'bool', versions: [3, 32767] },
-    ],
-  },
-  StopReplicaResponse: {
-    create: m119.createStopReplicaResponse,
+  DescribedGroup: {
+    create: m140.createDescribedGroup,
     fields: [
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
-      { prop: 'partitionErrors', type: 'struct', struct: 'StopReplicaPartitionError', array: true, versions: [0, 32767] },
+      { prop: 'errorMessage', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
+      { prop: 'groupId', type: 'string', versions: [0, 32767] },
+      { prop: 'groupState', type: 'string', versions: [0, 32767] },
+      { prop: 'groupEpoch', type: 'int32', versions: [0, 32767] },
+      { prop: 'assignmentEpoch', type: 'int32', versions: [0, 32767] },
+      { prop: 'topology', type: 'struct', struct: 'Topology', versions: [0, 32767], nullable: [0, 32767] },
+      { prop: 'members', type: 'struct', struct: 'Member', array: true, versions: [0, 32767] },
+      { prop: 'authorizedOperations', type: 'int32', versions: [0, 32767] },
     ],
   },
-  StopReplicaPartitionError: {
-    create: m119.createStopReplicaPartitionError,
+  Topology: {
+    create: m140.createTopology,
     fields: [
-      { prop: 'topicName', type: 'string', versions: [0, 32767] },
-      { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
-      { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
+      { prop: 'epoch', type: 'int32', versions: [0, 32767] },
+      { prop: 'subtopologies', type: 'struct', struct: 'Subtopology', array: true, versions: [0, 32767], nullable: [0, 32767] },
+    ],
+  },
+  Subtopology: {
+    create: m140.createSubtopology,
+    fields: [
+      { prop: 'subtopologyId', type: 'string', versions: [0, 32767] },
+      { prop: 'sourceTopics', type: 'string', array: true, versions: [0, 32767] },
+      { prop: 'repartitionSinkTopics', type: 'string', array: true, versions: [0, 32767] },
+      { prop: 'stateChangelogTopics', type: 'struct', struct: 'TopicInfo', array: true, versions: [0, 32767] },
+      { prop: 'repartitionSourceTopics', type: 'struct', struct: 'TopicInfo', array: true, versions: [0, 32767] },
+    ],
+  },
+  TopicInfo: {
+    create: m140.createTopicInfo,
+    fields: [
+      { prop: 'name', type: 'string', versions: [0, 32767] },
+      { prop: 'partitions', type: 'int32', versions: [0, 32767] },
+      { prop: 'replicationFactor', type: 'int16', versions: [0, 32767] },
+      { prop: 'topicConfigs', type: 'struct', struct: 'KeyValue', array: true, versions: [0, 32767] },
+    ],
+  },
+  KeyValue: {
+    create: m140.createKeyValue,
+    fields: [
+      { prop: 'key', type: 'string', versions: [0, 32767] },
+      { prop: 'value', type: 'string', versions: [0, 32767] },
+    ],
+  },
+  Member: {
+    create: m140.createMember,
+    fields: [
+      { prop: 'memberId', type: 'string', versions: [0, 32767] },
+      { prop: 'memberEpoch', type: 'int32', versions: [0, 32767] },
+      { prop: 'instanceId', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
+      { prop: 'rackId', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
+      { prop: 'clientId', type: 'string', versions: [0, 32767] },
+      { prop: 'clientHost', type: 'string', versions: [0, 32767] },
+      { prop: 'topologyEpoch', type: 'int32', versions: [0, 32767] },
+      { prop: 'processId', type: 'string', versions: [0, 32767] },
+      { prop: 'userEndpoint', type: 'struct', struct: 'Endpoint', versions: [0, 32767], nullable: [0, 32767] },
+      { prop: 'clientTags', type: 'struct', struct: 'KeyValue', array: true, versions: [0, 32767] },
+      { prop: 'taskOffsets', type: 'struct', struct: 'TaskOffset', array: true, versions: [0, 32767] },
+      { prop: 'taskEndOffsets', type: 'struct', struct: 'TaskOffset', array: true, versions: [0, 32767] },
+      { prop: 'assignment', type: 'struct', struct: 'Assignment', versions: [0, 32767] },
+      { prop: 'targetAssignment', type: 'struct', struct: 'Assignment', versions: [0, 32767] },
+      { prop: 'isClassic', type: 'bool', versions: [0, 32767] },
+    ],
+  },
+  Endpoint: {
+    create: m140.createEndpoint,
+    fields: [
+      { prop: 'host', type: 'string', versions: [0, 32767] },
+      { prop: 'port', type: 'uint16', versions: [0, 32767] },
+    ],
+  },
+  TaskOffset: {
+    create: m140.createTaskOffset,
+    fields: [
+      { prop: 'subtopologyId', type: 'string', versions: [0, 32767] },
+      { prop: 'partition', type: 'int32', versions: [0, 32767] },
+      { prop: 'offset', type: 'int64', versions: [0, 32767] },
+    ],
+  },
+  Assignment: {
+    create: m140.createAssignment,
+    fields: [
+      { prop: 'activeTasks', type: 'struct', struct: 'TaskIds', array: true, versions: [0, 32767] },
+      { prop: 'standbyTasks', type: 'struct', struct: 'TaskIds', array: true, versions: [0, 32767] },
+      { prop: 'warmupTasks', type: 'struct', struct: 'TaskIds', array: true, versions: [0, 32767] },
+    ],
+  },
+  TaskIds: {
+    create: m140.createTaskIds,
+    fields: [
+      { prop: 'subtopologyId', type: 'string', versions: [0, 32767] },
+      { prop: 'partitions', type: 'int32', array: true, versions: [0, 32767] },
     ],
   },
 };
 
-const m120Structs: Record<string, StructSchema> = {
+const m141Structs: Record<string, StructSchema> = {
+  StreamsGroupHeartbeatRequest: {
+    create: m141.createStreamsGroupHeartbeatRequest,
+    fields: [
+      { prop: 'groupId', type: 'string', versions: [0, 32767] },
+      { prop: 'memberId', type: 'string', versions: [0, 32767] },
+      { prop: 'memberEpoch', type: 'int32', versions: [0, 32767] },
+      { prop: 'endpointInformationEpoch', type: 'int32', versions: [0, 32767] },
+      { prop: 'instanceId', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
+      { prop: 'rackId', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
+      { prop: 'rebalanceTimeoutMs', type: 'int32', versions: [0, 32767] },
+      { prop: 'topology', type: 'struct', struct: 'Topology', versions: [0, 32767], nullable: [0, 32767] },
+      { prop: 'activeTasks', type: 'struct', struct: 'StreamsGroupHeartbeatRequestTaskIds', array: true, versions: [0, 32767], nullable: [0, 32767] },
+      { prop: 'standbyTasks', type: 'struct', struct: 'StreamsGroupHeartbeatRequestTaskIds', array: true, versions: [0, 32767], nullable: [0, 32767] },
+      { prop: 'warmupTasks', type: 'struct', struct: 'StreamsGroupHeartbeatRequestTaskIds', array: true, versions: [0, 32767], nullable: [0, 32767] },
+      { prop: 'processId', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
+      { prop: 'userEndpoint', type: 'struct', struct: 'StreamsGroupHeartbeatRequestEndpoint', versions: [0, 32767], nullable: [0, 32767] },
+      { prop: 'clientTags', type: 'struct', struct: 'KeyValue', array: true, versions: [0, 32767], nullable: [0, 32767] },
+      { prop: 'taskOffsets', type: 'struct', struct: 'TaskOffset', array: true, versions: [0, 32767], nullable: [0, 32767] },
+      { prop: 'taskEndOffsets', type: 'struct', struct: 'TaskOffset', array: true, versions: [0, 32767], nullable: [0, 32767] },
+      { prop: 'shutdownApplication', type: 'bool', versions: [0, 32767] },
+    ],
+  },
+  Topology: {
+    create: m141.createTopology,
+    fields: [
+      { prop: 'epoch', type: 'int32', versions: [0, 32767] },
+      { prop: 'subtopologies', type: 'struct', struct: 'Subtopology', array: true, versions: [0, 32767] },
+    ],
+  },
+  Subtopology: {
+    create: m141.createSubtopology,
+    fields: [
+      { prop: 'subtopologyId', type: 'string', versions: [0, 32767] },
+      { prop: 'sourceTopics', type: 'string', array: true, versions: [0, 32767] },
+      { prop: 'sourceTopicRegex', type: 'string', array: true, versions: [0, 32767] },
+      { prop: 'stateChangelogTopics', type: 'struct', struct: 'TopicInfo', array: true, versions: [0, 32767] },
+      { prop: 'repartitionSinkTopics', type: 'string', array: true, versions: [0, 32767] },
+      { prop: 'repartitionSourceTopics', type: 'struct', struct: 'TopicInfo', array: true, versions: [0, 32767] },
+      { prop: 'copartitionGroups', type: 'struct', struct: 'CopartitionGroup', array: true, versions: [0, 32767] },
+    ],
+  },
+  TopicInfo: {
+    create: m141.createTopicInfo,
+    fields: [
+      { prop: 'name', type: 'string', versions: [0, 32767] },
+      { prop: 'partitions', type: 'int32', versions: [0, 32767] },
+      { prop: 'replicationFactor', type: 'int16', versions: [0, 32767] },
+      { prop: 'topicConfigs', type: 'struct', struct: 'KeyValue', array: true, versions: [0, 32767] },
+    ],
+  },
+  KeyValue: {
+    create: m141.createKeyValue,
+    fields: [
+      { prop: 'key', type: 'string', versions: [0, 32767] },
+      { prop: 'value', type: 'string', versions: [0, 32767] },
+    ],
+  },
+  CopartitionGroup: {
+    create: m141.createCopartitionGroup,
+    fields: [
+      { prop: 'sourceTopics', type: 'int16', array: true, versions: [0, 32767] },
+      { prop: 'sourceTopicRegex', type: 'int16', array: true, versions: [0, 32767] },
+      { prop: 'repartitionSourceTopics', type: 'int16', array: true, versions: [0, 32767] },
+    ],
+  },
+  StreamsGroupHeartbeatRequestTaskIds: {
+    create: m141.createStreamsGroupHeartbeatRequestTaskIds,
+    fields: [
+      { prop: 'subtopologyId', type: 'string', versions: [0, 32767] },
+      { prop: 'partitions', type: 'int32', array: true, versions: [0, 32767] },
+    ],
+  },
+  StreamsGroupHeartbeatRequestEndpoint: {
+    create: m141.createStreamsGroupHeartbeatRequestEndpoint,
+    fields: [
+      { prop: 'host', type: 'string', versions: [0, 32767] },
+      { prop: 'port', type: 'uint16', versions: [0, 32767] },
+    ],
+  },
+  TaskOffset: {
+    create: m141.createTaskOffset,
+    fields: [
+      { prop: 'subtopologyId', type: 'string', versions: [0, 32767] },
+      { prop: 'partition', type: 'int32', versions: [0, 32767] },
+      { prop: 'offset', type: 'int64', versions: [0, 32767] },
+    ],
+  },
+  StreamsGroupHeartbeatResponse: {
+    create: m141.createStreamsGroupHeartbeatResponse,
+    fields: [
+      { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
+      { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
+      { prop: 'errorMessage', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
+      { prop: 'memberId', type: 'string', versions: [0, 32767] },
+      { prop: 'memberEpoch', type: 'int32', versions: [0, 32767] },
+      { prop: 'heartbeatIntervalMs', type: 'int32', versions: [0, 32767] },
+      { prop: 'acceptableRecoveryLag', type: 'int32', versions: [0, 32767] },
+      { prop: 'taskOffsetIntervalMs', type: 'int32', versions: [0, 32767] },
+      { prop: 'status', type: 'struct', struct: 'Status', array: true, versions: [0, 32767], nullable: [0, 32767] },
+      { prop: 'activeTasks', type: 'struct', struct: 'StreamsGroupHeartbeatResponseTaskIds', array: true, versions: [0, 32767], nullable: [0, 32767] },
+      { prop: 'standbyTasks', type: 'struct', struct: 'StreamsGroupHeartbeatResponseTaskIds', array: true, versions: [0, 32767], nullable: [0, 32767] },
+      { prop: 'warmupTasks', type: 'struct', struct: 'StreamsGroupHeartbeatResponseTaskIds', array: true, versions: [0, 32767], nullable: [0, 32767] },
+      { prop: 'endpointInformationEpoch', type: 'int32', versions: [0, 32767] },
+      { prop: 'partitionsByUserEndpoint', type: 'struct', struct: 'EndpointToPartitions', array: true, versions: [0, 32767], nullable: [0, 32767] },
+    ],
+  },
+  Status: {
+    create: m141.createStatus,
+    fields: [
+      { prop: 'statusCode', type: 'int8', versions: [0, 32767] },
+      { prop: 'statusDetail', type: 'string', versions: [0, 32767] },
+    ],
+  },
+  StreamsGroupHeartbeatResponseTaskIds: {
+    create: m141.createStreamsGroupHeartbeatResponseTaskIds,
+    fields: [
+      { prop: 'subtopologyId', type: 'string', versions: [0, 32767] },
+      { prop: 'partitions', type: 'int32', array: true, versions: [0, 32767] },
+    ],
+  },
+  EndpointToPartitions: {
+    create: m141.createEndpointToPartitions,
+    fields: [
+      { prop: 'userEndpoint', type: 'struct', struct: 'StreamsGroupHeartbeatResponseEndpoint', versions: [0, 32767] },
+      { prop: 'activePartitions', type: 'struct', struct: 'TopicPartition', array: true, versions: [0, 32767] },
+      { prop: 'standbyPartitions', type: 'struct', struct: 'TopicPartition', array: true, versions: [0, 32767] },
+    ],
+  },
+  StreamsGroupHeartbeatResponseEndpoint: {
+    create: m141.createStreamsGroupHeartbeatResponseEndpoint,
+    fields: [
+      { prop: 'host', type: 'string', versions: [0, 32767] },
+      { prop: 'port', type: 'uint16', versions: [0, 32767] },
+    ],
+  },
+  TopicPartition: {
+    create: m141.createTopicPartition,
+    fields: [
+      { prop: 'topic', type: 'string', versions: [0, 32767] },
+      { prop: 'partitions', type: 'int32', array: true, versions: [0, 32767] },
+    ],
+  },
+};
+
+const m142Structs: Record<string, StructSchema> = {
   SyncGroupRequest: {
-    create: m120.createSyncGroupRequest,
+    create: m142.createSyncGroupRequest,
     fields: [
       { prop: 'groupId', type: 'string', versions: [0, 32767] },
       { prop: 'generationId', type: 'int32', versions: [0, 32767] },
@@ -4342,14 +4944,14 @@ const m120Structs: Record<string, StructSchema> = {
     ],
   },
   SyncGroupRequestAssignment: {
-    create: m120.createSyncGroupRequestAssignment,
+    create: m142.createSyncGroupRequestAssignment,
     fields: [
       { prop: 'memberId', type: 'string', versions: [0, 32767] },
       { prop: 'assignment', type: 'bytes', versions: [0, 32767] },
     ],
   },
   SyncGroupResponse: {
-    create: m120.createSyncGroupResponse,
+    create: m142.createSyncGroupResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [1, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -4360,9 +4962,9 @@ const m120Structs: Record<string, StructSchema> = {
   },
 };
 
-const m121Structs: Record<string, StructSchema> = {
+const m143Structs: Record<string, StructSchema> = {
   TxnOffsetCommitRequest: {
-    create: m121.createTxnOffsetCommitRequest,
+    create: m143.createTxnOffsetCommitRequest,
     fields: [
       { prop: 'transactionalId', type: 'string', versions: [0, 32767] },
       { prop: 'groupId', type: 'string', versions: [0, 32767] },
@@ -4375,14 +4977,14 @@ const m121Structs: Record<string, StructSchema> = {
     ],
   },
   TxnOffsetCommitRequestTopic: {
-    create: m121.createTxnOffsetCommitRequestTopic,
+    create: m143.createTxnOffsetCommitRequestTopic,
     fields: [
       { prop: 'name', type: 'string', versions: [0, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'TxnOffsetCommitRequestPartition', array: true, versions: [0, 32767] },
     ],
   },
   TxnOffsetCommitRequestPartition: {
-    create: m121.createTxnOffsetCommitRequestPartition,
+    create: m143.createTxnOffsetCommitRequestPartition,
     fields: [
       { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
       { prop: 'committedOffset', type: 'int64', versions: [0, 32767] },
@@ -4391,21 +4993,21 @@ const m121Structs: Record<string, StructSchema> = {
     ],
   },
   TxnOffsetCommitResponse: {
-    create: m121.createTxnOffsetCommitResponse,
+    create: m143.createTxnOffsetCommitResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
       { prop: 'topics', type: 'struct', struct: 'TxnOffsetCommitResponseTopic', array: true, versions: [0, 32767] },
     ],
   },
   TxnOffsetCommitResponseTopic: {
-    create: m121.createTxnOffsetCommitResponseTopic,
+    create: m143.createTxnOffsetCommitResponseTopic,
     fields: [
       { prop: 'name', type: 'string', versions: [0, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'TxnOffsetCommitResponsePartition', array: true, versions: [0, 32767] },
     ],
   },
   TxnOffsetCommitResponsePartition: {
-    create: m121.createTxnOffsetCommitResponsePartition,
+    create: m143.createTxnOffsetCommitResponsePartition,
     fields: [
       { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -4413,15 +5015,15 @@ const m121Structs: Record<string, StructSchema> = {
   },
 };
 
-const m122Structs: Record<string, StructSchema> = {
+const m144Structs: Record<string, StructSchema> = {
   UnregisterBrokerRequest: {
-    create: m122.createUnregisterBrokerRequest,
+    create: m144.createUnregisterBrokerRequest,
     fields: [
       { prop: 'brokerId', type: 'int32', versions: [0, 32767] },
     ],
   },
   UnregisterBrokerResponse: {
-    create: m122.createUnregisterBrokerResponse,
+    create: m144.createUnregisterBrokerResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -4430,9 +5032,9 @@ const m122Structs: Record<string, StructSchema> = {
   },
 };
 
-const m123Structs: Record<string, StructSchema> = {
+const m145Structs: Record<string, StructSchema> = {
   UpdateFeaturesRequest: {
-    create: m123.createUpdateFeaturesRequest,
+    create: m145.createUpdateFeaturesRequest,
     fields: [
       { prop: 'timeoutMs', type: 'int32', versions: [0, 32767] },
       { prop: 'featureUpdates', type: 'struct', struct: 'FeatureUpdateKey', array: true, versions: [0, 32767] },
@@ -4440,7 +5042,7 @@ const m123Structs: Record<string, StructSchema> = {
     ],
   },
   FeatureUpdateKey: {
-    create: m123.createFeatureUpdateKey,
+    create: m145.createFeatureUpdateKey,
     fields: [
       { prop: 'feature', type: 'string', versions: [0, 32767] },
       { prop: 'maxVersionLevel', type: 'int16', versions: [0, 32767] },
@@ -4449,7 +5051,7 @@ const m123Structs: Record<string, StructSchema> = {
     ],
   },
   UpdateFeaturesResponse: {
-    create: m123.createUpdateFeaturesResponse,
+    create: m145.createUpdateFeaturesResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -4458,7 +5060,7 @@ const m123Structs: Record<string, StructSchema> = {
     ],
   },
   UpdatableFeatureResult: {
-    create: m123.createUpdatableFeatureResult,
+    create: m145.createUpdatableFeatureResult,
     fields: [
       { prop: 'feature', type: 'string', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -4467,72 +5069,9 @@ const m123Structs: Record<string, StructSchema> = {
   },
 };
 
-const m124Structs: Record<string, StructSchema> = {
-  UpdateMetadataRequest: {
-    create: m124.createUpdateMetadataRequest,
-    fields: [
-      { prop: 'controllerId', type: 'int32', versions: [0, 32767] },
-      { prop: 'isKRaftController', type: 'bool', versions: [8, 32767] },
-      { prop: 'type', type: 'int8', versions: [8, 32767], tagged: [8, 32767], tag: 0 },
-      { prop: 'controllerEpoch', type: 'int32', versions: [0, 32767] },
-      { prop: 'brokerEpoch', type: 'int64', versions: [5, 32767] },
-      { prop: 'ungroupedPartitionStates', type: 'struct', struct: 'UpdateMetadataPartitionState', array: true, versions: [0, 4] },
-      { prop: 'topicStates', type: 'struct', struct: 'UpdateMetadataTopicState', array: true, versions: [5, 32767] },
-      { prop: 'liveBrokers', type: 'struct', struct: 'UpdateMetadataBroker', array: true, versions: [0, 32767] },
-    ],
-  },
-  UpdateMetadataPartitionState: {
-    create: m124.createUpdateMetadataPartitionState,
-    fields: [
-      { prop: 'topicName', type: 'string', versions: [0, 4] },
-      { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
-      { prop: 'controllerEpoch', type: 'int32', versions: [0, 32767] },
-      { prop: 'leader', type: 'int32', versions: [0, 32767] },
-      { prop: 'leaderEpoch', type: 'int32', versions: [0, 32767] },
-      { prop: 'isr', type: 'int32', array: true, versions: [0, 32767] },
-      { prop: 'zkVersion', type: 'int32', versions: [0, 32767] },
-      { prop: 'replicas', type: 'int32', array: true, versions: [0, 32767] },
-      { prop: 'offlineReplicas', type: 'int32', array: true, versions: [4, 32767] },
-    ],
-  },
-  UpdateMetadataTopicState: {
-    create: m124.createUpdateMetadataTopicState,
-    fields: [
-      { prop: 'topicName', type: 'string', versions: [5, 32767] },
-      { prop: 'topicId', type: 'uuid', versions: [7, 32767] },
-      { prop: 'partitionStates', type: 'struct', struct: 'UpdateMetadataPartitionState', array: true, versions: [5, 32767] },
-    ],
-  },
-  UpdateMetadataBroker: {
-    create: m124.createUpdateMetadataBroker,
-    fields: [
-      { prop: 'id', type: 'int32', versions: [0, 32767] },
-      { prop: 'v0Host', type: 'string', versions: [0, 0] },
-      { prop: 'v0Port', type: 'int32', versions: [0, 0] },
-      { prop: 'endpoints', type: 'struct', struct: 'UpdateMetadataEndpoint', array: true, versions: [1, 32767] },
-      { prop: 'rack', type: 'string', versions: [2, 32767], nullable: [0, 32767] },
-    ],
-  },
-  UpdateMetadataEndpoint: {
-    create: m124.createUpdateMetadataEndpoint,
-    fields: [
-      { prop: 'port', type: 'int32', versions: [1, 32767] },
-      { prop: 'host', type: 'string', versions: [1, 32767] },
-      { prop: 'listener', type: 'string', versions: [3, 32767] },
-      { prop: 'securityProtocol', type: 'int16', versions: [1, 32767] },
-    ],
-  },
-  UpdateMetadataResponse: {
-    create: m124.createUpdateMetadataResponse,
-    fields: [
-      { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
-    ],
-  },
-};
-
-const m125Structs: Record<string, StructSchema> = {
+const m146Structs: Record<string, StructSchema> = {
   UpdateRaftVoterRequest: {
-    create: m125.createUpdateRaftVoterRequest,
+    create: m146.createUpdateRaftVoterRequest,
     fields: [
       { prop: 'clusterId', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
       { prop: 'currentLeaderEpoch', type: 'int32', versions: [0, 32767] },
@@ -4543,7 +5082,7 @@ const m125Structs: Record<string, StructSchema> = {
     ],
   },
   Listener: {
-    create: m125.createListener,
+    create: m146.createListener,
     fields: [
       { prop: 'name', type: 'string', versions: [0, 32767] },
       { prop: 'host', type: 'string', versions: [0, 32767] },
@@ -4551,14 +5090,14 @@ const m125Structs: Record<string, StructSchema> = {
     ],
   },
   KRaftVersionFeature: {
-    create: m125.createKRaftVersionFeature,
+    create: m146.createKRaftVersionFeature,
     fields: [
       { prop: 'minSupportedVersion', type: 'int16', versions: [0, 32767] },
       { prop: 'maxSupportedVersion', type: 'int16', versions: [0, 32767] },
     ],
   },
   UpdateRaftVoterResponse: {
-    create: m125.createUpdateRaftVoterResponse,
+    create: m146.createUpdateRaftVoterResponse,
     fields: [
       { prop: 'throttleTimeMs', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -4566,7 +5105,7 @@ const m125Structs: Record<string, StructSchema> = {
     ],
   },
   CurrentLeader: {
-    create: m125.createCurrentLeader,
+    create: m146.createCurrentLeader,
     fields: [
       { prop: 'leaderId', type: 'int32', versions: [0, 32767] },
       { prop: 'leaderEpoch', type: 'int32', versions: [0, 32767] },
@@ -4576,9 +5115,9 @@ const m125Structs: Record<string, StructSchema> = {
   },
 };
 
-const m126Structs: Record<string, StructSchema> = {
+const m147Structs: Record<string, StructSchema> = {
   VoteRequest: {
-    create: m126.createVoteRequest,
+    create: m147.createVoteRequest,
     fields: [
       { prop: 'clusterId', type: 'string', versions: [0, 32767], nullable: [0, 32767] },
       { prop: 'voterId', type: 'int32', versions: [1, 32767] },
@@ -4586,26 +5125,27 @@ const m126Structs: Record<string, StructSchema> = {
     ],
   },
   VoteRequestTopicData: {
-    create: m126.createVoteRequestTopicData,
+    create: m147.createVoteRequestTopicData,
     fields: [
       { prop: 'topicName', type: 'string', versions: [0, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'VoteRequestPartitionData', array: true, versions: [0, 32767] },
     ],
   },
   VoteRequestPartitionData: {
-    create: m126.createVoteRequestPartitionData,
+    create: m147.createVoteRequestPartitionData,
     fields: [
       { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
-      { prop: 'candidateEpoch', type: 'int32', versions: [0, 32767] },
-      { prop: 'candidateId', type: 'int32', versions: [0, 32767] },
-      { prop: 'candidateDirectoryId', type: 'uuid', versions: [1, 32767] },
+      { prop: 'replicaEpoch', type: 'int32', versions: [0, 32767] },
+      { prop: 'replicaId', type: 'int32', versions: [0, 32767] },
+      { prop: 'replicaDirectoryId', type: 'uuid', versions: [1, 32767] },
       { prop: 'voterDirectoryId', type: 'uuid', versions: [1, 32767] },
       { prop: 'lastOffsetEpoch', type: 'int32', versions: [0, 32767] },
       { prop: 'lastOffset', type: 'int64', versions: [0, 32767] },
+      { prop: 'preVote', type: 'bool', versions: [2, 32767] },
     ],
   },
   VoteResponse: {
-    create: m126.createVoteResponse,
+    create: m147.createVoteResponse,
     fields: [
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
       { prop: 'topics', type: 'struct', struct: 'VoteResponseTopicData', array: true, versions: [0, 32767] },
@@ -4613,14 +5153,14 @@ const m126Structs: Record<string, StructSchema> = {
     ],
   },
   VoteResponseTopicData: {
-    create: m126.createVoteResponseTopicData,
+    create: m147.createVoteResponseTopicData,
     fields: [
       { prop: 'topicName', type: 'string', versions: [0, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'VoteResponsePartitionData', array: true, versions: [0, 32767] },
     ],
   },
   VoteResponsePartitionData: {
-    create: m126.createVoteResponsePartitionData,
+    create: m147.createVoteResponsePartitionData,
     fields: [
       { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -4630,7 +5170,7 @@ const m126Structs: Record<string, StructSchema> = {
     ],
   },
   NodeEndpoint: {
-    create: m126.createNodeEndpoint,
+    create: m147.createNodeEndpoint,
     fields: [
       { prop: 'nodeId', type: 'int32', versions: [1, 32767] },
       { prop: 'host', type: 'string', versions: [1, 32767] },
@@ -4639,33 +5179,34 @@ const m126Structs: Record<string, StructSchema> = {
   },
 };
 
-const m127Structs: Record<string, StructSchema> = {
+const m148Structs: Record<string, StructSchema> = {
   WriteShareGroupStateRequest: {
-    create: m127.createWriteShareGroupStateRequest,
+    create: m148.createWriteShareGroupStateRequest,
     fields: [
       { prop: 'groupId', type: 'string', versions: [0, 32767] },
       { prop: 'topics', type: 'struct', struct: 'WriteStateData', array: true, versions: [0, 32767] },
     ],
   },
   WriteStateData: {
-    create: m127.createWriteStateData,
+    create: m148.createWriteStateData,
     fields: [
       { prop: 'topicId', type: 'uuid', versions: [0, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'PartitionData', array: true, versions: [0, 32767] },
     ],
   },
   PartitionData: {
-    create: m127.createPartitionData,
+    create: m148.createPartitionData,
     fields: [
       { prop: 'partition', type: 'int32', versions: [0, 32767] },
       { prop: 'stateEpoch', type: 'int32', versions: [0, 32767] },
       { prop: 'leaderEpoch', type: 'int32', versions: [0, 32767] },
       { prop: 'startOffset', type: 'int64', versions: [0, 32767] },
+      { prop: 'deliveryCompleteCount', type: 'int32', versions: [1, 32767] },
       { prop: 'stateBatches', type: 'struct', struct: 'StateBatch', array: true, versions: [0, 32767] },
     ],
   },
   StateBatch: {
-    create: m127.createStateBatch,
+    create: m148.createStateBatch,
     fields: [
       { prop: 'firstOffset', type: 'int64', versions: [0, 32767] },
       { prop: 'lastOffset', type: 'int64', versions: [0, 32767] },
@@ -4674,20 +5215,20 @@ const m127Structs: Record<string, StructSchema> = {
     ],
   },
   WriteShareGroupStateResponse: {
-    create: m127.createWriteShareGroupStateResponse,
+    create: m148.createWriteShareGroupStateResponse,
     fields: [
       { prop: 'results', type: 'struct', struct: 'WriteStateResult', array: true, versions: [0, 32767] },
     ],
   },
   WriteStateResult: {
-    create: m127.createWriteStateResult,
+    create: m148.createWriteStateResult,
     fields: [
       { prop: 'topicId', type: 'uuid', versions: [0, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'PartitionResult', array: true, versions: [0, 32767] },
     ],
   },
   PartitionResult: {
-    create: m127.createPartitionResult,
+    create: m148.createPartitionResult,
     fields: [
       { prop: 'partition', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -4696,52 +5237,53 @@ const m127Structs: Record<string, StructSchema> = {
   },
 };
 
-const m128Structs: Record<string, StructSchema> = {
+const m149Structs: Record<string, StructSchema> = {
   WriteTxnMarkersRequest: {
-    create: m128.createWriteTxnMarkersRequest,
+    create: m149.createWriteTxnMarkersRequest,
     fields: [
       { prop: 'markers', type: 'struct', struct: 'WritableTxnMarker', array: true, versions: [0, 32767] },
     ],
   },
   WritableTxnMarker: {
-    create: m128.createWritableTxnMarker,
+    create: m149.createWritableTxnMarker,
     fields: [
       { prop: 'producerId', type: 'int64', versions: [0, 32767] },
       { prop: 'producerEpoch', type: 'int16', versions: [0, 32767] },
       { prop: 'transactionResult', type: 'bool', versions: [0, 32767] },
       { prop: 'topics', type: 'struct', struct: 'WritableTxnMarkerTopic', array: true, versions: [0, 32767] },
       { prop: 'coordinatorEpoch', type: 'int32', versions: [0, 32767] },
+      { prop: 'transactionVersion', type: 'int8', versions: [2, 32767] },
     ],
   },
   WritableTxnMarkerTopic: {
-    create: m128.createWritableTxnMarkerTopic,
+    create: m149.createWritableTxnMarkerTopic,
     fields: [
       { prop: 'name', type: 'string', versions: [0, 32767] },
       { prop: 'partitionIndexes', type: 'int32', array: true, versions: [0, 32767] },
     ],
   },
   WriteTxnMarkersResponse: {
-    create: m128.createWriteTxnMarkersResponse,
+    create: m149.createWriteTxnMarkersResponse,
     fields: [
       { prop: 'markers', type: 'struct', struct: 'WritableTxnMarkerResult', array: true, versions: [0, 32767] },
     ],
   },
   WritableTxnMarkerResult: {
-    create: m128.createWritableTxnMarkerResult,
+    create: m149.createWritableTxnMarkerResult,
     fields: [
       { prop: 'producerId', type: 'int64', versions: [0, 32767] },
       { prop: 'topics', type: 'struct', struct: 'WritableTxnMarkerTopicResult', array: true, versions: [0, 32767] },
     ],
   },
   WritableTxnMarkerTopicResult: {
-    create: m128.createWritableTxnMarkerTopicResult,
+    create: m149.createWritableTxnMarkerTopicResult,
     fields: [
       { prop: 'name', type: 'string', versions: [0, 32767] },
       { prop: 'partitions', type: 'struct', struct: 'WritableTxnMarkerPartitionResult', array: true, versions: [0, 32767] },
     ],
   },
   WritableTxnMarkerPartitionResult: {
-    create: m128.createWritableTxnMarkerPartitionResult,
+    create: m149.createWritableTxnMarkerPartitionResult,
     fields: [
       { prop: 'partitionIndex', type: 'int32', versions: [0, 32767] },
       { prop: 'errorCode', type: 'int16', versions: [0, 32767] },
@@ -4803,7 +5345,7 @@ export const schemas: readonly MessageSchema[] = [
     module: 'add-raft-voter.ts',
     apiKey: 80,
     minVersion: 0,
-    maxVersion: 0,
+    maxVersion: 1,
     flexibleMinVersion: 0,
     root: 'AddRaftVoterRequest',
     structs: m2Structs,
@@ -4815,7 +5357,7 @@ export const schemas: readonly MessageSchema[] = [
     module: 'add-raft-voter.ts',
     apiKey: 80,
     minVersion: 0,
-    maxVersion: 0,
+    maxVersion: 1,
     flexibleMinVersion: 0,
     root: 'AddRaftVoterResponse',
     structs: m2Structs,
@@ -4899,7 +5441,7 @@ export const schemas: readonly MessageSchema[] = [
     module: 'alter-partition-reassignments.ts',
     apiKey: 45,
     minVersion: 0,
-    maxVersion: 0,
+    maxVersion: 1,
     flexibleMinVersion: 0,
     root: 'AlterPartitionReassignmentsRequest',
     structs: m6Structs,
@@ -4911,7 +5453,7 @@ export const schemas: readonly MessageSchema[] = [
     module: 'alter-partition-reassignments.ts',
     apiKey: 45,
     minVersion: 0,
-    maxVersion: 0,
+    maxVersion: 1,
     flexibleMinVersion: 0,
     root: 'AlterPartitionReassignmentsResponse',
     structs: m6Structs,
@@ -4922,7 +5464,7 @@ export const schemas: readonly MessageSchema[] = [
     name: 'AlterPartitionRequest',
     module: 'alter-partition.ts',
     apiKey: 56,
-    minVersion: 0,
+    minVersion: 2,
     maxVersion: 3,
     flexibleMinVersion: 0,
     root: 'AlterPartitionRequest',
@@ -4934,7 +5476,7 @@ export const schemas: readonly MessageSchema[] = [
     name: 'AlterPartitionResponse',
     module: 'alter-partition.ts',
     apiKey: 56,
-    minVersion: 0,
+    minVersion: 2,
     maxVersion: 3,
     flexibleMinVersion: 0,
     root: 'AlterPartitionResponse',
@@ -4946,7 +5488,7 @@ export const schemas: readonly MessageSchema[] = [
     name: 'AlterReplicaLogDirsRequest',
     module: 'alter-replica-log-dirs.ts',
     apiKey: 34,
-    minVersion: 0,
+    minVersion: 1,
     maxVersion: 2,
     flexibleMinVersion: 2,
     root: 'AlterReplicaLogDirsRequest',
@@ -4958,13 +5500,37 @@ export const schemas: readonly MessageSchema[] = [
     name: 'AlterReplicaLogDirsResponse',
     module: 'alter-replica-log-dirs.ts',
     apiKey: 34,
-    minVersion: 0,
+    minVersion: 1,
     maxVersion: 2,
     flexibleMinVersion: 2,
     root: 'AlterReplicaLogDirsResponse',
     structs: m8Structs,
     encode: m8.encodeAlterReplicaLogDirsResponse,
     decode: m8.decodeAlterReplicaLogDirsResponse,
+  },
+  {
+    name: 'AlterShareGroupOffsetsRequest',
+    module: 'alter-share-group-offsets.ts',
+    apiKey: 91,
+    minVersion: 0,
+    maxVersion: 0,
+    flexibleMinVersion: 0,
+    root: 'AlterShareGroupOffsetsRequest',
+    structs: m9Structs,
+    encode: m9.encodeAlterShareGroupOffsetsRequest,
+    decode: m9.decodeAlterShareGroupOffsetsRequest,
+  },
+  {
+    name: 'AlterShareGroupOffsetsResponse',
+    module: 'alter-share-group-offsets.ts',
+    apiKey: 91,
+    minVersion: 0,
+    maxVersion: 0,
+    flexibleMinVersion: 0,
+    root: 'AlterShareGroupOffsetsResponse',
+    structs: m9Structs,
+    encode: m9.encodeAlterShareGroupOffsetsResponse,
+    decode: m9.decodeAlterShareGroupOffsetsResponse,
   },
   {
     name: 'AlterUserScramCredentialsRequest',
@@ -4974,9 +5540,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'AlterUserScramCredentialsRequest',
-    structs: m9Structs,
-    encode: m9.encodeAlterUserScramCredentialsRequest,
-    decode: m9.decodeAlterUserScramCredentialsRequest,
+    structs: m10Structs,
+    encode: m10.encodeAlterUserScramCredentialsRequest,
+    decode: m10.decodeAlterUserScramCredentialsRequest,
   },
   {
     name: 'AlterUserScramCredentialsResponse',
@@ -4986,9 +5552,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'AlterUserScramCredentialsResponse',
-    structs: m9Structs,
-    encode: m9.encodeAlterUserScramCredentialsResponse,
-    decode: m9.decodeAlterUserScramCredentialsResponse,
+    structs: m10Structs,
+    encode: m10.encodeAlterUserScramCredentialsResponse,
+    decode: m10.decodeAlterUserScramCredentialsResponse,
   },
   {
     name: 'ApiVersionsRequest',
@@ -4998,9 +5564,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 4,
     flexibleMinVersion: 3,
     root: 'ApiVersionsRequest',
-    structs: m10Structs,
-    encode: m10.encodeApiVersionsRequest,
-    decode: m10.decodeApiVersionsRequest,
+    structs: m11Structs,
+    encode: m11.encodeApiVersionsRequest,
+    decode: m11.decodeApiVersionsRequest,
   },
   {
     name: 'ApiVersionsResponse',
@@ -5010,9 +5576,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 4,
     flexibleMinVersion: 3,
     root: 'ApiVersionsResponse',
-    structs: m10Structs,
-    encode: m10.encodeApiVersionsResponse,
-    decode: m10.decodeApiVersionsResponse,
+    structs: m11Structs,
+    encode: m11.encodeApiVersionsResponse,
+    decode: m11.decodeApiVersionsResponse,
   },
   {
     name: 'AssignReplicasToDirsRequest',
@@ -5022,9 +5588,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'AssignReplicasToDirsRequest',
-    structs: m11Structs,
-    encode: m11.encodeAssignReplicasToDirsRequest,
-    decode: m11.decodeAssignReplicasToDirsRequest,
+    structs: m12Structs,
+    encode: m12.encodeAssignReplicasToDirsRequest,
+    decode: m12.decodeAssignReplicasToDirsRequest,
   },
   {
     name: 'AssignReplicasToDirsResponse',
@@ -5034,9 +5600,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'AssignReplicasToDirsResponse',
-    structs: m11Structs,
-    encode: m11.encodeAssignReplicasToDirsResponse,
-    decode: m11.decodeAssignReplicasToDirsResponse,
+    structs: m12Structs,
+    encode: m12.encodeAssignReplicasToDirsResponse,
+    decode: m12.decodeAssignReplicasToDirsResponse,
   },
   {
     name: 'BeginQuorumEpochRequest',
@@ -5046,9 +5612,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 1,
     flexibleMinVersion: 1,
     root: 'BeginQuorumEpochRequest',
-    structs: m12Structs,
-    encode: m12.encodeBeginQuorumEpochRequest,
-    decode: m12.decodeBeginQuorumEpochRequest,
+    structs: m13Structs,
+    encode: m13.encodeBeginQuorumEpochRequest,
+    decode: m13.decodeBeginQuorumEpochRequest,
   },
   {
     name: 'BeginQuorumEpochResponse',
@@ -5058,33 +5624,33 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 1,
     flexibleMinVersion: 1,
     root: 'BeginQuorumEpochResponse',
-    structs: m12Structs,
-    encode: m12.encodeBeginQuorumEpochResponse,
-    decode: m12.decodeBeginQuorumEpochResponse,
+    structs: m13Structs,
+    encode: m13.encodeBeginQuorumEpochResponse,
+    decode: m13.decodeBeginQuorumEpochResponse,
   },
   {
     name: 'BrokerHeartbeatRequest',
     module: 'broker-heartbeat.ts',
     apiKey: 63,
     minVersion: 0,
-    maxVersion: 1,
+    maxVersion: 2,
     flexibleMinVersion: 0,
     root: 'BrokerHeartbeatRequest',
-    structs: m13Structs,
-    encode: m13.encodeBrokerHeartbeatRequest,
-    decode: m13.decodeBrokerHeartbeatRequest,
+    structs: m14Structs,
+    encode: m14.encodeBrokerHeartbeatRequest,
+    decode: m14.decodeBrokerHeartbeatRequest,
   },
   {
     name: 'BrokerHeartbeatResponse',
     module: 'broker-heartbeat.ts',
     apiKey: 63,
     minVersion: 0,
-    maxVersion: 1,
+    maxVersion: 2,
     flexibleMinVersion: 0,
     root: 'BrokerHeartbeatResponse',
-    structs: m13Structs,
-    encode: m13.encodeBrokerHeartbeatResponse,
-    decode: m13.decodeBrokerHeartbeatResponse,
+    structs: m14Structs,
+    encode: m14.encodeBrokerHeartbeatResponse,
+    decode: m14.decodeBrokerHeartbeatResponse,
   },
   {
     name: 'BrokerRegistrationRequest',
@@ -5094,9 +5660,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 4,
     flexibleMinVersion: 0,
     root: 'BrokerRegistrationRequest',
-    structs: m14Structs,
-    encode: m14.encodeBrokerRegistrationRequest,
-    decode: m14.decodeBrokerRegistrationRequest,
+    structs: m15Structs,
+    encode: m15.encodeBrokerRegistrationRequest,
+    decode: m15.decodeBrokerRegistrationRequest,
   },
   {
     name: 'BrokerRegistrationResponse',
@@ -5106,33 +5672,33 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 4,
     flexibleMinVersion: 0,
     root: 'BrokerRegistrationResponse',
-    structs: m14Structs,
-    encode: m14.encodeBrokerRegistrationResponse,
-    decode: m14.decodeBrokerRegistrationResponse,
+    structs: m15Structs,
+    encode: m15.encodeBrokerRegistrationResponse,
+    decode: m15.decodeBrokerRegistrationResponse,
   },
   {
     name: 'ConsumerGroupDescribeRequest',
     module: 'consumer-group-describe.ts',
     apiKey: 69,
     minVersion: 0,
-    maxVersion: 0,
+    maxVersion: 1,
     flexibleMinVersion: 0,
     root: 'ConsumerGroupDescribeRequest',
-    structs: m15Structs,
-    encode: m15.encodeConsumerGroupDescribeRequest,
-    decode: m15.decodeConsumerGroupDescribeRequest,
+    structs: m16Structs,
+    encode: m16.encodeConsumerGroupDescribeRequest,
+    decode: m16.decodeConsumerGroupDescribeRequest,
   },
   {
     name: 'ConsumerGroupDescribeResponse',
     module: 'consumer-group-describe.ts',
     apiKey: 69,
     minVersion: 0,
-    maxVersion: 0,
+    maxVersion: 1,
     flexibleMinVersion: 0,
     root: 'ConsumerGroupDescribeResponse',
-    structs: m15Structs,
-    encode: m15.encodeConsumerGroupDescribeResponse,
-    decode: m15.decodeConsumerGroupDescribeResponse,
+    structs: m16Structs,
+    encode: m16.encodeConsumerGroupDescribeResponse,
+    decode: m16.decodeConsumerGroupDescribeResponse,
   },
   {
     name: 'ConsumerGroupHeartbeatRequest',
@@ -5142,9 +5708,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 1,
     flexibleMinVersion: 0,
     root: 'ConsumerGroupHeartbeatRequest',
-    structs: m16Structs,
-    encode: m16.encodeConsumerGroupHeartbeatRequest,
-    decode: m16.decodeConsumerGroupHeartbeatRequest,
+    structs: m17Structs,
+    encode: m17.encodeConsumerGroupHeartbeatRequest,
+    decode: m17.decodeConsumerGroupHeartbeatRequest,
   },
   {
     name: 'ConsumerGroupHeartbeatResponse',
@@ -5154,33 +5720,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 1,
     flexibleMinVersion: 0,
     root: 'ConsumerGroupHeartbeatResponse',
-    structs: m16Structs,
-    encode: m16.encodeConsumerGroupHeartbeatResponse,
-    decode: m16.decodeConsumerGroupHeartbeatResponse,
-  },
-  {
-    name: 'ControlledShutdownRequest',
-    module: 'controlled-shutdown.ts',
-    apiKey: 7,
-    minVersion: 0,
-    maxVersion: 3,
-    flexibleMinVersion: 3,
-    root: 'ControlledShutdownRequest',
     structs: m17Structs,
-    encode: m17.encodeControlledShutdownRequest,
-    decode: m17.decodeControlledShutdownRequest,
-  },
-  {
-    name: 'ControlledShutdownResponse',
-    module: 'controlled-shutdown.ts',
-    apiKey: 7,
-    minVersion: 0,
-    maxVersion: 3,
-    flexibleMinVersion: 3,
-    root: 'ControlledShutdownResponse',
-    structs: m17Structs,
-    encode: m17.encodeControlledShutdownResponse,
-    decode: m17.decodeControlledShutdownResponse,
+    encode: m17.encodeConsumerGroupHeartbeatResponse,
+    decode: m17.decodeConsumerGroupHeartbeatResponse,
   },
   {
     name: 'ControllerRegistrationRequest',
@@ -5210,7 +5752,7 @@ export const schemas: readonly MessageSchema[] = [
     name: 'CreateAclsRequest',
     module: 'create-acls.ts',
     apiKey: 30,
-    minVersion: 0,
+    minVersion: 1,
     maxVersion: 3,
     flexibleMinVersion: 2,
     root: 'CreateAclsRequest',
@@ -5222,7 +5764,7 @@ export const schemas: readonly MessageSchema[] = [
     name: 'CreateAclsResponse',
     module: 'create-acls.ts',
     apiKey: 30,
-    minVersion: 0,
+    minVersion: 1,
     maxVersion: 3,
     flexibleMinVersion: 2,
     root: 'CreateAclsResponse',
@@ -5234,7 +5776,7 @@ export const schemas: readonly MessageSchema[] = [
     name: 'CreateDelegationTokenRequest',
     module: 'create-delegation-token.ts',
     apiKey: 38,
-    minVersion: 0,
+    minVersion: 1,
     maxVersion: 3,
     flexibleMinVersion: 2,
     root: 'CreateDelegationTokenRequest',
@@ -5246,7 +5788,7 @@ export const schemas: readonly MessageSchema[] = [
     name: 'CreateDelegationTokenResponse',
     module: 'create-delegation-token.ts',
     apiKey: 38,
-    minVersion: 0,
+    minVersion: 1,
     maxVersion: 3,
     flexibleMinVersion: 2,
     root: 'CreateDelegationTokenResponse',
@@ -5282,7 +5824,7 @@ export const schemas: readonly MessageSchema[] = [
     name: 'CreateTopicsRequest',
     module: 'create-topics.ts',
     apiKey: 19,
-    minVersion: 0,
+    minVersion: 2,
     maxVersion: 7,
     flexibleMinVersion: 5,
     root: 'CreateTopicsRequest',
@@ -5294,7 +5836,7 @@ export const schemas: readonly MessageSchema[] = [
     name: 'CreateTopicsResponse',
     module: 'create-topics.ts',
     apiKey: 19,
-    minVersion: 0,
+    minVersion: 2,
     maxVersion: 7,
     flexibleMinVersion: 5,
     root: 'CreateTopicsResponse',
@@ -5327,6 +5869,18 @@ export const schemas: readonly MessageSchema[] = [
     decode: m24.decodeConsumerProtocolSubscription,
   },
   {
+    name: 'ControlRecordTypeSchema',
+    module: 'data/control-record-type-schema.ts',
+    apiKey: null,
+    minVersion: 0,
+    maxVersion: 0,
+    flexibleMinVersion: null,
+    root: 'ControlRecordTypeSchema',
+    structs: m25Structs,
+    encode: m25.encodeControlRecordTypeSchema,
+    decode: m25.decodeControlRecordTypeSchema,
+  },
+  {
     name: 'DefaultPrincipalData',
     module: 'data/default-principal-data.ts',
     apiKey: null,
@@ -5334,9 +5888,21 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'DefaultPrincipalData',
-    structs: m25Structs,
-    encode: m25.encodeDefaultPrincipalData,
-    decode: m25.decodeDefaultPrincipalData,
+    structs: m26Structs,
+    encode: m26.encodeDefaultPrincipalData,
+    decode: m26.decodeDefaultPrincipalData,
+  },
+  {
+    name: 'EndTxnMarker',
+    module: 'data/end-txn-marker.ts',
+    apiKey: null,
+    minVersion: 0,
+    maxVersion: 0,
+    flexibleMinVersion: null,
+    root: 'EndTxnMarker',
+    structs: m27Structs,
+    encode: m27.encodeEndTxnMarker,
+    decode: m27.decodeEndTxnMarker,
   },
   {
     name: 'KRaftVersionRecord',
@@ -5346,9 +5912,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'KRaftVersionRecord',
-    structs: m26Structs,
-    encode: m26.encodeKRaftVersionRecord,
-    decode: m26.decodeKRaftVersionRecord,
+    structs: m28Structs,
+    encode: m28.encodeKRaftVersionRecord,
+    decode: m28.decodeKRaftVersionRecord,
   },
   {
     name: 'LeaderChangeMessage',
@@ -5358,9 +5924,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 1,
     flexibleMinVersion: 0,
     root: 'LeaderChangeMessage',
-    structs: m27Structs,
-    encode: m27.encodeLeaderChangeMessage,
-    decode: m27.decodeLeaderChangeMessage,
+    structs: m29Structs,
+    encode: m29.encodeLeaderChangeMessage,
+    decode: m29.decodeLeaderChangeMessage,
   },
   {
     name: 'SnapshotFooterRecord',
@@ -5370,9 +5936,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'SnapshotFooterRecord',
-    structs: m28Structs,
-    encode: m28.encodeSnapshotFooterRecord,
-    decode: m28.decodeSnapshotFooterRecord,
+    structs: m30Structs,
+    encode: m30.encodeSnapshotFooterRecord,
+    decode: m30.decodeSnapshotFooterRecord,
   },
   {
     name: 'SnapshotHeaderRecord',
@@ -5382,9 +5948,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'SnapshotHeaderRecord',
-    structs: m29Structs,
-    encode: m29.encodeSnapshotHeaderRecord,
-    decode: m29.decodeSnapshotHeaderRecord,
+    structs: m31Structs,
+    encode: m31.encodeSnapshotHeaderRecord,
+    decode: m31.decodeSnapshotHeaderRecord,
   },
   {
     name: 'VotersRecord',
@@ -5394,33 +5960,33 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'VotersRecord',
-    structs: m30Structs,
-    encode: m30.encodeVotersRecord,
-    decode: m30.decodeVotersRecord,
+    structs: m32Structs,
+    encode: m32.encodeVotersRecord,
+    decode: m32.decodeVotersRecord,
   },
   {
     name: 'DeleteAclsRequest',
     module: 'delete-acls.ts',
     apiKey: 31,
-    minVersion: 0,
+    minVersion: 1,
     maxVersion: 3,
     flexibleMinVersion: 2,
     root: 'DeleteAclsRequest',
-    structs: m31Structs,
-    encode: m31.encodeDeleteAclsRequest,
-    decode: m31.decodeDeleteAclsRequest,
+    structs: m33Structs,
+    encode: m33.encodeDeleteAclsRequest,
+    decode: m33.decodeDeleteAclsRequest,
   },
   {
     name: 'DeleteAclsResponse',
     module: 'delete-acls.ts',
     apiKey: 31,
-    minVersion: 0,
+    minVersion: 1,
     maxVersion: 3,
     flexibleMinVersion: 2,
     root: 'DeleteAclsResponse',
-    structs: m31Structs,
-    encode: m31.encodeDeleteAclsResponse,
-    decode: m31.decodeDeleteAclsResponse,
+    structs: m33Structs,
+    encode: m33.encodeDeleteAclsResponse,
+    decode: m33.decodeDeleteAclsResponse,
   },
   {
     name: 'DeleteGroupsRequest',
@@ -5430,9 +5996,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 2,
     flexibleMinVersion: 2,
     root: 'DeleteGroupsRequest',
-    structs: m32Structs,
-    encode: m32.encodeDeleteGroupsRequest,
-    decode: m32.decodeDeleteGroupsRequest,
+    structs: m34Structs,
+    encode: m34.encodeDeleteGroupsRequest,
+    decode: m34.decodeDeleteGroupsRequest,
   },
   {
     name: 'DeleteGroupsResponse',
@@ -5442,9 +6008,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 2,
     flexibleMinVersion: 2,
     root: 'DeleteGroupsResponse',
-    structs: m32Structs,
-    encode: m32.encodeDeleteGroupsResponse,
-    decode: m32.decodeDeleteGroupsResponse,
+    structs: m34Structs,
+    encode: m34.encodeDeleteGroupsResponse,
+    decode: m34.decodeDeleteGroupsResponse,
   },
   {
     name: 'DeleteRecordsRequest',
@@ -5454,9 +6020,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 2,
     flexibleMinVersion: 2,
     root: 'DeleteRecordsRequest',
-    structs: m33Structs,
-    encode: m33.encodeDeleteRecordsRequest,
-    decode: m33.decodeDeleteRecordsRequest,
+    structs: m35Structs,
+    encode: m35.encodeDeleteRecordsRequest,
+    decode: m35.decodeDeleteRecordsRequest,
   },
   {
     name: 'DeleteRecordsResponse',
@@ -5466,9 +6032,33 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 2,
     flexibleMinVersion: 2,
     root: 'DeleteRecordsResponse',
-    structs: m33Structs,
-    encode: m33.encodeDeleteRecordsResponse,
-    decode: m33.decodeDeleteRecordsResponse,
+    structs: m35Structs,
+    encode: m35.encodeDeleteRecordsResponse,
+    decode: m35.decodeDeleteRecordsResponse,
+  },
+  {
+    name: 'DeleteShareGroupOffsetsRequest',
+    module: 'delete-share-group-offsets.ts',
+    apiKey: 92,
+    minVersion: 0,
+    maxVersion: 0,
+    flexibleMinVersion: 0,
+    root: 'DeleteShareGroupOffsetsRequest',
+    structs: m36Structs,
+    encode: m36.encodeDeleteShareGroupOffsetsRequest,
+    decode: m36.decodeDeleteShareGroupOffsetsRequest,
+  },
+  {
+    name: 'DeleteShareGroupOffsetsResponse',
+    module: 'delete-share-group-offsets.ts',
+    apiKey: 92,
+    minVersion: 0,
+    maxVersion: 0,
+    flexibleMinVersion: 0,
+    root: 'DeleteShareGroupOffsetsResponse',
+    structs: m36Structs,
+    encode: m36.encodeDeleteShareGroupOffsetsResponse,
+    decode: m36.decodeDeleteShareGroupOffsetsResponse,
   },
   {
     name: 'DeleteShareGroupStateRequest',
@@ -5478,9 +6068,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'DeleteShareGroupStateRequest',
-    structs: m34Structs,
-    encode: m34.encodeDeleteShareGroupStateRequest,
-    decode: m34.decodeDeleteShareGroupStateRequest,
+    structs: m37Structs,
+    encode: m37.encodeDeleteShareGroupStateRequest,
+    decode: m37.decodeDeleteShareGroupStateRequest,
   },
   {
     name: 'DeleteShareGroupStateResponse',
@@ -5490,57 +6080,57 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'DeleteShareGroupStateResponse',
-    structs: m34Structs,
-    encode: m34.encodeDeleteShareGroupStateResponse,
-    decode: m34.decodeDeleteShareGroupStateResponse,
+    structs: m37Structs,
+    encode: m37.encodeDeleteShareGroupStateResponse,
+    decode: m37.decodeDeleteShareGroupStateResponse,
   },
   {
     name: 'DeleteTopicsRequest',
     module: 'delete-topics.ts',
     apiKey: 20,
-    minVersion: 0,
+    minVersion: 1,
     maxVersion: 6,
     flexibleMinVersion: 4,
     root: 'DeleteTopicsRequest',
-    structs: m35Structs,
-    encode: m35.encodeDeleteTopicsRequest,
-    decode: m35.decodeDeleteTopicsRequest,
+    structs: m38Structs,
+    encode: m38.encodeDeleteTopicsRequest,
+    decode: m38.decodeDeleteTopicsRequest,
   },
   {
     name: 'DeleteTopicsResponse',
     module: 'delete-topics.ts',
     apiKey: 20,
-    minVersion: 0,
+    minVersion: 1,
     maxVersion: 6,
     flexibleMinVersion: 4,
     root: 'DeleteTopicsResponse',
-    structs: m35Structs,
-    encode: m35.encodeDeleteTopicsResponse,
-    decode: m35.decodeDeleteTopicsResponse,
+    structs: m38Structs,
+    encode: m38.encodeDeleteTopicsResponse,
+    decode: m38.decodeDeleteTopicsResponse,
   },
   {
     name: 'DescribeAclsRequest',
     module: 'describe-acls.ts',
     apiKey: 29,
-    minVersion: 0,
+    minVersion: 1,
     maxVersion: 3,
     flexibleMinVersion: 2,
     root: 'DescribeAclsRequest',
-    structs: m36Structs,
-    encode: m36.encodeDescribeAclsRequest,
-    decode: m36.decodeDescribeAclsRequest,
+    structs: m39Structs,
+    encode: m39.encodeDescribeAclsRequest,
+    decode: m39.decodeDescribeAclsRequest,
   },
   {
     name: 'DescribeAclsResponse',
     module: 'describe-acls.ts',
     apiKey: 29,
-    minVersion: 0,
+    minVersion: 1,
     maxVersion: 3,
     flexibleMinVersion: 2,
     root: 'DescribeAclsResponse',
-    structs: m36Structs,
-    encode: m36.encodeDescribeAclsResponse,
-    decode: m36.decodeDescribeAclsResponse,
+    structs: m39Structs,
+    encode: m39.encodeDescribeAclsResponse,
+    decode: m39.decodeDescribeAclsResponse,
   },
   {
     name: 'DescribeClientQuotasRequest',
@@ -5550,9 +6140,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 1,
     flexibleMinVersion: 1,
     root: 'DescribeClientQuotasRequest',
-    structs: m37Structs,
-    encode: m37.encodeDescribeClientQuotasRequest,
-    decode: m37.decodeDescribeClientQuotasRequest,
+    structs: m40Structs,
+    encode: m40.encodeDescribeClientQuotasRequest,
+    decode: m40.decodeDescribeClientQuotasRequest,
   },
   {
     name: 'DescribeClientQuotasResponse',
@@ -5562,129 +6152,129 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 1,
     flexibleMinVersion: 1,
     root: 'DescribeClientQuotasResponse',
-    structs: m37Structs,
-    encode: m37.encodeDescribeClientQuotasResponse,
-    decode: m37.decodeDescribeClientQuotasResponse,
+    structs: m40Structs,
+    encode: m40.encodeDescribeClientQuotasResponse,
+    decode: m40.decodeDescribeClientQuotasResponse,
   },
   {
     name: 'DescribeClusterRequest',
     module: 'describe-cluster.ts',
     apiKey: 60,
     minVersion: 0,
-    maxVersion: 1,
+    maxVersion: 2,
     flexibleMinVersion: 0,
     root: 'DescribeClusterRequest',
-    structs: m38Structs,
-    encode: m38.encodeDescribeClusterRequest,
-    decode: m38.decodeDescribeClusterRequest,
+    structs: m41Structs,
+    encode: m41.encodeDescribeClusterRequest,
+    decode: m41.decodeDescribeClusterRequest,
   },
   {
     name: 'DescribeClusterResponse',
     module: 'describe-cluster.ts',
     apiKey: 60,
     minVersion: 0,
-    maxVersion: 1,
+    maxVersion: 2,
     flexibleMinVersion: 0,
     root: 'DescribeClusterResponse',
-    structs: m38Structs,
-    encode: m38.encodeDescribeClusterResponse,
-    decode: m38.decodeDescribeClusterResponse,
+    structs: m41Structs,
+    encode: m41.encodeDescribeClusterResponse,
+    decode: m41.decodeDescribeClusterResponse,
   },
   {
     name: 'DescribeConfigsRequest',
     module: 'describe-configs.ts',
     apiKey: 32,
-    minVersion: 0,
+    minVersion: 1,
     maxVersion: 4,
     flexibleMinVersion: 4,
     root: 'DescribeConfigsRequest',
-    structs: m39Structs,
-    encode: m39.encodeDescribeConfigsRequest,
-    decode: m39.decodeDescribeConfigsRequest,
+    structs: m42Structs,
+    encode: m42.encodeDescribeConfigsRequest,
+    decode: m42.decodeDescribeConfigsRequest,
   },
   {
     name: 'DescribeConfigsResponse',
     module: 'describe-configs.ts',
     apiKey: 32,
-    minVersion: 0,
+    minVersion: 1,
     maxVersion: 4,
     flexibleMinVersion: 4,
     root: 'DescribeConfigsResponse',
-    structs: m39Structs,
-    encode: m39.encodeDescribeConfigsResponse,
-    decode: m39.decodeDescribeConfigsResponse,
+    structs: m42Structs,
+    encode: m42.encodeDescribeConfigsResponse,
+    decode: m42.decodeDescribeConfigsResponse,
   },
   {
     name: 'DescribeDelegationTokenRequest',
     module: 'describe-delegation-token.ts',
     apiKey: 41,
-    minVersion: 0,
+    minVersion: 1,
     maxVersion: 3,
     flexibleMinVersion: 2,
     root: 'DescribeDelegationTokenRequest',
-    structs: m40Structs,
-    encode: m40.encodeDescribeDelegationTokenRequest,
-    decode: m40.decodeDescribeDelegationTokenRequest,
+    structs: m43Structs,
+    encode: m43.encodeDescribeDelegationTokenRequest,
+    decode: m43.decodeDescribeDelegationTokenRequest,
   },
   {
     name: 'DescribeDelegationTokenResponse',
     module: 'describe-delegation-token.ts',
     apiKey: 41,
-    minVersion: 0,
+    minVersion: 1,
     maxVersion: 3,
     flexibleMinVersion: 2,
     root: 'DescribeDelegationTokenResponse',
-    structs: m40Structs,
-    encode: m40.encodeDescribeDelegationTokenResponse,
-    decode: m40.decodeDescribeDelegationTokenResponse,
+    structs: m43Structs,
+    encode: m43.encodeDescribeDelegationTokenResponse,
+    decode: m43.decodeDescribeDelegationTokenResponse,
   },
   {
     name: 'DescribeGroupsRequest',
     module: 'describe-groups.ts',
     apiKey: 15,
     minVersion: 0,
-    maxVersion: 5,
+    maxVersion: 6,
     flexibleMinVersion: 5,
     root: 'DescribeGroupsRequest',
-    structs: m41Structs,
-    encode: m41.encodeDescribeGroupsRequest,
-    decode: m41.decodeDescribeGroupsRequest,
+    structs: m44Structs,
+    encode: m44.encodeDescribeGroupsRequest,
+    decode: m44.decodeDescribeGroupsRequest,
   },
   {
     name: 'DescribeGroupsResponse',
     module: 'describe-groups.ts',
     apiKey: 15,
     minVersion: 0,
-    maxVersion: 5,
+    maxVersion: 6,
     flexibleMinVersion: 5,
     root: 'DescribeGroupsResponse',
-    structs: m41Structs,
-    encode: m41.encodeDescribeGroupsResponse,
-    decode: m41.decodeDescribeGroupsResponse,
+    structs: m44Structs,
+    encode: m44.encodeDescribeGroupsResponse,
+    decode: m44.decodeDescribeGroupsResponse,
   },
   {
     name: 'DescribeLogDirsRequest',
     module: 'describe-log-dirs.ts',
     apiKey: 35,
-    minVersion: 0,
-    maxVersion: 4,
+    minVersion: 1,
+    maxVersion: 5,
     flexibleMinVersion: 2,
     root: 'DescribeLogDirsRequest',
-    structs: m42Structs,
-    encode: m42.encodeDescribeLogDirsRequest,
-    decode: m42.decodeDescribeLogDirsRequest,
+    structs: m45Structs,
+    encode: m45.encodeDescribeLogDirsRequest,
+    decode: m45.decodeDescribeLogDirsRequest,
   },
   {
     name: 'DescribeLogDirsResponse',
     module: 'describe-log-dirs.ts',
     apiKey: 35,
-    minVersion: 0,
-    maxVersion: 4,
+    minVersion: 1,
+    maxVersion: 5,
     flexibleMinVersion: 2,
     root: 'DescribeLogDirsResponse',
-    structs: m42Structs,
-    encode: m42.encodeDescribeLogDirsResponse,
-    decode: m42.decodeDescribeLogDirsResponse,
+    structs: m45Structs,
+    encode: m45.encodeDescribeLogDirsResponse,
+    decode: m45.decodeDescribeLogDirsResponse,
   },
   {
     name: 'DescribeProducersRequest',
@@ -5694,9 +6284,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'DescribeProducersRequest',
-    structs: m43Structs,
-    encode: m43.encodeDescribeProducersRequest,
-    decode: m43.decodeDescribeProducersRequest,
+    structs: m46Structs,
+    encode: m46.encodeDescribeProducersRequest,
+    decode: m46.decodeDescribeProducersRequest,
   },
   {
     name: 'DescribeProducersResponse',
@@ -5706,9 +6296,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'DescribeProducersResponse',
-    structs: m43Structs,
-    encode: m43.encodeDescribeProducersResponse,
-    decode: m43.decodeDescribeProducersResponse,
+    structs: m46Structs,
+    encode: m46.encodeDescribeProducersResponse,
+    decode: m46.decodeDescribeProducersResponse,
   },
   {
     name: 'DescribeQuorumRequest',
@@ -5718,9 +6308,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 2,
     flexibleMinVersion: 0,
     root: 'DescribeQuorumRequest',
-    structs: m44Structs,
-    encode: m44.encodeDescribeQuorumRequest,
-    decode: m44.decodeDescribeQuorumRequest,
+    structs: m47Structs,
+    encode: m47.encodeDescribeQuorumRequest,
+    decode: m47.decodeDescribeQuorumRequest,
   },
   {
     name: 'DescribeQuorumResponse',
@@ -5730,9 +6320,33 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 2,
     flexibleMinVersion: 0,
     root: 'DescribeQuorumResponse',
-    structs: m44Structs,
-    encode: m44.encodeDescribeQuorumResponse,
-    decode: m44.decodeDescribeQuorumResponse,
+    structs: m47Structs,
+    encode: m47.encodeDescribeQuorumResponse,
+    decode: m47.decodeDescribeQuorumResponse,
+  },
+  {
+    name: 'DescribeShareGroupOffsetsRequest',
+    module: 'describe-share-group-offsets.ts',
+    apiKey: 90,
+    minVersion: 0,
+    maxVersion: 1,
+    flexibleMinVersion: 0,
+    root: 'DescribeShareGroupOffsetsRequest',
+    structs: m48Structs,
+    encode: m48.encodeDescribeShareGroupOffsetsRequest,
+    decode: m48.decodeDescribeShareGroupOffsetsRequest,
+  },
+  {
+    name: 'DescribeShareGroupOffsetsResponse',
+    module: 'describe-share-group-offsets.ts',
+    apiKey: 90,
+    minVersion: 0,
+    maxVersion: 1,
+    flexibleMinVersion: 0,
+    root: 'DescribeShareGroupOffsetsResponse',
+    structs: m48Structs,
+    encode: m48.encodeDescribeShareGroupOffsetsResponse,
+    decode: m48.decodeDescribeShareGroupOffsetsResponse,
   },
   {
     name: 'DescribeTopicPartitionsRequest',
@@ -5742,9 +6356,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'DescribeTopicPartitionsRequest',
-    structs: m45Structs,
-    encode: m45.encodeDescribeTopicPartitionsRequest,
-    decode: m45.decodeDescribeTopicPartitionsRequest,
+    structs: m49Structs,
+    encode: m49.encodeDescribeTopicPartitionsRequest,
+    decode: m49.decodeDescribeTopicPartitionsRequest,
   },
   {
     name: 'DescribeTopicPartitionsResponse',
@@ -5754,9 +6368,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'DescribeTopicPartitionsResponse',
-    structs: m45Structs,
-    encode: m45.encodeDescribeTopicPartitionsResponse,
-    decode: m45.decodeDescribeTopicPartitionsResponse,
+    structs: m49Structs,
+    encode: m49.encodeDescribeTopicPartitionsResponse,
+    decode: m49.decodeDescribeTopicPartitionsResponse,
   },
   {
     name: 'DescribeTransactionsRequest',
@@ -5766,9 +6380,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'DescribeTransactionsRequest',
-    structs: m46Structs,
-    encode: m46.encodeDescribeTransactionsRequest,
-    decode: m46.decodeDescribeTransactionsRequest,
+    structs: m50Structs,
+    encode: m50.encodeDescribeTransactionsRequest,
+    decode: m50.decodeDescribeTransactionsRequest,
   },
   {
     name: 'DescribeTransactionsResponse',
@@ -5778,9 +6392,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'DescribeTransactionsResponse',
-    structs: m46Structs,
-    encode: m46.encodeDescribeTransactionsResponse,
-    decode: m46.decodeDescribeTransactionsResponse,
+    structs: m50Structs,
+    encode: m50.encodeDescribeTransactionsResponse,
+    decode: m50.decodeDescribeTransactionsResponse,
   },
   {
     name: 'DescribeUserScramCredentialsRequest',
@@ -5790,9 +6404,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'DescribeUserScramCredentialsRequest',
-    structs: m47Structs,
-    encode: m47.encodeDescribeUserScramCredentialsRequest,
-    decode: m47.decodeDescribeUserScramCredentialsRequest,
+    structs: m51Structs,
+    encode: m51.encodeDescribeUserScramCredentialsRequest,
+    decode: m51.decodeDescribeUserScramCredentialsRequest,
   },
   {
     name: 'DescribeUserScramCredentialsResponse',
@@ -5802,9 +6416,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'DescribeUserScramCredentialsResponse',
-    structs: m47Structs,
-    encode: m47.encodeDescribeUserScramCredentialsResponse,
-    decode: m47.decodeDescribeUserScramCredentialsResponse,
+    structs: m51Structs,
+    encode: m51.encodeDescribeUserScramCredentialsResponse,
+    decode: m51.decodeDescribeUserScramCredentialsResponse,
   },
   {
     name: 'ElectLeadersRequest',
@@ -5814,9 +6428,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 2,
     flexibleMinVersion: 2,
     root: 'ElectLeadersRequest',
-    structs: m48Structs,
-    encode: m48.encodeElectLeadersRequest,
-    decode: m48.decodeElectLeadersRequest,
+    structs: m52Structs,
+    encode: m52.encodeElectLeadersRequest,
+    decode: m52.decodeElectLeadersRequest,
   },
   {
     name: 'ElectLeadersResponse',
@@ -5826,9 +6440,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 2,
     flexibleMinVersion: 2,
     root: 'ElectLeadersResponse',
-    structs: m48Structs,
-    encode: m48.encodeElectLeadersResponse,
-    decode: m48.decodeElectLeadersResponse,
+    structs: m52Structs,
+    encode: m52.encodeElectLeadersResponse,
+    decode: m52.decodeElectLeadersResponse,
   },
   {
     name: 'EndQuorumEpochRequest',
@@ -5838,9 +6452,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 1,
     flexibleMinVersion: 1,
     root: 'EndQuorumEpochRequest',
-    structs: m49Structs,
-    encode: m49.encodeEndQuorumEpochRequest,
-    decode: m49.decodeEndQuorumEpochRequest,
+    structs: m53Structs,
+    encode: m53.encodeEndQuorumEpochRequest,
+    decode: m53.decodeEndQuorumEpochRequest,
   },
   {
     name: 'EndQuorumEpochResponse',
@@ -5850,9 +6464,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 1,
     flexibleMinVersion: 1,
     root: 'EndQuorumEpochResponse',
-    structs: m49Structs,
-    encode: m49.encodeEndQuorumEpochResponse,
-    decode: m49.decodeEndQuorumEpochResponse,
+    structs: m53Structs,
+    encode: m53.encodeEndQuorumEpochResponse,
+    decode: m53.decodeEndQuorumEpochResponse,
   },
   {
     name: 'EndTxnRequest',
@@ -5862,9 +6476,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 5,
     flexibleMinVersion: 3,
     root: 'EndTxnRequest',
-    structs: m50Structs,
-    encode: m50.encodeEndTxnRequest,
-    decode: m50.decodeEndTxnRequest,
+    structs: m54Structs,
+    encode: m54.encodeEndTxnRequest,
+    decode: m54.decodeEndTxnRequest,
   },
   {
     name: 'EndTxnResponse',
@@ -5874,9 +6488,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 5,
     flexibleMinVersion: 3,
     root: 'EndTxnResponse',
-    structs: m50Structs,
-    encode: m50.encodeEndTxnResponse,
-    decode: m50.decodeEndTxnResponse,
+    structs: m54Structs,
+    encode: m54.encodeEndTxnResponse,
+    decode: m54.decodeEndTxnResponse,
   },
   {
     name: 'EnvelopeRequest',
@@ -5886,9 +6500,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'EnvelopeRequest',
-    structs: m51Structs,
-    encode: m51.encodeEnvelopeRequest,
-    decode: m51.decodeEnvelopeRequest,
+    structs: m55Structs,
+    encode: m55.encodeEnvelopeRequest,
+    decode: m55.decodeEnvelopeRequest,
   },
   {
     name: 'EnvelopeResponse',
@@ -5898,33 +6512,33 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'EnvelopeResponse',
-    structs: m51Structs,
-    encode: m51.encodeEnvelopeResponse,
-    decode: m51.decodeEnvelopeResponse,
+    structs: m55Structs,
+    encode: m55.encodeEnvelopeResponse,
+    decode: m55.decodeEnvelopeResponse,
   },
   {
     name: 'ExpireDelegationTokenRequest',
     module: 'expire-delegation-token.ts',
     apiKey: 40,
-    minVersion: 0,
+    minVersion: 1,
     maxVersion: 2,
     flexibleMinVersion: 2,
     root: 'ExpireDelegationTokenRequest',
-    structs: m52Structs,
-    encode: m52.encodeExpireDelegationTokenRequest,
-    decode: m52.decodeExpireDelegationTokenRequest,
+    structs: m56Structs,
+    encode: m56.encodeExpireDelegationTokenRequest,
+    decode: m56.decodeExpireDelegationTokenRequest,
   },
   {
     name: 'ExpireDelegationTokenResponse',
     module: 'expire-delegation-token.ts',
     apiKey: 40,
-    minVersion: 0,
+    minVersion: 1,
     maxVersion: 2,
     flexibleMinVersion: 2,
     root: 'ExpireDelegationTokenResponse',
-    structs: m52Structs,
-    encode: m52.encodeExpireDelegationTokenResponse,
-    decode: m52.decodeExpireDelegationTokenResponse,
+    structs: m56Structs,
+    encode: m56.encodeExpireDelegationTokenResponse,
+    decode: m56.decodeExpireDelegationTokenResponse,
   },
   {
     name: 'FetchSnapshotRequest',
@@ -5934,9 +6548,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 1,
     flexibleMinVersion: 0,
     root: 'FetchSnapshotRequest',
-    structs: m53Structs,
-    encode: m53.encodeFetchSnapshotRequest,
-    decode: m53.decodeFetchSnapshotRequest,
+    structs: m57Structs,
+    encode: m57.encodeFetchSnapshotRequest,
+    decode: m57.decodeFetchSnapshotRequest,
   },
   {
     name: 'FetchSnapshotResponse',
@@ -5946,33 +6560,33 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 1,
     flexibleMinVersion: 0,
     root: 'FetchSnapshotResponse',
-    structs: m53Structs,
-    encode: m53.encodeFetchSnapshotResponse,
-    decode: m53.decodeFetchSnapshotResponse,
+    structs: m57Structs,
+    encode: m57.encodeFetchSnapshotResponse,
+    decode: m57.decodeFetchSnapshotResponse,
   },
   {
     name: 'FetchRequest',
     module: 'fetch.ts',
     apiKey: 1,
-    minVersion: 0,
-    maxVersion: 17,
+    minVersion: 4,
+    maxVersion: 18,
     flexibleMinVersion: 12,
     root: 'FetchRequest',
-    structs: m54Structs,
-    encode: m54.encodeFetchRequest,
-    decode: m54.decodeFetchRequest,
+    structs: m58Structs,
+    encode: m58.encodeFetchRequest,
+    decode: m58.decodeFetchRequest,
   },
   {
     name: 'FetchResponse',
     module: 'fetch.ts',
     apiKey: 1,
-    minVersion: 0,
-    maxVersion: 17,
+    minVersion: 4,
+    maxVersion: 18,
     flexibleMinVersion: 12,
     root: 'FetchResponse',
-    structs: m54Structs,
-    encode: m54.encodeFetchResponse,
-    decode: m54.decodeFetchResponse,
+    structs: m58Structs,
+    encode: m58.encodeFetchResponse,
+    decode: m58.decodeFetchResponse,
   },
   {
     name: 'FindCoordinatorRequest',
@@ -5982,9 +6596,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 6,
     flexibleMinVersion: 3,
     root: 'FindCoordinatorRequest',
-    structs: m55Structs,
-    encode: m55.encodeFindCoordinatorRequest,
-    decode: m55.decodeFindCoordinatorRequest,
+    structs: m59Structs,
+    encode: m59.encodeFindCoordinatorRequest,
+    decode: m59.decodeFindCoordinatorRequest,
   },
   {
     name: 'FindCoordinatorResponse',
@@ -5994,9 +6608,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 6,
     flexibleMinVersion: 3,
     root: 'FindCoordinatorResponse',
-    structs: m55Structs,
-    encode: m55.encodeFindCoordinatorResponse,
-    decode: m55.decodeFindCoordinatorResponse,
+    structs: m59Structs,
+    encode: m59.encodeFindCoordinatorResponse,
+    decode: m59.decodeFindCoordinatorResponse,
   },
   {
     name: 'GetTelemetrySubscriptionsRequest',
@@ -6006,9 +6620,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'GetTelemetrySubscriptionsRequest',
-    structs: m56Structs,
-    encode: m56.encodeGetTelemetrySubscriptionsRequest,
-    decode: m56.decodeGetTelemetrySubscriptionsRequest,
+    structs: m60Structs,
+    encode: m60.encodeGetTelemetrySubscriptionsRequest,
+    decode: m60.decodeGetTelemetrySubscriptionsRequest,
   },
   {
     name: 'GetTelemetrySubscriptionsResponse',
@@ -6018,21 +6632,21 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'GetTelemetrySubscriptionsResponse',
-    structs: m56Structs,
-    encode: m56.encodeGetTelemetrySubscriptionsResponse,
-    decode: m56.decodeGetTelemetrySubscriptionsResponse,
+    structs: m60Structs,
+    encode: m60.encodeGetTelemetrySubscriptionsResponse,
+    decode: m60.decodeGetTelemetrySubscriptionsResponse,
   },
   {
     name: 'RequestHeader',
     module: 'headers.ts',
     apiKey: null,
-    minVersion: 0,
+    minVersion: 1,
     maxVersion: 2,
     flexibleMinVersion: 2,
     root: 'RequestHeader',
-    structs: m57Structs,
-    encode: m57.encodeRequestHeader,
-    decode: m57.decodeRequestHeader,
+    structs: m61Structs,
+    encode: m61.encodeRequestHeader,
+    decode: m61.decodeRequestHeader,
   },
   {
     name: 'ResponseHeader',
@@ -6042,9 +6656,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 1,
     flexibleMinVersion: 1,
     root: 'ResponseHeader',
-    structs: m57Structs,
-    encode: m57.encodeResponseHeader,
-    decode: m57.decodeResponseHeader,
+    structs: m61Structs,
+    encode: m61.encodeResponseHeader,
+    decode: m61.decodeResponseHeader,
   },
   {
     name: 'HeartbeatRequest',
@@ -6054,9 +6668,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 4,
     flexibleMinVersion: 4,
     root: 'HeartbeatRequest',
-    structs: m58Structs,
-    encode: m58.encodeHeartbeatRequest,
-    decode: m58.decodeHeartbeatRequest,
+    structs: m62Structs,
+    encode: m62.encodeHeartbeatRequest,
+    decode: m62.decodeHeartbeatRequest,
   },
   {
     name: 'HeartbeatResponse',
@@ -6066,9 +6680,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 4,
     flexibleMinVersion: 4,
     root: 'HeartbeatResponse',
-    structs: m58Structs,
-    encode: m58.encodeHeartbeatResponse,
-    decode: m58.decodeHeartbeatResponse,
+    structs: m62Structs,
+    encode: m62.encodeHeartbeatResponse,
+    decode: m62.decodeHeartbeatResponse,
   },
   {
     name: 'IncrementalAlterConfigsRequest',
@@ -6078,9 +6692,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 1,
     flexibleMinVersion: 1,
     root: 'IncrementalAlterConfigsRequest',
-    structs: m59Structs,
-    encode: m59.encodeIncrementalAlterConfigsRequest,
-    decode: m59.decodeIncrementalAlterConfigsRequest,
+    structs: m63Structs,
+    encode: m63.encodeIncrementalAlterConfigsRequest,
+    decode: m63.decodeIncrementalAlterConfigsRequest,
   },
   {
     name: 'IncrementalAlterConfigsResponse',
@@ -6090,33 +6704,33 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 1,
     flexibleMinVersion: 1,
     root: 'IncrementalAlterConfigsResponse',
-    structs: m59Structs,
-    encode: m59.encodeIncrementalAlterConfigsResponse,
-    decode: m59.decodeIncrementalAlterConfigsResponse,
+    structs: m63Structs,
+    encode: m63.encodeIncrementalAlterConfigsResponse,
+    decode: m63.decodeIncrementalAlterConfigsResponse,
   },
   {
     name: 'InitProducerIdRequest',
     module: 'init-producer-id.ts',
     apiKey: 22,
     minVersion: 0,
-    maxVersion: 5,
+    maxVersion: 6,
     flexibleMinVersion: 2,
     root: 'InitProducerIdRequest',
-    structs: m60Structs,
-    encode: m60.encodeInitProducerIdRequest,
-    decode: m60.decodeInitProducerIdRequest,
+    structs: m64Structs,
+    encode: m64.encodeInitProducerIdRequest,
+    decode: m64.decodeInitProducerIdRequest,
   },
   {
     name: 'InitProducerIdResponse',
     module: 'init-producer-id.ts',
     apiKey: 22,
     minVersion: 0,
-    maxVersion: 5,
+    maxVersion: 6,
     flexibleMinVersion: 2,
     root: 'InitProducerIdResponse',
-    structs: m60Structs,
-    encode: m60.encodeInitProducerIdResponse,
-    decode: m60.decodeInitProducerIdResponse,
+    structs: m64Structs,
+    encode: m64.encodeInitProducerIdResponse,
+    decode: m64.decodeInitProducerIdResponse,
   },
   {
     name: 'InitializeShareGroupStateRequest',
@@ -6126,9 +6740,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'InitializeShareGroupStateRequest',
-    structs: m61Structs,
-    encode: m61.encodeInitializeShareGroupStateRequest,
-    decode: m61.decodeInitializeShareGroupStateRequest,
+    structs: m65Structs,
+    encode: m65.encodeInitializeShareGroupStateRequest,
+    decode: m65.decodeInitializeShareGroupStateRequest,
   },
   {
     name: 'InitializeShareGroupStateResponse',
@@ -6138,21 +6752,21 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'InitializeShareGroupStateResponse',
-    structs: m61Structs,
-    encode: m61.encodeInitializeShareGroupStateResponse,
-    decode: m61.decodeInitializeShareGroupStateResponse,
+    structs: m65Structs,
+    encode: m65.encodeInitializeShareGroupStateResponse,
+    decode: m65.decodeInitializeShareGroupStateResponse,
   },
   {
     name: 'ConsumerGroupCurrentMemberAssignmentKey',
     module: 'internal/group-coordinator/consumer-group-current-member-assignment-key.ts',
     apiKey: null,
-    minVersion: 8,
-    maxVersion: 8,
+    minVersion: 0,
+    maxVersion: 0,
     flexibleMinVersion: null,
     root: 'ConsumerGroupCurrentMemberAssignmentKey',
-    structs: m62Structs,
-    encode: m62.encodeConsumerGroupCurrentMemberAssignmentKey,
-    decode: m62.decodeConsumerGroupCurrentMemberAssignmentKey,
+    structs: m66Structs,
+    encode: m66.encodeConsumerGroupCurrentMemberAssignmentKey,
+    decode: m66.decodeConsumerGroupCurrentMemberAssignmentKey,
   },
   {
     name: 'ConsumerGroupCurrentMemberAssignmentValue',
@@ -6162,21 +6776,21 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'ConsumerGroupCurrentMemberAssignmentValue',
-    structs: m63Structs,
-    encode: m63.encodeConsumerGroupCurrentMemberAssignmentValue,
-    decode: m63.decodeConsumerGroupCurrentMemberAssignmentValue,
+    structs: m67Structs,
+    encode: m67.encodeConsumerGroupCurrentMemberAssignmentValue,
+    decode: m67.decodeConsumerGroupCurrentMemberAssignmentValue,
   },
   {
     name: 'ConsumerGroupMemberMetadataKey',
     module: 'internal/group-coordinator/consumer-group-member-metadata-key.ts',
     apiKey: null,
-    minVersion: 5,
-    maxVersion: 5,
+    minVersion: 0,
+    maxVersion: 0,
     flexibleMinVersion: null,
     root: 'ConsumerGroupMemberMetadataKey',
-    structs: m64Structs,
-    encode: m64.encodeConsumerGroupMemberMetadataKey,
-    decode: m64.decodeConsumerGroupMemberMetadataKey,
+    structs: m68Structs,
+    encode: m68.encodeConsumerGroupMemberMetadataKey,
+    decode: m68.decodeConsumerGroupMemberMetadataKey,
   },
   {
     name: 'ConsumerGroupMemberMetadataValue',
@@ -6186,21 +6800,21 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'ConsumerGroupMemberMetadataValue',
-    structs: m65Structs,
-    encode: m65.encodeConsumerGroupMemberMetadataValue,
-    decode: m65.decodeConsumerGroupMemberMetadataValue,
+    structs: m69Structs,
+    encode: m69.encodeConsumerGroupMemberMetadataValue,
+    decode: m69.decodeConsumerGroupMemberMetadataValue,
   },
   {
     name: 'ConsumerGroupMetadataKey',
     module: 'internal/group-coordinator/consumer-group-metadata-key.ts',
     apiKey: null,
-    minVersion: 3,
-    maxVersion: 3,
+    minVersion: 0,
+    maxVersion: 0,
     flexibleMinVersion: null,
     root: 'ConsumerGroupMetadataKey',
-    structs: m66Structs,
-    encode: m66.encodeConsumerGroupMetadataKey,
-    decode: m66.decodeConsumerGroupMetadataKey,
+    structs: m70Structs,
+    encode: m70.encodeConsumerGroupMetadataKey,
+    decode: m70.decodeConsumerGroupMetadataKey,
   },
   {
     name: 'ConsumerGroupMetadataValue',
@@ -6210,21 +6824,21 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'ConsumerGroupMetadataValue',
-    structs: m67Structs,
-    encode: m67.encodeConsumerGroupMetadataValue,
-    decode: m67.decodeConsumerGroupMetadataValue,
+    structs: m71Structs,
+    encode: m71.encodeConsumerGroupMetadataValue,
+    decode: m71.decodeConsumerGroupMetadataValue,
   },
   {
     name: 'ConsumerGroupPartitionMetadataKey',
     module: 'internal/group-coordinator/consumer-group-partition-metadata-key.ts',
     apiKey: null,
-    minVersion: 4,
-    maxVersion: 4,
+    minVersion: 0,
+    maxVersion: 0,
     flexibleMinVersion: null,
     root: 'ConsumerGroupPartitionMetadataKey',
-    structs: m68Structs,
-    encode: m68.encodeConsumerGroupPartitionMetadataKey,
-    decode: m68.decodeConsumerGroupPartitionMetadataKey,
+    structs: m72Structs,
+    encode: m72.encodeConsumerGroupPartitionMetadataKey,
+    decode: m72.decodeConsumerGroupPartitionMetadataKey,
   },
   {
     name: 'ConsumerGroupPartitionMetadataValue',
@@ -6234,21 +6848,45 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'ConsumerGroupPartitionMetadataValue',
-    structs: m69Structs,
-    encode: m69.encodeConsumerGroupPartitionMetadataValue,
-    decode: m69.decodeConsumerGroupPartitionMetadataValue,
+    structs: m73Structs,
+    encode: m73.encodeConsumerGroupPartitionMetadataValue,
+    decode: m73.decodeConsumerGroupPartitionMetadataValue,
+  },
+  {
+    name: 'ConsumerGroupRegularExpressionKey',
+    module: 'internal/group-coordinator/consumer-group-regular-expression-key.ts',
+    apiKey: null,
+    minVersion: 0,
+    maxVersion: 0,
+    flexibleMinVersion: null,
+    root: 'ConsumerGroupRegularExpressionKey',
+    structs: m74Structs,
+    encode: m74.encodeConsumerGroupRegularExpressionKey,
+    decode: m74.decodeConsumerGroupRegularExpressionKey,
+  },
+  {
+    name: 'ConsumerGroupRegularExpressionValue',
+    module: 'internal/group-coordinator/consumer-group-regular-expression-value.ts',
+    apiKey: null,
+    minVersion: 0,
+    maxVersion: 0,
+    flexibleMinVersion: 0,
+    root: 'ConsumerGroupRegularExpressionValue',
+    structs: m75Structs,
+    encode: m75.encodeConsumerGroupRegularExpressionValue,
+    decode: m75.decodeConsumerGroupRegularExpressionValue,
   },
   {
     name: 'ConsumerGroupTargetAssignmentMemberKey',
     module: 'internal/group-coordinator/consumer-group-target-assignment-member-key.ts',
     apiKey: null,
-    minVersion: 7,
-    maxVersion: 7,
+    minVersion: 0,
+    maxVersion: 0,
     flexibleMinVersion: null,
     root: 'ConsumerGroupTargetAssignmentMemberKey',
-    structs: m70Structs,
-    encode: m70.encodeConsumerGroupTargetAssignmentMemberKey,
-    decode: m70.decodeConsumerGroupTargetAssignmentMemberKey,
+    structs: m76Structs,
+    encode: m76.encodeConsumerGroupTargetAssignmentMemberKey,
+    decode: m76.decodeConsumerGroupTargetAssignmentMemberKey,
   },
   {
     name: 'ConsumerGroupTargetAssignmentMemberValue',
@@ -6258,21 +6896,21 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'ConsumerGroupTargetAssignmentMemberValue',
-    structs: m71Structs,
-    encode: m71.encodeConsumerGroupTargetAssignmentMemberValue,
-    decode: m71.decodeConsumerGroupTargetAssignmentMemberValue,
+    structs: m77Structs,
+    encode: m77.encodeConsumerGroupTargetAssignmentMemberValue,
+    decode: m77.decodeConsumerGroupTargetAssignmentMemberValue,
   },
   {
     name: 'ConsumerGroupTargetAssignmentMetadataKey',
     module: 'internal/group-coordinator/consumer-group-target-assignment-metadata-key.ts',
     apiKey: null,
-    minVersion: 6,
-    maxVersion: 6,
+    minVersion: 0,
+    maxVersion: 0,
     flexibleMinVersion: null,
     root: 'ConsumerGroupTargetAssignmentMetadataKey',
-    structs: m72Structs,
-    encode: m72.encodeConsumerGroupTargetAssignmentMetadataKey,
-    decode: m72.decodeConsumerGroupTargetAssignmentMetadataKey,
+    structs: m78Structs,
+    encode: m78.encodeConsumerGroupTargetAssignmentMetadataKey,
+    decode: m78.decodeConsumerGroupTargetAssignmentMetadataKey,
   },
   {
     name: 'ConsumerGroupTargetAssignmentMetadataValue',
@@ -6282,21 +6920,21 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'ConsumerGroupTargetAssignmentMetadataValue',
-    structs: m73Structs,
-    encode: m73.encodeConsumerGroupTargetAssignmentMetadataValue,
-    decode: m73.decodeConsumerGroupTargetAssignmentMetadataValue,
+    structs: m79Structs,
+    encode: m79.encodeConsumerGroupTargetAssignmentMetadataValue,
+    decode: m79.decodeConsumerGroupTargetAssignmentMetadataValue,
   },
   {
     name: 'GroupMetadataKey',
     module: 'internal/group-coordinator/group-metadata-key.ts',
     apiKey: null,
-    minVersion: 2,
-    maxVersion: 2,
+    minVersion: 0,
+    maxVersion: 0,
     flexibleMinVersion: null,
     root: 'GroupMetadataKey',
-    structs: m74Structs,
-    encode: m74.encodeGroupMetadataKey,
-    decode: m74.decodeGroupMetadataKey,
+    structs: m80Structs,
+    encode: m80.encodeGroupMetadataKey,
+    decode: m80.decodeGroupMetadataKey,
   },
   {
     name: 'GroupMetadataValue',
@@ -6306,21 +6944,45 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 4,
     flexibleMinVersion: 4,
     root: 'GroupMetadataValue',
-    structs: m75Structs,
-    encode: m75.encodeGroupMetadataValue,
-    decode: m75.decodeGroupMetadataValue,
+    structs: m81Structs,
+    encode: m81.encodeGroupMetadataValue,
+    decode: m81.decodeGroupMetadataValue,
+  },
+  {
+    name: 'LegacyOffsetCommitKey',
+    module: 'internal/group-coordinator/legacy-offset-commit-key.ts',
+    apiKey: null,
+    minVersion: 0,
+    maxVersion: 0,
+    flexibleMinVersion: null,
+    root: 'LegacyOffsetCommitKey',
+    structs: m82Structs,
+    encode: m82.encodeLegacyOffsetCommitKey,
+    decode: m82.decodeLegacyOffsetCommitKey,
+  },
+  {
+    name: 'LegacyOffsetCommitValue',
+    module: 'internal/group-coordinator/legacy-offset-commit-value.ts',
+    apiKey: null,
+    minVersion: 0,
+    maxVersion: 0,
+    flexibleMinVersion: null,
+    root: 'LegacyOffsetCommitValue',
+    structs: m83Structs,
+    encode: m83.encodeLegacyOffsetCommitValue,
+    decode: m83.decodeLegacyOffsetCommitValue,
   },
   {
     name: 'OffsetCommitKey',
     module: 'internal/group-coordinator/offset-commit-key.ts',
     apiKey: null,
     minVersion: 0,
-    maxVersion: 1,
+    maxVersion: 0,
     flexibleMinVersion: null,
     root: 'OffsetCommitKey',
-    structs: m76Structs,
-    encode: m76.encodeOffsetCommitKey,
-    decode: m76.decodeOffsetCommitKey,
+    structs: m84Structs,
+    encode: m84.encodeOffsetCommitKey,
+    decode: m84.decodeOffsetCommitKey,
   },
   {
     name: 'OffsetCommitValue',
@@ -6330,21 +6992,21 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 4,
     flexibleMinVersion: 4,
     root: 'OffsetCommitValue',
-    structs: m77Structs,
-    encode: m77.encodeOffsetCommitValue,
-    decode: m77.decodeOffsetCommitValue,
+    structs: m85Structs,
+    encode: m85.encodeOffsetCommitValue,
+    decode: m85.decodeOffsetCommitValue,
   },
   {
     name: 'ShareGroupCurrentMemberAssignmentKey',
     module: 'internal/group-coordinator/share-group-current-member-assignment-key.ts',
     apiKey: null,
-    minVersion: 14,
-    maxVersion: 14,
+    minVersion: 0,
+    maxVersion: 0,
     flexibleMinVersion: null,
     root: 'ShareGroupCurrentMemberAssignmentKey',
-    structs: m78Structs,
-    encode: m78.encodeShareGroupCurrentMemberAssignmentKey,
-    decode: m78.decodeShareGroupCurrentMemberAssignmentKey,
+    structs: m86Structs,
+    encode: m86.encodeShareGroupCurrentMemberAssignmentKey,
+    decode: m86.decodeShareGroupCurrentMemberAssignmentKey,
   },
   {
     name: 'ShareGroupCurrentMemberAssignmentValue',
@@ -6354,21 +7016,21 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'ShareGroupCurrentMemberAssignmentValue',
-    structs: m79Structs,
-    encode: m79.encodeShareGroupCurrentMemberAssignmentValue,
-    decode: m79.decodeShareGroupCurrentMemberAssignmentValue,
+    structs: m87Structs,
+    encode: m87.encodeShareGroupCurrentMemberAssignmentValue,
+    decode: m87.decodeShareGroupCurrentMemberAssignmentValue,
   },
   {
     name: 'ShareGroupMemberMetadataKey',
     module: 'internal/group-coordinator/share-group-member-metadata-key.ts',
     apiKey: null,
-    minVersion: 10,
-    maxVersion: 10,
+    minVersion: 0,
+    maxVersion: 0,
     flexibleMinVersion: null,
     root: 'ShareGroupMemberMetadataKey',
-    structs: m80Structs,
-    encode: m80.encodeShareGroupMemberMetadataKey,
-    decode: m80.decodeShareGroupMemberMetadataKey,
+    structs: m88Structs,
+    encode: m88.encodeShareGroupMemberMetadataKey,
+    decode: m88.decodeShareGroupMemberMetadataKey,
   },
   {
     name: 'ShareGroupMemberMetadataValue',
@@ -6378,21 +7040,21 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'ShareGroupMemberMetadataValue',
-    structs: m81Structs,
-    encode: m81.encodeShareGroupMemberMetadataValue,
-    decode: m81.decodeShareGroupMemberMetadataValue,
+    structs: m89Structs,
+    encode: m89.encodeShareGroupMemberMetadataValue,
+    decode: m89.decodeShareGroupMemberMetadataValue,
   },
   {
     name: 'ShareGroupMetadataKey',
     module: 'internal/group-coordinator/share-group-metadata-key.ts',
     apiKey: null,
-    minVersion: 11,
-    maxVersion: 11,
+    minVersion: 0,
+    maxVersion: 0,
     flexibleMinVersion: null,
     root: 'ShareGroupMetadataKey',
-    structs: m82Structs,
-    encode: m82.encodeShareGroupMetadataKey,
-    decode: m82.decodeShareGroupMetadataKey,
+    structs: m90Structs,
+    encode: m90.encodeShareGroupMetadataKey,
+    decode: m90.decodeShareGroupMetadataKey,
   },
   {
     name: 'ShareGroupMetadataValue',
@@ -6402,45 +7064,21 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'ShareGroupMetadataValue',
-    structs: m83Structs,
-    encode: m83.encodeShareGroupMetadataValue,
-    decode: m83.decodeShareGroupMetadataValue,
-  },
-  {
-    name: 'ShareGroupPartitionMetadataKey',
-    module: 'internal/group-coordinator/share-group-partition-metadata-key.ts',
-    apiKey: null,
-    minVersion: 9,
-    maxVersion: 9,
-    flexibleMinVersion: null,
-    root: 'ShareGroupPartitionMetadataKey',
-    structs: m84Structs,
-    encode: m84.encodeShareGroupPartitionMetadataKey,
-    decode: m84.decodeShareGroupPartitionMetadataKey,
-  },
-  {
-    name: 'ShareGroupPartitionMetadataValue',
-    module: 'internal/group-coordinator/share-group-partition-metadata-value.ts',
-    apiKey: null,
-    minVersion: 0,
-    maxVersion: 0,
-    flexibleMinVersion: 0,
-    root: 'ShareGroupPartitionMetadataValue',
-    structs: m85Structs,
-    encode: m85.encodeShareGroupPartitionMetadataValue,
-    decode: m85.decodeShareGroupPartitionMetadataValue,
+    structs: m91Structs,
+    encode: m91.encodeShareGroupMetadataValue,
+    decode: m91.decodeShareGroupMetadataValue,
   },
   {
     name: 'ShareGroupStatePartitionMetadataKey',
     module: 'internal/group-coordinator/share-group-state-partition-metadata-key.ts',
     apiKey: null,
-    minVersion: 15,
-    maxVersion: 15,
+    minVersion: 0,
+    maxVersion: 0,
     flexibleMinVersion: null,
     root: 'ShareGroupStatePartitionMetadataKey',
-    structs: m86Structs,
-    encode: m86.encodeShareGroupStatePartitionMetadataKey,
-    decode: m86.decodeShareGroupStatePartitionMetadataKey,
+    structs: m92Structs,
+    encode: m92.encodeShareGroupStatePartitionMetadataKey,
+    decode: m92.decodeShareGroupStatePartitionMetadataKey,
   },
   {
     name: 'ShareGroupStatePartitionMetadataValue',
@@ -6450,21 +7088,21 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'ShareGroupStatePartitionMetadataValue',
-    structs: m87Structs,
-    encode: m87.encodeShareGroupStatePartitionMetadataValue,
-    decode: m87.decodeShareGroupStatePartitionMetadataValue,
+    structs: m93Structs,
+    encode: m93.encodeShareGroupStatePartitionMetadataValue,
+    decode: m93.decodeShareGroupStatePartitionMetadataValue,
   },
   {
     name: 'ShareGroupTargetAssignmentMemberKey',
     module: 'internal/group-coordinator/share-group-target-assignment-member-key.ts',
     apiKey: null,
-    minVersion: 13,
-    maxVersion: 13,
+    minVersion: 0,
+    maxVersion: 0,
     flexibleMinVersion: null,
     root: 'ShareGroupTargetAssignmentMemberKey',
-    structs: m88Structs,
-    encode: m88.encodeShareGroupTargetAssignmentMemberKey,
-    decode: m88.decodeShareGroupTargetAssignmentMemberKey,
+    structs: m94Structs,
+    encode: m94.encodeShareGroupTargetAssignmentMemberKey,
+    decode: m94.decodeShareGroupTargetAssignmentMemberKey,
   },
   {
     name: 'ShareGroupTargetAssignmentMemberValue',
@@ -6474,21 +7112,21 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'ShareGroupTargetAssignmentMemberValue',
-    structs: m89Structs,
-    encode: m89.encodeShareGroupTargetAssignmentMemberValue,
-    decode: m89.decodeShareGroupTargetAssignmentMemberValue,
+    structs: m95Structs,
+    encode: m95.encodeShareGroupTargetAssignmentMemberValue,
+    decode: m95.decodeShareGroupTargetAssignmentMemberValue,
   },
   {
     name: 'ShareGroupTargetAssignmentMetadataKey',
     module: 'internal/group-coordinator/share-group-target-assignment-metadata-key.ts',
     apiKey: null,
-    minVersion: 12,
-    maxVersion: 12,
+    minVersion: 0,
+    maxVersion: 0,
     flexibleMinVersion: null,
     root: 'ShareGroupTargetAssignmentMetadataKey',
-    structs: m90Structs,
-    encode: m90.encodeShareGroupTargetAssignmentMetadataKey,
-    decode: m90.decodeShareGroupTargetAssignmentMetadataKey,
+    structs: m96Structs,
+    encode: m96.encodeShareGroupTargetAssignmentMetadataKey,
+    decode: m96.decodeShareGroupTargetAssignmentMetadataKey,
   },
   {
     name: 'ShareGroupTargetAssignmentMetadataValue',
@@ -6498,9 +7136,201 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'ShareGroupTargetAssignmentMetadataValue',
-    structs: m91Structs,
-    encode: m91.encodeShareGroupTargetAssignmentMetadataValue,
-    decode: m91.decodeShareGroupTargetAssignmentMetadataValue,
+    structs: m97Structs,
+    encode: m97.encodeShareGroupTargetAssignmentMetadataValue,
+    decode: m97.decodeShareGroupTargetAssignmentMetadataValue,
+  },
+  {
+    name: 'StreamsGroupCurrentMemberAssignmentKey',
+    module: 'internal/group-coordinator/streams-group-current-member-assignment-key.ts',
+    apiKey: null,
+    minVersion: 0,
+    maxVersion: 0,
+    flexibleMinVersion: null,
+    root: 'StreamsGroupCurrentMemberAssignmentKey',
+    structs: m98Structs,
+    encode: m98.encodeStreamsGroupCurrentMemberAssignmentKey,
+    decode: m98.decodeStreamsGroupCurrentMemberAssignmentKey,
+  },
+  {
+    name: 'StreamsGroupCurrentMemberAssignmentValue',
+    module: 'internal/group-coordinator/streams-group-current-member-assignment-value.ts',
+    apiKey: null,
+    minVersion: 0,
+    maxVersion: 0,
+    flexibleMinVersion: 0,
+    root: 'StreamsGroupCurrentMemberAssignmentValue',
+    structs: m99Structs,
+    encode: m99.encodeStreamsGroupCurrentMemberAssignmentValue,
+    decode: m99.decodeStreamsGroupCurrentMemberAssignmentValue,
+  },
+  {
+    name: 'StreamsGroupMemberMetadataKey',
+    module: 'internal/group-coordinator/streams-group-member-metadata-key.ts',
+    apiKey: null,
+    minVersion: 0,
+    maxVersion: 0,
+    flexibleMinVersion: null,
+    root: 'StreamsGroupMemberMetadataKey',
+    structs: m100Structs,
+    encode: m100.encodeStreamsGroupMemberMetadataKey,
+    decode: m100.decodeStreamsGroupMemberMetadataKey,
+  },
+  {
+    name: 'StreamsGroupMemberMetadataValue',
+    module: 'internal/group-coordinator/streams-group-member-metadata-value.ts',
+    apiKey: null,
+    minVersion: 0,
+    maxVersion: 0,
+    flexibleMinVersion: 0,
+    root: 'StreamsGroupMemberMetadataValue',
+    structs: m101Structs,
+    encode: m101.encodeStreamsGroupMemberMetadataValue,
+    decode: m101.decodeStreamsGroupMemberMetadataValue,
+  },
+  {
+    name: 'StreamsGroupMetadataKey',
+    module: 'internal/group-coordinator/streams-group-metadata-key.ts',
+    apiKey: null,
+    minVersion: 0,
+    maxVersion: 0,
+    flexibleMinVersion: null,
+    root: 'StreamsGroupMetadataKey',
+    structs: m102Structs,
+    encode: m102.encodeStreamsGroupMetadataKey,
+    decode: m102.decodeStreamsGroupMetadataKey,
+  },
+  {
+    name: 'StreamsGroupMetadataValue',
+    module: 'internal/group-coordinator/streams-group-metadata-value.ts',
+    apiKey: null,
+    minVersion: 0,
+    maxVersion: 0,
+    flexibleMinVersion: 0,
+    root: 'StreamsGroupMetadataValue',
+    structs: m103Structs,
+    encode: m103.encodeStreamsGroupMetadataValue,
+    decode: m103.decodeStreamsGroupMetadataValue,
+  },
+  {
+    name: 'StreamsGroupTargetAssignmentMemberKey',
+    module: 'internal/group-coordinator/streams-group-target-assignment-member-key.ts',
+    apiKey: null,
+    minVersion: 0,
+    maxVersion: 0,
+    flexibleMinVersion: null,
+    root: 'StreamsGroupTargetAssignmentMemberKey',
+    structs: m104Structs,
+    encode: m104.encodeStreamsGroupTargetAssignmentMemberKey,
+    decode: m104.decodeStreamsGroupTargetAssignmentMemberKey,
+  },
+  {
+    name: 'StreamsGroupTargetAssignmentMemberValue',
+    module: 'internal/group-coordinator/streams-group-target-assignment-member-value.ts',
+    apiKey: null,
+    minVersion: 0,
+    maxVersion: 0,
+    flexibleMinVersion: 0,
+    root: 'StreamsGroupTargetAssignmentMemberValue',
+    structs: m105Structs,
+    encode: m105.encodeStreamsGroupTargetAssignmentMemberValue,
+    decode: m105.decodeStreamsGroupTargetAssignmentMemberValue,
+  },
+  {
+    name: 'StreamsGroupTargetAssignmentMetadataKey',
+    module: 'internal/group-coordinator/streams-group-target-assignment-metadata-key.ts',
+    apiKey: null,
+    minVersion: 0,
+    maxVersion: 0,
+    flexibleMinVersion: null,
+    root: 'StreamsGroupTargetAssignmentMetadataKey',
+    structs: m106Structs,
+    encode: m106.encodeStreamsGroupTargetAssignmentMetadataKey,
+    decode: m106.decodeStreamsGroupTargetAssignmentMetadataKey,
+  },
+  {
+    name: 'StreamsGroupTargetAssignmentMetadataValue',
+    module: 'internal/group-coordinator/streams-group-target-assignment-metadata-value.ts',
+    apiKey: null,
+    minVersion: 0,
+    maxVersion: 0,
+    flexibleMinVersion: 0,
+    root: 'StreamsGroupTargetAssignmentMetadataValue',
+    structs: m107Structs,
+    encode: m107.encodeStreamsGroupTargetAssignmentMetadataValue,
+    decode: m107.decodeStreamsGroupTargetAssignmentMetadataValue,
+  },
+  {
+    name: 'StreamsGroupTopologyKey',
+    module: 'internal/group-coordinator/streams-group-topology-key.ts',
+    apiKey: null,
+    minVersion: 0,
+    maxVersion: 0,
+    flexibleMinVersion: null,
+    root: 'StreamsGroupTopologyKey',
+    structs: m108Structs,
+    encode: m108.encodeStreamsGroupTopologyKey,
+    decode: m108.decodeStreamsGroupTopologyKey,
+  },
+  {
+    name: 'StreamsGroupTopologyValue',
+    module: 'internal/group-coordinator/streams-group-topology-value.ts',
+    apiKey: null,
+    minVersion: 0,
+    maxVersion: 0,
+    flexibleMinVersion: 0,
+    root: 'StreamsGroupTopologyValue',
+    structs: m109Structs,
+    encode: m109.encodeStreamsGroupTopologyValue,
+    decode: m109.decodeStreamsGroupTopologyValue,
+  },
+  {
+    name: 'ShareSnapshotKey',
+    module: 'internal/share-coordinator/share-snapshot-key.ts',
+    apiKey: null,
+    minVersion: 0,
+    maxVersion: 0,
+    flexibleMinVersion: null,
+    root: 'ShareSnapshotKey',
+    structs: m110Structs,
+    encode: m110.encodeShareSnapshotKey,
+    decode: m110.decodeShareSnapshotKey,
+  },
+  {
+    name: 'ShareSnapshotValue',
+    module: 'internal/share-coordinator/share-snapshot-value.ts',
+    apiKey: null,
+    minVersion: 0,
+    maxVersion: 0,
+    flexibleMinVersion: 0,
+    root: 'ShareSnapshotValue',
+    structs: m111Structs,
+    encode: m111.encodeShareSnapshotValue,
+    decode: m111.decodeShareSnapshotValue,
+  },
+  {
+    name: 'ShareUpdateKey',
+    module: 'internal/share-coordinator/share-update-key.ts',
+    apiKey: null,
+    minVersion: 0,
+    maxVersion: 0,
+    flexibleMinVersion: null,
+    root: 'ShareUpdateKey',
+    structs: m112Structs,
+    encode: m112.encodeShareUpdateKey,
+    decode: m112.decodeShareUpdateKey,
+  },
+  {
+    name: 'ShareUpdateValue',
+    module: 'internal/share-coordinator/share-update-value.ts',
+    apiKey: null,
+    minVersion: 0,
+    maxVersion: 0,
+    flexibleMinVersion: 0,
+    root: 'ShareUpdateValue',
+    structs: m113Structs,
+    encode: m113.encodeShareUpdateValue,
+    decode: m113.decodeShareUpdateValue,
   },
   {
     name: 'TransactionLogKey',
@@ -6510,9 +7340,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: null,
     root: 'TransactionLogKey',
-    structs: m92Structs,
-    encode: m92.encodeTransactionLogKey,
-    decode: m92.decodeTransactionLogKey,
+    structs: m114Structs,
+    encode: m114.encodeTransactionLogKey,
+    decode: m114.decodeTransactionLogKey,
   },
   {
     name: 'TransactionLogValue',
@@ -6522,9 +7352,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 1,
     flexibleMinVersion: 1,
     root: 'TransactionLogValue',
-    structs: m93Structs,
-    encode: m93.encodeTransactionLogValue,
-    decode: m93.decodeTransactionLogValue,
+    structs: m115Structs,
+    encode: m115.encodeTransactionLogValue,
+    decode: m115.decodeTransactionLogValue,
   },
   {
     name: 'JoinGroupRequest',
@@ -6534,9 +7364,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 9,
     flexibleMinVersion: 6,
     root: 'JoinGroupRequest',
-    structs: m94Structs,
-    encode: m94.encodeJoinGroupRequest,
-    decode: m94.decodeJoinGroupRequest,
+    structs: m116Structs,
+    encode: m116.encodeJoinGroupRequest,
+    decode: m116.decodeJoinGroupRequest,
   },
   {
     name: 'JoinGroupResponse',
@@ -6546,33 +7376,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 9,
     flexibleMinVersion: 6,
     root: 'JoinGroupResponse',
-    structs: m94Structs,
-    encode: m94.encodeJoinGroupResponse,
-    decode: m94.decodeJoinGroupResponse,
-  },
-  {
-    name: 'LeaderAndIsrRequest',
-    module: 'leader-and-isr.ts',
-    apiKey: 4,
-    minVersion: 0,
-    maxVersion: 7,
-    flexibleMinVersion: 4,
-    root: 'LeaderAndIsrRequest',
-    structs: m95Structs,
-    encode: m95.encodeLeaderAndIsrRequest,
-    decode: m95.decodeLeaderAndIsrRequest,
-  },
-  {
-    name: 'LeaderAndIsrResponse',
-    module: 'leader-and-isr.ts',
-    apiKey: 4,
-    minVersion: 0,
-    maxVersion: 7,
-    flexibleMinVersion: 4,
-    root: 'LeaderAndIsrResponse',
-    structs: m95Structs,
-    encode: m95.encodeLeaderAndIsrResponse,
-    decode: m95.decodeLeaderAndIsrResponse,
+    structs: m116Structs,
+    encode: m116.encodeJoinGroupResponse,
+    decode: m116.decodeJoinGroupResponse,
   },
   {
     name: 'LeaveGroupRequest',
@@ -6582,9 +7388,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 5,
     flexibleMinVersion: 4,
     root: 'LeaveGroupRequest',
-    structs: m96Structs,
-    encode: m96.encodeLeaveGroupRequest,
-    decode: m96.decodeLeaveGroupRequest,
+    structs: m117Structs,
+    encode: m117.encodeLeaveGroupRequest,
+    decode: m117.decodeLeaveGroupRequest,
   },
   {
     name: 'LeaveGroupResponse',
@@ -6594,33 +7400,33 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 5,
     flexibleMinVersion: 4,
     root: 'LeaveGroupResponse',
-    structs: m96Structs,
-    encode: m96.encodeLeaveGroupResponse,
-    decode: m96.decodeLeaveGroupResponse,
+    structs: m117Structs,
+    encode: m117.encodeLeaveGroupResponse,
+    decode: m117.decodeLeaveGroupResponse,
   },
   {
-    name: 'ListClientMetricsResourcesRequest',
-    module: 'list-client-metrics-resources.ts',
+    name: 'ListConfigResourcesRequest',
+    module: 'list-config-resources.ts',
     apiKey: 74,
     minVersion: 0,
-    maxVersion: 0,
+    maxVersion: 1,
     flexibleMinVersion: 0,
-    root: 'ListClientMetricsResourcesRequest',
-    structs: m97Structs,
-    encode: m97.encodeListClientMetricsResourcesRequest,
-    decode: m97.decodeListClientMetricsResourcesRequest,
+    root: 'ListConfigResourcesRequest',
+    structs: m118Structs,
+    encode: m118.encodeListConfigResourcesRequest,
+    decode: m118.decodeListConfigResourcesRequest,
   },
   {
-    name: 'ListClientMetricsResourcesResponse',
-    module: 'list-client-metrics-resources.ts',
+    name: 'ListConfigResourcesResponse',
+    module: 'list-config-resources.ts',
     apiKey: 74,
     minVersion: 0,
-    maxVersion: 0,
+    maxVersion: 1,
     flexibleMinVersion: 0,
-    root: 'ListClientMetricsResourcesResponse',
-    structs: m97Structs,
-    encode: m97.encodeListClientMetricsResourcesResponse,
-    decode: m97.decodeListClientMetricsResourcesResponse,
+    root: 'ListConfigResourcesResponse',
+    structs: m118Structs,
+    encode: m118.encodeListConfigResourcesResponse,
+    decode: m118.decodeListConfigResourcesResponse,
   },
   {
     name: 'ListGroupsRequest',
@@ -6630,9 +7436,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 5,
     flexibleMinVersion: 3,
     root: 'ListGroupsRequest',
-    structs: m98Structs,
-    encode: m98.encodeListGroupsRequest,
-    decode: m98.decodeListGroupsRequest,
+    structs: m119Structs,
+    encode: m119.encodeListGroupsRequest,
+    decode: m119.decodeListGroupsRequest,
   },
   {
     name: 'ListGroupsResponse',
@@ -6642,33 +7448,33 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 5,
     flexibleMinVersion: 3,
     root: 'ListGroupsResponse',
-    structs: m98Structs,
-    encode: m98.encodeListGroupsResponse,
-    decode: m98.decodeListGroupsResponse,
+    structs: m119Structs,
+    encode: m119.encodeListGroupsResponse,
+    decode: m119.decodeListGroupsResponse,
   },
   {
     name: 'ListOffsetsRequest',
     module: 'list-offsets.ts',
     apiKey: 2,
-    minVersion: 0,
-    maxVersion: 10,
+    minVersion: 1,
+    maxVersion: 11,
     flexibleMinVersion: 6,
     root: 'ListOffsetsRequest',
-    structs: m99Structs,
-    encode: m99.encodeListOffsetsRequest,
-    decode: m99.decodeListOffsetsRequest,
+    structs: m120Structs,
+    encode: m120.encodeListOffsetsRequest,
+    decode: m120.decodeListOffsetsRequest,
   },
   {
     name: 'ListOffsetsResponse',
     module: 'list-offsets.ts',
     apiKey: 2,
-    minVersion: 0,
-    maxVersion: 10,
+    minVersion: 1,
+    maxVersion: 11,
     flexibleMinVersion: 6,
     root: 'ListOffsetsResponse',
-    structs: m99Structs,
-    encode: m99.encodeListOffsetsResponse,
-    decode: m99.decodeListOffsetsResponse,
+    structs: m120Structs,
+    encode: m120.encodeListOffsetsResponse,
+    decode: m120.decodeListOffsetsResponse,
   },
   {
     name: 'ListPartitionReassignmentsRequest',
@@ -6678,9 +7484,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'ListPartitionReassignmentsRequest',
-    structs: m100Structs,
-    encode: m100.encodeListPartitionReassignmentsRequest,
-    decode: m100.decodeListPartitionReassignmentsRequest,
+    structs: m121Structs,
+    encode: m121.encodeListPartitionReassignmentsRequest,
+    decode: m121.decodeListPartitionReassignmentsRequest,
   },
   {
     name: 'ListPartitionReassignmentsResponse',
@@ -6690,81 +7496,81 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'ListPartitionReassignmentsResponse',
-    structs: m100Structs,
-    encode: m100.encodeListPartitionReassignmentsResponse,
-    decode: m100.decodeListPartitionReassignmentsResponse,
+    structs: m121Structs,
+    encode: m121.encodeListPartitionReassignmentsResponse,
+    decode: m121.decodeListPartitionReassignmentsResponse,
   },
   {
     name: 'ListTransactionsRequest',
     module: 'list-transactions.ts',
     apiKey: 66,
     minVersion: 0,
-    maxVersion: 1,
+    maxVersion: 2,
     flexibleMinVersion: 0,
     root: 'ListTransactionsRequest',
-    structs: m101Structs,
-    encode: m101.encodeListTransactionsRequest,
-    decode: m101.decodeListTransactionsRequest,
+    structs: m122Structs,
+    encode: m122.encodeListTransactionsRequest,
+    decode: m122.decodeListTransactionsRequest,
   },
   {
     name: 'ListTransactionsResponse',
     module: 'list-transactions.ts',
     apiKey: 66,
     minVersion: 0,
-    maxVersion: 1,
+    maxVersion: 2,
     flexibleMinVersion: 0,
     root: 'ListTransactionsResponse',
-    structs: m101Structs,
-    encode: m101.encodeListTransactionsResponse,
-    decode: m101.decodeListTransactionsResponse,
+    structs: m122Structs,
+    encode: m122.encodeListTransactionsResponse,
+    decode: m122.decodeListTransactionsResponse,
   },
   {
     name: 'MetadataRequest',
     module: 'metadata.ts',
     apiKey: 3,
     minVersion: 0,
-    maxVersion: 12,
+    maxVersion: 13,
     flexibleMinVersion: 9,
     root: 'MetadataRequest',
-    structs: m102Structs,
-    encode: m102.encodeMetadataRequest,
-    decode: m102.decodeMetadataRequest,
+    structs: m123Structs,
+    encode: m123.encodeMetadataRequest,
+    decode: m123.decodeMetadataRequest,
   },
   {
     name: 'MetadataResponse',
     module: 'metadata.ts',
     apiKey: 3,
     minVersion: 0,
-    maxVersion: 12,
+    maxVersion: 13,
     flexibleMinVersion: 9,
     root: 'MetadataResponse',
-    structs: m102Structs,
-    encode: m102.encodeMetadataResponse,
-    decode: m102.decodeMetadataResponse,
+    structs: m123Structs,
+    encode: m123.encodeMetadataResponse,
+    decode: m123.decodeMetadataResponse,
   },
   {
     name: 'OffsetCommitRequest',
     module: 'offset-commit.ts',
     apiKey: 8,
-    minVersion: 0,
-    maxVersion: 9,
+    minVersion: 2,
+    maxVersion: 10,
     flexibleMinVersion: 8,
     root: 'OffsetCommitRequest',
-    structs: m103Structs,
-    encode: m103.encodeOffsetCommitRequest,
-    decode: m103.decodeOffsetCommitRequest,
+    structs: m124Structs,
+    encode: m124.encodeOffsetCommitRequest,
+    decode: m124.decodeOffsetCommitRequest,
   },
   {
     name: 'OffsetCommitResponse',
     module: 'offset-commit.ts',
     apiKey: 8,
-    minVersion: 0,
-    maxVersion: 9,
+    minVersion: 2,
+    maxVersion: 10,
     flexibleMinVersion: 8,
     root: 'OffsetCommitResponse',
-    structs: m103Structs,
-    encode: m103.encodeOffsetCommitResponse,
-    decode: m103.decodeOffsetCommitResponse,
+    structs: m124Structs,
+    encode: m124.encodeOffsetCommitResponse,
+    decode: m124.decodeOffsetCommitResponse,
   },
   {
     name: 'OffsetDeleteRequest',
@@ -6774,9 +7580,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: null,
     root: 'OffsetDeleteRequest',
-    structs: m104Structs,
-    encode: m104.encodeOffsetDeleteRequest,
-    decode: m104.decodeOffsetDeleteRequest,
+    structs: m125Structs,
+    encode: m125.encodeOffsetDeleteRequest,
+    decode: m125.decodeOffsetDeleteRequest,
   },
   {
     name: 'OffsetDeleteResponse',
@@ -6786,81 +7592,81 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: null,
     root: 'OffsetDeleteResponse',
-    structs: m104Structs,
-    encode: m104.encodeOffsetDeleteResponse,
-    decode: m104.decodeOffsetDeleteResponse,
+    structs: m125Structs,
+    encode: m125.encodeOffsetDeleteResponse,
+    decode: m125.decodeOffsetDeleteResponse,
   },
   {
     name: 'OffsetFetchRequest',
     module: 'offset-fetch.ts',
     apiKey: 9,
-    minVersion: 0,
-    maxVersion: 9,
+    minVersion: 1,
+    maxVersion: 10,
     flexibleMinVersion: 6,
     root: 'OffsetFetchRequest',
-    structs: m105Structs,
-    encode: m105.encodeOffsetFetchRequest,
-    decode: m105.decodeOffsetFetchRequest,
+    structs: m126Structs,
+    encode: m126.encodeOffsetFetchRequest,
+    decode: m126.decodeOffsetFetchRequest,
   },
   {
     name: 'OffsetFetchResponse',
     module: 'offset-fetch.ts',
     apiKey: 9,
-    minVersion: 0,
-    maxVersion: 9,
+    minVersion: 1,
+    maxVersion: 10,
     flexibleMinVersion: 6,
     root: 'OffsetFetchResponse',
-    structs: m105Structs,
-    encode: m105.encodeOffsetFetchResponse,
-    decode: m105.decodeOffsetFetchResponse,
+    structs: m126Structs,
+    encode: m126.encodeOffsetFetchResponse,
+    decode: m126.decodeOffsetFetchResponse,
   },
   {
     name: 'OffsetForLeaderEpochRequest',
     module: 'offset-for-leader-epoch.ts',
     apiKey: 23,
-    minVersion: 0,
+    minVersion: 2,
     maxVersion: 4,
     flexibleMinVersion: 4,
     root: 'OffsetForLeaderEpochRequest',
-    structs: m106Structs,
-    encode: m106.encodeOffsetForLeaderEpochRequest,
-    decode: m106.decodeOffsetForLeaderEpochRequest,
+    structs: m127Structs,
+    encode: m127.encodeOffsetForLeaderEpochRequest,
+    decode: m127.decodeOffsetForLeaderEpochRequest,
   },
   {
     name: 'OffsetForLeaderEpochResponse',
     module: 'offset-for-leader-epoch.ts',
     apiKey: 23,
-    minVersion: 0,
+    minVersion: 2,
     maxVersion: 4,
     flexibleMinVersion: 4,
     root: 'OffsetForLeaderEpochResponse',
-    structs: m106Structs,
-    encode: m106.encodeOffsetForLeaderEpochResponse,
-    decode: m106.decodeOffsetForLeaderEpochResponse,
+    structs: m127Structs,
+    encode: m127.encodeOffsetForLeaderEpochResponse,
+    decode: m127.decodeOffsetForLeaderEpochResponse,
   },
   {
     name: 'ProduceRequest',
     module: 'produce.ts',
     apiKey: 0,
-    minVersion: 0,
-    maxVersion: 11,
+    minVersion: 3,
+    maxVersion: 13,
     flexibleMinVersion: 9,
     root: 'ProduceRequest',
-    structs: m107Structs,
-    encode: m107.encodeProduceRequest,
-    decode: m107.decodeProduceRequest,
+    structs: m128Structs,
+    encode: m128.encodeProduceRequest,
+    decode: m128.decodeProduceRequest,
   },
   {
     name: 'ProduceResponse',
     module: 'produce.ts',
     apiKey: 0,
-    minVersion: 0,
-    maxVersion: 11,
+    minVersion: 3,
+    maxVersion: 13,
     flexibleMinVersion: 9,
     root: 'ProduceResponse',
-    structs: m107Structs,
-    encode: m107.encodeProduceResponse,
-    decode: m107.decodeProduceResponse,
+    structs: m128Structs,
+    encode: m128.encodeProduceResponse,
+    decode: m128.decodeProduceResponse,
   },
   {
     name: 'PushTelemetryRequest',
@@ -6870,9 +7676,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'PushTelemetryRequest',
-    structs: m108Structs,
-    encode: m108.encodePushTelemetryRequest,
-    decode: m108.decodePushTelemetryRequest,
+    structs: m129Structs,
+    encode: m129.encodePushTelemetryRequest,
+    decode: m129.decodePushTelemetryRequest,
   },
   {
     name: 'PushTelemetryResponse',
@@ -6882,33 +7688,33 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'PushTelemetryResponse',
-    structs: m108Structs,
-    encode: m108.encodePushTelemetryResponse,
-    decode: m108.decodePushTelemetryResponse,
+    structs: m129Structs,
+    encode: m129.encodePushTelemetryResponse,
+    decode: m129.decodePushTelemetryResponse,
   },
   {
     name: 'ReadShareGroupStateSummaryRequest',
     module: 'read-share-group-state-summary.ts',
     apiKey: 87,
     minVersion: 0,
-    maxVersion: 0,
+    maxVersion: 1,
     flexibleMinVersion: 0,
     root: 'ReadShareGroupStateSummaryRequest',
-    structs: m109Structs,
-    encode: m109.encodeReadShareGroupStateSummaryRequest,
-    decode: m109.decodeReadShareGroupStateSummaryRequest,
+    structs: m130Structs,
+    encode: m130.encodeReadShareGroupStateSummaryRequest,
+    decode: m130.decodeReadShareGroupStateSummaryRequest,
   },
   {
     name: 'ReadShareGroupStateSummaryResponse',
     module: 'read-share-group-state-summary.ts',
     apiKey: 87,
     minVersion: 0,
-    maxVersion: 0,
+    maxVersion: 1,
     flexibleMinVersion: 0,
     root: 'ReadShareGroupStateSummaryResponse',
-    structs: m109Structs,
-    encode: m109.encodeReadShareGroupStateSummaryResponse,
-    decode: m109.decodeReadShareGroupStateSummaryResponse,
+    structs: m130Structs,
+    encode: m130.encodeReadShareGroupStateSummaryResponse,
+    decode: m130.decodeReadShareGroupStateSummaryResponse,
   },
   {
     name: 'ReadShareGroupStateRequest',
@@ -6918,9 +7724,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'ReadShareGroupStateRequest',
-    structs: m110Structs,
-    encode: m110.encodeReadShareGroupStateRequest,
-    decode: m110.decodeReadShareGroupStateRequest,
+    structs: m131Structs,
+    encode: m131.encodeReadShareGroupStateRequest,
+    decode: m131.decodeReadShareGroupStateRequest,
   },
   {
     name: 'ReadShareGroupStateResponse',
@@ -6930,9 +7736,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'ReadShareGroupStateResponse',
-    structs: m110Structs,
-    encode: m110.encodeReadShareGroupStateResponse,
-    decode: m110.decodeReadShareGroupStateResponse,
+    structs: m131Structs,
+    encode: m131.encodeReadShareGroupStateResponse,
+    decode: m131.decodeReadShareGroupStateResponse,
   },
   {
     name: 'RemoveRaftVoterRequest',
@@ -6942,9 +7748,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'RemoveRaftVoterRequest',
-    structs: m111Structs,
-    encode: m111.encodeRemoveRaftVoterRequest,
-    decode: m111.decodeRemoveRaftVoterRequest,
+    structs: m132Structs,
+    encode: m132.encodeRemoveRaftVoterRequest,
+    decode: m132.decodeRemoveRaftVoterRequest,
   },
   {
     name: 'RemoveRaftVoterResponse',
@@ -6954,33 +7760,33 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'RemoveRaftVoterResponse',
-    structs: m111Structs,
-    encode: m111.encodeRemoveRaftVoterResponse,
-    decode: m111.decodeRemoveRaftVoterResponse,
+    structs: m132Structs,
+    encode: m132.encodeRemoveRaftVoterResponse,
+    decode: m132.decodeRemoveRaftVoterResponse,
   },
   {
     name: 'RenewDelegationTokenRequest',
     module: 'renew-delegation-token.ts',
     apiKey: 39,
-    minVersion: 0,
+    minVersion: 1,
     maxVersion: 2,
     flexibleMinVersion: 2,
     root: 'RenewDelegationTokenRequest',
-    structs: m112Structs,
-    encode: m112.encodeRenewDelegationTokenRequest,
-    decode: m112.decodeRenewDelegationTokenRequest,
+    structs: m133Structs,
+    encode: m133.encodeRenewDelegationTokenRequest,
+    decode: m133.decodeRenewDelegationTokenRequest,
   },
   {
     name: 'RenewDelegationTokenResponse',
     module: 'renew-delegation-token.ts',
     apiKey: 39,
-    minVersion: 0,
+    minVersion: 1,
     maxVersion: 2,
     flexibleMinVersion: 2,
     root: 'RenewDelegationTokenResponse',
-    structs: m112Structs,
-    encode: m112.encodeRenewDelegationTokenResponse,
-    decode: m112.decodeRenewDelegationTokenResponse,
+    structs: m133Structs,
+    encode: m133.encodeRenewDelegationTokenResponse,
+    decode: m133.decodeRenewDelegationTokenResponse,
   },
   {
     name: 'SaslAuthenticateRequest',
@@ -6990,9 +7796,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 2,
     flexibleMinVersion: 2,
     root: 'SaslAuthenticateRequest',
-    structs: m113Structs,
-    encode: m113.encodeSaslAuthenticateRequest,
-    decode: m113.decodeSaslAuthenticateRequest,
+    structs: m134Structs,
+    encode: m134.encodeSaslAuthenticateRequest,
+    decode: m134.decodeSaslAuthenticateRequest,
   },
   {
     name: 'SaslAuthenticateResponse',
@@ -7002,9 +7808,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 2,
     flexibleMinVersion: 2,
     root: 'SaslAuthenticateResponse',
-    structs: m113Structs,
-    encode: m113.encodeSaslAuthenticateResponse,
-    decode: m113.decodeSaslAuthenticateResponse,
+    structs: m134Structs,
+    encode: m134.encodeSaslAuthenticateResponse,
+    decode: m134.decodeSaslAuthenticateResponse,
   },
   {
     name: 'SaslHandshakeRequest',
@@ -7014,9 +7820,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 1,
     flexibleMinVersion: null,
     root: 'SaslHandshakeRequest',
-    structs: m114Structs,
-    encode: m114.encodeSaslHandshakeRequest,
-    decode: m114.decodeSaslHandshakeRequest,
+    structs: m135Structs,
+    encode: m135.encodeSaslHandshakeRequest,
+    decode: m135.decodeSaslHandshakeRequest,
   },
   {
     name: 'SaslHandshakeResponse',
@@ -7026,129 +7832,153 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 1,
     flexibleMinVersion: null,
     root: 'SaslHandshakeResponse',
-    structs: m114Structs,
-    encode: m114.encodeSaslHandshakeResponse,
-    decode: m114.decodeSaslHandshakeResponse,
+    structs: m135Structs,
+    encode: m135.encodeSaslHandshakeResponse,
+    decode: m135.decodeSaslHandshakeResponse,
   },
   {
     name: 'ShareAcknowledgeRequest',
     module: 'share-acknowledge.ts',
     apiKey: 79,
-    minVersion: 0,
-    maxVersion: 0,
+    minVersion: 1,
+    maxVersion: 2,
     flexibleMinVersion: 0,
     root: 'ShareAcknowledgeRequest',
-    structs: m115Structs,
-    encode: m115.encodeShareAcknowledgeRequest,
-    decode: m115.decodeShareAcknowledgeRequest,
+    structs: m136Structs,
+    encode: m136.encodeShareAcknowledgeRequest,
+    decode: m136.decodeShareAcknowledgeRequest,
   },
   {
     name: 'ShareAcknowledgeResponse',
     module: 'share-acknowledge.ts',
     apiKey: 79,
-    minVersion: 0,
-    maxVersion: 0,
+    minVersion: 1,
+    maxVersion: 2,
     flexibleMinVersion: 0,
     root: 'ShareAcknowledgeResponse',
-    structs: m115Structs,
-    encode: m115.encodeShareAcknowledgeResponse,
-    decode: m115.decodeShareAcknowledgeResponse,
+    structs: m136Structs,
+    encode: m136.encodeShareAcknowledgeResponse,
+    decode: m136.decodeShareAcknowledgeResponse,
   },
   {
     name: 'ShareFetchRequest',
     module: 'share-fetch.ts',
     apiKey: 78,
-    minVersion: 0,
-    maxVersion: 0,
+    minVersion: 1,
+    maxVersion: 2,
     flexibleMinVersion: 0,
     root: 'ShareFetchRequest',
-    structs: m116Structs,
-    encode: m116.encodeShareFetchRequest,
-    decode: m116.decodeShareFetchRequest,
+    structs: m137Structs,
+    encode: m137.encodeShareFetchRequest,
+    decode: m137.decodeShareFetchRequest,
   },
   {
     name: 'ShareFetchResponse',
     module: 'share-fetch.ts',
     apiKey: 78,
-    minVersion: 0,
-    maxVersion: 0,
+    minVersion: 1,
+    maxVersion: 2,
     flexibleMinVersion: 0,
     root: 'ShareFetchResponse',
-    structs: m116Structs,
-    encode: m116.encodeShareFetchResponse,
-    decode: m116.decodeShareFetchResponse,
+    structs: m137Structs,
+    encode: m137.encodeShareFetchResponse,
+    decode: m137.decodeShareFetchResponse,
   },
   {
     name: 'ShareGroupDescribeRequest',
     module: 'share-group-describe.ts',
     apiKey: 77,
-    minVersion: 0,
-    maxVersion: 0,
+    minVersion: 1,
+    maxVersion: 1,
     flexibleMinVersion: 0,
     root: 'ShareGroupDescribeRequest',
-    structs: m117Structs,
-    encode: m117.encodeShareGroupDescribeRequest,
-    decode: m117.decodeShareGroupDescribeRequest,
+    structs: m138Structs,
+    encode: m138.encodeShareGroupDescribeRequest,
+    decode: m138.decodeShareGroupDescribeRequest,
   },
   {
     name: 'ShareGroupDescribeResponse',
     module: 'share-group-describe.ts',
     apiKey: 77,
-    minVersion: 0,
-    maxVersion: 0,
+    minVersion: 1,
+    maxVersion: 1,
     flexibleMinVersion: 0,
     root: 'ShareGroupDescribeResponse',
-    structs: m117Structs,
-    encode: m117.encodeShareGroupDescribeResponse,
-    decode: m117.decodeShareGroupDescribeResponse,
+    structs: m138Structs,
+    encode: m138.encodeShareGroupDescribeResponse,
+    decode: m138.decodeShareGroupDescribeResponse,
   },
   {
     name: 'ShareGroupHeartbeatRequest',
     module: 'share-group-heartbeat.ts',
     apiKey: 76,
-    minVersion: 0,
-    maxVersion: 0,
+    minVersion: 1,
+    maxVersion: 1,
     flexibleMinVersion: 0,
     root: 'ShareGroupHeartbeatRequest',
-    structs: m118Structs,
-    encode: m118.encodeShareGroupHeartbeatRequest,
-    decode: m118.decodeShareGroupHeartbeatRequest,
+    structs: m139Structs,
+    encode: m139.encodeShareGroupHeartbeatRequest,
+    decode: m139.decodeShareGroupHeartbeatRequest,
   },
   {
     name: 'ShareGroupHeartbeatResponse',
     module: 'share-group-heartbeat.ts',
     apiKey: 76,
+    minVersion: 1,
+    maxVersion: 1,
+    flexibleMinVersion: 0,
+    root: 'ShareGroupHeartbeatResponse',
+    structs: m139Structs,
+    encode: m139.encodeShareGroupHeartbeatResponse,
+    decode: m139.decodeShareGroupHeartbeatResponse,
+  },
+  {
+    name: 'StreamsGroupDescribeRequest',
+    module: 'streams-group-describe.ts',
+    apiKey: 89,
     minVersion: 0,
     maxVersion: 0,
     flexibleMinVersion: 0,
-    root: 'ShareGroupHeartbeatResponse',
-    structs: m118Structs,
-    encode: m118.encodeShareGroupHeartbeatResponse,
-    decode: m118.decodeShareGroupHeartbeatResponse,
+    root: 'StreamsGroupDescribeRequest',
+    structs: m140Structs,
+    encode: m140.encodeStreamsGroupDescribeRequest,
+    decode: m140.decodeStreamsGroupDescribeRequest,
   },
   {
-    name: 'StopReplicaRequest',
-    module: 'stop-replica.ts',
-    apiKey: 5,
+    name: 'StreamsGroupDescribeResponse',
+    module: 'streams-group-describe.ts',
+    apiKey: 89,
     minVersion: 0,
-    maxVersion: 4,
-    flexibleMinVersion: 2,
-    root: 'StopReplicaRequest',
-    structs: m119Structs,
-    encode: m119.encodeStopReplicaRequest,
-    decode: m119.decodeStopReplicaRequest,
+    maxVersion: 0,
+    flexibleMinVersion: 0,
+    root: 'StreamsGroupDescribeResponse',
+    structs: m140Structs,
+    encode: m140.encodeStreamsGroupDescribeResponse,
+    decode: m140.decodeStreamsGroupDescribeResponse,
   },
   {
-    name: 'StopReplicaResponse',
-    module: 'stop-replica.ts',
-    apiKey: 5,
+    name: 'StreamsGroupHeartbeatRequest',
+    module: 'streams-group-heartbeat.ts',
+    apiKey: 88,
     minVersion: 0,
-    maxVersion: 4,
-    flexibleMinVersion: 2,
-    root: 'StopReplicaResponse',
-    structs: m119Structs,
-    encode: m119.encodeStopReplicaResponse,
-    decode: m119.decodeStopReplicaResponse,
+    maxVersion: 0,
+    flexibleMinVersion: 0,
+    root: 'StreamsGroupHeartbeatRequest',
+    structs: m141Structs,
+    encode: m141.encodeStreamsGroupHeartbeatRequest,
+    decode: m141.decodeStreamsGroupHeartbeatRequest,
+  },
+  {
+    name: 'StreamsGroupHeartbeatResponse',
+    module: 'streams-group-heartbeat.ts',
+    apiKey: 88,
+    minVersion: 0,
+    maxVersion: 0,
+    flexibleMinVersion: 0,
+    root: 'StreamsGroupHeartbeatResponse',
+    structs: m141Structs,
+    encode: m141.encodeStreamsGroupHeartbeatResponse,
+    decode: m141.decodeStreamsGroupHeartbeatResponse,
   },
   {
     name: 'SyncGroupRequest',
@@ -7158,9 +7988,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 5,
     flexibleMinVersion: 4,
     root: 'SyncGroupRequest',
-    structs: m120Structs,
-    encode: m120.encodeSyncGroupRequest,
-    decode: m120.decodeSyncGroupRequest,
+    structs: m142Structs,
+    encode: m142.encodeSyncGroupRequest,
+    decode: m142.decodeSyncGroupRequest,
   },
   {
     name: 'SyncGroupResponse',
@@ -7170,33 +8000,33 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 5,
     flexibleMinVersion: 4,
     root: 'SyncGroupResponse',
-    structs: m120Structs,
-    encode: m120.encodeSyncGroupResponse,
-    decode: m120.decodeSyncGroupResponse,
+    structs: m142Structs,
+    encode: m142.encodeSyncGroupResponse,
+    decode: m142.decodeSyncGroupResponse,
   },
   {
     name: 'TxnOffsetCommitRequest',
     module: 'txn-offset-commit.ts',
     apiKey: 28,
     minVersion: 0,
-    maxVersion: 4,
+    maxVersion: 5,
     flexibleMinVersion: 3,
     root: 'TxnOffsetCommitRequest',
-    structs: m121Structs,
-    encode: m121.encodeTxnOffsetCommitRequest,
-    decode: m121.decodeTxnOffsetCommitRequest,
+    structs: m143Structs,
+    encode: m143.encodeTxnOffsetCommitRequest,
+    decode: m143.decodeTxnOffsetCommitRequest,
   },
   {
     name: 'TxnOffsetCommitResponse',
     module: 'txn-offset-commit.ts',
     apiKey: 28,
     minVersion: 0,
-    maxVersion: 4,
+    maxVersion: 5,
     flexibleMinVersion: 3,
     root: 'TxnOffsetCommitResponse',
-    structs: m121Structs,
-    encode: m121.encodeTxnOffsetCommitResponse,
-    decode: m121.decodeTxnOffsetCommitResponse,
+    structs: m143Structs,
+    encode: m143.encodeTxnOffsetCommitResponse,
+    decode: m143.decodeTxnOffsetCommitResponse,
   },
   {
     name: 'UnregisterBrokerRequest',
@@ -7206,9 +8036,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'UnregisterBrokerRequest',
-    structs: m122Structs,
-    encode: m122.encodeUnregisterBrokerRequest,
-    decode: m122.decodeUnregisterBrokerRequest,
+    structs: m144Structs,
+    encode: m144.encodeUnregisterBrokerRequest,
+    decode: m144.decodeUnregisterBrokerRequest,
   },
   {
     name: 'UnregisterBrokerResponse',
@@ -7218,9 +8048,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'UnregisterBrokerResponse',
-    structs: m122Structs,
-    encode: m122.encodeUnregisterBrokerResponse,
-    decode: m122.decodeUnregisterBrokerResponse,
+    structs: m144Structs,
+    encode: m144.encodeUnregisterBrokerResponse,
+    decode: m144.decodeUnregisterBrokerResponse,
   },
   {
     name: 'UpdateFeaturesRequest',
@@ -7230,9 +8060,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 2,
     flexibleMinVersion: 0,
     root: 'UpdateFeaturesRequest',
-    structs: m123Structs,
-    encode: m123.encodeUpdateFeaturesRequest,
-    decode: m123.decodeUpdateFeaturesRequest,
+    structs: m145Structs,
+    encode: m145.encodeUpdateFeaturesRequest,
+    decode: m145.decodeUpdateFeaturesRequest,
   },
   {
     name: 'UpdateFeaturesResponse',
@@ -7242,33 +8072,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 2,
     flexibleMinVersion: 0,
     root: 'UpdateFeaturesResponse',
-    structs: m123Structs,
-    encode: m123.encodeUpdateFeaturesResponse,
-    decode: m123.decodeUpdateFeaturesResponse,
-  },
-  {
-    name: 'UpdateMetadataRequest',
-    module: 'update-metadata.ts',
-    apiKey: 6,
-    minVersion: 0,
-    maxVersion: 8,
-    flexibleMinVersion: 6,
-    root: 'UpdateMetadataRequest',
-    structs: m124Structs,
-    encode: m124.encodeUpdateMetadataRequest,
-    decode: m124.decodeUpdateMetadataRequest,
-  },
-  {
-    name: 'UpdateMetadataResponse',
-    module: 'update-metadata.ts',
-    apiKey: 6,
-    minVersion: 0,
-    maxVersion: 8,
-    flexibleMinVersion: 6,
-    root: 'UpdateMetadataResponse',
-    structs: m124Structs,
-    encode: m124.encodeUpdateMetadataResponse,
-    decode: m124.decodeUpdateMetadataResponse,
+    structs: m145Structs,
+    encode: m145.encodeUpdateFeaturesResponse,
+    decode: m145.decodeUpdateFeaturesResponse,
   },
   {
     name: 'UpdateRaftVoterRequest',
@@ -7278,9 +8084,9 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'UpdateRaftVoterRequest',
-    structs: m125Structs,
-    encode: m125.encodeUpdateRaftVoterRequest,
-    decode: m125.decodeUpdateRaftVoterRequest,
+    structs: m146Structs,
+    encode: m146.encodeUpdateRaftVoterRequest,
+    decode: m146.decodeUpdateRaftVoterRequest,
   },
   {
     name: 'UpdateRaftVoterResponse',
@@ -7290,80 +8096,80 @@ export const schemas: readonly MessageSchema[] = [
     maxVersion: 0,
     flexibleMinVersion: 0,
     root: 'UpdateRaftVoterResponse',
-    structs: m125Structs,
-    encode: m125.encodeUpdateRaftVoterResponse,
-    decode: m125.decodeUpdateRaftVoterResponse,
+    structs: m146Structs,
+    encode: m146.encodeUpdateRaftVoterResponse,
+    decode: m146.decodeUpdateRaftVoterResponse,
   },
   {
     name: 'VoteRequest',
     module: 'vote.ts',
     apiKey: 52,
     minVersion: 0,
-    maxVersion: 1,
+    maxVersion: 2,
     flexibleMinVersion: 0,
     root: 'VoteRequest',
-    structs: m126Structs,
-    encode: m126.encodeVoteRequest,
-    decode: m126.decodeVoteRequest,
+    structs: m147Structs,
+    encode: m147.encodeVoteRequest,
+    decode: m147.decodeVoteRequest,
   },
   {
     name: 'VoteResponse',
     module: 'vote.ts',
     apiKey: 52,
     minVersion: 0,
-    maxVersion: 1,
+    maxVersion: 2,
     flexibleMinVersion: 0,
     root: 'VoteResponse',
-    structs: m126Structs,
-    encode: m126.encodeVoteResponse,
-    decode: m126.decodeVoteResponse,
+    structs: m147Structs,
+    encode: m147.encodeVoteResponse,
+    decode: m147.decodeVoteResponse,
   },
   {
     name: 'WriteShareGroupStateRequest',
     module: 'write-share-group-state.ts',
     apiKey: 85,
     minVersion: 0,
-    maxVersion: 0,
+    maxVersion: 1,
     flexibleMinVersion: 0,
     root: 'WriteShareGroupStateRequest',
-    structs: m127Structs,
-    encode: m127.encodeWriteShareGroupStateRequest,
-    decode: m127.decodeWriteShareGroupStateRequest,
+    structs: m148Structs,
+    encode: m148.encodeWriteShareGroupStateRequest,
+    decode: m148.decodeWriteShareGroupStateRequest,
   },
   {
     name: 'WriteShareGroupStateResponse',
     module: 'write-share-group-state.ts',
     apiKey: 85,
     minVersion: 0,
-    maxVersion: 0,
+    maxVersion: 1,
     flexibleMinVersion: 0,
     root: 'WriteShareGroupStateResponse',
-    structs: m127Structs,
-    encode: m127.encodeWriteShareGroupStateResponse,
-    decode: m127.decodeWriteShareGroupStateResponse,
+    structs: m148Structs,
+    encode: m148.encodeWriteShareGroupStateResponse,
+    decode: m148.decodeWriteShareGroupStateResponse,
   },
   {
     name: 'WriteTxnMarkersRequest',
     module: 'write-txn-markers.ts',
     apiKey: 27,
-    minVersion: 0,
-    maxVersion: 1,
+    minVersion: 1,
+    maxVersion: 2,
     flexibleMinVersion: 1,
     root: 'WriteTxnMarkersRequest',
-    structs: m128Structs,
-    encode: m128.encodeWriteTxnMarkersRequest,
-    decode: m128.decodeWriteTxnMarkersRequest,
+    structs: m149Structs,
+    encode: m149.encodeWriteTxnMarkersRequest,
+    decode: m149.decodeWriteTxnMarkersRequest,
   },
   {
     name: 'WriteTxnMarkersResponse',
     module: 'write-txn-markers.ts',
     apiKey: 27,
-    minVersion: 0,
-    maxVersion: 1,
+    minVersion: 1,
+    maxVersion: 2,
     flexibleMinVersion: 1,
     root: 'WriteTxnMarkersResponse',
-    structs: m128Structs,
-    encode: m128.encodeWriteTxnMarkersResponse,
-    decode: m128.decodeWriteTxnMarkersResponse,
+    structs: m149Structs,
+    encode: m149.encodeWriteTxnMarkersResponse,
+    decode: m149.decodeWriteTxnMarkersResponse,
   },
 ];

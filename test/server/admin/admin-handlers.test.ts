@@ -8,7 +8,7 @@ import { createTopicsApi, type CreatableTopic } from '../../../src/protocol/gene
 import { createPartitionsApi } from '../../../src/protocol/generated/create-partitions.js';
 import { deleteRecordsApi } from '../../../src/protocol/generated/delete-records.js';
 import { deleteTopicsApi } from '../../../src/protocol/generated/delete-topics.js';
-import { describeClusterApi } from '../../../src/protocol/generated/describe-cluster.js';
+import { createDescribeClusterRequest, describeClusterApi } from '../../../src/protocol/generated/describe-cluster.js';
 import { describeConfigsApi } from '../../../src/protocol/generated/describe-configs.js';
 import { describeLogDirsApi } from '../../../src/protocol/generated/describe-log-dirs.js';
 import { describeTopicPartitionsApi } from '../../../src/protocol/generated/describe-topic-partitions.js';
@@ -246,8 +246,8 @@ test('ElectLeaders, ListPartitionReassignments, DescribeCluster: a single broker
   ]);
   const listed = await roundTrip(client, listPartitionReassignmentsApi, 0, { timeoutMs: 1000, topics: null });
   assert.deepEqual([listed.errorCode, listed.topics], [ErrorCode.NONE, []]);
-  const cluster = await roundTrip(client, describeClusterApi, 1, { includeClusterAuthorizedOperations: false, endpointType: 1 });
-  assert.deepEqual([cluster.controllerId, cluster.brokers], [1, [{ brokerId: 1, host: '127.0.0.1', port: broker.port, rack: null }]]);
-  const controllers = await roundTrip(client, describeClusterApi, 1, { includeClusterAuthorizedOperations: false, endpointType: 2 });
+  const cluster = await roundTrip(client, describeClusterApi, 1, { ...createDescribeClusterRequest(), endpointType: 1 });
+  assert.deepEqual([cluster.controllerId, cluster.brokers], [1, [{ brokerId: 1, host: '127.0.0.1', port: broker.port, rack: null, isFenced: false }]]);
+  const controllers = await roundTrip(client, describeClusterApi, 1, { ...createDescribeClusterRequest(), endpointType: 2 });
   assert.equal(controllers.errorCode, ErrorCode.MISMATCHED_ENDPOINT_TYPE);
 });

@@ -4,11 +4,11 @@ import { Reader } from '../../../io/reader.js';
 import { type Writer } from '../../../io/writer.js';
 import { versionError } from '../../../protocol-error.js';
 
-// ConsumerGroupCurrentMemberAssignmentKey: valid versions 8, flexible none
+// ConsumerGroupCurrentMemberAssignmentKey: valid versions 0, flexible none
 
 export interface ConsumerGroupCurrentMemberAssignmentKey {
-  groupId: string; // versions 8
-  memberId: string; // versions 8
+  groupId: string; // versions 0
+  memberId: string; // versions 0
 }
 
 export function createConsumerGroupCurrentMemberAssignmentKey(): ConsumerGroupCurrentMemberAssignmentKey {
@@ -19,14 +19,17 @@ export function createConsumerGroupCurrentMemberAssignmentKey(): ConsumerGroupCu
 }
 
 export function encodeConsumerGroupCurrentMemberAssignmentKey(w: Writer, m: ConsumerGroupCurrentMemberAssignmentKey, version: number): void {
-  if (!(version >= 8 && version <= 8)) throw versionError('ConsumerGroupCurrentMemberAssignmentKey', version, 8, 8);
+  if (!(version >= 0 && version <= 0)) throw versionError('ConsumerGroupCurrentMemberAssignmentKey', version, 0, 0);
   w.string(m.groupId);
   w.string(m.memberId);
 }
 
 export function decodeConsumerGroupCurrentMemberAssignmentKey(r: Reader, version: number): ConsumerGroupCurrentMemberAssignmentKey {
-  if (!(version >= 8 && version <= 8)) throw versionError('ConsumerGroupCurrentMemberAssignmentKey', version, 8, 8);
+  if (!(version >= 0 && version <= 0)) throw versionError('ConsumerGroupCurrentMemberAssignmentKey', version, 0, 0);
   const groupId: string = r.string();
   const memberId: string = r.string();
   return { groupId, memberId };
 }
+
+/** Record type of ConsumerGroupCurrentMemberAssignmentKey (its spec's apiKey): the int16 written before the key, which is itself version 0. */
+export const CONSUMER_GROUP_CURRENT_MEMBER_ASSIGNMENT_KEY_RECORD_TYPE = 8;

@@ -4,11 +4,11 @@ import { Reader } from '../../../io/reader.js';
 import { type Writer } from '../../../io/writer.js';
 import { versionError } from '../../../protocol-error.js';
 
-// ConsumerGroupMemberMetadataKey: valid versions 5, flexible none
+// ConsumerGroupMemberMetadataKey: valid versions 0, flexible none
 
 export interface ConsumerGroupMemberMetadataKey {
-  groupId: string; // versions 5
-  memberId: string; // versions 5
+  groupId: string; // versions 0
+  memberId: string; // versions 0
 }
 
 export function createConsumerGroupMemberMetadataKey(): ConsumerGroupMemberMetadataKey {
@@ -19,14 +19,17 @@ export function createConsumerGroupMemberMetadataKey(): ConsumerGroupMemberMetad
 }
 
 export function encodeConsumerGroupMemberMetadataKey(w: Writer, m: ConsumerGroupMemberMetadataKey, version: number): void {
-  if (!(version >= 5 && version <= 5)) throw versionError('ConsumerGroupMemberMetadataKey', version, 5, 5);
+  if (!(version >= 0 && version <= 0)) throw versionError('ConsumerGroupMemberMetadataKey', version, 0, 0);
   w.string(m.groupId);
   w.string(m.memberId);
 }
 
 export function decodeConsumerGroupMemberMetadataKey(r: Reader, version: number): ConsumerGroupMemberMetadataKey {
-  if (!(version >= 5 && version <= 5)) throw versionError('ConsumerGroupMemberMetadataKey', version, 5, 5);
+  if (!(version >= 0 && version <= 0)) throw versionError('ConsumerGroupMemberMetadataKey', version, 0, 0);
   const groupId: string = r.string();
   const memberId: string = r.string();
   return { groupId, memberId };
 }
+
+/** Record type of ConsumerGroupMemberMetadataKey (its spec's apiKey): the int16 written before the key, which is itself version 0. */
+export const CONSUMER_GROUP_MEMBER_METADATA_KEY_RECORD_TYPE = 5;

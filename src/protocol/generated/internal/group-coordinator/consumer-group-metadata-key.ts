@@ -4,10 +4,10 @@ import { Reader } from '../../../io/reader.js';
 import { type Writer } from '../../../io/writer.js';
 import { versionError } from '../../../protocol-error.js';
 
-// ConsumerGroupMetadataKey: valid versions 3, flexible none
+// ConsumerGroupMetadataKey: valid versions 0, flexible none
 
 export interface ConsumerGroupMetadataKey {
-  groupId: string; // versions 3
+  groupId: string; // versions 0
 }
 
 export function createConsumerGroupMetadataKey(): ConsumerGroupMetadataKey {
@@ -17,12 +17,15 @@ export function createConsumerGroupMetadataKey(): ConsumerGroupMetadataKey {
 }
 
 export function encodeConsumerGroupMetadataKey(w: Writer, m: ConsumerGroupMetadataKey, version: number): void {
-  if (!(version >= 3 && version <= 3)) throw versionError('ConsumerGroupMetadataKey', version, 3, 3);
+  if (!(version >= 0 && version <= 0)) throw versionError('ConsumerGroupMetadataKey', version, 0, 0);
   w.string(m.groupId);
 }
 
 export function decodeConsumerGroupMetadataKey(r: Reader, version: number): ConsumerGroupMetadataKey {
-  if (!(version >= 3 && version <= 3)) throw versionError('ConsumerGroupMetadataKey', version, 3, 3);
+  if (!(version >= 0 && version <= 0)) throw versionError('ConsumerGroupMetadataKey', version, 0, 0);
   const groupId: string = r.string();
   return { groupId };
 }
+
+/** Record type of ConsumerGroupMetadataKey (its spec's apiKey): the int16 written before the key, which is itself version 0. */
+export const CONSUMER_GROUP_METADATA_KEY_RECORD_TYPE = 3;

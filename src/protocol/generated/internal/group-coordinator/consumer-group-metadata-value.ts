@@ -8,23 +8,45 @@ import { versionError } from '../../../protocol-error.js';
 
 export interface ConsumerGroupMetadataValue {
   epoch: number; // versions 0+
+  metadataHash: bigint; // versions 0+, tag 0 in 0+
 }
 
 export function createConsumerGroupMetadataValue(): ConsumerGroupMetadataValue {
   return {
     epoch: 0,
+    metadataHash: 0n,
   };
 }
 
 export function encodeConsumerGroupMetadataValue(w: Writer, m: ConsumerGroupMetadataValue, version: number): void {
   if (!(version >= 0 && version <= 0)) throw versionError('ConsumerGroupMetadataValue', version, 0, 0);
   w.int32(m.epoch);
-  w.uvarint(0);
+  let $tagged = 0;
+  if (m.metadataHash !== 0n) $tagged++;
+  w.uvarint($tagged);
+  if (m.metadataHash !== 0n) {
+    w.uvarint(0);
+    w.uvarint(8);
+    w.int64(m.metadataHash);
+  }
 }
 
 export function decodeConsumerGroupMetadataValue(r: Reader, version: number): ConsumerGroupMetadataValue {
   if (!(version >= 0 && version <= 0)) throw versionError('ConsumerGroupMetadataValue', version, 0, 0);
   const epoch: number = r.int32();
-  r.skipTaggedFields();
-  return { epoch };
+  let metadataHash: bigint = 0n;
+  const $count = r.uvarint();
+  for (let $k = 0; $k < $count; $k++) {
+    const $tag = r.uvarint();
+    const $end = r.taggedFieldEnd();
+    switch ($tag) {
+      case 0:
+        metadataHash = r.int64();
+        break;
+      default:
+        r.position = $end;
+    }
+    r.checkTaggedFieldEnd($end, $tag);
+  }
+  return { epoch, metadataHash };
 }

@@ -4,10 +4,10 @@ import { Reader } from '../../../io/reader.js';
 import { type Writer } from '../../../io/writer.js';
 import { versionError } from '../../../protocol-error.js';
 
-// ConsumerGroupPartitionMetadataKey: valid versions 4, flexible none
+// ConsumerGroupPartitionMetadataKey: valid versions 0, flexible none
 
 export interface ConsumerGroupPartitionMetadataKey {
-  groupId: string; // versions 4
+  groupId: string; // versions 0
 }
 
 export function createConsumerGroupPartitionMetadataKey(): ConsumerGroupPartitionMetadataKey {
@@ -17,12 +17,15 @@ export function createConsumerGroupPartitionMetadataKey(): ConsumerGroupPartitio
 }
 
 export function encodeConsumerGroupPartitionMetadataKey(w: Writer, m: ConsumerGroupPartitionMetadataKey, version: number): void {
-  if (!(version >= 4 && version <= 4)) throw versionError('ConsumerGroupPartitionMetadataKey', version, 4, 4);
+  if (!(version >= 0 && version <= 0)) throw versionError('ConsumerGroupPartitionMetadataKey', version, 0, 0);
   w.string(m.groupId);
 }
 
 export function decodeConsumerGroupPartitionMetadataKey(r: Reader, version: number): ConsumerGroupPartitionMetadataKey {
-  if (!(version >= 4 && version <= 4)) throw versionError('ConsumerGroupPartitionMetadataKey', version, 4, 4);
+  if (!(version >= 0 && version <= 0)) throw versionError('ConsumerGroupPartitionMetadataKey', version, 0, 0);
   const groupId: string = r.string();
   return { groupId };
 }
+
+/** Record type of ConsumerGroupPartitionMetadataKey (its spec's apiKey): the int16 written before the key, which is itself version 0. */
+export const CONSUMER_GROUP_PARTITION_METADATA_KEY_RECORD_TYPE = 4;

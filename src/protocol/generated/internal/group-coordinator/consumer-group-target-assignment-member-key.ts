@@ -4,11 +4,11 @@ import { Reader } from '../../../io/reader.js';
 import { type Writer } from '../../../io/writer.js';
 import { versionError } from '../../../protocol-error.js';
 
-// ConsumerGroupTargetAssignmentMemberKey: valid versions 7, flexible none
+// ConsumerGroupTargetAssignmentMemberKey: valid versions 0, flexible none
 
 export interface ConsumerGroupTargetAssignmentMemberKey {
-  groupId: string; // versions 7
-  memberId: string; // versions 7
+  groupId: string; // versions 0
+  memberId: string; // versions 0
 }
 
 export function createConsumerGroupTargetAssignmentMemberKey(): ConsumerGroupTargetAssignmentMemberKey {
@@ -19,14 +19,17 @@ export function createConsumerGroupTargetAssignmentMemberKey(): ConsumerGroupTar
 }
 
 export function encodeConsumerGroupTargetAssignmentMemberKey(w: Writer, m: ConsumerGroupTargetAssignmentMemberKey, version: number): void {
-  if (!(version >= 7 && version <= 7)) throw versionError('ConsumerGroupTargetAssignmentMemberKey', version, 7, 7);
+  if (!(version >= 0 && version <= 0)) throw versionError('ConsumerGroupTargetAssignmentMemberKey', version, 0, 0);
   w.string(m.groupId);
   w.string(m.memberId);
 }
 
 export function decodeConsumerGroupTargetAssignmentMemberKey(r: Reader, version: number): ConsumerGroupTargetAssignmentMemberKey {
-  if (!(version >= 7 && version <= 7)) throw versionError('ConsumerGroupTargetAssignmentMemberKey', version, 7, 7);
+  if (!(version >= 0 && version <= 0)) throw versionError('ConsumerGroupTargetAssignmentMemberKey', version, 0, 0);
   const groupId: string = r.string();
   const memberId: string = r.string();
   return { groupId, memberId };
 }
+
+/** Record type of ConsumerGroupTargetAssignmentMemberKey (its spec's apiKey): the int16 written before the key, which is itself version 0. */
+export const CONSUMER_GROUP_TARGET_ASSIGNMENT_MEMBER_KEY_RECORD_TYPE = 7;

@@ -4,10 +4,10 @@ import { Reader } from '../../../io/reader.js';
 import { type Writer } from '../../../io/writer.js';
 import { versionError } from '../../../protocol-error.js';
 
-// ConsumerGroupTargetAssignmentMetadataKey: valid versions 6, flexible none
+// ConsumerGroupTargetAssignmentMetadataKey: valid versions 0, flexible none
 
 export interface ConsumerGroupTargetAssignmentMetadataKey {
-  groupId: string; // versions 6
+  groupId: string; // versions 0
 }
 
 export function createConsumerGroupTargetAssignmentMetadataKey(): ConsumerGroupTargetAssignmentMetadataKey {
@@ -17,12 +17,15 @@ export function createConsumerGroupTargetAssignmentMetadataKey(): ConsumerGroupT
 }
 
 export function encodeConsumerGroupTargetAssignmentMetadataKey(w: Writer, m: ConsumerGroupTargetAssignmentMetadataKey, version: number): void {
-  if (!(version >= 6 && version <= 6)) throw versionError('ConsumerGroupTargetAssignmentMetadataKey', version, 6, 6);
+  if (!(version >= 0 && version <= 0)) throw versionError('ConsumerGroupTargetAssignmentMetadataKey', version, 0, 0);
   w.string(m.groupId);
 }
 
 export function decodeConsumerGroupTargetAssignmentMetadataKey(r: Reader, version: number): ConsumerGroupTargetAssignmentMetadataKey {
-  if (!(version >= 6 && version <= 6)) throw versionError('ConsumerGroupTargetAssignmentMetadataKey', version, 6, 6);
+  if (!(version >= 0 && version <= 0)) throw versionError('ConsumerGroupTargetAssignmentMetadataKey', version, 0, 0);
   const groupId: string = r.string();
   return { groupId };
 }
+
+/** Record type of ConsumerGroupTargetAssignmentMetadataKey (its spec's apiKey): the int16 written before the key, which is itself version 0. */
+export const CONSUMER_GROUP_TARGET_ASSIGNMENT_METADATA_KEY_RECORD_TYPE = 6;

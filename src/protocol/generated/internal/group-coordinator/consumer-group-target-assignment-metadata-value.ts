@@ -8,23 +8,45 @@ import { versionError } from '../../../protocol-error.js';
 
 export interface ConsumerGroupTargetAssignmentMetadataValue {
   assignmentEpoch: number; // versions 0+
+  assignmentTimestamp: bigint; // versions 0+, tag 0 in 0+, ignorable
 }
 
 export function createConsumerGroupTargetAssignmentMetadataValue(): ConsumerGroupTargetAssignmentMetadataValue {
   return {
     assignmentEpoch: 0,
+    assignmentTimestamp: 0n,
   };
 }
 
 export function encodeConsumerGroupTargetAssignmentMetadataValue(w: Writer, m: ConsumerGroupTargetAssignmentMetadataValue, version: number): void {
   if (!(version >= 0 && version <= 0)) throw versionError('ConsumerGroupTargetAssignmentMetadataValue', version, 0, 0);
   w.int32(m.assignmentEpoch);
-  w.uvarint(0);
+  let $tagged = 0;
+  if (m.assignmentTimestamp !== 0n) $tagged++;
+  w.uvarint($tagged);
+  if (m.assignmentTimestamp !== 0n) {
+    w.uvarint(0);
+    w.uvarint(8);
+    w.int64(m.assignmentTimestamp);
+  }
 }
 
 export function decodeConsumerGroupTargetAssignmentMetadataValue(r: Reader, version: number): ConsumerGroupTargetAssignmentMetadataValue {
   if (!(version >= 0 && version <= 0)) throw versionError('ConsumerGroupTargetAssignmentMetadataValue', version, 0, 0);
   const assignmentEpoch: number = r.int32();
-  r.skipTaggedFields();
-  return { assignmentEpoch };
+  let assignmentTimestamp: bigint = 0n;
+  const $count = r.uvarint();
+  for (let $k = 0; $k < $count; $k++) {
+    const $tag = r.uvarint();
+    const $end = r.taggedFieldEnd();
+    switch ($tag) {
+      case 0:
+        assignmentTimestamp = r.int64();
+        break;
+      default:
+        r.position = $end;
+    }
+    r.checkTaggedFieldEnd($end, $tag);
+  }
+  return { assignmentEpoch, assignmentTimestamp };
 }

@@ -4,10 +4,10 @@ import { Reader } from '../../../io/reader.js';
 import { type Writer } from '../../../io/writer.js';
 import { versionError } from '../../../protocol-error.js';
 
-// GroupMetadataKey: valid versions 2, flexible none
+// GroupMetadataKey: valid versions 0, flexible none
 
 export interface GroupMetadataKey {
-  group: string; // versions 2
+  group: string; // versions 0
 }
 
 export function createGroupMetadataKey(): GroupMetadataKey {
@@ -17,12 +17,15 @@ export function createGroupMetadataKey(): GroupMetadataKey {
 }
 
 export function encodeGroupMetadataKey(w: Writer, m: GroupMetadataKey, version: number): void {
-  if (!(version >= 2 && version <= 2)) throw versionError('GroupMetadataKey', version, 2, 2);
+  if (!(version >= 0 && version <= 0)) throw versionError('GroupMetadataKey', version, 0, 0);
   w.string(m.group);
 }
 
 export function decodeGroupMetadataKey(r: Reader, version: number): GroupMetadataKey {
-  if (!(version >= 2 && version <= 2)) throw versionError('GroupMetadataKey', version, 2, 2);
+  if (!(version >= 0 && version <= 0)) throw versionError('GroupMetadataKey', version, 0, 0);
   const group: string = r.string();
   return { group };
 }
+
+/** Record type of GroupMetadataKey (its spec's apiKey): the int16 written before the key, which is itself version 0. */
+export const GROUP_METADATA_KEY_RECORD_TYPE = 2;

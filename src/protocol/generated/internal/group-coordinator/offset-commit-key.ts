@@ -4,12 +4,12 @@ import { Reader } from '../../../io/reader.js';
 import { type Writer } from '../../../io/writer.js';
 import { versionError } from '../../../protocol-error.js';
 
-// OffsetCommitKey: valid versions 0-1, flexible none
+// OffsetCommitKey: valid versions 0, flexible none
 
 export interface OffsetCommitKey {
-  group: string; // versions 0-1
-  topic: string; // versions 0-1
-  partition: number; // versions 0-1
+  group: string; // versions 0
+  topic: string; // versions 0
+  partition: number; // versions 0
 }
 
 export function createOffsetCommitKey(): OffsetCommitKey {
@@ -21,16 +21,19 @@ export function createOffsetCommitKey(): OffsetCommitKey {
 }
 
 export function encodeOffsetCommitKey(w: Writer, m: OffsetCommitKey, version: number): void {
-  if (!(version >= 0 && version <= 1)) throw versionError('OffsetCommitKey', version, 0, 1);
+  if (!(version >= 0 && version <= 0)) throw versionError('OffsetCommitKey', version, 0, 0);
   w.string(m.group);
   w.string(m.topic);
   w.int32(m.partition);
 }
 
 export function decodeOffsetCommitKey(r: Reader, version: number): OffsetCommitKey {
-  if (!(version >= 0 && version <= 1)) throw versionError('OffsetCommitKey', version, 0, 1);
+  if (!(version >= 0 && version <= 0)) throw versionError('OffsetCommitKey', version, 0, 0);
   const group: string = r.string();
   const topic: string = r.string();
   const partition: number = r.int32();
   return { group, topic, partition };
 }
+
+/** Record type of OffsetCommitKey (its spec's apiKey): the int16 written before the key, which is itself version 0. */
+export const OFFSET_COMMIT_KEY_RECORD_TYPE = 1;

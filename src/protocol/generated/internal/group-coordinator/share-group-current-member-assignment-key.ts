@@ -4,11 +4,11 @@ import { Reader } from '../../../io/reader.js';
 import { type Writer } from '../../../io/writer.js';
 import { versionError } from '../../../protocol-error.js';
 
-// ShareGroupCurrentMemberAssignmentKey: valid versions 14, flexible none
+// ShareGroupCurrentMemberAssignmentKey: valid versions 0, flexible none
 
 export interface ShareGroupCurrentMemberAssignmentKey {
-  groupId: string; // versions 14
-  memberId: string; // versions 14
+  groupId: string; // versions 0
+  memberId: string; // versions 0
 }
 
 export function createShareGroupCurrentMemberAssignmentKey(): ShareGroupCurrentMemberAssignmentKey {
@@ -19,14 +19,17 @@ export function createShareGroupCurrentMemberAssignmentKey(): ShareGroupCurrentM
 }
 
 export function encodeShareGroupCurrentMemberAssignmentKey(w: Writer, m: ShareGroupCurrentMemberAssignmentKey, version: number): void {
-  if (!(version >= 14 && version <= 14)) throw versionError('ShareGroupCurrentMemberAssignmentKey', version, 14, 14);
+  if (!(version >= 0 && version <= 0)) throw versionError('ShareGroupCurrentMemberAssignmentKey', version, 0, 0);
   w.string(m.groupId);
   w.string(m.memberId);
 }
 
 export function decodeShareGroupCurrentMemberAssignmentKey(r: Reader, version: number): ShareGroupCurrentMemberAssignmentKey {
-  if (!(version >= 14 && version <= 14)) throw versionError('ShareGroupCurrentMemberAssignmentKey', version, 14, 14);
+  if (!(version >= 0 && version <= 0)) throw versionError('ShareGroupCurrentMemberAssignmentKey', version, 0, 0);
   const groupId: string = r.string();
   const memberId: string = r.string();
   return { groupId, memberId };
 }
+
+/** Record type of ShareGroupCurrentMemberAssignmentKey (its spec's apiKey): the int16 written before the key, which is itself version 0. */
+export const SHARE_GROUP_CURRENT_MEMBER_ASSIGNMENT_KEY_RECORD_TYPE = 14;

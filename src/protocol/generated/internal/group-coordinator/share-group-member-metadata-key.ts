@@ -4,11 +4,11 @@ import { Reader } from '../../../io/reader.js';
 import { type Writer } from '../../../io/writer.js';
 import { versionError } from '../../../protocol-error.js';
 
-// ShareGroupMemberMetadataKey: valid versions 10, flexible none
+// ShareGroupMemberMetadataKey: valid versions 0, flexible none
 
 export interface ShareGroupMemberMetadataKey {
-  groupId: string; // versions 10
-  memberId: string; // versions 10
+  groupId: string; // versions 0
+  memberId: string; // versions 0
 }
 
 export function createShareGroupMemberMetadataKey(): ShareGroupMemberMetadataKey {
@@ -19,14 +19,17 @@ export function createShareGroupMemberMetadataKey(): ShareGroupMemberMetadataKey
 }
 
 export function encodeShareGroupMemberMetadataKey(w: Writer, m: ShareGroupMemberMetadataKey, version: number): void {
-  if (!(version >= 10 && version <= 10)) throw versionError('ShareGroupMemberMetadataKey', version, 10, 10);
+  if (!(version >= 0 && version <= 0)) throw versionError('ShareGroupMemberMetadataKey', version, 0, 0);
   w.string(m.groupId);
   w.string(m.memberId);
 }
 
 export function decodeShareGroupMemberMetadataKey(r: Reader, version: number): ShareGroupMemberMetadataKey {
-  if (!(version >= 10 && version <= 10)) throw versionError('ShareGroupMemberMetadataKey', version, 10, 10);
+  if (!(version >= 0 && version <= 0)) throw versionError('ShareGroupMemberMetadataKey', version, 0, 0);
   const groupId: string = r.string();
   const memberId: string = r.string();
   return { groupId, memberId };
 }
+
+/** Record type of ShareGroupMemberMetadataKey (its spec's apiKey): the int16 written before the key, which is itself version 0. */
+export const SHARE_GROUP_MEMBER_METADATA_KEY_RECORD_TYPE = 10;

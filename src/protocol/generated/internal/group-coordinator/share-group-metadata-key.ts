@@ -4,10 +4,10 @@ import { Reader } from '../../../io/reader.js';
 import { type Writer } from '../../../io/writer.js';
 import { versionError } from '../../../protocol-error.js';
 
-// ShareGroupMetadataKey: valid versions 11, flexible none
+// ShareGroupMetadataKey: valid versions 0, flexible none
 
 export interface ShareGroupMetadataKey {
-  groupId: string; // versions 11
+  groupId: string; // versions 0
 }
 
 export function createShareGroupMetadataKey(): ShareGroupMetadataKey {
@@ -17,12 +17,15 @@ export function createShareGroupMetadataKey(): ShareGroupMetadataKey {
 }
 
 export function encodeShareGroupMetadataKey(w: Writer, m: ShareGroupMetadataKey, version: number): void {
-  if (!(version >= 11 && version <= 11)) throw versionError('ShareGroupMetadataKey', version, 11, 11);
+  if (!(version >= 0 && version <= 0)) throw versionError('ShareGroupMetadataKey', version, 0, 0);
   w.string(m.groupId);
 }
 
 export function decodeShareGroupMetadataKey(r: Reader, version: number): ShareGroupMetadataKey {
-  if (!(version >= 11 && version <= 11)) throw versionError('ShareGroupMetadataKey', version, 11, 11);
+  if (!(version >= 0 && version <= 0)) throw versionError('ShareGroupMetadataKey', version, 0, 0);
   const groupId: string = r.string();
   return { groupId };
 }
+
+/** Record type of ShareGroupMetadataKey (its spec's apiKey): the int16 written before the key, which is itself version 0. */
+export const SHARE_GROUP_METADATA_KEY_RECORD_TYPE = 11;

@@ -8,23 +8,27 @@ import { versionError } from '../../../protocol-error.js';
 
 export interface ShareGroupMetadataValue {
   epoch: number; // versions 0+
+  metadataHash: bigint; // versions 0+
 }
 
 export function createShareGroupMetadataValue(): ShareGroupMetadataValue {
   return {
     epoch: 0,
+    metadataHash: 0n,
   };
 }
 
 export function encodeShareGroupMetadataValue(w: Writer, m: ShareGroupMetadataValue, version: number): void {
   if (!(version >= 0 && version <= 0)) throw versionError('ShareGroupMetadataValue', version, 0, 0);
   w.int32(m.epoch);
+  w.int64(m.metadataHash);
   w.uvarint(0);
 }
 
 export function decodeShareGroupMetadataValue(r: Reader, version: number): ShareGroupMetadataValue {
   if (!(version >= 0 && version <= 0)) throw versionError('ShareGroupMetadataValue', version, 0, 0);
   const epoch: number = r.int32();
+  const metadataHash: bigint = r.int64();
   r.skipTaggedFields();
-  return { epoch };
+  return { epoch, metadataHash };
 }

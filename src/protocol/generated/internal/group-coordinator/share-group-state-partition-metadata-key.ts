@@ -4,10 +4,10 @@ import { Reader } from '../../../io/reader.js';
 import { type Writer } from '../../../io/writer.js';
 import { versionError } from '../../../protocol-error.js';
 
-// ShareGroupStatePartitionMetadataKey: valid versions 15, flexible none
+// ShareGroupStatePartitionMetadataKey: valid versions 0, flexible none
 
 export interface ShareGroupStatePartitionMetadataKey {
-  groupId: string; // versions 15
+  groupId: string; // versions 0
 }
 
 export function createShareGroupStatePartitionMetadataKey(): ShareGroupStatePartitionMetadataKey {
@@ -17,12 +17,15 @@ export function createShareGroupStatePartitionMetadataKey(): ShareGroupStatePart
 }
 
 export function encodeShareGroupStatePartitionMetadataKey(w: Writer, m: ShareGroupStatePartitionMetadataKey, version: number): void {
-  if (!(version >= 15 && version <= 15)) throw versionError('ShareGroupStatePartitionMetadataKey', version, 15, 15);
+  if (!(version >= 0 && version <= 0)) throw versionError('ShareGroupStatePartitionMetadataKey', version, 0, 0);
   w.string(m.groupId);
 }
 
 export function decodeShareGroupStatePartitionMetadataKey(r: Reader, version: number): ShareGroupStatePartitionMetadataKey {
-  if (!(version >= 15 && version <= 15)) throw versionError('ShareGroupStatePartitionMetadataKey', version, 15, 15);
+  if (!(version >= 0 && version <= 0)) throw versionError('ShareGroupStatePartitionMetadataKey', version, 0, 0);
   const groupId: string = r.string();
   return { groupId };
 }
+
+/** Record type of ShareGroupStatePartitionMetadataKey (its spec's apiKey): the int16 written before the key, which is itself version 0. */
+export const SHARE_GROUP_STATE_PARTITION_METADATA_KEY_RECORD_TYPE = 15;

@@ -7,6 +7,7 @@ import { versionError } from '../../../protocol-error.js';
 // ShareGroupStatePartitionMetadataValue: valid versions 0, flexible 0+
 
 export interface ShareGroupStatePartitionMetadataValue {
+  initializingTopics: TopicPartitionsInfo[]; // versions 0+
   initializedTopics: TopicPartitionsInfo[]; // versions 0+
   deletingTopics: TopicInfo[]; // versions 0+
 }
@@ -24,6 +25,7 @@ export interface TopicInfo {
 
 export function createShareGroupStatePartitionMetadataValue(): ShareGroupStatePartitionMetadataValue {
   return {
+    initializingTopics: [],
     initializedTopics: [],
     deletingTopics: [],
   };
@@ -47,6 +49,11 @@ export function createTopicInfo(): TopicInfo {
 export function encodeShareGroupStatePartitionMetadataValue(w: Writer, m: ShareGroupStatePartitionMetadataValue, version: number): void {
   if (!(version >= 0 && version <= 0)) throw versionError('ShareGroupStatePartitionMetadataValue', version, 0, 0);
   {
+    const $a = m.initializingTopics;
+    w.uvarint($a.length + 1);
+    for (const $e of $a) writeTopicPartitionsInfo(w, $e, version);
+  }
+  {
     const $a = m.initializedTopics;
     w.uvarint($a.length + 1);
     for (const $e of $a) writeTopicPartitionsInfo(w, $e, version);
@@ -61,6 +68,13 @@ export function encodeShareGroupStatePartitionMetadataValue(w: Writer, m: ShareG
 
 export function decodeShareGroupStatePartitionMetadataValue(r: Reader, version: number): ShareGroupStatePartitionMetadataValue {
   if (!(version >= 0 && version <= 0)) throw versionError('ShareGroupStatePartitionMetadataValue', version, 0, 0);
+  let initializingTopics: TopicPartitionsInfo[];
+  {
+    const $n = r.compactArrayLength(19);
+    const $a: TopicPartitionsInfo[] = [];
+    for (let $i = 0; $i < $n; $i++) $a.push(readTopicPartitionsInfo(r, version));
+    initializingTopics = $a;
+  }
   let initializedTopics: TopicPartitionsInfo[];
   {
     const $n = r.compactArrayLength(19);
@@ -76,7 +90,7 @@ export function decodeShareGroupStatePartitionMetadataValue(r: Reader, version: 
     deletingTopics = $a;
   }
   r.skipTaggedFields();
-  return { initializedTopics, deletingTopics };
+  return { initializingTopics, initializedTopics, deletingTopics };
 }
 
 function writeTopicPartitionsInfo(w: Writer, m: TopicPartitionsInfo, version: number): void {

@@ -4,11 +4,11 @@ import { Reader } from '../../../io/reader.js';
 import { type Writer } from '../../../io/writer.js';
 import { versionError } from '../../../protocol-error.js';
 
-// ShareGroupTargetAssignmentMemberKey: valid versions 13, flexible none
+// ShareGroupTargetAssignmentMemberKey: valid versions 0, flexible none
 
 export interface ShareGroupTargetAssignmentMemberKey {
-  groupId: string; // versions 13
-  memberId: string; // versions 13
+  groupId: string; // versions 0
+  memberId: string; // versions 0
 }
 
 export function createShareGroupTargetAssignmentMemberKey(): ShareGroupTargetAssignmentMemberKey {
@@ -19,14 +19,17 @@ export function createShareGroupTargetAssignmentMemberKey(): ShareGroupTargetAss
 }
 
 export function encodeShareGroupTargetAssignmentMemberKey(w: Writer, m: ShareGroupTargetAssignmentMemberKey, version: number): void {
-  if (!(version >= 13 && version <= 13)) throw versionError('ShareGroupTargetAssignmentMemberKey', version, 13, 13);
+  if (!(version >= 0 && version <= 0)) throw versionError('ShareGroupTargetAssignmentMemberKey', version, 0, 0);
   w.string(m.groupId);
   w.string(m.memberId);
 }
 
 export function decodeShareGroupTargetAssignmentMemberKey(r: Reader, version: number): ShareGroupTargetAssignmentMemberKey {
-  if (!(version >= 13 && version <= 13)) throw versionError('ShareGroupTargetAssignmentMemberKey', version, 13, 13);
+  if (!(version >= 0 && version <= 0)) throw versionError('ShareGroupTargetAssignmentMemberKey', version, 0, 0);
   const groupId: string = r.string();
   const memberId: string = r.string();
   return { groupId, memberId };
 }
+
+/** Record type of ShareGroupTargetAssignmentMemberKey (its spec's apiKey): the int16 written before the key, which is itself version 0. */
+export const SHARE_GROUP_TARGET_ASSIGNMENT_MEMBER_KEY_RECORD_TYPE = 13;

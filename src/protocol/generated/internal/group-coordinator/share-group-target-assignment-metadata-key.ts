@@ -4,10 +4,10 @@ import { Reader } from '../../../io/reader.js';
 import { type Writer } from '../../../io/writer.js';
 import { versionError } from '../../../protocol-error.js';
 
-// ShareGroupTargetAssignmentMetadataKey: valid versions 12, flexible none
+// ShareGroupTargetAssignmentMetadataKey: valid versions 0, flexible none
 
 export interface ShareGroupTargetAssignmentMetadataKey {
-  groupId: string; // versions 12
+  groupId: string; // versions 0
 }
 
 export function createShareGroupTargetAssignmentMetadataKey(): ShareGroupTargetAssignmentMetadataKey {
@@ -17,12 +17,15 @@ export function createShareGroupTargetAssignmentMetadataKey(): ShareGroupTargetA
 }
 
 export function encodeShareGroupTargetAssignmentMetadataKey(w: Writer, m: ShareGroupTargetAssignmentMetadataKey, version: number): void {
-  if (!(version >= 12 && version <= 12)) throw versionError('ShareGroupTargetAssignmentMetadataKey', version, 12, 12);
+  if (!(version >= 0 && version <= 0)) throw versionError('ShareGroupTargetAssignmentMetadataKey', version, 0, 0);
   w.string(m.groupId);
 }
 
 export function decodeShareGroupTargetAssignmentMetadataKey(r: Reader, version: number): ShareGroupTargetAssignmentMetadataKey {
-  if (!(version >= 12 && version <= 12)) throw versionError('ShareGroupTargetAssignmentMetadataKey', version, 12, 12);
+  if (!(version >= 0 && version <= 0)) throw versionError('ShareGroupTargetAssignmentMetadataKey', version, 0, 0);
   const groupId: string = r.string();
   return { groupId };
 }
+
+/** Record type of ShareGroupTargetAssignmentMetadataKey (its spec's apiKey): the int16 written before the key, which is itself version 0. */
+export const SHARE_GROUP_TARGET_ASSIGNMENT_METADATA_KEY_RECORD_TYPE = 12;

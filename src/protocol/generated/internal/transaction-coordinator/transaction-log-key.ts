@@ -26,3 +26,6 @@ export function decodeTransactionLogKey(r: Reader, version: number): Transaction
   const transactionalId: string = r.string();
   return { transactionalId };
 }
+
+/** Record type of TransactionLogKey (its spec's apiKey): the int16 written before the key, which is itself version 0. */
+export const TRANSACTION_LOG_KEY_RECORD_TYPE = 0;

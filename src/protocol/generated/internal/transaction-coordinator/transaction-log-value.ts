@@ -11,6 +11,7 @@ export interface TransactionLogValue {
   previousProducerId: bigint; // versions 1+, tag 0 in 1+
   nextProducerId: bigint; // versions 1+, tag 1 in 1+
   producerEpoch: number; // versions 0+
+  nextProducerEpoch: number; // versions 1+, tag 3 in 1+
   transactionTimeoutMs: number; // versions 0+
   transactionStatus: number; // versions 0+
   transactionPartitions: PartitionsSchema[] | null; // versions 0+, nullable 0+
@@ -30,6 +31,7 @@ export function createTransactionLogValue(): TransactionLogValue {
     previousProducerId: -1n,
     nextProducerId: -1n,
     producerEpoch: 0,
+    nextProducerEpoch: -1,
     transactionTimeoutMs: 0,
     transactionStatus: 0,
     transactionPartitions: [],
@@ -56,6 +58,9 @@ export function encodeTransactionLogValue(w: Writer, m: TransactionLogValue, ver
     if (m.nextProducerId !== -1n) throw nonDefaultFieldError('nextProducerId', version);
   }
   w.int16(m.producerEpoch);
+  if (version <= 0) {
+    if (m.nextProducerEpoch !== -1) throw nonDefaultFieldError('nextProducerEpoch', version);
+  }
   w.int32(m.transactionTimeoutMs);
   w.int8(m.transactionStatus);
   if (version <= 0) {
@@ -83,6 +88,7 @@ export function encodeTransactionLogValue(w: Writer, m: TransactionLogValue, ver
     if (m.previousProducerId !== -1n) $tagged++;
     if (m.nextProducerId !== -1n) $tagged++;
     if (m.clientTransactionVersion !== 0) $tagged++;
+    if (m.nextProducerEpoch !== -1) $tagged++;
     w.uvarint($tagged);
     if (m.previousProducerId !== -1n) {
       w.uvarint(0);
@@ -99,6 +105,11 @@ export function encodeTransactionLogValue(w: Writer, m: TransactionLogValue, ver
       w.uvarint(2);
       w.int16(m.clientTransactionVersion);
     }
+    if (m.nextProducerEpoch !== -1) {
+      w.uvarint(3);
+      w.uvarint(2);
+      w.int16(m.nextProducerEpoch);
+    }
   }
 }
 
@@ -108,6 +119,7 @@ export function decodeTransactionLogValue(r: Reader, version: number): Transacti
   let previousProducerId: bigint = -1n;
   let nextProducerId: bigint = -1n;
   const producerEpoch: number = r.int16();
+  let nextProducerEpoch: number = -1;
   const transactionTimeoutMs: number = r.int32();
   const transactionStatus: number = r.int8();
   let transactionPartitions: PartitionsSchema[] | null;
@@ -146,13 +158,16 @@ export function decodeTransactionLogValue(r: Reader, version: number): Transacti
         case 2:
           clientTransactionVersion = r.int16();
           break;
+        case 3:
+          nextProducerEpoch = r.int16();
+          break;
         default:
           r.position = $end;
       }
       r.checkTaggedFieldEnd($end, $tag);
     }
   }
-  return { producerId, previousProducerId, nextProducerId, producerEpoch, transactionTimeoutMs, transactionStatus, transactionPartitions, transactionLastUpdateTimestampMs, transactionStartTimestampMs, clientTransactionVersion };
+  return { producerId, previousProducerId, nextProducerId, producerEpoch, nextProducerEpoch, transactionTimeoutMs, transactionStatus, transactionPartitions, transactionLastUpdateTimestampMs, transactionStartTimestampMs, clientTransactionVersion };
 }
 
 function writePartitionsSchema(w: Writer, m: PartitionsSchema, version: number): void {
