@@ -4,7 +4,7 @@
 // listens; Kafka listens first and answers COORDINATOR_LOAD_IN_PROGRESS (or NOT_COORDINATOR) until it has loaded.
 import { performance } from 'node:perf_hooks';
 import { createFindCoordinatorRequest, findCoordinatorApi } from '../../src/protocol/generated/find-coordinator.js';
-import { createOffsetCommitRequest, offsetCommitApi } from '../../src/protocol/generated/offset-commit.js';
+import { createOffsetCommitRequest, createOffsetCommitRequestTopic, offsetCommitApi } from '../../src/protocol/generated/offset-commit.js';
 import { createOffsetFetchRequest, offsetFetchApi, type OffsetFetchResponseGroup } from '../../src/protocol/generated/offset-fetch.js';
 import { decodeResponse, encodeRequest, roundTrip } from '../../test/server/broker-harness.js';
 import { RawClient } from '../../test/server/raw-client.js';
@@ -81,7 +81,7 @@ export async function commitOffsets(port: number, plan: CommitPlan, from: number
           groupId: plan.group,
           generationIdOrMemberEpoch: -1,
           memberId: '',
-          topics: [{ name: plan.topic, partitions: [{ partitionIndex: i % plan.partitions, committedOffset: BigInt(i + 1), committedLeaderEpoch: -1, commitTimestamp: -1n, committedMetadata: '' }] }],
+          topics: [{ ...createOffsetCommitRequestTopic(), name: plan.topic, partitions: [{ partitionIndex: i % plan.partitions, committedOffset: BigInt(i + 1), committedLeaderEpoch: -1, committedMetadata: '' }] }],
         };
         client.send(encodeRequest(offsetCommitApi, OFFSET_COMMIT_VERSION, request, i + 1, 'gregor-bench'));
         if (++inFlight >= IN_FLIGHT) await receive();

@@ -11,7 +11,7 @@ import { resolveBrokerConfig } from '../../src/config/index.js';
 import { GroupCoordinator } from '../../src/coordinator/group-coordinator.js';
 import { TxnLog, TRANSACTION_STATE_TOPIC } from '../../src/coordinator/txn/txn-log.js';
 import type { TxnRecord } from '../../src/coordinator/txn/txn-records.js';
-import { createOffsetCommitRequest } from '../../src/protocol/generated/offset-commit.js';
+import { createOffsetCommitRequest, createOffsetCommitRequestTopic } from '../../src/protocol/generated/offset-commit.js';
 import { ErrorCode } from '../../src/protocol/error-codes.js';
 import { FileLogStore } from '../../src/storage/file/file-store.js';
 import type { LogStore } from '../../src/storage/log-store.js';
@@ -81,7 +81,7 @@ test('__consumer_offsets: thousands of commits, each its own batch, load with ea
         groupId: 'many-commits',
         generationIdOrMemberEpoch: -1,
         memberId: '',
-        topics: [{ name: 'orders', partitions: [{ partitionIndex: i % partitions, committedOffset: BigInt(i), committedLeaderEpoch: -1, commitTimestamp: -1n, committedMetadata: null }] }],
+        topics: [{ ...createOffsetCommitRequestTopic(), name: 'orders', partitions: [{ partitionIndex: i % partitions, committedOffset: BigInt(i), committedLeaderEpoch: -1, committedMetadata: null }] }],
       },
       8,
     );
