@@ -10,6 +10,7 @@ import { ReplicaManager } from '../broker/replica-manager.js';
 import { StoreTopicCatalog } from '../broker/store-topic-catalog.js';
 import { GroupCoordinator } from '../coordinator/group-coordinator.js';
 import { ProducerStates } from '../broker/producer-states.js';
+import { Features } from '../broker/features.js';
 import { openTransactions } from '../coordinator/txn/open-transactions.js';
 import { silentLog, type Log } from '../log.js';
 import type { LogStore } from '../storage/log-store.js';
@@ -149,6 +150,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
     const groups = await GroupCoordinator.open({ store, config, log });
     opened.push(() => groups.close());
     // Producer state is rebuilt from the logs, then transactions from __transaction_state (prepared ones finish).
+    const features = new Features();
     const producerStates = await ProducerStates.load(store);
     const replicaManager = new ReplicaManager(store, config, { producerState: producerStates, transactions: producerStates });
     const transactions = await openTransactions({ config, liveConfig: () => dynamic.config, replicaManager, producerStates, groups, log });
@@ -170,6 +172,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       groups,
       producerStates,
       transactions,
+      features,
       handlers,
       advertised: advertisedEndpoints(advertisedSpecs, bound),
       log,

@@ -15,6 +15,7 @@ import type { ProducerStates } from '../broker/producer-states.js';
 import type { TxnCoordinator } from '../coordinator/txn/txn-coordinator.js';
 import type { ConnectionInfo } from './connection.js';
 import type { TopicCatalog } from '../broker/topic-catalog.js';
+import type { Features } from '../broker/features.js';
 
 /** Returned by a handler whose request gets no response at all (acks=0 Produce). */
 export const NO_RESPONSE: unique symbol = Symbol('no response');
@@ -44,6 +45,8 @@ export interface BrokerState {
   readonly producerStates: ProducerStates;
   /** The transaction coordinator: producer ids and transactional ids (persisted in __transaction_state). */
   readonly transactions: TxnCoordinator;
+  /** Feature flags: what this broker supports and the finalized level of each (ApiVersions, UpdateFeatures). */
+  readonly features: Features;
   /** The registry in force (ApiVersions is derived from it): handlers, and APIs loaded on their first request. */
   readonly handlers: readonly RegisteredApi[];
   /** Advertised endpoint per listener name: what Metadata tells a client that came in on that listener. */

@@ -21,32 +21,6 @@ const MAX_VERSION = 4;
 /** Kafka's pattern for client software names and versions (ApiVersionsRequest.isValid). */
 const SOFTWARE_NAME_VERSION = /^[a-zA-Z0-9](?:[a-zA-Z0-9\-.]*[a-zA-Z0-9])?$/;
 
-interface Feature {
-  readonly name: string;
-  readonly minVersion: number;
-  readonly maxVersion: number;
-  /** Finalized level; 0 means "not enabled" and is left out of the finalized list, as Kafka does. */
-  readonly finalizedLevel: number;
-}
-
-/**
- * The features this broker supports and has finalized. Only those whose behaviour gregor has:
- * metadata.version from 3.3-IV3 (level 7, Kafka 4.x's floor) to 4.0-IV3 (level 25, the protocol
- * snapshot gregor's codec is generated from), finalized at the top; kraft.version 0–1 at 0. Features
- * such as transaction.version and group.version change client behaviour (KIP-890, KIP-848) and are
- * to be added with the handlers that implement them. transaction.version is deliberately absent (level
- * 0): gregor's coordinator implements transactions as Kafka does at level 0/1 (epoch bumped by
- * InitProducerId, partitions added by AddPartitionsToTxn v0–v3), which Kafka 4.x clients fall back to
- * when the broker finalizes no level 2 (the Java TransactionManager then sends EndTxn ≤ v4).
- */
-const FEATURES: readonly Feature[] = [
-  { name: 'kraft.version', minVersion: 0, maxVersion: 1, finalizedLevel: 0 },
-  { name: 'metadata.version', minVersion: 7, maxVersion: 25, finalizedLevel: 25 },
-];
-
-/** Epoch of the finalized features: on a KRaft broker, the metadata log offset they were read at. */
-const FINALIZED_FEATURES_EPOCH = 1n;
-
 export const apiVersionsHandler: Handler = defineHandler<ApiVersionsRequest, ApiVersionsResponse>({
   api: apiVersionsApi,
   minVersion: MIN_VERSION,
@@ -65,17 +39,14 @@ export const apiVersionsHandler: Handler = defineHandler<ApiVersionsRequest, Api
     response.apiKeys = ctx.broker.handlers
       .map((h) => ({ apiKey: h.api.apiKey, minVersion: h.minVersion, maxVersion: h.maxVersion }))
       .sort((a, b) => a.apiKey - b.apiKey);
-    response.supportedFeatures = FEATURES.filter((f) => version >= 4 || f.minVersion > 0).map((f) => ({
+    const features = ctx.broker.features;
+    response.supportedFeatures = features.supported().filter((f) => version >= 4 || f.minVersion > 0).map((f) => ({
       name: f.name,
       minVersion: f.minVersion,
       maxVersion: f.maxVersion,
     }));
-    response.finalizedFeaturesEpoch = FINALIZED_FEATURES_EPOCH;
-    response.finalizedFeatures = FEATURES.filter((f) => f.finalizedLevel !== 0).map((f) => ({
-      name: f.name,
-      minVersionLevel: f.finalizedLevel,
-      maxVersionLevel: f.finalizedLevel,
-    }));
+    response.finalizedFeaturesEpoch = features.epoch;
+    response.finalizedFeatures = features.finalized().map((f) => ({ name: f.name, minVersionLevel: f.level, maxVersionLevel: f.level }));
     return response;
   },
 
