@@ -16,6 +16,8 @@ import { silentLog, type Log } from '../log.js';
 import type { LogStore } from '../storage/log-store.js';
 import { fileDynamicConfigStore, memoryDynamicConfigStore } from './admin/dynamic-config-store.js';
 import { attachDynamicConfigs, DynamicConfigs } from './admin/dynamic-configs.js';
+import { fileClientQuotaStore, memoryClientQuotaStore } from './admin/client-quota-store.js';
+import { attachClientQuotas, ClientQuotas } from './admin/client-quotas.js';
 import { Connection, type ConnectionLimits } from './connection.js';
 import { ConnectionQuotas, connectionQuotaSettings } from './connection-quotas.js';
 import type { BrokerState, Endpoint, RegisteredApi } from './handler.js';
@@ -88,7 +90,9 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   // limits and queued.max.requests stay the static ones (dynamic listeners are stored and described, not
   // applied); the connection quotas follow every change.
   const engine = logEngine(staticConfig, options.topics !== undefined);
-  const dynamic = await DynamicConfigs.open(staticConfig, dynamicConfigStoreFor(staticConfig, options.store !== undefined ? 'memory' : engine));
+  const metadataDir = metadataDirFor(staticConfig, options.store !== undefined ? 'memory' : engine);
+  const dynamic = await DynamicConfigs.open(staticConfig, metadataDir === undefined ? memoryDynamicConfigStore() : fileDynamicConfigStore(metadataDir));
+  const clientQuotas = await ClientQuotas.open(metadataDir === undefined ? memoryClientQuotaStore() : fileClientQuotaStore(metadataDir));
   const config = dynamic.config;
   const securityProtocolMap = staticConfig['listener.security.protocol.map'];
   const listenerSpecs = parseListeners(staticConfig['listeners'], { securityProtocolMap });
@@ -178,6 +182,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       log,
     };
     attachDynamicConfigs(state, dynamic);
+    attachClientQuotas(state, clientQuotas);
     // What captured config at start-up hears of a change; handlers read state.config at request time.
     dynamic.onChange(async (next, previous) => {
       state.config = next;
@@ -235,10 +240,12 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   };
 }
 
-/** Where the dynamic broker configs are kept: beside the file engine's logs, else in memory (as the data is). */
-function dynamicConfigStoreFor(config: BrokerConfig, engine: LogEngine) {
-  const logDir = config['log.dirs'][0];
-  return engine === 'memory' || logDir === undefined ? memoryDynamicConfigStore() : fileDynamicConfigStore(logDir);
+/**
+ * Where what Kafka keeps in its metadata log (dynamic broker configs, client quotas) is kept: beside the file
+ * engine's logs; undefined: in memory, as the data is.
+ */
+function metadataDirFor(config: BrokerConfig, engine: LogEngine): string | undefined {
+  return engine === 'memory' ? undefined : config['log.dirs'][0];
 }
 
 /**

@@ -4,6 +4,8 @@ import { alterConfigsApi, createAlterConfigsResponse } from '../generated/alter-
 import { createCreatePartitionsResponse, createPartitionsApi } from '../generated/create-partitions.js';
 import { createCreatableTopicResult, createCreateTopicsResponse, createTopicsApi } from '../generated/create-topics.js';
 import { createDeletableTopicResult, createDeleteTopicsResponse, deleteTopicsApi } from '../generated/delete-topics.js';
+import { alterClientQuotasApi, createAlterClientQuotasResponse } from '../generated/alter-client-quotas.js';
+import { createDescribeClientQuotasResponse, describeClientQuotasApi } from '../generated/describe-client-quotas.js';
 import { createDescribeConfigsResponse, createDescribeConfigsResult, describeConfigsApi } from '../generated/describe-configs.js';
 import { createElectLeadersResponse, electLeadersApi } from '../generated/elect-leaders.js';
 import { createIncrementalAlterConfigsResponse, incrementalAlterConfigsApi } from '../generated/incremental-alter-configs.js';
@@ -79,6 +81,20 @@ export const adminErrorResponses = [
     topics: (request.topics ?? []).map((topic) => ({
       name: topic.name,
       partitions: topic.partitionIndexes.map((partitionIndex) => ({ ...createOngoingPartitionReassignment(), partitionIndex })),
+    })),
+  })),
+
+  errorResponse(describeClientQuotasApi, (_request, _version, error) => ({
+    ...createDescribeClientQuotasResponse(), errorCode: error.code, errorMessage: error.message, entries: null,
+  })),
+
+  // Kafka sends the code's default message here, whatever the exception said.
+  errorResponse(alterClientQuotasApi, (request, _version, error) => ({
+    ...createAlterClientQuotasResponse(),
+    entries: request.entries.map((entry) => ({
+      errorCode: error.code,
+      errorMessage: errorInfo(error.code).message,
+      entity: entry.entity.map((e) => ({ entityType: e.entityType, entityName: e.entityName })),
     })),
   })),
 ];
