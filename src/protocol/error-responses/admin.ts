@@ -5,6 +5,7 @@ import { createCreatePartitionsResponse, createPartitionsApi } from '../generate
 import { createCreatableTopicResult, createCreateTopicsResponse, createTopicsApi } from '../generated/create-topics.js';
 import { createDeletableTopicResult, createDeleteTopicsResponse, deleteTopicsApi } from '../generated/delete-topics.js';
 import { alterClientQuotasApi, createAlterClientQuotasResponse } from '../generated/alter-client-quotas.js';
+import { alterPartitionReassignmentsApi, createAlterPartitionReassignmentsResponse } from '../generated/alter-partition-reassignments.js';
 import { createDescribeClientQuotasResponse, describeClientQuotasApi } from '../generated/describe-client-quotas.js';
 import { createDescribeConfigsResponse, createDescribeConfigsResult, describeConfigsApi } from '../generated/describe-configs.js';
 import { createElectLeadersResponse, electLeadersApi } from '../generated/elect-leaders.js';
@@ -81,6 +82,16 @@ export const adminErrorResponses = [
     topics: (request.topics ?? []).map((topic) => ({
       name: topic.name,
       partitions: topic.partitionIndexes.map((partitionIndex) => ({ ...createOngoingPartitionReassignment(), partitionIndex })),
+    })),
+  })),
+
+  errorResponse(alterPartitionReassignmentsApi, (request, _version, error) => ({
+    ...createAlterPartitionReassignmentsResponse(),
+    errorCode: error.code,
+    errorMessage: error.message,
+    responses: request.topics.map((topic) => ({
+      name: topic.name,
+      partitions: topic.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode: error.code, errorMessage: error.message })),
     })),
   })),
 

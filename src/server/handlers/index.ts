@@ -46,6 +46,7 @@ export const handlers: readonly RegisteredApi[] = [
   lazyHandler(42, 'DeleteGroups', 0, 2, async () => (await import('./42-delete-groups.js')).deleteGroupsHandler),
   lazyHandler(43, 'ElectLeaders', 0, 2, async () => (await import('./43-elect-leaders.js')).electLeadersHandler),
   lazyHandler(44, 'IncrementalAlterConfigs', 0, 1, async () => (await import('./44-incremental-alter-configs.js')).incrementalAlterConfigsHandler),
+  lazyHandler(45, 'AlterPartitionReassignments', 0, 1, async () => (await import('./45-alter-partition-reassignments.js')).alterPartitionReassignmentsHandler),
   lazyHandler(46, 'ListPartitionReassignments', 0, 0, async () => (await import('./46-list-partition-reassignments.js')).listPartitionReassignmentsHandler),
   lazyHandler(47, 'OffsetDelete', 0, 0, async () => (await import('./47-offset-delete.js')).offsetDeleteHandler),
   lazyHandler(48, 'DescribeClientQuotas', 0, 1, async () => (await import('./48-describe-client-quotas.js')).describeClientQuotasHandler),
