@@ -127,8 +127,10 @@ export class ClientQuotas {
         }
       }
       if (!validateOnly && records.length > 0) {
-        this.image = applyRecords(this.image, records);
-        await this.store.save(this.stored());
+        // Served only once durable: a failed save changes nothing, as a failed commit does in Kafka.
+        const next = applyRecords(this.image, records);
+        await this.store.save(storedForm(next));
+        this.image = next;
       }
       return results.entries();
     };
@@ -235,10 +237,10 @@ export class ClientQuotas {
     for (const name of names) checked.set(name, await this.isValidHost(name));
     return checked;
   }
+}
 
-  private stored(): StoredQuotaEntity[] {
-    return this.image.entries().map(([entity, quotas]) => ({ entity, quotas: quotas.entries() }));
-  }
+function storedForm(image: Image): StoredQuotaEntity[] {
+  return image.entries().map(([entity, quotas]) => ({ entity, quotas: quotas.entries() }));
 }
 
 /** ClientQuotaControlManager.validateQuotaKeyValue: Kafka's message, or null when the value is accepted. */

@@ -3,10 +3,10 @@
 // in the same order.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ErrorCode } from '../../../src/protocol/error-codes.js';
+import { ErrorCode, errorInfo } from '../../../src/protocol/error-codes.js';
 import { alterClientQuotasApi, type AlterClientQuotasResponse } from '../../../src/protocol/generated/alter-client-quotas.js';
 import { describeClientQuotasApi, type DescribeClientQuotasResponse } from '../../../src/protocol/generated/describe-client-quotas.js';
 import { CLIENT_QUOTAS_FILE } from '../../../src/server/admin/client-quota-store.js';
@@ -242,6 +242,28 @@ test('client quotas outlive a restart of the file engine; a damaged file stops s
     await assert.rejects(startTestBroker(settings),
       new RegExp(`^Error: ${join(dir, CLIENT_QUOTAS_FILE)}: entities\\[0\\]\\.quotas\\."producer_byte_rate" must be a number as text; fix or remove the file`));
   } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('an alteration that cannot be stored answers UNKNOWN_SERVER_ERROR and changes nothing', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'gregor-quotas-'));
+  const blocker = join(dir, `${CLIENT_QUOTAS_FILE}.tmp`);
+  const b = await startTestBroker({ 'log.dirs': dir, 'gregor.log.engine': 'file' });
+  const c = await RawClient.connect(b.port);
+  try {
+    // A directory where the file is written first: the save fails.
+    await mkdir(blocker);
+    const failed = await alterMany(c, [[[['user', 'alice']], [['producer_byte_rate', 1024]]]]);
+    assert.deepEqual(failed.entries.map((e) => [e.errorCode, e.errorMessage]),
+      [[ErrorCode.UNKNOWN_SERVER_ERROR, errorInfo(ErrorCode.UNKNOWN_SERVER_ERROR).message]]);
+    assert.deepEqual(await describe([], false, 1, c), []);
+    await rm(blocker, { recursive: true });
+    assert.equal((await alterMany(c, [[[['user', 'alice']], [['producer_byte_rate', 1024]]]])).entries[0]!.errorCode, ErrorCode.NONE);
+    assert.deepEqual(await describe([], false, 1, c), [[[['user', 'alice']], [['producer_byte_rate', 1024]]]]);
+  } finally {
+    await c.close();
+    await b.close();
     await rm(dir, { recursive: true, force: true });
   }
 });
