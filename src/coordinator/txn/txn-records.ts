@@ -1,6 +1,8 @@
 // Bytes of the __transaction_state records (Kafka's TransactionLog): key = int16 version 0 + TransactionLogKey,
-// value = int16 version + TransactionLogValue, or null (tombstone) once a transactional id expires. Kafka writes
-// value version 0 until transaction.version 1 is finalized, which gregor does not finalize.
+// value = int16 version + TransactionLogValue, or null (tombstone) once a transactional id expires. The value
+// version follows the finalized transaction.version when the record is written (Kafka's
+// transactionLogValueVersion: 0 at level 0, else 1, whose tagged fields carry KIP-890's producer ids and the
+// client's transaction version).
 import {
   decodeTransactionLogKey,
   encodeTransactionLogKey,
@@ -15,7 +17,11 @@ import { Writer } from '../../protocol/io/writer.js';
 import { isTxnState, NO_PRODUCER_EPOCH, TxnState, type TxnFields } from './txn-metadata.js';
 
 const KEY_VERSION = 0;
-const VALUE_VERSION = 0;
+
+/** Kafka's TransactionVersion.transactionLogValueVersion. */
+export function txnValueVersion(transactionVersionLevel: number): number {
+  return transactionVersionLevel >= 1 ? 1 : 0;
+}
 
 export interface TxnRecord {
   readonly transactionalId: string;
@@ -30,17 +36,17 @@ export function encodeTxnKey(transactionalId: string): Buffer {
   return w.toBuffer();
 }
 
-export function encodeTxnValue(fields: TxnFields | null): Buffer | null {
+export function encodeTxnValue(fields: TxnFields | null, version: number): Buffer | null {
   if (fields === null) return null;
   const w = new Writer(128);
-  w.int16(VALUE_VERSION);
+  w.int16(version);
   encodeTransactionLogValue(
     w,
     {
       producerId: BigInt(fields.producerId),
-      previousProducerId: -1n,
-      nextProducerId: -1n,
-      nextProducerEpoch: -1, // tagged, value v1+ only
+      previousProducerId: BigInt(fields.previousProducerId), // tagged (v1+), as the next two
+      nextProducerId: BigInt(fields.nextProducerId),
+      nextProducerEpoch: -1, // Kafka never sets it
       producerEpoch: fields.producerEpoch,
       transactionTimeoutMs: fields.txnTimeoutMs,
       transactionStatus: fields.state,
@@ -49,9 +55,9 @@ export function encodeTxnValue(fields: TxnFields | null): Buffer | null {
         fields.state === TxnState.Empty ? null : [...fields.partitions].map(([topic, ps]) => ({ topic, partitionIds: [...ps].sort((a, b) => a - b) })),
       transactionLastUpdateTimestampMs: BigInt(fields.txnLastUpdateTimestamp),
       transactionStartTimestampMs: BigInt(fields.txnStartTimestamp),
-      clientTransactionVersion: 0,
+      clientTransactionVersion: fields.clientTransactionVersion,
     },
-    VALUE_VERSION,
+    version,
   );
   return w.toBuffer();
 }
@@ -74,6 +80,7 @@ export function decodeTxnRecord(key: Buffer, value: Buffer | null): TxnRecord {
     value: {
       producerId: Number(v.producerId),
       previousProducerId: Number(v.previousProducerId),
+      nextProducerId: Number(v.nextProducerId),
       producerEpoch: v.producerEpoch,
       lastProducerEpoch: NO_PRODUCER_EPOCH,
       txnTimeoutMs: v.transactionTimeoutMs,
@@ -81,6 +88,7 @@ export function decodeTxnRecord(key: Buffer, value: Buffer | null): TxnRecord {
       partitions,
       txnStartTimestamp: Number(v.transactionStartTimestampMs),
       txnLastUpdateTimestamp: Number(v.transactionLastUpdateTimestampMs),
+      clientTransactionVersion: v.clientTransactionVersion,
     },
   };
 }
