@@ -14,7 +14,7 @@ import { FetchSessionCache } from './fetch-session-cache.js';
 import { DelayedFetches } from './fetch-wait.js';
 import { appendProduced, failed, type PartitionAppendOutcome } from './produce-append.js';
 import { appendEveryBatch, type ProducerStateCheck } from './producer-state.js';
-import { produceVerificationFailure, transactionalBatchHeader, type TransactionPartitionAdder } from './txn-partition-add.js';
+import { PartitionAddBatcher, produceVerificationFailure, transactionalBatchHeader, type TransactionPartitionAdder } from './txn-partition-add.js';
 import { TopicConfigCache } from './topic-config-cache.js';
 
 export type PartitionLookup =
@@ -59,7 +59,7 @@ export class ReplicaManager {
   private readonly producerState: ProducerStateCheck;
   private readonly transactions: TransactionView | undefined;
   private readonly now: () => number;
-  private partitionAdder: TransactionPartitionAdder | undefined;
+  private partitionAdds: PartitionAddBatcher | undefined;
   readonly delayedFetches = new DelayedFetches();
 
   constructor(
@@ -86,7 +86,7 @@ export class ReplicaManager {
 
   /** The transaction coordinator, which adds partitions to transactions for Produce v12+. */
   setTransactionPartitionAdder(adder: TransactionPartitionAdder | undefined): void {
-    this.partitionAdder = adder;
+    this.partitionAdds = adder === undefined ? undefined : new PartitionAddBatcher(adder);
   }
 
   /** The broker starts closing: long polls answer at once with what they have. */
@@ -127,10 +127,10 @@ export class ReplicaManager {
    */
   private addToTransaction(log: PartitionLog, topic: string, partition: number, records: RecordsValue | null, options: AppendOptions): Promise<PartitionAppendOutcome | null> | undefined {
     const transactionalId = options.addToTransaction?.transactionalId;
-    if (transactionalId == null || this.partitionAdder === undefined) return undefined;
+    if (transactionalId == null || this.partitionAdds === undefined) return undefined;
     const header = transactionalBatchHeader(records);
     if (header === undefined || this.producerState.hasOngoingTransaction?.(log, header.producerId, header.producerEpoch) !== false) return undefined;
-    return this.partitionAdder(transactionalId, topic, partition, header.producerId, header.producerEpoch).then((errorCode) => {
+    return this.partitionAdds.add(transactionalId, header.producerId, header.producerEpoch, topic, partition).then((errorCode) => {
       if (errorCode === ErrorCode.NONE) return null;
       const failure = produceVerificationFailure(errorCode, options.apiVersion);
       return { ...failed(failure.errorCode), errorMessage: failure.message };

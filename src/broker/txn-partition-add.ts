@@ -7,8 +7,41 @@ import { ErrorCode, errorName } from '../protocol/error-codes.js';
 import { BATCH_HEADER_SIZE, isTransactional, readBatchHeader, type BatchHeader } from '../protocol/records/index.js';
 import type { RecordsValue } from '../protocol/io/writer.js';
 
-/** Adds one partition to the producer's transaction (transaction version 2); resolves with the coordinator's code. */
-export type TransactionPartitionAdder = (transactionalId: string, topic: string, partition: number, producerId: number, producerEpoch: number) => Promise<number>;
+/** Adds partitions (topic → partitions) to the producer's transaction (transaction version 2); resolves with the coordinator's one code. */
+export type TransactionPartitionAdder = (transactionalId: string, producerId: number, producerEpoch: number, partitions: ReadonlyMap<string, readonly number[]>) => Promise<number>;
+
+interface PendingAdd {
+  readonly partitions: Map<string, number[]>;
+  readonly result: Promise<number>;
+}
+
+/**
+ * Gathers the adds one Produce request makes (its partitions are appended in one synchronous pass) into one call
+ * to the coordinator per producer, as Kafka's ReplicaManager sends all of a request's partitions in one
+ * AddPartitionsToTxn: added one by one, the second would find the first's write in progress.
+ */
+export class PartitionAddBatcher {
+  private readonly pending = new Map<string, PendingAdd>();
+
+  constructor(private readonly adder: TransactionPartitionAdder) {}
+
+  add(transactionalId: string, producerId: number, producerEpoch: number, topic: string, partition: number): Promise<number> {
+    const key = `${producerId}:${producerEpoch}:${transactionalId}`;
+    let batch = this.pending.get(key);
+    if (batch === undefined) {
+      const partitions = new Map<string, number[]>();
+      const result = new Promise<void>((resolve) => queueMicrotask(resolve)).then(() => {
+        this.pending.delete(key);
+        return this.adder(transactionalId, producerId, producerEpoch, partitions);
+      });
+      this.pending.set(key, (batch = { partitions, result }));
+    }
+    const list = batch.partitions.get(topic);
+    if (list === undefined) batch.partitions.set(topic, [partition]);
+    else list.push(partition);
+    return batch.result;
+  }
+}
 
 /**
  * Kafka's produceRequestVersionToTransactionSupportedOperation: Produce v12+ adds the partition (addPartition),

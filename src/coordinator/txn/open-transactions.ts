@@ -64,8 +64,8 @@ export async function openTransactions(options: TransactionsOptions): Promise<Tx
     return coordinator.verifyPartition(transactionalId, producerId, producerEpoch, topic, partition);
   });
   // Produce v12+ adds the partition as AddPartitionsToTxn v4+ would: transaction version 2.
-  replicaManager.setTransactionPartitionAdder((transactionalId, topic, partition, producerId, producerEpoch) =>
-    coordinator.addPartitions(transactionalId, producerId, producerEpoch, new Map([[topic, [partition]]]), TRANSACTION_VERSION_2),
+  replicaManager.setTransactionPartitionAdder((transactionalId, producerId, producerEpoch, partitions) =>
+    coordinator.addPartitions(transactionalId, producerId, producerEpoch, partitions, TRANSACTION_VERSION_2),
   );
   coordinator.every(PRODUCER_ID_EXPIRATION_CHECK_MS, () => producerStates.expire(live()['producer.id.expiration.ms']));
   return coordinator;

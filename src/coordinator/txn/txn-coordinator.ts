@@ -33,6 +33,7 @@ import {
   type TxnStateId,
 } from './txn-metadata.js';
 import type { TxnLog } from './txn-log.js';
+import { txnValueFits } from './txn-records.js';
 import {
   prepareAbortOrCommit,
   prepareAddPartitions,
@@ -536,9 +537,12 @@ export class TxnCoordinator {
 
   /** Logs the new fields, then applies them; the id is marked pending meanwhile. Resolves with an error code. */
   private async write(m: TxnMetadata, fields: TxnFields): Promise<number> {
+    const level = this.transactionVersion();
+    // Kafka fails such a write in its serializer (and leaves the id pending for good); here nothing changes.
+    if (!txnValueFits(fields, level)) return ErrorCode.UNSUPPORTED_VERSION;
     m.pendingState = fields.state;
     try {
-      await this.txnLog.append({ transactionalId: m.transactionalId, value: fields }, this.transactionVersion());
+      await this.txnLog.append({ transactionalId: m.transactionalId, value: fields }, level);
     } catch (error) {
       m.pendingState = null;
       this.log.warn({ err: error }, `writing the transaction state of ${m.transactionalId} failed`);

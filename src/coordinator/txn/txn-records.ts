@@ -36,16 +36,28 @@ export function encodeTxnKey(transactionalId: string): Buffer {
   return w.toBuffer();
 }
 
+/**
+ * Whether the record can be written at the value version the level picks: Kafka's writer sets the client's
+ * transaction version in every version, and version 0 has no room for one above 0 (its UnsupportedVersionException
+ * reaches the client as UNSUPPORTED_VERSION: a transaction version 2 request while transaction.version is 0).
+ */
+export function txnValueFits(fields: TxnFields | null, transactionVersionLevel: number): boolean {
+  return fields === null || txnValueVersion(transactionVersionLevel) >= 1 || fields.clientTransactionVersion === 0;
+}
+
 export function encodeTxnValue(fields: TxnFields | null, version: number): Buffer | null {
   if (fields === null) return null;
+  if (version < 1 && fields.clientTransactionVersion !== 0) throw new ProtocolError('invalid', `transaction log value version ${version} cannot hold client transaction version ${fields.clientTransactionVersion}`);
   const w = new Writer(128);
   w.int16(version);
+  const tagged = version >= 1;
   encodeTransactionLogValue(
     w,
     {
       producerId: BigInt(fields.producerId),
-      previousProducerId: BigInt(fields.previousProducerId), // tagged (v1+), as the next two
-      nextProducerId: BigInt(fields.nextProducerId),
+      // Tagged fields of v1+: version 0 has no room for them (Kafka's writer drops them there).
+      previousProducerId: tagged ? BigInt(fields.previousProducerId) : -1n,
+      nextProducerId: tagged ? BigInt(fields.nextProducerId) : -1n,
       nextProducerEpoch: -1, // Kafka never sets it
       producerEpoch: fields.producerEpoch,
       transactionTimeoutMs: fields.txnTimeoutMs,

@@ -68,7 +68,7 @@ export class TxnClient {
     for (let i = 0; i < 200; i++) {
       const res = await roundTrip(this.client, initProducerIdApi, 5, { ...createInitProducerIdRequest(), transactionalId: this.transactionalId, transactionTimeoutMs: timeoutMs });
       if (res.errorCode === ErrorCode.NONE) return { producerId: Number(res.producerId), producerEpoch: res.producerEpoch };
-      if (!RETRIABLE_INIT.has(res.errorCode)) throw new Error(`InitProducerId: ${res.errorCode}`);
+      if (!RETRIABLE_INIT.has(res.errorCode) || i === 199) throw new Error(`InitProducerId: ${res.errorCode}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     throw new Error('InitProducerId kept failing');
