@@ -4,6 +4,9 @@
 // carries the transaction version (KIP-1228), and the verification errors older versions get (KIP-890 part 1).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Features } from '../../../src/broker/features.js';
 import { ErrorCode } from '../../../src/protocol/error-codes.js';
 import { produceApi } from '../../../src/protocol/generated/produce.js';
@@ -178,5 +181,40 @@ test('transaction.version 0: EndTxn ≤ v4 keeps the epoch, as before KIP-890 pa
     assert.deepEqual([unchanged.transactionState, unchanged.producerEpoch], ['CompleteAbort', 0]);
   } finally {
     await close();
+  }
+});
+
+test('a restart reads transaction version 2 state back: the bumped epoch, retries answered by it, the next transaction', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'gregor-txn-v2-restart-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const settings = { 'gregor.log.engine': 'file', 'log.dirs': dir };
+  let broker = await startTestBroker(settings);
+  let c = await TxnClient.connect(broker.port, 'tx-restart');
+  await c.findCoordinator();
+  await c.createTopic('t');
+  const p = await c.initProducerId();
+  assert.equal((await c.produce(12, 't', 0, p, 0, 3)).errorCode, ErrorCode.NONE);
+  assert.equal((await c.endTxn(5, p, true)).producerEpoch, 1);
+  await c.waitForState('CompleteCommit');
+  await c.close();
+  await broker.close();
+
+  broker = await startTestBroker(settings);
+  c = await TxnClient.connect(broker.port, 'tx-restart');
+  try {
+    await c.findCoordinator();
+    const described = await c.describe();
+    assert.deepEqual([described.transactionState, Number(described.producerId), described.producerEpoch], ['CompleteCommit', p.producerId, 1]);
+    const retried = await c.endTxn(5, p, true);
+    assert.deepEqual([retried.errorCode, Number(retried.producerId), retried.producerEpoch], [ErrorCode.NONE, p.producerId, 1]);
+    // The partition's producer state came back at the marker's epoch: the next transaction starts at sequence 0.
+    const next = epochOf(p, 1);
+    const produced = await c.produce(12, 't', 0, next, 0);
+    assert.deepEqual([produced.errorCode, produced.baseOffset], [ErrorCode.NONE, 4n]);
+    assert.equal((await c.produce(12, 't', 0, p, 3)).errorCode, ErrorCode.INVALID_PRODUCER_EPOCH);
+    assert.equal((await c.endTxn(5, next, false)).producerEpoch, 2);
+  } finally {
+    await c.close();
+    await broker.close();
   }
 });
