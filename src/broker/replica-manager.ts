@@ -107,7 +107,8 @@ export class ReplicaManager {
 
   /**
    * Validates and appends one partition's records. Starts the append before returning its promise, so calls
-   * made in request order reach each log in that order.
+   * made in request order reach each log in that order; except a batch that first adds its partition to a
+   * transaction (Produce v12+), appended once the coordinator has answered, as in Kafka.
    */
   appendRecords(topicName: string, index: number, records: RecordsValue | null, options: AppendOptions): Promise<PartitionAppendOutcome> {
     const found = this.partition(topicName, index);
