@@ -317,7 +317,6 @@ export class TxnCoordinator {
     const m = this.txns.get(transactionalId);
     if (m === undefined) return endTxnError(ErrorCode.INVALID_PRODUCER_ID_MAPPING);
     const tv2 = supportsEpochBump(clientTv);
-    const fail = endTxnError;
     const isEpochFence = m.pendingState === TxnState.PrepareEpochFence;
     // A retry of an EndTxn whose epoch bump (or producer id rotation) the client never heard of.
     const retryOnOverflow = tv2 && !isEpochFence && m.previousProducerId === producerId && producerEpoch === MAX_PRODUCER_EPOCH - 1 && m.producerEpoch === 0;
@@ -335,43 +334,43 @@ export class TxnCoordinator {
     }
     if (tv2) {
       // Kafka's TV2 order: a transition in progress first (the producer may already hold the next producer id).
-      if (m.pendingState !== null && !isEpochFence) return fail(ErrorCode.CONCURRENT_TRANSACTIONS);
-      if (m.producerId !== producerId && !retryOnOverflow) return fail(ErrorCode.INVALID_PRODUCER_ID_MAPPING);
-      if (!validEpoch) return fail(ErrorCode.PRODUCER_FENCED);
+      if (m.pendingState !== null && !isEpochFence) return endTxnError(ErrorCode.CONCURRENT_TRANSACTIONS);
+      if (m.producerId !== producerId && !retryOnOverflow) return endTxnError(ErrorCode.INVALID_PRODUCER_ID_MAPPING);
+      if (!validEpoch) return endTxnError(ErrorCode.PRODUCER_FENCED);
     } else {
-      if (m.producerId !== producerId) return fail(ErrorCode.INVALID_PRODUCER_ID_MAPPING);
-      if (!validEpoch) return fail(ErrorCode.PRODUCER_FENCED);
-      if (m.pendingState !== null && !isEpochFence) return fail(ErrorCode.CONCURRENT_TRANSACTIONS);
+      if (m.producerId !== producerId) return endTxnError(ErrorCode.INVALID_PRODUCER_ID_MAPPING);
+      if (!validEpoch) return endTxnError(ErrorCode.PRODUCER_FENCED);
+      if (m.pendingState !== null && !isEpochFence) return endTxnError(ErrorCode.CONCURRENT_TRANSACTIONS);
     }
     let noPartitionAdded = false;
     switch (m.state) {
       case TxnState.Ongoing:
         break;
       case TxnState.CompleteCommit:
-        if (!tv2) return fail(commit ? ErrorCode.NONE : ErrorCode.INVALID_TXN_STATE);
-        if (commit) return isRetry ? { errorCode: ErrorCode.NONE, producerId: m.producerId, producerEpoch: m.producerEpoch } : fail(ErrorCode.INVALID_TXN_STATE);
-        if (isRetry) return fail(ErrorCode.INVALID_TXN_STATE);
+        if (!tv2) return endTxnError(commit ? ErrorCode.NONE : ErrorCode.INVALID_TXN_STATE);
+        if (commit) return isRetry ? { errorCode: ErrorCode.NONE, producerId: m.producerId, producerEpoch: m.producerEpoch } : endTxnError(ErrorCode.INVALID_TXN_STATE);
+        if (isRetry) return endTxnError(ErrorCode.INVALID_TXN_STATE);
         noPartitionAdded = true;
         break;
       case TxnState.CompleteAbort:
-        if (!tv2) return fail(commit ? ErrorCode.INVALID_TXN_STATE : ErrorCode.NONE);
-        if (commit) return fail(ErrorCode.INVALID_TXN_STATE);
+        if (!tv2) return endTxnError(commit ? ErrorCode.INVALID_TXN_STATE : ErrorCode.NONE);
+        if (commit) return endTxnError(ErrorCode.INVALID_TXN_STATE);
         if (isRetry) return { errorCode: ErrorCode.NONE, producerId: m.producerId, producerEpoch: m.producerEpoch };
         noPartitionAdded = true;
         break;
       case TxnState.PrepareCommit:
-        return fail(commit ? ErrorCode.CONCURRENT_TRANSACTIONS : ErrorCode.INVALID_TXN_STATE);
+        return endTxnError(commit ? ErrorCode.CONCURRENT_TRANSACTIONS : ErrorCode.INVALID_TXN_STATE);
       case TxnState.PrepareAbort:
-        return fail(commit ? ErrorCode.INVALID_TXN_STATE : ErrorCode.CONCURRENT_TRANSACTIONS);
+        return endTxnError(commit ? ErrorCode.INVALID_TXN_STATE : ErrorCode.CONCURRENT_TRANSACTIONS);
       case TxnState.Empty:
         if (tv2 && !commit) {
           noPartitionAdded = true;
           break;
         }
-        return fail(ErrorCode.INVALID_TXN_STATE);
+        return endTxnError(ErrorCode.INVALID_TXN_STATE);
       default:
         if (isEpochFence) m.pendingState = null;
-        return fail(ErrorCode.INVALID_TXN_STATE);
+        return endTxnError(ErrorCode.INVALID_TXN_STATE);
     }
     // An exhausted epoch (TV2) gets the producer id the transaction completes with now.
     let nextProducerId = NO_PRODUCER_ID;
@@ -380,9 +379,9 @@ export class TxnCoordinator {
         nextProducerId = await this.producerIds.generate();
       } catch (error) {
         this.log.warn({ err: error }, `allocating the next producer id of ${transactionalId} failed`);
-        return fail(ErrorCode.COORDINATOR_NOT_AVAILABLE);
+        return endTxnError(ErrorCode.COORDINATOR_NOT_AVAILABLE);
       }
-      if (m.pendingState !== null && m.pendingState !== TxnState.PrepareEpochFence) return fail(ErrorCode.CONCURRENT_TRANSACTIONS);
+      if (m.pendingState !== null && m.pendingState !== TxnState.PrepareEpochFence) return endTxnError(ErrorCode.CONCURRENT_TRANSACTIONS);
     }
     const epochFence = isEpochFence && !commit;
     if (epochFence) {
@@ -397,7 +396,7 @@ export class TxnCoordinator {
     const error = await this.write(m, prepared);
     if (error !== ErrorCode.NONE) {
       if (epochFence) m.hasFailedEpochFence = true;
-      return fail(error);
+      return endTxnError(error);
     }
     m.hasFailedEpochFence = false;
     // The answer names what the transaction completes at (a rotated producer id at epoch 0, TV2).
