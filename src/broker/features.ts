@@ -19,12 +19,13 @@ export interface SupportedFeature {
 /**
  * metadata.version from 3.3-IV3 (level 7, Kafka 4.x's floor) to 4.0-IV3 (level 25), finalized at the top;
  * kraft.version 0–1 at 0 (a single static voter, as a cluster formatted without --standalone).
- * transaction.version stays 0 until the coordinator implements KIP-890 part 2: Kafka 4.x clients then keep
- * to AddPartitionsToTxn and EndTxn ≤ v4.
+ * transaction.version 0–2 at 2, Kafka 4.3.1's default (KIP-890 part 2: Produce v12+ adds partitions to the
+ * transaction, EndTxn v5 bumps the epoch); at 0 or 1 Kafka 4.x clients keep to AddPartitionsToTxn and EndTxn ≤ v4.
  */
 export const SUPPORTED_FEATURES: readonly SupportedFeature[] = [
   { name: 'kraft.version', minVersion: 0, maxVersion: 1, defaultLevel: 0 },
   { name: 'metadata.version', minVersion: 7, maxVersion: 25, defaultLevel: 25 },
+  { name: 'transaction.version', minVersion: 0, maxVersion: 2, defaultLevel: 2 },
 ];
 
 export interface FinalizedFeature {

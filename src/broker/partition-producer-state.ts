@@ -15,9 +15,13 @@ export interface MarkerInput {
   /** ControlRecordType.COMMIT or ABORT. */
   readonly type: number;
   readonly coordinatorEpoch: number;
+  /** The transaction's version (WriteTxnMarkers v2, KIP-1228): 2 and up, the marker carries a bumped epoch. */
+  readonly transactionVersion?: number;
 }
 
 const APPEND: ProducerBatchVerdict = { kind: 'append' };
+/** Short.MAX_VALUE, the highest producer epoch. */
+const MAX_EPOCH = 32767;
 
 export class PartitionProducerState {
   private readonly producers = new Map<number, ProducerEntry>();
@@ -116,11 +120,18 @@ export class PartitionProducerState {
     }
   }
 
-  /** Kafka's checks on a transaction marker from the coordinator; NONE when it may be appended. */
+  /**
+   * Kafka's checks on a transaction marker from the coordinator (ProducerAppendInfo.checkProducerEpoch); NONE
+   * when it may be appended. Transaction version 2 bumps the epoch for the marker, so it must be above the
+   * producer's, except a retry of a marker already written (the transaction ended, or the epoch is at its maximum).
+   */
   checkMarker(marker: MarkerInput): number {
     const entry = this.producers.get(marker.producerId);
     if (entry === undefined) return ErrorCode.NONE;
-    if (marker.producerEpoch < entry.epoch) return ErrorCode.INVALID_PRODUCER_EPOCH;
+    if ((marker.transactionVersion ?? 0) >= 2) {
+      const retry = marker.producerEpoch === entry.epoch && (entry.currentTxnFirstOffset < 0 || marker.producerEpoch === MAX_EPOCH);
+      if (marker.producerEpoch <= entry.epoch && !retry) return ErrorCode.INVALID_PRODUCER_EPOCH;
+    } else if (marker.producerEpoch < entry.epoch) return ErrorCode.INVALID_PRODUCER_EPOCH;
     if (entry.coordinatorEpoch > marker.coordinatorEpoch) return ErrorCode.TRANSACTION_COORDINATOR_FENCED;
     return ErrorCode.NONE;
   }

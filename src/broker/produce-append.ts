@@ -78,8 +78,8 @@ export async function appendProduced(
   }
   if (batch.length > config['segment.bytes']) return failed(ErrorCode.RECORD_LIST_TOO_LARGE);
 
-  const verdict = producerState.beforeAppend(log, header);
-  if (verdict.kind === 'reject') return { ...failed(verdict.errorCode, log.logStartOffset), errorMessage: verdict.message };
+  const verdict = producerState.beforeAppend(log, header, apiVersion);
+  if (verdict.kind === 'reject') return { ...failed(verdict.errorCode, verdict.unverified ? -1 : log.logStartOffset), errorMessage: verdict.message };
   if (verdict.kind === 'duplicate') {
     return { ...failed(ErrorCode.NONE, log.logStartOffset), baseOffset: verdict.baseOffset, logAppendTime: verdict.logAppendTime };
   }

@@ -21,16 +21,20 @@ import { replayBatches } from '../storage/log-replay.js';
 import { PARTITION_LEADER_EPOCH } from './leader-epoch.js';
 import { PartitionProducerState, type MarkerInput } from './partition-producer-state.js';
 import type { ProducerBatchVerdict, ProducerStateCheck } from './producer-state.js';
+import { produceVerificationFailure } from './txn-partition-add.js';
 
 export type { MarkerInput } from './partition-producer-state.js';
 export type { AbortedTxn } from '../storage/producer-state.js';
 
+/** The Produce version a verification failure is answered for when the caller names none. */
+const LATEST_PRODUCE_VERSION = 12;
 /** Bytes read per step while rebuilding a partition's state. */
 const LOAD_READ_BYTES = 4 * 1024 * 1024;
 
 /**
  * Asked before a transactional batch opens a transaction on a partition (transaction.partition.verification.enable):
- * NONE when the producer's ongoing transaction includes the partition, else the error the produce gets.
+ * NONE when the producer's ongoing transaction includes the partition, else the coordinator's code
+ * (produceVerificationFailure turns it into what the producer gets).
  */
 export type TransactionVerifier = (topic: string, partition: number, producerId: number, producerEpoch: number) => number;
 
@@ -86,7 +90,7 @@ export class ProducerStates implements ProducerStateCheck {
 
   // ---- ProducerStateCheck (the produce path) ----
 
-  beforeAppend(log: PartitionLog, header: BatchHeader): ProducerBatchVerdict {
+  beforeAppend(log: PartitionLog, header: BatchHeader, apiVersion = LATEST_PRODUCE_VERSION): ProducerBatchVerdict {
     if (header.producerId < 0) return { kind: 'append' };
     const state = this.forLog(log);
     const entry = state.entry(header.producerId);
@@ -94,10 +98,16 @@ export class ProducerStates implements ProducerStateCheck {
     if (opensTxn && this.verifier !== undefined) {
       const error = this.verifier(log.topic, log.partition, header.producerId, header.producerEpoch);
       if (error !== ErrorCode.NONE) {
-        return { kind: 'reject', errorCode: error, message: `Partition ${log.topic}-${log.partition} is not part of the transaction of producer ${header.producerId}` };
+        const failure = produceVerificationFailure(error, apiVersion);
+        return { kind: 'reject', errorCode: failure.errorCode, message: failure.message, unverified: true };
       }
     }
     return state.checkAndReserve(header, log.logEndOffset);
+  }
+
+  hasOngoingTransaction(log: PartitionLog, producerId: number, producerEpoch: number): boolean {
+    const entry = this.byLog.get(log)?.entry(producerId);
+    return entry !== undefined && entry.currentTxnFirstOffset >= 0 && entry.epoch === producerEpoch;
   }
 
   afterAppend(log: PartitionLog, header: BatchHeader, baseOffset: number): void {

@@ -14,6 +14,7 @@ import { FetchSessionCache } from './fetch-session-cache.js';
 import { DelayedFetches } from './fetch-wait.js';
 import { appendProduced, failed, type PartitionAppendOutcome } from './produce-append.js';
 import { appendEveryBatch, type ProducerStateCheck } from './producer-state.js';
+import { PartitionAddBatcher, produceVerificationFailure, transactionalBatchHeader, type TransactionPartitionAdder } from './txn-partition-add.js';
 import { TopicConfigCache } from './topic-config-cache.js';
 
 export type PartitionLookup =
@@ -25,6 +26,11 @@ export interface AppendOptions {
   readonly apiVersion: number;
   /** Only the broker's own writers (and Kafka's `__admin_client`) may append to internal topics. */
   readonly internalTopicsAllowed: boolean;
+  /**
+   * Produce v12+ (produceAddsPartitionToTxn) from a transactional producer, with its transactional id: a batch
+   * that opens the producer's transaction on the partition first adds the partition to it (KIP-890 part 2).
+   */
+  readonly addToTransaction?: { readonly transactionalId: string | null } | undefined;
 }
 
 export interface FetchParams {
@@ -53,6 +59,7 @@ export class ReplicaManager {
   private readonly producerState: ProducerStateCheck;
   private readonly transactions: TransactionView | undefined;
   private readonly now: () => number;
+  private partitionAdds: PartitionAddBatcher | undefined;
   readonly delayedFetches = new DelayedFetches();
 
   constructor(
@@ -77,6 +84,11 @@ export class ReplicaManager {
     this.topicConfigs.setBrokerConfig(config);
   }
 
+  /** The transaction coordinator, which adds partitions to transactions for Produce v12+. */
+  setTransactionPartitionAdder(adder: TransactionPartitionAdder | undefined): void {
+    this.partitionAdds = adder === undefined ? undefined : new PartitionAddBatcher(adder);
+  }
+
   /** The broker starts closing: long polls answer at once with what they have. */
   shutdown(): void {
     this.delayedFetches.shutdown();
@@ -95,14 +107,35 @@ export class ReplicaManager {
 
   /**
    * Validates and appends one partition's records. Starts the append before returning its promise, so calls
-   * made in request order reach each log in that order.
+   * made in request order reach each log in that order; except a batch that first adds its partition to a
+   * transaction (Produce v12+), appended once the coordinator has answered, as in Kafka.
    */
   appendRecords(topicName: string, index: number, records: RecordsValue | null, options: AppendOptions): Promise<PartitionAppendOutcome> {
     const found = this.partition(topicName, index);
     if (!found.ok) return Promise.resolve(failed(found.errorCode));
     if (isInternalTopic(topicName) && !options.internalTopicsAllowed) return Promise.resolve(failed(ErrorCode.INVALID_TOPIC_EXCEPTION));
     const target = { topic: topicName, partition: index, log: found.log, config: this.topicConfig(found.topic) };
-    return appendProduced(target, records, options.apiVersion, this.producerState, this.now());
+    const adding = this.addToTransaction(target.log, topicName, index, records, options);
+    if (adding === undefined) return appendProduced(target, records, options.apiVersion, this.producerState, this.now());
+    return adding.then((failure) => failure ?? appendProduced(target, records, options.apiVersion, this.producerState, this.now()));
+  }
+
+  /**
+   * Kafka's maybeSendPartitionsToTransactionCoordinator with addPartition: a transactional batch whose producer
+   * has no transaction open here at its epoch goes to the coordinator first (whatever
+   * transaction.partition.verification.enable says: version 2 clients send no AddPartitionsToTxn). Undefined when
+   * nothing is to be added; else the failed outcome, or null once added.
+   */
+  private addToTransaction(log: PartitionLog, topic: string, partition: number, records: RecordsValue | null, options: AppendOptions): Promise<PartitionAppendOutcome | null> | undefined {
+    const transactionalId = options.addToTransaction?.transactionalId;
+    if (transactionalId == null || this.partitionAdds === undefined) return undefined;
+    const header = transactionalBatchHeader(records);
+    if (header === undefined || this.producerState.hasOngoingTransaction?.(log, header.producerId, header.producerEpoch) !== false) return undefined;
+    return this.partitionAdds.add(transactionalId, header.producerId, header.producerEpoch, topic, partition).then((errorCode) => {
+      if (errorCode === ErrorCode.NONE) return null;
+      const failure = produceVerificationFailure(errorCode, options.apiVersion);
+      return { ...failed(failure.errorCode), errorMessage: failure.message };
+    });
   }
 
   /**

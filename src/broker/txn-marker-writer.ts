@@ -14,6 +14,8 @@ export interface MarkerToWrite {
   readonly producerEpoch: number;
   readonly commit: boolean;
   readonly coordinatorEpoch: number;
+  /** WriteTxnMarkers v2's TransactionVersion (KIP-1228); 0 before. */
+  readonly transactionVersion: number;
 }
 
 /**
@@ -33,6 +35,7 @@ export function markerWriter(store: LogStore, producerStates: ProducerStates, gr
       producerEpoch: m.producerEpoch,
       type: m.commit ? ControlRecordType.COMMIT : ControlRecordType.ABORT,
       coordinatorEpoch: m.coordinatorEpoch,
+      transactionVersion: m.transactionVersion,
     };
     const write = (): Promise<number> => producerStates.writeMarker(log, marker);
     if (m.topic === CONSUMER_OFFSETS_TOPIC) return groups().completeTransaction(m.partition, m.producerId, m.commit, write);

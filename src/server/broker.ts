@@ -67,6 +67,8 @@ export interface BrokerOptions {
   readonly maxInFlightBytesPerConnection?: number;
   /** Response bytes a connection may hold for its client before it stops reading requests. */
   readonly writeHighWaterMark?: number;
+  /** The feature levels to serve (tests set transaction.version on it with `apply`). Default: Kafka 4.3.1's defaults. */
+  readonly features?: Features;
 }
 
 /** Requests a connection may have awaiting their response before reading pauses. */
@@ -154,10 +156,10 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
     const groups = await GroupCoordinator.open({ store, config, log });
     opened.push(() => groups.close());
     // Producer state is rebuilt from the logs, then transactions from __transaction_state (prepared ones finish).
-    const features = new Features();
+    const features = options.features ?? new Features();
     const producerStates = await ProducerStates.load(store);
     const replicaManager = new ReplicaManager(store, config, { producerState: producerStates, transactions: producerStates });
-    const transactions = await openTransactions({ config, liveConfig: () => dynamic.config, replicaManager, producerStates, groups, log });
+    const transactions = await openTransactions({ config, liveConfig: () => dynamic.config, replicaManager, producerStates, groups, features, log });
     opened.push(() => transactions.close());
     for (const spec of listenerSpecs) {
       const listener = await bindListener(spec, options.writeHighWaterMark ?? DEFAULT_WRITE_HIGH_WATER_MARK, onSocket, (err) =>

@@ -105,7 +105,7 @@ test('__consumer_offsets and __transaction_state compacted by the cleaner reload
       for (const [i, transactionalId] of ['tx-a', 'tx-b', 'tx-c'].entries()) {
         const producer = await txnCommit(h, transactionalId, `txn-group-${i}`, round * 100);
         // tx-c's transactions abort: its offsets never apply.
-        assert.equal(await h.coordinator.endTxn(transactionalId, producer.producerId, producer.producerEpoch, transactionalId !== 'tx-c'), ErrorCode.NONE);
+        assert.equal((await h.coordinator.endTxn(transactionalId, producer.producerId, producer.producerEpoch, transactionalId !== 'tx-c')).errorCode, ErrorCode.NONE);
         await completed(h, transactionalId);
       }
     }
@@ -139,7 +139,7 @@ test('__consumer_offsets and __transaction_state compacted by the cleaner reload
     assert.equal(h.coordinator.metadata('tx-open')?.state, TxnState.Ongoing);
 
     // The open transaction commits after the restart: its offsets apply over the plain commit.
-    assert.equal(await h.coordinator.endTxn('tx-open', open.producerId, open.producerEpoch, true), ErrorCode.NONE);
+    assert.equal((await h.coordinator.endTxn('tx-open', open.producerId, open.producerEpoch, true)).errorCode, ErrorCode.NONE);
     assert.equal(await completed(h, 'tx-open'), TxnState.CompleteCommit);
     assert.equal(h.groups.hasPendingTransactionalOffsets('open-group'), false);
     assert.deepEqual(await offsetsOf(h, 'open-group'), expected(7000));

@@ -118,7 +118,7 @@ test('__transaction_state: thousands of state records, each its own batch, load 
     return ErrorCode.NONE;
   };
   const writer = new TxnLog(first, config, append, () => 1_000);
-  for (let i = 0; i < records; i++) await writer.append({ transactionalId: `txn-${i}`, value: null });
+  for (let i = 0; i < records; i++) await writer.append({ transactionalId: `txn-${i}`, value: null }, 0);
   const log = first.log(TRANSACTION_STATE_TOPIC, 0)!;
   assert.equal(log.logEndOffset, records);
   const size = log.sizeInBytes();

@@ -1,9 +1,11 @@
 // Wires the transaction coordinator into a broker: producer ids from a block file beside the log (or memory),
 // __transaction_state written through the ReplicaManager, markers through the partitions' producer state,
-// partition verification on the produce path, and producer-id expiry on a timer.
+// partition verification on the produce path (and, for Produce v12+, the implicit add of a partition to the
+// transaction: transaction version 2), and producer-id expiry on a timer.
 import type { BrokerConfig } from '../../config/index.js';
 import type { ProducerStates } from '../../broker/producer-states.js';
 import type { ReplicaManager } from '../../broker/replica-manager.js';
+import type { Features } from '../../broker/features.js';
 import { markerWriter } from '../../broker/txn-marker-writer.js';
 import type { Log } from '../../log.js';
 import { ErrorCode } from '../../protocol/error-codes.js';
@@ -17,6 +19,8 @@ import { TxnLog } from './txn-log.js';
 const PRODUCER_ID_EXPIRATION_CHECK_MS = 10 * 60 * 1000;
 /** The Produce version the coordinator's own appends are validated as. */
 const INTERNAL_APPEND_VERSION = 11;
+/** The client transaction version of the adds Produce v12+ makes (Kafka sends them as AddPartitionsToTxn v4+). */
+const TRANSACTION_VERSION_2 = 2;
 
 export interface TransactionsOptions {
   readonly config: BrokerConfig;
@@ -25,6 +29,8 @@ export interface TransactionsOptions {
   readonly replicaManager: ReplicaManager;
   readonly producerStates: ProducerStates;
   readonly groups: GroupCoordinator;
+  /** The broker's feature levels: the coordinator reads transaction.version at each use. */
+  readonly features: Pick<Features, 'level'>;
   readonly scheduler?: Scheduler;
   readonly log?: Log;
 }
@@ -45,6 +51,7 @@ export async function openTransactions(options: TransactionsOptions): Promise<Tx
     txnLog,
     producerIds: new ProducerIdManager(blockStoreFor(store)),
     writeMarker: markerWriter(store, producerStates, () => groups),
+    features: options.features,
     ...(options.scheduler === undefined ? {} : { scheduler: options.scheduler }),
     ...(options.log === undefined ? {} : { log: options.log }),
   });
@@ -54,15 +61,12 @@ export async function openTransactions(options: TransactionsOptions): Promise<Tx
     if (!live()['transaction.partition.verification.enable']) return ErrorCode.NONE;
     const transactionalId = coordinator.transactionalIdOf(producerId);
     if (transactionalId === undefined) return ErrorCode.INVALID_PRODUCER_ID_MAPPING;
-    return produceError(coordinator.verifyPartition(transactionalId, producerId, producerEpoch, topic, partition));
+    return coordinator.verifyPartition(transactionalId, producerId, producerEpoch, topic, partition);
   });
+  // Produce v12+ adds the partition as AddPartitionsToTxn v4+ would: transaction version 2.
+  replicaManager.setTransactionPartitionAdder((transactionalId, producerId, producerEpoch, partitions) =>
+    coordinator.addPartitions(transactionalId, producerId, producerEpoch, partitions, TRANSACTION_VERSION_2),
+  );
   coordinator.every(PRODUCER_ID_EXPIRATION_CHECK_MS, () => producerStates.expire(live()['producer.id.expiration.ms']));
   return coordinator;
-}
-
-/** How a failed verification reaches an older producer (Kafka converts the coordinator's answers for Produce). */
-function produceError(errorCode: number): number {
-  if (errorCode === ErrorCode.CONCURRENT_TRANSACTIONS) return ErrorCode.NOT_ENOUGH_REPLICAS;
-  if (errorCode === ErrorCode.PRODUCER_FENCED) return ErrorCode.INVALID_PRODUCER_EPOCH;
-  return errorCode;
 }

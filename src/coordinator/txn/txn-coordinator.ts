@@ -1,30 +1,39 @@
 /**
- * The transaction coordinator (Kafka's TransactionCoordinator + TransactionStateManager, transaction.version 0/1
- * semantics: the epoch is bumped by InitProducerId, not per transaction). Every state change is written to
- * __transaction_state before it takes effect; EndTxn answers once PrepareCommit/PrepareAbort is in the log, then
- * the markers are written to every partition of the transaction and Complete* is logged. Loaded at start-up:
- * prepared transactions get their markers again, ongoing ones are aborted when their timeout passes.
+ * The transaction coordinator (Kafka's TransactionCoordinator + TransactionStateManager). Every state change is
+ * written to __transaction_state before it takes effect; EndTxn answers once PrepareCommit/PrepareAbort is in
+ * the log, then the markers are written to every partition of the transaction and Complete* is logged. Loaded
+ * at start-up: prepared transactions get their markers again, ongoing ones are aborted when their timeout passes.
+ *
+ * Both transaction versions (KIP-890 part 2), as the client speaks them: EndTxn ≤ v4 and AddPartitionsToTxn ≤ v3
+ * are transaction.version 0 (the epoch is bumped by InitProducerId only); EndTxn v5, AddPartitionsToTxn v4+ and
+ * the partitions Produce v12+ / TxnOffsetCommit v5 add are version 2 (every EndTxn bumps the epoch, an exhausted
+ * one moves to a new producer id as the transaction completes). The finalized transaction.version is read when
+ * Kafka reads it: the value version of each record logged, and the version of the aborts the coordinator starts.
  */
 import type { BrokerConfig } from '../../config/index.js';
 import { ErrorCode } from '../../protocol/error-codes.js';
 import { silentLog, type Log } from '../../log.js';
+import type { Features } from '../../broker/features.js';
 import { systemScheduler, type Cancel, type Scheduler } from '../../storage/scheduler.js';
 import type { ProducerIdManager } from '../producer-ids.js';
 import {
   applyFields,
   containsPartition,
   isEpochExhausted,
+  MAX_PRODUCER_EPOCH,
   newMetadata,
   NO_PRODUCER_EPOCH,
   NO_PRODUCER_ID,
   stateByName,
   stateName,
+  supportsEpochBump,
   TxnState,
   type TxnFields,
   type TxnMetadata,
   type TxnStateId,
 } from './txn-metadata.js';
 import type { TxnLog } from './txn-log.js';
+import { txnValueFits } from './txn-records.js';
 import {
   prepareAbortOrCommit,
   prepareAddPartitions,
@@ -45,12 +54,21 @@ export interface MarkerRequest {
   readonly producerEpoch: number;
   readonly commit: boolean;
   readonly coordinatorEpoch: number;
+  /** The transaction's client transaction version (WriteTxnMarkers v2, KIP-1228). */
+  readonly transactionVersion: number;
 }
 
 /** Writes one transaction marker (the partition leader's side of WriteTxnMarkers); resolves with an error code. */
 export type MarkerWriter = (marker: MarkerRequest) => Promise<number>;
 
 export interface InitProducerIdResult {
+  errorCode: number;
+  producerId: number;
+  producerEpoch: number;
+}
+
+/** EndTxn's answer: with transaction.version 2, the producer id and epoch to use next (else -1). */
+export interface EndTxnResult {
   errorCode: number;
   producerId: number;
   producerEpoch: number;
@@ -83,6 +101,8 @@ export interface TxnCoordinatorOptions {
   readonly txnLog: TxnLog;
   readonly producerIds: ProducerIdManager;
   readonly writeMarker: MarkerWriter;
+  /** The finalized feature levels (transaction.version), read at each use: UpdateFeatures may change them. */
+  readonly features: Pick<Features, 'level'>;
   readonly scheduler?: Scheduler;
   readonly log?: Log;
 }
@@ -110,6 +130,7 @@ export class TxnCoordinator {
   private readonly txnLog: TxnLog;
   private readonly producerIds: ProducerIdManager;
   private readonly writeMarker: MarkerWriter;
+  private readonly features: Pick<Features, 'level'>;
   private readonly stops: Cancel[] = [];
   /** Marker rounds in progress (awaited at close). */
   private readonly inFlight = new Set<Promise<void>>();
@@ -120,6 +141,7 @@ export class TxnCoordinator {
     this.txnLog = options.txnLog;
     this.producerIds = options.producerIds;
     this.writeMarker = options.writeMarker;
+    this.features = options.features;
     this.scheduler = options.scheduler ?? systemScheduler;
     this.log = options.log ?? silentLog();
   }
@@ -208,8 +230,8 @@ export class TxnCoordinator {
         // A new producer fences the old one and aborts its transaction; it retries until the abort completes.
         const fence = prepareFenceProducerEpoch(m);
         m.pendingState = TxnState.PrepareEpochFence;
-        const result = await this.endTransaction(transactionalId, fence.producerId, fence.producerEpoch, false, false);
-        return initError(result === ErrorCode.NONE ? ErrorCode.CONCURRENT_TRANSACTIONS : result);
+        const result = await this.endTransaction(transactionalId, fence.producerId, fence.producerEpoch, false, false, this.transactionVersion());
+        return initError(result.errorCode === ErrorCode.NONE ? ErrorCode.CONCURRENT_TRANSACTIONS : result.errorCode);
       }
       case TxnState.Dead:
       case TxnState.PrepareEpochFence:
@@ -235,19 +257,31 @@ export class TxnCoordinator {
 
   // ---- AddPartitionsToTxn / AddOffsetsToTxn ----
 
-  /** Adds partitions to the producer's transaction; one error for them all, as Kafka answers. */
-  async addPartitions(transactionalId: string, producerId: number, producerEpoch: number, partitions: ReadonlyMap<string, readonly number[]>): Promise<number> {
+  /**
+   * Adds partitions to the producer's transaction (starting one); one error for them all, as Kafka answers.
+   * `clientTransactionVersion`: 2 for AddPartitionsToTxn v4+ and the implicit adds of Produce v12+ and
+   * TxnOffsetCommit v5, else 0.
+   */
+  async addPartitions(
+    transactionalId: string,
+    producerId: number,
+    producerEpoch: number,
+    partitions: ReadonlyMap<string, readonly number[]>,
+    clientTransactionVersion = 0,
+  ): Promise<number> {
     if (!this.active) return ErrorCode.COORDINATOR_NOT_AVAILABLE;
     if (transactionalId === '') return ErrorCode.INVALID_REQUEST;
     const m = this.txns.get(transactionalId);
-    if (m === undefined || m.producerId !== producerId) return ErrorCode.INVALID_PRODUCER_ID_MAPPING;
-    if (m.producerEpoch !== producerEpoch) return ErrorCode.PRODUCER_FENCED;
+    if (m === undefined) return ErrorCode.INVALID_PRODUCER_ID_MAPPING;
+    // First, as Kafka: over a TV2 producer id rotation the client may already use the id still pending.
     if (m.pendingState !== null) return ErrorCode.CONCURRENT_TRANSACTIONS;
+    if (m.producerId !== producerId) return ErrorCode.INVALID_PRODUCER_ID_MAPPING;
+    if (m.producerEpoch !== producerEpoch) return ErrorCode.PRODUCER_FENCED;
     if (m.state === TxnState.PrepareCommit || m.state === TxnState.PrepareAbort) return ErrorCode.CONCURRENT_TRANSACTIONS;
     if (m.state === TxnState.Ongoing && [...partitions].every(([t, ps]) => ps.every((p) => containsPartition(m.partitions, t, p)))) {
       return ErrorCode.NONE;
     }
-    return this.write(m, prepareAddPartitions(m, partitions, this.scheduler.now()));
+    return this.write(m, prepareAddPartitions(m, partitions, this.scheduler.now(), clientTransactionVersion));
   }
 
   /** The verify-only form (AddPartitionsToTxn v4+, and the produce path): NONE when the partition is in the transaction. */
@@ -256,7 +290,8 @@ export class TxnCoordinator {
     if (m === undefined || m.producerId !== producerId) return ErrorCode.INVALID_PRODUCER_ID_MAPPING;
     if (m.producerEpoch !== producerEpoch) return ErrorCode.PRODUCER_FENCED;
     if (m.state === TxnState.PrepareCommit || m.state === TxnState.PrepareAbort) return ErrorCode.CONCURRENT_TRANSACTIONS;
-    return m.state === TxnState.Ongoing && containsPartition(m.partitions, topic, partition) ? ErrorCode.NONE : ErrorCode.INVALID_TXN_STATE;
+    // Kafka (since KIP-890): a partition outside the transaction makes it abortable.
+    return m.state === TxnState.Ongoing && containsPartition(m.partitions, topic, partition) ? ErrorCode.NONE : ErrorCode.TRANSACTION_ABORTABLE;
   }
 
   /** The transactional id a producer id belongs to, if any. */
@@ -266,59 +301,120 @@ export class TxnCoordinator {
 
   // ---- EndTxn ----
 
-  endTxn(transactionalId: string, producerId: number, producerEpoch: number, commit: boolean): Promise<number> {
-    if (!this.active) return Promise.resolve(ErrorCode.COORDINATOR_NOT_AVAILABLE);
-    return this.endTransaction(transactionalId, producerId, producerEpoch, commit, true);
+  /** `clientTransactionVersion`: 2 for EndTxn v5+ (KIP-890: the epoch is bumped), else 0 (Kafka's transactionVersionForEndTxn). */
+  endTxn(transactionalId: string, producerId: number, producerEpoch: number, commit: boolean, clientTransactionVersion = 0): Promise<EndTxnResult> {
+    if (!this.active) return Promise.resolve(endTxnError(ErrorCode.COORDINATOR_NOT_AVAILABLE));
+    return this.endTransaction(transactionalId, producerId, producerEpoch, commit, true, clientTransactionVersion);
   }
 
-  private async endTransaction(transactionalId: string, producerId: number, producerEpoch: number, commit: boolean, fromClient: boolean): Promise<number> {
-    if (transactionalId === '') return ErrorCode.INVALID_REQUEST;
+  /**
+   * Kafka's endTransaction: Ongoing → PrepareCommit/PrepareAbort, answered once that is in the log (with the
+   * producer id and epoch the transaction completes at), then the markers. transaction.version 2 (EndTxn v5)
+   * also aborts an Empty or completed transaction, and a retry is told apart by the epoch it carries.
+   */
+  private async endTransaction(transactionalId: string, producerId: number, producerEpoch: number, commit: boolean, fromClient: boolean, clientTv: number): Promise<EndTxnResult> {
+    if (transactionalId === '') return endTxnError(ErrorCode.INVALID_REQUEST);
     const m = this.txns.get(transactionalId);
-    if (m === undefined || m.producerId !== producerId) return ErrorCode.INVALID_PRODUCER_ID_MAPPING;
-    const validEpoch = (!fromClient || producerEpoch === m.producerEpoch) && producerEpoch >= m.producerEpoch;
-    if (!validEpoch) return ErrorCode.PRODUCER_FENCED;
-    if (m.pendingState !== null && m.pendingState !== TxnState.PrepareEpochFence) return ErrorCode.CONCURRENT_TRANSACTIONS;
-    let epochFence = false;
+    if (m === undefined) return endTxnError(ErrorCode.INVALID_PRODUCER_ID_MAPPING);
+    const tv2 = supportsEpochBump(clientTv);
+    const isEpochFence = m.pendingState === TxnState.PrepareEpochFence;
+    // A retry of an EndTxn whose epoch bump (or producer id rotation) the client never heard of.
+    const retryOnOverflow = tv2 && !isEpochFence && m.previousProducerId === producerId && producerEpoch === MAX_PRODUCER_EPOCH - 1 && m.producerEpoch === 0;
+    const retryOnEpochBump = tv2 && !isEpochFence && m.producerEpoch === producerEpoch + 1;
+    const isRetry = retryOnEpochBump || retryOnOverflow;
+    let validEpoch: boolean;
+    if (!tv2 || isEpochFence) {
+      validEpoch = (!fromClient || producerEpoch === m.producerEpoch) && producerEpoch >= m.producerEpoch;
+    } else if (m.state === TxnState.PrepareCommit || m.state === TxnState.PrepareAbort) {
+      validEpoch = retryOnEpochBump;
+    } else if (m.state === TxnState.CompleteCommit || m.state === TxnState.CompleteAbort) {
+      validEpoch = isRetry || producerEpoch === m.producerEpoch;
+    } else {
+      validEpoch = producerEpoch === m.producerEpoch;
+    }
+    if (tv2) {
+      // Kafka's TV2 order: a transition in progress first (the producer may already hold the next producer id).
+      if (m.pendingState !== null && !isEpochFence) return endTxnError(ErrorCode.CONCURRENT_TRANSACTIONS);
+      if (m.producerId !== producerId && !retryOnOverflow) return endTxnError(ErrorCode.INVALID_PRODUCER_ID_MAPPING);
+      if (!validEpoch) return endTxnError(ErrorCode.PRODUCER_FENCED);
+    } else {
+      if (m.producerId !== producerId) return endTxnError(ErrorCode.INVALID_PRODUCER_ID_MAPPING);
+      if (!validEpoch) return endTxnError(ErrorCode.PRODUCER_FENCED);
+      if (m.pendingState !== null && !isEpochFence) return endTxnError(ErrorCode.CONCURRENT_TRANSACTIONS);
+    }
+    let noPartitionAdded = false;
     switch (m.state) {
       case TxnState.Ongoing:
-        if (!commit && m.pendingState === TxnState.PrepareEpochFence) {
-          epochFence = true;
-          m.pendingState = null;
-          m.producerEpoch = producerEpoch;
-          m.lastProducerEpoch = NO_PRODUCER_EPOCH;
-        }
         break;
       case TxnState.CompleteCommit:
-        return commit ? ErrorCode.NONE : ErrorCode.INVALID_TXN_STATE;
+        if (!tv2) return endTxnError(commit ? ErrorCode.NONE : ErrorCode.INVALID_TXN_STATE);
+        if (commit) return isRetry ? { errorCode: ErrorCode.NONE, producerId: m.producerId, producerEpoch: m.producerEpoch } : endTxnError(ErrorCode.INVALID_TXN_STATE);
+        if (isRetry) return endTxnError(ErrorCode.INVALID_TXN_STATE);
+        noPartitionAdded = true;
+        break;
       case TxnState.CompleteAbort:
-        return commit ? ErrorCode.INVALID_TXN_STATE : ErrorCode.NONE;
+        if (!tv2) return endTxnError(commit ? ErrorCode.INVALID_TXN_STATE : ErrorCode.NONE);
+        if (commit) return endTxnError(ErrorCode.INVALID_TXN_STATE);
+        if (isRetry) return { errorCode: ErrorCode.NONE, producerId: m.producerId, producerEpoch: m.producerEpoch };
+        noPartitionAdded = true;
+        break;
       case TxnState.PrepareCommit:
-        return commit ? ErrorCode.CONCURRENT_TRANSACTIONS : ErrorCode.INVALID_TXN_STATE;
+        return endTxnError(commit ? ErrorCode.CONCURRENT_TRANSACTIONS : ErrorCode.INVALID_TXN_STATE);
       case TxnState.PrepareAbort:
-        return commit ? ErrorCode.INVALID_TXN_STATE : ErrorCode.CONCURRENT_TRANSACTIONS;
+        return endTxnError(commit ? ErrorCode.INVALID_TXN_STATE : ErrorCode.CONCURRENT_TRANSACTIONS);
+      case TxnState.Empty:
+        if (tv2 && !commit) {
+          noPartitionAdded = true;
+          break;
+        }
+        return endTxnError(ErrorCode.INVALID_TXN_STATE);
       default:
-        if (m.pendingState === TxnState.PrepareEpochFence) m.pendingState = null;
-        return ErrorCode.INVALID_TXN_STATE;
+        if (isEpochFence) m.pendingState = null;
+        return endTxnError(ErrorCode.INVALID_TXN_STATE);
     }
-    const prepared = prepareAbortOrCommit(m, commit ? TxnState.PrepareCommit : TxnState.PrepareAbort, this.scheduler.now());
+    // An exhausted epoch (TV2) gets the producer id the transaction completes with now.
+    let nextProducerId = NO_PRODUCER_ID;
+    if (tv2 && isEpochExhausted(m.producerEpoch)) {
+      try {
+        nextProducerId = await this.producerIds.generate();
+      } catch (error) {
+        this.log.warn({ err: error }, `allocating the next producer id of ${transactionalId} failed`);
+        return endTxnError(ErrorCode.COORDINATOR_NOT_AVAILABLE);
+      }
+      if (m.pendingState !== null && m.pendingState !== TxnState.PrepareEpochFence) return endTxnError(ErrorCode.CONCURRENT_TRANSACTIONS);
+    }
+    const epochFence = isEpochFence && !commit;
+    if (epochFence) {
+      // The fence's bump is taken over by the abort: TV1 applies the fenced epoch, TV2's abort bumps it itself.
+      m.pendingState = null;
+      if (!tv2) {
+        m.producerEpoch = producerEpoch;
+        m.lastProducerEpoch = NO_PRODUCER_EPOCH;
+      }
+    }
+    const prepared = prepareAbortOrCommit(m, commit ? TxnState.PrepareCommit : TxnState.PrepareAbort, this.scheduler.now(), clientTv, nextProducerId, noPartitionAdded);
     const error = await this.write(m, prepared);
     if (error !== ErrorCode.NONE) {
       if (epochFence) m.hasFailedEpochFence = true;
-      return error;
+      return endTxnError(error);
     }
     m.hasFailedEpochFence = false;
+    // The answer names what the transaction completes at (a rotated producer id at epoch 0, TV2).
+    const completed = prepareComplete(m, this.scheduler.now());
     this.track(this.completeWithMarkers(m));
-    return ErrorCode.NONE;
+    return tv2 ? { errorCode: ErrorCode.NONE, producerId: completed.producerId, producerEpoch: completed.producerEpoch } : endTxnError(ErrorCode.NONE);
   }
 
   /** Writes the markers of a prepared transaction to all its partitions, then logs it complete. */
   private async completeWithMarkers(m: TxnMetadata): Promise<void> {
     const commit = m.state === TxnState.PrepareCommit;
-    const { producerId, producerEpoch } = m;
+    // Pending from now, as Kafka's prepareComplete: requests meanwhile get CONCURRENT_TRANSACTIONS.
+    m.pendingState = commit ? TxnState.CompleteCommit : TxnState.CompleteAbort;
+    const { producerId, producerEpoch, clientTransactionVersion: transactionVersion } = m;
     const writes: Promise<void>[] = [];
     for (const [topic, partitions] of m.partitions) {
       for (const partition of partitions) {
-        writes.push(this.sendMarker({ topic, partition, producerId, producerEpoch, commit, coordinatorEpoch: COORDINATOR_EPOCH }));
+        writes.push(this.sendMarker({ topic, partition, producerId, producerEpoch, commit, coordinatorEpoch: COORDINATOR_EPOCH, transactionVersion }));
       }
     }
     await Promise.all(writes);
@@ -356,7 +452,7 @@ export class TxnCoordinator {
       const fence = prepareFenceProducerEpoch(m);
       m.pendingState = TxnState.PrepareEpochFence;
       this.log.info(`aborting transaction of ${m.transactionalId} (producerId ${m.producerId}) after its timeout of ${m.txnTimeoutMs} ms`);
-      void this.endTransaction(m.transactionalId, fence.producerId, fence.producerEpoch, false, false);
+      void this.endTransaction(m.transactionalId, fence.producerId, fence.producerEpoch, false, false, this.transactionVersion());
     }
   }
 
@@ -374,7 +470,7 @@ export class TxnCoordinator {
       expired.map(async (m) => {
         m.pendingState = TxnState.Dead;
         try {
-          await this.txnLog.append({ transactionalId: m.transactionalId, value: null });
+          await this.txnLog.append({ transactionalId: m.transactionalId, value: null }, this.transactionVersion());
           applyFields(m, prepareDead(m));
           this.txns.delete(m.transactionalId);
           this.byProducerId.delete(m.producerId);
@@ -433,11 +529,19 @@ export class TxnCoordinator {
 
   // ---- the runtime ----
 
+  /** The finalized transaction.version now (Kafka's TransactionStateManager.transactionVersionLevel). */
+  private transactionVersion(): number {
+    return this.features.level('transaction.version');
+  }
+
   /** Logs the new fields, then applies them; the id is marked pending meanwhile. Resolves with an error code. */
   private async write(m: TxnMetadata, fields: TxnFields): Promise<number> {
+    const level = this.transactionVersion();
+    // Kafka fails such a write in its serializer (and leaves the id pending for good); here nothing changes.
+    if (!txnValueFits(fields, level)) return ErrorCode.UNSUPPORTED_VERSION;
     m.pendingState = fields.state;
     try {
-      await this.txnLog.append({ transactionalId: m.transactionalId, value: fields });
+      await this.txnLog.append({ transactionalId: m.transactionalId, value: fields }, level);
     } catch (error) {
       m.pendingState = null;
       this.log.warn({ err: error }, `writing the transaction state of ${m.transactionalId} failed`);
@@ -463,6 +567,10 @@ function isValidProducerId(m: TxnMetadata, expected: ProducerIdAndEpoch): boolea
     expected.producerId === m.producerId ||
     (expected.producerId === m.previousProducerId && isEpochExhausted(expected.epoch))
   );
+}
+
+function endTxnError(errorCode: number): EndTxnResult {
+  return { errorCode, producerId: NO_PRODUCER_ID, producerEpoch: NO_PRODUCER_EPOCH };
 }
 
 function initError(errorCode: number): InitProducerIdResult {

@@ -9,7 +9,7 @@ import { decodeBatchRecords, encodeRecordBatch, isControl, readBatchHeader } fro
 import type { LogStore } from '../../storage/log-store.js';
 import { replayBatches } from '../../storage/log-replay.js';
 import { partitionForGroup } from '../runtime/java-hash.js';
-import { decodeTxnRecord, encodeTxnKey, encodeTxnValue, type TxnRecord } from './txn-records.js';
+import { decodeTxnRecord, encodeTxnKey, encodeTxnValue, txnValueVersion, type TxnRecord } from './txn-records.js';
 
 export { TRANSACTION_STATE_TOPIC };
 
@@ -46,13 +46,16 @@ export class TxnLog {
     if (this.store.topic(TRANSACTION_STATE_TOPIC) === undefined) await autoCreateTopic(this.store, this.config, TRANSACTION_STATE_TOPIC);
   }
 
-  /** Appends the record after every earlier append to its partition; rejects with TxnLogError. */
-  append(record: TxnRecord): Promise<void> {
+  /**
+   * Appends the record after every earlier append to its partition; rejects with TxnLogError.
+   * `transactionVersionLevel`: the finalized transaction.version, which picks the value version.
+   */
+  append(record: TxnRecord, transactionVersionLevel: number): Promise<void> {
     const partition = this.partitionFor(record.transactionalId);
     const run = async (): Promise<void> => {
       await this.ensureTopic();
       const batch = encodeRecordBatch({
-        records: [{ timestamp: this.now(), key: encodeTxnKey(record.transactionalId), value: encodeTxnValue(record.value) }],
+        records: [{ timestamp: this.now(), key: encodeTxnKey(record.transactionalId), value: encodeTxnValue(record.value, txnValueVersion(transactionVersionLevel)) }],
       });
       const errorCode = await this.appendBatch(TRANSACTION_STATE_TOPIC, partition, batch);
       if (errorCode !== ErrorCode.NONE) throw new TxnLogError(errorCode);

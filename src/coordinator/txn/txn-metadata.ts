@@ -45,7 +45,10 @@ export const MAX_PRODUCER_EPOCH = 32767;
 /** The fields written to the log for one transactional id (Kafka's TxnTransitMetadata). */
 export interface TxnFields {
   producerId: number;
+  /** The producer id before the last transition (Kafka's prevProducerId: every transition sets it). */
   previousProducerId: number;
+  /** transaction.version 2: the id an exhausted epoch moves to when the transaction completes, else -1. */
+  nextProducerId: number;
   producerEpoch: number;
   lastProducerEpoch: number;
   txnTimeoutMs: number;
@@ -54,6 +57,8 @@ export interface TxnFields {
   partitions: Map<string, Set<number>>;
   txnStartTimestamp: number;
   txnLastUpdateTimestamp: number;
+  /** The transaction.version the producer's last EndTxn/AddPartitions spoke (0: EndTxn ≤ v4, 2: v5; KIP-890). */
+  clientTransactionVersion: number;
 }
 
 export interface TxnMetadata extends TxnFields {
@@ -68,6 +73,7 @@ export function copyFields(m: TxnFields): TxnFields {
   return {
     producerId: m.producerId,
     previousProducerId: m.previousProducerId,
+    nextProducerId: m.nextProducerId,
     producerEpoch: m.producerEpoch,
     lastProducerEpoch: m.lastProducerEpoch,
     txnTimeoutMs: m.txnTimeoutMs,
@@ -75,6 +81,7 @@ export function copyFields(m: TxnFields): TxnFields {
     partitions: new Map([...m.partitions].map(([t, ps]) => [t, new Set(ps)])),
     txnStartTimestamp: m.txnStartTimestamp,
     txnLastUpdateTimestamp: m.txnLastUpdateTimestamp,
+    clientTransactionVersion: m.clientTransactionVersion,
   };
 }
 
@@ -87,6 +94,7 @@ export function newMetadata(transactionalId: string, producerId: number, txnTime
     transactionalId,
     producerId,
     previousProducerId: NO_PRODUCER_ID,
+    nextProducerId: NO_PRODUCER_ID,
     producerEpoch: NO_PRODUCER_EPOCH,
     lastProducerEpoch: NO_PRODUCER_EPOCH,
     txnTimeoutMs,
@@ -94,6 +102,7 @@ export function newMetadata(transactionalId: string, producerId: number, txnTime
     partitions: new Map(),
     txnStartTimestamp: -1,
     txnLastUpdateTimestamp: now,
+    clientTransactionVersion: 0,
     pendingState: null,
     hasFailedEpochFence: false,
   };
@@ -111,4 +120,9 @@ export function containsPartition(partitions: ReadonlyMap<string, ReadonlySet<nu
 
 export function isEpochExhausted(epoch: number): boolean {
   return epoch >= MAX_PRODUCER_EPOCH - 1;
+}
+
+/** Kafka's TransactionVersion.supportsEpochBump: transaction.version 2 bumps the epoch on every EndTxn. */
+export function supportsEpochBump(transactionVersion: number): boolean {
+  return transactionVersion >= 2;
 }

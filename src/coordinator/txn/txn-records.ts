@@ -1,6 +1,8 @@
 // Bytes of the __transaction_state records (Kafka's TransactionLog): key = int16 version 0 + TransactionLogKey,
-// value = int16 version + TransactionLogValue, or null (tombstone) once a transactional id expires. Kafka writes
-// value version 0 until transaction.version 1 is finalized, which gregor does not finalize.
+// value = int16 version + TransactionLogValue, or null (tombstone) once a transactional id expires. The value
+// version follows the finalized transaction.version when the record is written (Kafka's
+// transactionLogValueVersion: 0 at level 0, else 1, whose tagged fields carry KIP-890's producer ids and the
+// client's transaction version).
 import {
   decodeTransactionLogKey,
   encodeTransactionLogKey,
@@ -15,7 +17,11 @@ import { Writer } from '../../protocol/io/writer.js';
 import { isTxnState, NO_PRODUCER_EPOCH, TxnState, type TxnFields } from './txn-metadata.js';
 
 const KEY_VERSION = 0;
-const VALUE_VERSION = 0;
+
+/** Kafka's TransactionVersion.transactionLogValueVersion. */
+export function txnValueVersion(transactionVersionLevel: number): number {
+  return transactionVersionLevel >= 1 ? 1 : 0;
+}
 
 export interface TxnRecord {
   readonly transactionalId: string;
@@ -30,17 +36,29 @@ export function encodeTxnKey(transactionalId: string): Buffer {
   return w.toBuffer();
 }
 
-export function encodeTxnValue(fields: TxnFields | null): Buffer | null {
+/**
+ * Whether the record can be written at the value version the level picks: Kafka's writer sets the client's
+ * transaction version in every version, and version 0 has no room for one above 0 (its UnsupportedVersionException
+ * reaches the client as UNSUPPORTED_VERSION: a transaction version 2 request while transaction.version is 0).
+ */
+export function txnValueFits(fields: TxnFields | null, transactionVersionLevel: number): boolean {
+  return fields === null || txnValueVersion(transactionVersionLevel) >= 1 || fields.clientTransactionVersion === 0;
+}
+
+export function encodeTxnValue(fields: TxnFields | null, version: number): Buffer | null {
   if (fields === null) return null;
+  if (version < 1 && fields.clientTransactionVersion !== 0) throw new ProtocolError('invalid', `transaction log value version ${version} cannot hold client transaction version ${fields.clientTransactionVersion}`);
   const w = new Writer(128);
-  w.int16(VALUE_VERSION);
+  w.int16(version);
+  const tagged = version >= 1;
   encodeTransactionLogValue(
     w,
     {
       producerId: BigInt(fields.producerId),
-      previousProducerId: -1n,
-      nextProducerId: -1n,
-      nextProducerEpoch: -1, // tagged, value v1+ only
+      // Tagged fields of v1+: version 0 has no room for them (Kafka's writer drops them there).
+      previousProducerId: tagged ? BigInt(fields.previousProducerId) : -1n,
+      nextProducerId: tagged ? BigInt(fields.nextProducerId) : -1n,
+      nextProducerEpoch: -1, // Kafka never sets it
       producerEpoch: fields.producerEpoch,
       transactionTimeoutMs: fields.txnTimeoutMs,
       transactionStatus: fields.state,
@@ -49,9 +67,9 @@ export function encodeTxnValue(fields: TxnFields | null): Buffer | null {
         fields.state === TxnState.Empty ? null : [...fields.partitions].map(([topic, ps]) => ({ topic, partitionIds: [...ps].sort((a, b) => a - b) })),
       transactionLastUpdateTimestampMs: BigInt(fields.txnLastUpdateTimestamp),
       transactionStartTimestampMs: BigInt(fields.txnStartTimestamp),
-      clientTransactionVersion: 0,
+      clientTransactionVersion: fields.clientTransactionVersion,
     },
-    VALUE_VERSION,
+    version,
   );
   return w.toBuffer();
 }
@@ -74,6 +92,7 @@ export function decodeTxnRecord(key: Buffer, value: Buffer | null): TxnRecord {
     value: {
       producerId: Number(v.producerId),
       previousProducerId: Number(v.previousProducerId),
+      nextProducerId: Number(v.nextProducerId),
       producerEpoch: v.producerEpoch,
       lastProducerEpoch: NO_PRODUCER_EPOCH,
       txnTimeoutMs: v.transactionTimeoutMs,
@@ -81,6 +100,7 @@ export function decodeTxnRecord(key: Buffer, value: Buffer | null): TxnRecord {
       partitions,
       txnStartTimestamp: Number(v.transactionStartTimestampMs),
       txnLastUpdateTimestamp: Number(v.transactionLastUpdateTimestampMs),
+      clientTransactionVersion: v.clientTransactionVersion,
     },
   };
 }

@@ -1,5 +1,5 @@
 /**
- * Produce (key 0), v3–v11 served; v0–v2 advertised but refused (Kafka 4.3.1 advertises 0–13 for KAFKA-18659's
+ * Produce (key 0), v3–v12 served; v0–v2 advertised but refused (Kafka 4.3.1 advertises 0–13 for KAFKA-18659's
  * librdkafka bug and closes the connection on v0–v2, which the router does: the codec starts at v3).
  *
  * Each partition is validated and appended by the ReplicaManager (src/broker/produce-append.ts): unknown topic
@@ -11,6 +11,8 @@
  * Topics are not auto-created here: Kafka creates them only from Metadata.
  * - v5+: log start offset. v8+: record errors and error message. v10+: current leader / node endpoints only
  *   accompany NOT_LEADER_OR_FOLLOWER, which a single node never returns.
+ * - v12+: a transactional batch adds its partition to the producer's transaction first (KIP-890 part 2: the
+ *   ReplicaManager asks the coordinator; src/broker/txn-partition-add.ts).
  */
 import { ZERO_UUID } from '../../protocol/uuid.js';
 import { ErrorCode } from '../../protocol/error-codes.js';
@@ -22,6 +24,7 @@ import {
 } from '../../protocol/generated/produce.js';
 import { createLeaderIdAndEpoch } from '../../protocol/generated/produce.js';
 import { failed, type PartitionAppendOutcome } from '../../broker/produce-append.js';
+import { produceAddsPartitionToTxn } from '../../broker/txn-partition-add.js';
 import { CloseConnection } from '../connection.js';
 import { defineHandler, NO_RESPONSE, type Handler } from '../handler.js';
 
@@ -32,20 +35,21 @@ const VALID_ACKS: ReadonlySet<number> = new Set([-1, 0, 1]);
 export const produceHandler: Handler = defineHandler<ProduceRequest, ProduceResponse>({
   api: produceApi,
   minVersion: 0, // v0-v2: advertised only (the codec starts at v3, the router closes the connection)
-  maxVersion: 11,
+  maxVersion: 12,
   advertisesRemovedVersions: true,
 
   async handle(ctx, request, version) {
     const { replicaManager } = ctx.broker;
     const internalTopicsAllowed = ctx.header.clientId === ADMIN_CLIENT_ID;
     const acksValid = VALID_ACKS.has(request.acks);
+    const addToTransaction = produceAddsPartitionToTxn(version) ? { transactionalId: request.transactionalId } : undefined;
     // Every append starts before the first await, so pipelined requests reach each log in arrival order.
     const pending = request.topicData.map((topic) => ({
       name: topic.name,
       partitions: topic.partitionData.map((p) => ({
         index: p.index,
         outcome: acksValid
-          ? replicaManager.appendRecords(topic.name, p.index, p.records, { apiVersion: version, internalTopicsAllowed })
+          ? replicaManager.appendRecords(topic.name, p.index, p.records, { apiVersion: version, internalTopicsAllowed, addToTransaction })
           : Promise.resolve(invalidAcks(replicaManager.partition(topic.name, p.index).ok)),
       })),
     }));

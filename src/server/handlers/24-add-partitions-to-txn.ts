@@ -77,7 +77,8 @@ async function addTransaction(ctx: RequestContext, txn: TxnToAdd, version: numbe
   if (txn.verifyOnly) {
     return answer((t, p) => coordinator.verifyPartition(txn.transactionalId, txn.producerId, txn.producerEpoch, t, p));
   }
-  const error = await coordinator.addPartitions(txn.transactionalId, txn.producerId, txn.producerEpoch, wanted);
+  // Kafka's transactionVersionForAddPartitionsToTxn: v4+ (a broker's request) speaks transaction version 2.
+  const error = await coordinator.addPartitions(txn.transactionalId, txn.producerId, txn.producerEpoch, wanted, version > 3 ? 2 : 0);
   const finalError = fencedForVersion(error, version, 2);
   return answer(() => finalError);
 }

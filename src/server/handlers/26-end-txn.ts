@@ -6,13 +6,17 @@
  * committed transaction (or abort of an aborted one) is NONE; the other way round INVALID_TXN_STATE; while the
  * markers are being written, CONCURRENT_TRANSACTIONS.
  * - v0–v1: PRODUCER_FENCED is answered as INVALID_PRODUCER_EPOCH.
- * - v5: producer id and epoch in the response (KIP-890's epoch bump per transaction belongs to
- *   transaction.version 2, which gregor does not finalize: they echo the producer's own).
+ * - v5: transaction version 2 (KIP-890 part 2; Java clients send it when transaction.version ≥ 2 is
+ *   finalized): every commit or abort bumps the epoch, and the response carries the producer id and epoch to
+ *   go on with (a new producer id at epoch 0 once the epoch is exhausted; on an error, the coordinator's). An
+ *   Empty or completed transaction may be aborted; a retry is recognised by the epoch one below the current.
  */
-import { ErrorCode } from '../../protocol/error-codes.js';
 import { endTxnApi, type EndTxnRequest, type EndTxnResponse } from '../../protocol/generated/end-txn.js';
 import { fencedForVersion } from '../../coordinator/txn/version-errors.js';
 import { defineHandler, type Handler } from '../handler.js';
+
+/** Kafka's TransactionVersion.transactionVersionForEndTxn: v5+ speaks transaction version 2. */
+const clientTransactionVersion = (version: number): number => (version > 4 ? 2 : 0);
 
 export const endTxnHandler: Handler = defineHandler<EndTxnRequest, EndTxnResponse>({
   api: endTxnApi,
@@ -20,13 +24,18 @@ export const endTxnHandler: Handler = defineHandler<EndTxnRequest, EndTxnRespons
   maxVersion: 5,
 
   async handle(ctx, request, version) {
-    const error = await ctx.broker.transactions.endTxn(request.transactionalId, Number(request.producerId), request.producerEpoch, request.committed);
-    const ok = error === ErrorCode.NONE;
+    const result = await ctx.broker.transactions.endTxn(
+      request.transactionalId,
+      Number(request.producerId),
+      request.producerEpoch,
+      request.committed,
+      clientTransactionVersion(version),
+    );
     return {
       throttleTimeMs: 0,
-      errorCode: fencedForVersion(error, version, 2),
-      producerId: ok ? request.producerId : -1n,
-      producerEpoch: ok ? request.producerEpoch : -1,
+      errorCode: fencedForVersion(result.errorCode, version, 2),
+      producerId: BigInt(result.producerId),
+      producerEpoch: result.producerEpoch,
     };
   },
 });

@@ -1,11 +1,15 @@
 /**
- * WriteTxnMarkers (key 27), v1 (Kafka 4.3.1 serves 1–2; our spec stops at 1).
+ * WriteTxnMarkers (key 27), v1–v2 (Kafka 4.3.1: 1–2).
  *
  * Writes COMMIT or ABORT markers for a producer to the partitions named, as a partition leader does for its
  * transaction coordinator. gregor's own coordinator writes its markers in-process; this API is what
  * `kafka-transactions abort` uses to end a hanging transaction. Per partition: UNKNOWN_TOPIC_OR_PARTITION,
  * INVALID_PRODUCER_EPOCH (older than the producer's), TRANSACTION_COORDINATOR_FENCED (older coordinator epoch).
  * A marker for __consumer_offsets also applies (or drops) the producer's pending transactional offsets.
+ * - v2: the marker's transaction version (KIP-1228). At 2 and up the coordinator has bumped the epoch for the
+ *   marker, so the partition takes it only above the producer's epoch (a marker repeated at the same epoch after
+ *   its transaction ended is written again); below 2 (and v1) an epoch not below the producer's. The control
+ *   record itself is the same (EndTxnMarker version 0).
  */
 import { ErrorCode } from '../../protocol/error-codes.js';
 import {
@@ -20,7 +24,7 @@ import { defineHandler, type Handler } from '../handler.js';
 export const writeTxnMarkersHandler: Handler = defineHandler<WriteTxnMarkersRequest, WriteTxnMarkersResponse>({
   api: writeTxnMarkersApi,
   minVersion: 1,
-  maxVersion: 1,
+  maxVersion: 2,
 
   async handle(ctx, request) {
     const { store, producerStates, groups } = ctx.broker;
@@ -39,6 +43,7 @@ export const writeTxnMarkersHandler: Handler = defineHandler<WriteTxnMarkersRequ
             producerEpoch: marker.producerEpoch,
             commit: marker.transactionResult,
             coordinatorEpoch: marker.coordinatorEpoch,
+            transactionVersion: marker.transactionVersion, // 0 before v2
           }).catch(() => ErrorCode.UNKNOWN_SERVER_ERROR),
         })),
       })),

@@ -1,14 +1,19 @@
 /**
- * TxnOffsetCommit (key 28), v0–v4 (Kafka 4.3.1 serves 0–5; our spec stops at 4).
+ * TxnOffsetCommit (key 28), v0–v5 (Kafka 4.3.1: 0–5).
  *
  * Offsets committed inside a transaction: the group coordinator validates them as an OffsetCommit, writes
  * them in the producer's transactional batch to __consumer_offsets, and makes them visible only when the
  * transaction's COMMIT marker reaches that partition (an ABORT drops them). The group's __consumer_offsets
  * partition must be in the producer's ongoing transaction (AddOffsetsToTxn first; Kafka's KIP-890
- * verification): otherwise the coordinator's answer (INVALID_TXN_STATE, PRODUCER_FENCED, ...) for every
- * partition. Unknown topics or partitions get UNKNOWN_TOPIC_OR_PARTITION.
- * - v0–v1: PRODUCER_FENCED is answered as INVALID_PRODUCER_EPOCH.
+ * verification): otherwise the coordinator's answer for every partition (a partition outside the transaction
+ * TRANSACTION_ABORTABLE from v4, INVALID_TXN_STATE before; a fenced epoch INVALID_PRODUCER_EPOCH in every version,
+ * as Kafka's AddPartitionsToTxnManager answers). Unknown topics or partitions get UNKNOWN_TOPIC_OR_PARTITION.
+ * - v0–v1: PRODUCER_FENCED from the group coordinator is answered as INVALID_PRODUCER_EPOCH.
  * - v3+: generation id, member id and group instance id are checked as OffsetCommit checks them (KIP-447).
+ * - v5: transaction version 2 (KIP-890 part 2): the group's __consumer_offsets partition is added to the
+ *   transaction here, as AddOffsetsToTxn did (Kafka's addPartition operation, whatever
+ *   transaction.partition.verification.enable says); a failed add answers every partition with the
+ *   coordinator's code (a fenced epoch as INVALID_PRODUCER_EPOCH, as Kafka's AddPartitionsToTxnManager maps it).
  */
 import { CONSUMER_OFFSETS_TOPIC } from '../../broker/auto-create.js';
 import { ErrorCode } from '../../protocol/error-codes.js';
@@ -21,10 +26,21 @@ import {
 import { fencedForVersion } from '../../coordinator/txn/version-errors.js';
 import { defineHandler, type Handler } from '../handler.js';
 
+/** Kafka's txnOffsetCommitRequestVersionToTransactionSupportedOperation: v5+ adds the partition, v4 takes the coordinator's errors as they are. */
+const ADDS_PARTITION_FROM_VERSION = 5;
+const GENERIC_ERRORS_FROM_VERSION = 4;
+
+/** What the coordinator's add or verification answer becomes (Kafka's AddPartitionsToTxnManager: the same for every version but TRANSACTION_ABORTABLE). */
+function verificationError(errorCode: number, version: number): number {
+  if (errorCode === ErrorCode.PRODUCER_FENCED) return ErrorCode.INVALID_PRODUCER_EPOCH;
+  if (errorCode === ErrorCode.TRANSACTION_ABORTABLE && version < GENERIC_ERRORS_FROM_VERSION) return ErrorCode.INVALID_TXN_STATE;
+  return errorCode;
+}
+
 export const txnOffsetCommitHandler: Handler = defineHandler<TxnOffsetCommitRequest, TxnOffsetCommitResponse>({
   api: txnOffsetCommitApi,
   minVersion: 0,
-  maxVersion: 4,
+  maxVersion: 5,
 
   async handle(ctx, request, version) {
     const { groups, transactions, config } = ctx.broker;
@@ -33,15 +49,14 @@ export const txnOffsetCommitHandler: Handler = defineHandler<TxnOffsetCommitRequ
       topics: request.topics.map((t) => ({ name: t.name, partitions: t.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode })) })),
     });
     if (request.groupId === '') return failAll(ErrorCode.INVALID_GROUP_ID);
-    if (config['transaction.partition.verification.enable']) {
-      const verified = transactions.verifyPartition(
-        request.transactionalId,
-        Number(request.producerId),
-        request.producerEpoch,
-        CONSUMER_OFFSETS_TOPIC,
-        groups.partitionFor(request.groupId),
-      );
-      if (verified !== ErrorCode.NONE) return failAll(fencedForVersion(verified, version, 2));
+    const offsetsPartition = groups.partitionFor(request.groupId);
+    const producerId = Number(request.producerId);
+    if (version >= ADDS_PARTITION_FROM_VERSION) {
+      const added = await transactions.addPartitions(request.transactionalId, producerId, request.producerEpoch, new Map([[CONSUMER_OFFSETS_TOPIC, [offsetsPartition]]]), 2);
+      if (added !== ErrorCode.NONE) return failAll(verificationError(added, version));
+    } else if (config['transaction.partition.verification.enable']) {
+      const verified = transactions.verifyPartition(request.transactionalId, producerId, request.producerEpoch, CONSUMER_OFFSETS_TOPIC, offsetsPartition);
+      if (verified !== ErrorCode.NONE) return failAll(verificationError(verified, version));
     }
     const unknown: TxnOffsetCommitResponseTopic[] = [];
     const known: TxnOffsetCommitRequest['topics'] = [];

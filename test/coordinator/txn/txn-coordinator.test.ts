@@ -62,14 +62,14 @@ test('a committed transaction writes COMMIT markers to each partition, then is C
   await h.createTopic('t', 2);
   const c = h.coordinator;
   const { producerId, producerEpoch } = await c.initProducerId('tx', 60000, null);
-  assert.equal(await c.endTxn('tx', producerId, producerEpoch, true), ErrorCode.INVALID_TXN_STATE, 'nothing to end in Empty');
+  assert.equal((await c.endTxn('tx', producerId, producerEpoch, true)).errorCode, ErrorCode.INVALID_TXN_STATE, 'nothing to end in Empty');
   assert.equal(await c.addPartitions('tx', producerId, producerEpoch, new Map([['t', [0, 1]]])), ErrorCode.NONE);
   assert.equal(c.metadata('tx')!.state, TxnState.Ongoing);
   const appended = await h.produce('t', 0, { id: producerId, epoch: producerEpoch, seq: 0, transactional: true }, 2);
   assert.equal(appended.errorCode, ErrorCode.NONE);
   assert.equal(h.producerStates.lastStableOffset(h.log('t', 0)), 0, 'the open transaction holds the LSO');
 
-  assert.equal(await c.endTxn('tx', producerId, producerEpoch, true), ErrorCode.NONE);
+  assert.equal((await c.endTxn('tx', producerId, producerEpoch, true)).errorCode, ErrorCode.NONE);
   await h.settle();
   assert.equal(c.metadata('tx')!.state, TxnState.CompleteCommit);
   for (const p of [0, 1]) {
@@ -78,9 +78,9 @@ test('a committed transaction writes COMMIT markers to each partition, then is C
   }
   assert.equal(h.producerStates.lastStableOffset(h.log('t', 0)), h.log('t', 0).highWatermark);
   assert.deepEqual(h.producerStates.abortedTransactions(h.log('t', 0), 0, 100), []);
-  assert.equal(await c.endTxn('tx', producerId, producerEpoch, true), ErrorCode.NONE, 'a retried commit succeeds');
-  assert.equal(await c.endTxn('tx', producerId, producerEpoch, false), ErrorCode.INVALID_TXN_STATE);
-  assert.equal(await c.endTxn('tx', producerId, producerEpoch + 1, true), ErrorCode.PRODUCER_FENCED);
+  assert.equal((await c.endTxn('tx', producerId, producerEpoch, true)).errorCode, ErrorCode.NONE, 'a retried commit succeeds');
+  assert.equal((await c.endTxn('tx', producerId, producerEpoch, false)).errorCode, ErrorCode.INVALID_TXN_STATE);
+  assert.equal((await c.endTxn('tx', producerId, producerEpoch + 1, true)).errorCode, ErrorCode.PRODUCER_FENCED);
   await h.close();
 });
 
@@ -91,7 +91,7 @@ test('an aborted transaction is indexed for read_committed fetches', async () =>
   const { producerId, producerEpoch } = await c.initProducerId('tx', 60000, null);
   await c.addPartitions('tx', producerId, producerEpoch, TOPICS);
   await h.produce('t', 0, { id: producerId, epoch: producerEpoch, seq: 0, transactional: true }, 3);
-  assert.equal(await c.endTxn('tx', producerId, producerEpoch, false), ErrorCode.NONE);
+  assert.equal((await c.endTxn('tx', producerId, producerEpoch, false)).errorCode, ErrorCode.NONE);
   await h.settle();
   assert.equal(c.metadata('tx')!.state, TxnState.CompleteAbort);
   const aborted = h.producerStates.abortedTransactions(h.log('t'), 0, 10);
@@ -123,7 +123,7 @@ test('a transaction open past its timeout is aborted with a bumped epoch; the ol
 
   const late = await h.produce('t', 0, { id: producerId, epoch: producerEpoch, seq: 1, transactional: true });
   assert.equal(late.errorCode, ErrorCode.INVALID_PRODUCER_EPOCH);
-  assert.equal(await c.endTxn('tx', producerId, producerEpoch, true), ErrorCode.PRODUCER_FENCED);
+  assert.equal((await c.endTxn('tx', producerId, producerEpoch, true)).errorCode, ErrorCode.PRODUCER_FENCED);
   await h.close();
 });
 
@@ -153,7 +153,7 @@ test('state is recovered from __transaction_state; a transaction prepared before
   // Crash after PrepareCommit was logged but before any marker: append the record the coordinator would write.
   const fields = { ...c.metadata('tx')!, state: TxnState.PrepareCommit, partitions: new Map([['t', new Set([0])]]) };
   const txnLog = new TxnLog(h.store, h.config, async (topic, p, batch) => (await h.replicaManager.appendRecords(topic, p, batch, { apiVersion: 11, internalTopicsAllowed: true })).errorCode, () => h.scheduler.now());
-  await txnLog.append({ transactionalId: 'tx', value: fields });
+  await txnLog.append({ transactionalId: 'tx', value: fields }, 2);
   await h.close();
 
   await h.open();

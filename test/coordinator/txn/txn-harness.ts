@@ -3,6 +3,7 @@
 import { resolveBrokerConfig, type BrokerConfig } from '../../../src/config/index.js';
 import { ProducerStates } from '../../../src/broker/producer-states.js';
 import { ReplicaManager } from '../../../src/broker/replica-manager.js';
+import { Features } from '../../../src/broker/features.js';
 import { GroupCoordinator } from '../../../src/coordinator/group-coordinator.js';
 import { openTransactions } from '../../../src/coordinator/txn/open-transactions.js';
 import type { TxnCoordinator } from '../../../src/coordinator/txn/txn-coordinator.js';
@@ -20,6 +21,8 @@ export class TxnHarness {
   replicaManager!: ReplicaManager;
   groups!: GroupCoordinator;
   coordinator!: TxnCoordinator;
+  /** Kept across restarts, as a broker's finalized levels are. */
+  readonly features = new Features();
 
   private constructor(
     readonly store: LogStore,
@@ -51,6 +54,7 @@ export class TxnHarness {
       replicaManager: this.replicaManager,
       producerStates: this.producerStates,
       groups: this.groups,
+      features: this.features,
       scheduler: this.scheduler,
     });
   }
