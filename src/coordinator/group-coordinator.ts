@@ -20,6 +20,7 @@ import type { LogStore } from '../storage/log-store.js';
 import { systemScheduler, type Cancel, type Scheduler } from '../storage/scheduler.js';
 import { cryptoModule } from '../lazy-modules.js';
 import { silentLog, type Log } from '../log.js';
+import { resolveGroupConfig, type GroupConfigLookup } from '../config/group-configs.js';
 import { groupConfigFrom } from './group/group-config.js';
 import { GroupShard } from './group/group-shard.js';
 import type { MemberContext } from './group/membership.js';
@@ -41,6 +42,8 @@ export interface GroupCoordinatorOptions {
   readonly log?: Log;
   /** Member id suffixes; tests make them predictable. Default: random UUIDs. */
   readonly newUuid?: () => string;
+  /** Each group's configs (ConfigResource GROUP). Default: the broker's values for every group. */
+  readonly groupConfigs?: GroupConfigLookup;
 }
 
 export class GroupCoordinator {
@@ -54,10 +57,16 @@ export class GroupCoordinator {
   private readonly log: Log;
   private stopCleanup: Cancel | undefined;
   private active = false;
+  /**
+   * One group's effective configs (GROUP resource overrides over the broker's values). Kafka 4.3.1 applies
+   * none of them to classic groups; the consumer-protocol, share and streams coordinators read them here.
+   */
+  readonly groupConfig: GroupConfigLookup;
 
   private constructor(options: GroupCoordinatorOptions) {
     this.scheduler = options.scheduler ?? systemScheduler;
     this.log = options.log ?? silentLog();
+    this.groupConfig = options.groupConfigs ?? ((groupId) => resolveGroupConfig(groupId, new Map(), options.config));
     const config = groupConfigFrom(options.config);
     this.timer = new KeyedTimer(this.scheduler, (result) => void this.apply(result).catch(() => undefined));
     this.shard = new GroupShard(config, this.timer, this.scheduler, options.newUuid ?? (() => cryptoModule().randomUUID()), this.log);

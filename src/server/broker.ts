@@ -16,6 +16,8 @@ import { silentLog, type Log } from '../log.js';
 import type { LogStore } from '../storage/log-store.js';
 import { fileDynamicConfigStore, memoryDynamicConfigStore } from './admin/dynamic-config-store.js';
 import { attachDynamicConfigs, DynamicConfigs } from './admin/dynamic-configs.js';
+import { fileResourceConfigStore, memoryResourceConfigStore } from './admin/resource-config-store.js';
+import { attachResourceConfigs, ResourceConfigs } from './admin/resource-configs.js';
 import { Connection, type ConnectionLimits } from './connection.js';
 import { ConnectionQuotas, connectionQuotaSettings } from './connection-quotas.js';
 import type { BrokerState, Endpoint, RegisteredApi } from './handler.js';
@@ -88,7 +90,10 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   // limits and queued.max.requests stay the static ones (dynamic listeners are stored and described, not
   // applied); the connection quotas follow every change.
   const engine = logEngine(staticConfig, options.topics !== undefined);
-  const dynamic = await DynamicConfigs.open(staticConfig, dynamicConfigStoreFor(staticConfig, options.store !== undefined ? 'memory' : engine));
+  const configDir = configDirFor(staticConfig, options.store !== undefined ? 'memory' : engine);
+  const dynamic = await DynamicConfigs.open(staticConfig, configDir === undefined ? memoryDynamicConfigStore() : fileDynamicConfigStore(configDir));
+  // Group and client metrics configs are kept beside the dynamic broker configs.
+  const resourceConfigs = await ResourceConfigs.open(configDir === undefined ? memoryResourceConfigStore() : fileResourceConfigStore(configDir));
   const config = dynamic.config;
   const securityProtocolMap = staticConfig['listener.security.protocol.map'];
   const listenerSpecs = parseListeners(staticConfig['listeners'], { securityProtocolMap });
@@ -147,7 +152,9 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   let state: BrokerState;
   try {
     // Groups and committed offsets are loaded from __consumer_offsets before any client is accepted.
-    const groups = await GroupCoordinator.open({ store, config, log });
+    const groups = await GroupCoordinator.open({
+      store, config, log, groupConfigs: (groupId) => resourceConfigs.groupConfig(groupId, dynamic.config, (line) => log.warn(line)),
+    });
     opened.push(() => groups.close());
     // Producer state is rebuilt from the logs, then transactions from __transaction_state (prepared ones finish).
     const features = new Features();
@@ -178,6 +185,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       log,
     };
     attachDynamicConfigs(state, dynamic);
+    attachResourceConfigs(state, resourceConfigs);
     // What captured config at start-up hears of a change; handlers read state.config at request time.
     dynamic.onChange(async (next, previous) => {
       state.config = next;
@@ -235,10 +243,9 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   };
 }
 
-/** Where the dynamic broker configs are kept: beside the file engine's logs, else in memory (as the data is). */
-function dynamicConfigStoreFor(config: BrokerConfig, engine: LogEngine) {
-  const logDir = config['log.dirs'][0];
-  return engine === 'memory' || logDir === undefined ? memoryDynamicConfigStore() : fileDynamicConfigStore(logDir);
+/** Where the dynamic broker configs are kept: beside the file engine's logs, else (undefined) in memory, as the data is. */
+function configDirFor(config: BrokerConfig, engine: LogEngine): string | undefined {
+  return engine === 'memory' ? undefined : config['log.dirs'][0];
 }
 
 /**

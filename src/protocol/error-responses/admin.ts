@@ -10,6 +10,7 @@ import { createIncrementalAlterConfigsResponse, incrementalAlterConfigsApi } fro
 import {
   createListPartitionReassignmentsResponse, createOngoingPartitionReassignment, listPartitionReassignmentsApi,
 } from '../generated/list-partition-reassignments.js';
+import { createListConfigResourcesResponse, listConfigResourcesApi } from '../generated/list-config-resources.js';
 import { ZERO_UUID } from '../io/reader.js';
 import { errorResponse } from './define.js';
 
@@ -81,4 +82,6 @@ export const adminErrorResponses = [
       partitions: topic.partitionIndexes.map((partitionIndex) => ({ ...createOngoingPartitionReassignment(), partitionIndex })),
     })),
   })),
+
+  errorResponse(listConfigResourcesApi, (_request, _version, error) => ({ ...createListConfigResourcesResponse(), errorCode: error.code })),
 ];
