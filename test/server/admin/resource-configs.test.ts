@@ -8,6 +8,9 @@ import { join } from 'node:path';
 import { resolveBrokerConfig, resolveGroupConfig } from '../../../src/config/index.js';
 import { alterConfigsApi } from '../../../src/protocol/generated/alter-configs.js';
 import { createTopicsApi } from '../../../src/protocol/generated/create-topics.js';
+import { deleteGroupsApi } from '../../../src/protocol/generated/delete-groups.js';
+import { createOffsetCommitRequest, offsetCommitApi } from '../../../src/protocol/generated/offset-commit.js';
+import { ZERO_UUID } from '../../../src/protocol/uuid.js';
 import { describeConfigsApi, type DescribeConfigsResult } from '../../../src/protocol/generated/describe-configs.js';
 import { incrementalAlterConfigsApi } from '../../../src/protocol/generated/incremental-alter-configs.js';
 import { listConfigResourcesApi } from '../../../src/protocol/generated/list-config-resources.js';
@@ -208,6 +211,28 @@ test('ListConfigResources: v0 lists client metrics only; v1 groups with configs,
     assert.deepEqual(await list(1, []), [0, ['32:ga', '32:gb', '16:m', '8:1', '4:1', '2:t']]);
     assert.deepEqual(await list(1, [2, 32, 32]), [0, ['32:ga', '32:gb', '2:t']]);
     for (const type of [0, 1, 3, 64]) assert.deepEqual(await list(1, [type]), [35, []], `type ${type}`);
+  } finally {
+    await client.close();
+    await broker.close();
+  }
+});
+
+test('DeleteGroups leaves the group\'s configs, as Kafka 4.3.1 does', async () => {
+  const broker = await startTestBroker();
+  const client = await RawClient.connect(broker.port);
+  try {
+    await roundTrip(client, createTopicsApi, 7, { topics: [{ name: 't', numPartitions: 1, replicationFactor: 1, assignments: [], configs: [] }], timeoutMs: 5000, validateOnly: false });
+    const committed = await roundTrip(client, offsetCommitApi, 8, {
+      ...createOffsetCommitRequest(), groupId: 'g', generationIdOrMemberEpoch: -1,
+      topics: [{ name: 't', topicId: ZERO_UUID, partitions: [{ partitionIndex: 0, committedOffset: 0n, committedLeaderEpoch: -1, committedMetadata: '' }] }],
+    });
+    assert.equal(committed.topics[0]!.partitions[0]!.errorCode, 0);
+    assert.deepEqual(await incremental(client, GROUP, 'g', [['streams.num.standby.replicas', '1']]), [0, null]);
+    const { results } = await roundTrip(client, deleteGroupsApi, 2, { groupsNames: ['g'] });
+    assert.equal(results[0]!.errorCode, 0);
+    assert.deepEqual((await describe(client, GROUP, 'g', ['streams.num.standby.replicas'])).configs.map((c) => [c.value, c.configSource]), [['1', 8]]);
+    const listed = await roundTrip(client, listConfigResourcesApi, 1, { resourceTypes: [GROUP] });
+    assert.deepEqual(listed.configResources.map((r) => r.resourceName), ['g']);
   } finally {
     await client.close();
     await broker.close();
