@@ -36,9 +36,9 @@ export class ResourceConfigs {
     return this.layers[kind].get(name) ?? NONE;
   }
 
-  /** The names of the resources of a kind that hold configs, sorted. */
+  /** The names of the resources of a kind that hold configs, in the order they were first given configs. */
   names(kind: ResourceKind): string[] {
-    return [...this.layers[kind].keys()].sort();
+    return [...this.layers[kind].keys()];
   }
 
   /** Replaces one resource's configs; durable when the promise resolves. */

@@ -4,7 +4,7 @@
  * Kafka's order: groups that hold configs (not every group), client metrics subscriptions, this broker as a
  * BROKER_LOGGER and as a BROKER, and every topic (internal ones too). A type the version does not list (v0:
  * anything but CLIENT_METRICS; v1: anything but those five) answers UNSUPPORTED_VERSION and nothing else.
- * Within a type gregor lists names sorted; Kafka lists them in its hash maps' order.
+ * Within a type names come in the order Kafka's maps hold them (java-map-order.ts).
  */
 import { ErrorCode } from '../../protocol/error-codes.js';
 import {
@@ -15,6 +15,7 @@ import {
 } from '../../protocol/generated/list-config-resources.js';
 import { ResourceType } from '../admin/resource-types.js';
 import { resourceConfigs } from '../admin/resource-configs.js';
+import { concurrentHashMapOrder, hashTreeMapOrder } from '../admin/java-map-order.js';
 import { defineHandler, type Handler, type RequestContext } from '../handler.js';
 
 /** What each version may list, in the order Kafka lists them. */
@@ -44,10 +45,10 @@ export const listConfigResourcesHandler: Handler = defineHandler<ListConfigResou
 function namesOf(ctx: RequestContext, type: number): string[] {
   const { broker } = ctx;
   switch (type) {
-    case ResourceType.GROUP: return resourceConfigs(broker).names('groups');
-    case ResourceType.CLIENT_METRICS: return resourceConfigs(broker).names('clientMetrics');
+    case ResourceType.GROUP: return concurrentHashMapOrder(resourceConfigs(broker).names('groups'));
+    case ResourceType.CLIENT_METRICS: return concurrentHashMapOrder(resourceConfigs(broker).names('clientMetrics'));
     case ResourceType.BROKER_LOGGER:
     case ResourceType.BROKER: return [String(broker.nodeId)];
-    default: return [...broker.topics.list()].map((topic) => topic.name).sort();
+    default: return hashTreeMapOrder([...broker.topics.list()].map((topic) => topic.name));
   }
 }

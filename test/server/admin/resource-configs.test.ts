@@ -191,7 +191,7 @@ test('CLIENT_METRICS: stored and described without a telemetry plugin, with Kafk
   }
 });
 
-test('ListConfigResources: v0 lists client metrics only; v1 groups with configs, client metrics, this broker, topics; other types unsupported', async () => {
+test('ListConfigResources: v0 lists client metrics only; v1 groups with configs, client metrics, this broker, topics, in Kafka\'s order', async () => {
   const broker = await startTestBroker({ 'node.id': '1' });
   const client = await RawClient.connect(broker.port);
   const list = async (version: number, resourceTypes: number[]) => {
@@ -199,17 +199,20 @@ test('ListConfigResources: v0 lists client metrics only; v1 groups with configs,
     return [response.errorCode, response.configResources.map((r) => version === 0 ? r.resourceName : `${r.resourceType}:${r.resourceName}`)];
   };
   try {
-    await incremental(client, GROUP, 'gb', [['consumer.session.timeout.ms', '50000']]);
-    await incremental(client, GROUP, 'ga', [['consumer.session.timeout.ms', '50000']]);
-    await incremental(client, GROUP, 'gone', [['consumer.session.timeout.ms', '50000']]);
+    for (const group of ['live', 'g4', 'qc', 'gone', 'real', 'tg', 'g1']) await incremental(client, GROUP, group, [['consumer.session.timeout.ms', '50000']]);
     await incremental(client, GROUP, 'gone', [['consumer.session.timeout.ms', null, DELETE]]);
     await incremental(client, GROUP, 'never', [['consumer.session.timeout.ms', null, DELETE]]);
-    await incremental(client, CLIENT_METRICS, 'm', [['interval.ms', '1000']]);
-    await roundTrip(client, createTopicsApi, 7, { topics: [{ name: 't', numPartitions: 1, replicationFactor: 1, assignments: [], configs: [] }], timeoutMs: 5000, validateOnly: false });
+    for (const name of ['qm', 'cm4', 'cm', 'cm3']) await incremental(client, CLIENT_METRICS, name, [['interval.ms', '1000']]);
+    const topics = ['zeta', 'alpha', 'mid', 'b', 'a', 'aa', 't1', 't9'].map((name) => ({ name, numPartitions: 1, replicationFactor: 1, assignments: [], configs: [] }));
+    await roundTrip(client, createTopicsApi, 7, { topics, timeoutMs: 5000, validateOnly: false });
 
-    assert.deepEqual(await list(0, []), [0, ['m']]);
-    assert.deepEqual(await list(1, []), [0, ['32:ga', '32:gb', '16:m', '8:1', '4:1', '2:t']]);
-    assert.deepEqual(await list(1, [2, 32, 32]), [0, ['32:ga', '32:gb', '2:t']]);
+    // Names as Kafka 4.3.1 listed them: its ConcurrentHashMaps' bins, its metadata image's hash order for topics.
+    const groups = ['32:qc', '32:tg', '32:g1', '32:real', '32:g4', '32:live'];
+    const subscriptions = ['16:cm3', '16:cm', '16:cm4', '16:qm'];
+    const topicNames = ['2:a', '2:b', '2:aa', '2:t1', '2:t9', '2:mid', '2:zeta', '2:alpha'];
+    assert.deepEqual(await list(0, []), [0, ['cm3', 'cm', 'cm4', 'qm']]);
+    assert.deepEqual(await list(1, []), [0, [...groups, ...subscriptions, '8:1', '4:1', ...topicNames]]);
+    assert.deepEqual(await list(1, [2, 32, 32]), [0, [...groups, ...topicNames]]);
     for (const type of [0, 1, 3, 64]) assert.deepEqual(await list(1, [type]), [35, []], `type ${type}`);
   } finally {
     await client.close();
