@@ -17,6 +17,8 @@ export class ResourceConfigs {
   private readonly layers: Record<ResourceKind, Map<string, Map<string, string>>> = { groups: new Map(), clientMetrics: new Map() };
   /** Saves run one after another, each with the layers as they were when it was asked for. */
   private saving: Promise<void> = Promise.resolve();
+  /** Resolved group configs, until the group's configs or the live broker config change (a clamp warns once). */
+  private readonly resolved = new Map<string, { readonly broker: BrokerConfig; readonly values: GroupConfigValues }>();
 
   private constructor(private readonly store: ResourceConfigStore) {}
 
@@ -44,6 +46,7 @@ export class ResourceConfigs {
   /** Replaces one resource's configs; durable when the promise resolves. */
   replace(kind: ResourceKind, name: string, next: Readonly<Record<string, string>>): Promise<void> {
     const entries = Object.entries(next);
+    if (kind === 'groups') this.resolved.delete(name);
     if (entries.length === 0) this.layers[kind].delete(name);
     else this.layers[kind].set(name, new Map(entries));
     const snapshot = { groups: new Map(this.layers.groups), clientMetrics: new Map(this.layers.clientMetrics) };
@@ -53,7 +56,11 @@ export class ResourceConfigs {
 
   /** A group's effective configs over the live broker config: the lookup the group coordinators read. */
   groupConfig(groupId: string, broker: BrokerConfig, warn?: (message: string) => void): GroupConfigValues {
-    return resolveGroupConfig(groupId, this.get('groups', groupId), broker, warn);
+    const cached = this.resolved.get(groupId);
+    if (cached !== undefined && cached.broker === broker) return cached.values;
+    const values = resolveGroupConfig(groupId, this.get('groups', groupId), broker, warn);
+    if (this.layers.groups.has(groupId)) this.resolved.set(groupId, { broker, values });
+    return values;
   }
 }
 

@@ -276,7 +276,12 @@ test('the per-group lookup: a group\'s overrides over the broker\'s values, held
   // Bounds lowered after the value was set: Kafka caps it and says so.
   const warnings: string[] = [];
   const lowered = resolveBrokerConfig({ 'group.consumer.max.session.timeout.ms': '48000' });
-  assert.equal(resolveGroupConfig('g', configs.get('groups', 'g'), lowered, (line) => warnings.push(line))['consumer.session.timeout.ms'], 48000);
+  const warn = (line: string) => warnings.push(line);
+  assert.equal(configs.groupConfig('g', lowered, warn)['consumer.session.timeout.ms'], 48000);
+  assert.equal(configs.groupConfig('g', lowered, warn)['consumer.session.timeout.ms'], 48000);
   assert.deepEqual(warnings, ["The group config 'consumer.session.timeout.ms' for group 'g' has value 50000 which exceeds the broker's allowed maximum 48000. " +
-    'The effective value will be capped to 48000.']);
+    'The effective value will be capped to 48000.'], 'said once, as Kafka says it when the config is loaded');
+  await configs.replace('groups', 'g', { 'consumer.session.timeout.ms': '46000' });
+  assert.equal(configs.groupConfig('g', lowered, warn)['consumer.session.timeout.ms'], 46000);
+  assert.equal(resolveGroupConfig('g', new Map([['consumer.session.timeout.ms', '1000']]), lowered)['consumer.session.timeout.ms'], 45000);
 });
