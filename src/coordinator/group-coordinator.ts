@@ -4,7 +4,7 @@
  * releases each response once its records are in the log. Loads the topic at start-up through the
  * same replay path.
  */
-import type { BrokerConfig } from '../config/index.js';
+import { resolveGroupConfig, type BrokerConfig, type GroupConfigLookup } from '../config/index.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { ZERO_UUID } from '../protocol/uuid.js';
 import type { DescribedGroup } from '../protocol/generated/describe-groups.js';
@@ -20,7 +20,6 @@ import type { LogStore } from '../storage/log-store.js';
 import { systemScheduler, type Cancel, type Scheduler } from '../storage/scheduler.js';
 import { cryptoModule } from '../lazy-modules.js';
 import { silentLog, type Log } from '../log.js';
-import { resolveGroupConfig, type GroupConfigLookup } from '../config/group-configs.js';
 import { groupConfigFrom } from './group/group-config.js';
 import { GroupShard } from './group/group-shard.js';
 import type { MemberContext } from './group/membership.js';
