@@ -8,6 +8,8 @@ import { brokerConfigDefinition, brokerConfigDefinitions, brokerConfigSynonyms }
 import { explicitBrokerSettings, type BrokerConfig } from './broker-config.js';
 import { formatConfigValue, parseConfigValue, type ConfigDefinition, type ConfigType } from './config-types.js';
 import { resolveTopicConfig, topicConfigDefinition, topicConfigDefinitions } from './topic-configs.js';
+import { GROUP_CONFIG_DESCRIBE_ORDER, groupConfigDefinition, resolveGroupConfig } from './group-configs.js';
+import { CLIENT_METRICS_DESCRIBE_ORDER, clientMetricsConfigDefinition } from './client-metrics-configs.js';
 
 /** Kafka's DescribeConfigs ConfigSource ids, also used by CreateTopics v5+ configs. */
 export const ConfigSourceId = {
@@ -18,6 +20,8 @@ export const ConfigSourceId = {
   STATIC_BROKER_CONFIG: 4,
   DEFAULT_CONFIG: 5,
   DYNAMIC_BROKER_LOGGER_CONFIG: 6,
+  CLIENT_METRICS_CONFIG: 7,
+  GROUP_CONFIG: 8,
 } as const;
 
 /** Kafka's ConfigType ids as DescribeConfigs v3+ sends them. */
@@ -173,5 +177,40 @@ export class ConfigDescriber {
       });
     }
     return entries;
+  }
+
+  /**
+   * A group's configs in Kafka's order: the effective value (the group's override, else the broker's), the
+   * override as a GROUP_CONFIG synonym, then the broker config's own synonyms (or the key's default under its
+   * own name when no broker config backs it), as Kafka's ConfigHelper lists them.
+   */
+  groupEntries(groupId: string, overrides: ReadonlyMap<string, string>): ConfigEntry[] {
+    const values = resolveGroupConfig(groupId, overrides, this.config) as unknown as Record<string, unknown>;
+    return GROUP_CONFIG_DESCRIBE_ORDER.map((name) => {
+      const def = groupConfigDefinition(name)!;
+      const value = printed(def, values[name]);
+      const inherited = def.brokerSynonym === null
+        ? [{ name, value: printed(def, def.default), source: ConfigSourceId.DEFAULT_CONFIG }]
+        : this.synonymsOf(def.brokerSynonym);
+      const synonyms = overrides.has(name) ? [{ name, value, source: ConfigSourceId.GROUP_CONFIG }, ...inherited] : inherited;
+      return {
+        name, value, source: synonyms[0]?.source ?? ConfigSourceId.DEFAULT_CONFIG, readOnly: false, sensitive: false,
+        type: CONFIG_TYPE_IDS[def.type], documentation: def.doc, synonyms,
+      };
+    });
+  }
+
+  /** A client metrics subscription's configs in Kafka's order; only a set one has a synonym (itself). */
+  clientMetricsEntries(overrides: ReadonlyMap<string, string>): ConfigEntry[] {
+    return CLIENT_METRICS_DESCRIBE_ORDER.map((name) => {
+      const def = clientMetricsConfigDefinition(name)!;
+      const raw = overrides.get(name);
+      const value = raw === undefined ? printed(def, def.default) : printedRaw(def, raw);
+      const source = raw === undefined ? ConfigSourceId.DEFAULT_CONFIG : ConfigSourceId.CLIENT_METRICS_CONFIG;
+      return {
+        name, value, source, readOnly: false, sensitive: false, type: CONFIG_TYPE_IDS[def.type], documentation: def.doc,
+        synonyms: raw === undefined ? [] : [{ name, value, source }],
+      };
+    });
   }
 }

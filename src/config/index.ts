@@ -26,3 +26,11 @@ export {
   ConfigDescriber, ConfigSourceId, CONFIG_TYPE_IDS,
   type ConfigEntry, type ConfigSynonymEntry, type DynamicConfigLayers,
 } from './describe.js';
+export {
+  groupConfigDefinitions, groupConfigDefinition, groupConfigDefaults, groupConfigBoundsProblem, resolveGroupConfig,
+  GROUP_CONFIG_DESCRIBE_ORDER, type GroupConfigKey, type GroupConfigDefinition, type GroupConfigValues, type GroupConfigLookup,
+} from './group-configs.js';
+export {
+  clientMetricsConfigDefinitions, clientMetricsConfigDefinition, clientMetricsIntervalProblem, clientMetricsMatchProblem,
+  CLIENT_METRICS_DESCRIBE_ORDER, type ClientMetricsConfigKey,
+} from './client-metrics-configs.js';

@@ -4,7 +4,7 @@
  * releases each response once its records are in the log. Loads the topic at start-up through the
  * same replay path.
  */
-import type { BrokerConfig } from '../config/index.js';
+import { resolveGroupConfig, type BrokerConfig, type GroupConfigLookup } from '../config/index.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { ZERO_UUID } from '../protocol/uuid.js';
 import type { DescribedGroup } from '../protocol/generated/describe-groups.js';
@@ -41,6 +41,8 @@ export interface GroupCoordinatorOptions {
   readonly log?: Log;
   /** Member id suffixes; tests make them predictable. Default: random UUIDs. */
   readonly newUuid?: () => string;
+  /** Each group's configs (ConfigResource GROUP). Default: the broker's values for every group. */
+  readonly groupConfigs?: GroupConfigLookup;
 }
 
 export class GroupCoordinator {
@@ -54,10 +56,16 @@ export class GroupCoordinator {
   private readonly log: Log;
   private stopCleanup: Cancel | undefined;
   private active = false;
+  /**
+   * One group's effective configs (GROUP resource overrides over the broker's values). Kafka 4.3.1 applies
+   * none of them to classic groups; the consumer-protocol, share and streams coordinators read them here.
+   */
+  readonly groupConfig: GroupConfigLookup;
 
   private constructor(options: GroupCoordinatorOptions) {
     this.scheduler = options.scheduler ?? systemScheduler;
     this.log = options.log ?? silentLog();
+    this.groupConfig = options.groupConfigs ?? ((groupId) => resolveGroupConfig(groupId, new Map(), options.config));
     const config = groupConfigFrom(options.config);
     this.timer = new KeyedTimer(this.scheduler, (result) => void this.apply(result).catch(() => undefined));
     this.shard = new GroupShard(config, this.timer, this.scheduler, options.newUuid ?? (() => cryptoModule().randomUUID()), this.log);

@@ -18,6 +18,8 @@ import { fileDynamicConfigStore, memoryDynamicConfigStore } from './admin/dynami
 import { attachDynamicConfigs, DynamicConfigs } from './admin/dynamic-configs.js';
 import { fileClientQuotaStore, memoryClientQuotaStore } from './admin/client-quota-store.js';
 import { attachClientQuotas, ClientQuotas } from './admin/client-quotas.js';
+import { fileResourceConfigStore, memoryResourceConfigStore } from './admin/resource-config-store.js';
+import { attachResourceConfigs, ResourceConfigs } from './admin/resource-configs.js';
 import { Connection, type ConnectionLimits } from './connection.js';
 import { ConnectionQuotas, connectionQuotaSettings } from './connection-quotas.js';
 import type { BrokerState, Endpoint, RegisteredApi } from './handler.js';
@@ -95,6 +97,8 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   const metadataDir = metadataDirFor(staticConfig, options.store !== undefined ? 'memory' : engine);
   const dynamic = await DynamicConfigs.open(staticConfig, metadataDir === undefined ? memoryDynamicConfigStore() : fileDynamicConfigStore(metadataDir));
   const clientQuotas = await ClientQuotas.open(metadataDir === undefined ? memoryClientQuotaStore() : fileClientQuotaStore(metadataDir));
+  // Group and client metrics configs are kept beside the dynamic broker configs.
+  const resourceConfigs = await ResourceConfigs.open(metadataDir === undefined ? memoryResourceConfigStore() : fileResourceConfigStore(metadataDir));
   const config = dynamic.config;
   const securityProtocolMap = staticConfig['listener.security.protocol.map'];
   const listenerSpecs = parseListeners(staticConfig['listeners'], { securityProtocolMap });
@@ -153,7 +157,9 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   let state: BrokerState;
   try {
     // Groups and committed offsets are loaded from __consumer_offsets before any client is accepted.
-    const groups = await GroupCoordinator.open({ store, config, log });
+    const groups = await GroupCoordinator.open({
+      store, config, log, groupConfigs: (groupId) => resourceConfigs.groupConfig(groupId, dynamic.config, (line) => log.warn(line)),
+    });
     opened.push(() => groups.close());
     // Producer state is rebuilt from the logs, then transactions from __transaction_state (prepared ones finish).
     const features = options.features ?? new Features();
@@ -185,6 +191,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
     };
     attachDynamicConfigs(state, dynamic);
     attachClientQuotas(state, clientQuotas);
+    attachResourceConfigs(state, resourceConfigs);
     // What captured config at start-up hears of a change; handlers read state.config at request time.
     dynamic.onChange(async (next, previous) => {
       state.config = next;
@@ -243,8 +250,8 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
 }
 
 /**
- * Where what Kafka keeps in its metadata log (dynamic broker configs, client quotas) is kept: beside the file
- * engine's logs; undefined: in memory, as the data is.
+ * Where what Kafka keeps in its metadata log (dynamic broker configs, client quotas, group and client metrics
+ * configs) is kept: beside the file engine's logs; undefined: in memory, as the data is.
  */
 function metadataDirFor(config: BrokerConfig, engine: LogEngine): string | undefined {
   return engine === 'memory' ? undefined : config['log.dirs'][0];

@@ -13,6 +13,7 @@ import { createIncrementalAlterConfigsResponse, incrementalAlterConfigsApi } fro
 import {
   createListPartitionReassignmentsResponse, createOngoingPartitionReassignment, listPartitionReassignmentsApi,
 } from '../generated/list-partition-reassignments.js';
+import { createListConfigResourcesResponse, listConfigResourcesApi } from '../generated/list-config-resources.js';
 import { ZERO_UUID } from '../io/reader.js';
 import { errorResponse } from './define.js';
 
@@ -108,4 +109,6 @@ export const adminErrorResponses = [
       entity: entry.entity.map((e) => ({ entityType: e.entityType, entityName: e.entityName })),
     })),
   })),
+
+  errorResponse(listConfigResourcesApi, (_request, _version, error) => ({ ...createListConfigResourcesResponse(), errorCode: error.code })),
 ];

@@ -8,6 +8,7 @@
  *   config changes at once and the layers are stored; read-only keys, per-broker keys at the cluster level and
  *   thread counts Kafka would not resize to are refused as Kafka refuses them.
  * - BROKER_LOGGER (incremental only): logger levels; the root logger drives the broker's own log level.
+ * - GROUP and CLIENT_METRICS: the resource's new set is checked and stored (alter-resource-configs.ts).
  */
 import type { Level } from 'pino';
 import { brokerConfigDefinition, ConfigError, topicConfigDefinition, type ConfigDefinition } from '../../config/index.js';
@@ -16,6 +17,8 @@ import type { RequestContext } from '../handler.js';
 import { ResourceType } from './resource-types.js';
 import { configValueProblem, topicConfigsProblem } from './config-validation.js';
 import { dynamicConfigs, reconfigurationProblem } from './dynamic-configs.js';
+import { alterClientMetricsConfigs, alterGroupConfigs } from './alter-resource-configs.js';
+import { resourceConfigs } from './resource-configs.js';
 import type { ApiError } from '../../protocol/api-error.js';
 import { apiErrorOf } from '../../protocol/kafka-error.js';
 import { invalidTopicNameMessage } from '../../protocol/topic-names.js';
@@ -93,6 +96,16 @@ async function alterResources(
         case ResourceType.BROKER_LOGGER:
           if (!legacy) return alterLoggers(ctx, resource, validateOnly);
           return invalidRequest(`Unknown resource type ${resource.resourceType}`);
+        case ResourceType.GROUP:
+        case ResourceType.CLIENT_METRICS: {
+          const group = resource.resourceType === ResourceType.GROUP;
+          const name = resource.resourceName;
+          const current = Object.fromEntries(resourceConfigs(ctx.broker).get(group ? 'groups' : 'clientMetrics', name));
+          // Kafka knows no LIST type here: APPEND and SUBTRACT are refused on every key, client metrics' lists too.
+          const next = newConfigSet(current, resource.configs, legacy, () => undefined);
+          if ('code' in next) return next as ApiError;
+          return group ? await alterGroupConfigs(ctx, name, next, validateOnly) : await alterClientMetricsConfigs(ctx, name, next, validateOnly);
+        }
         default: return invalidRequest(`Unknown resource type ${resource.resourceType}`);
       }
     } catch (error) {
@@ -105,6 +118,19 @@ async function alterResources(
 function listParts(current: string | undefined, def: ConfigDefinition | undefined): string[] {
   const value = current ?? (def !== undefined && Array.isArray(def.default) ? (def.default as string[]).join(',') : undefined);
   return value === undefined ? [] : value.split(',').filter((part) => part !== '');
+}
+
+/** A resource's new config set: the request's whole set (legacy AlterConfigs) or its operations applied to `current`. */
+function newConfigSet(
+  current: Readonly<Record<string, string>>,
+  changes: readonly ConfigChange[],
+  legacy: boolean,
+  definition: (name: string) => ConfigDefinition | undefined,
+): Record<string, string> | ApiError {
+  if (!legacy) return applyOps(current, changes, definition);
+  const next: Record<string, string> = {};
+  for (const change of changes) next[change.name] = change.value!;
+  return next;
 }
 
 /** Applies incremental operations to a string map; an error for APPEND/SUBTRACT on a non-list key. */
@@ -146,13 +172,7 @@ async function alterTopic(ctx: RequestContext, resource: ResourceChanges, valida
   if (nameProblem !== null) return { code: ErrorCode.INVALID_TOPIC_EXCEPTION, message: nameProblem };
   const { store, config } = ctx.broker;
   const current = store.topic(name)?.configs ?? {};
-  let next: Record<string, string> | ApiError;
-  if (legacy) {
-    next = {};
-    for (const change of resource.configs) next[change.name] = change.value!;
-  } else {
-    next = applyOps(current, resource.configs, topicConfigDefinition);
-  }
+  const next = newConfigSet(current, resource.configs, legacy, topicConfigDefinition);
   if ('code' in next) return next as ApiError;
   const problem = topicConfigsProblem(next, config);
   if (problem !== null) return invalidConfig(problem);
@@ -181,13 +201,7 @@ async function alterBroker(ctx: RequestContext, resource: ResourceChanges, valid
   }
   const dynamic = dynamicConfigs(ctx.broker);
   const level = name === '' ? 'clusterDefault' : 'perBroker';
-  let next: Record<string, string> | ApiError;
-  if (legacy) {
-    next = {};
-    for (const change of resource.configs) next[change.name] = change.value!;
-  } else {
-    next = applyOps(Object.fromEntries(dynamic[level]), resource.configs, brokerDefinition);
-  }
+  const next = newConfigSet(Object.fromEntries(dynamic[level]), resource.configs, legacy, brokerDefinition);
   if ('code' in next) return invalidRequest((next as ApiError).message ?? '');
   const readOnly = Object.keys(next).filter((key) => brokerDefinition(key)?.updateMode === 'read-only');
   if (readOnly.length > 0) return invalidRequest(`Cannot update these configs dynamically: [${readOnly.join(', ')}]`);

@@ -1,6 +1,7 @@
 /**
- * The iteration order of a java.util.HashMap, for answers whose order Kafka takes from one (client quota
- * entities, their names and their values). Kafka's admin client reads those answers back into HashMaps
+ * The iteration orders of Java's maps, where a Kafka answer takes its order from one: java.util.HashMap (client
+ * quota entities, their names and their values), ConcurrentHashMap and pcollections' HashTreePMap
+ * (ListConfigResources' names). Kafka's admin client reads those answers back into HashMaps
  * whose small tables keep the broker's order among keys sharing a bucket, so the order shows in what
  * `kafka-configs --describe` prints.
  *
@@ -9,13 +10,11 @@
  * default), rounded up to a power of two, and doubles when the size passes three quarters of it. Bins turned
  * into trees (8 keys in one bucket of a 64+ table) are not modelled: their order does not arise here.
  */
+import { javaStringHashCode } from '../../coordinator/runtime/java-hash.js';
 
-/** java.lang.String.hashCode; Objects.hashCode(null) is 0. */
+/** Objects.hashCode of a string: String.hashCode, 0 for null. */
 export function javaStringHash(s: string | null): number {
-  if (s === null) return 0;
-  let h = 0;
-  for (let i = 0; i < s.length; i++) h = (Math.imul(31, h) + s.charCodeAt(i)) | 0;
-  return h;
+  return s === null ? 0 : javaStringHashCode(s);
 }
 
 /** java.util.AbstractMap.hashCode of a map of strings: the sum of key hash ^ value hash. */
@@ -107,4 +106,25 @@ export class JavaHashMap<K, V> {
     }
     this.threshold = newThreshold !== 0 ? newThreshold : Math.trunc(this.capacity * 0.75);
   }
+}
+
+/**
+ * A java.util.concurrent.ConcurrentHashMap<String, ?> holding `names` (Kafka's GroupConfigManager and
+ * ClientMetricsManager): bins in index order, the table grown from 16 as that many insertions grow it; names in one
+ * bin keep the given order (Kafka's depends on its history, which gregor does not keep).
+ */
+export function concurrentHashMapOrder(names: readonly string[]): string[] {
+  let table = 16;
+  while (names.length >= table - (table >>> 2)) table *= 2;
+  const bin = (name: string): number => {
+    const hash = javaStringHashCode(name);
+    return ((hash ^ (hash >>> 16)) & 0x7fffffff) & (table - 1);
+  };
+  return names.map((name, at) => ({ name, at, bin: bin(name) })).sort((a, b) => a.bin - b.bin || a.at - b.at).map((entry) => entry.name);
+}
+
+/** Kafka's metadata image's topic map (a pcollections HashTreePMap): by String.hashCode, lowest first. */
+export function hashTreeMapOrder(names: readonly string[]): string[] {
+  return names.map((name) => ({ name, hash: javaStringHashCode(name) }))
+    .sort((a, b) => a.hash - b.hash || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((entry) => entry.name);
 }

@@ -6,6 +6,9 @@
  * an unknown topic UNKNOWN_TOPIC_OR_PARTITION. BROKER: this node's id gives every broker config, the
  * empty name the cluster-wide dynamic defaults; another id or a non-number is INVALID_REQUEST.
  * BROKER_LOGGER: this node's loggers (root at the broker's log level, plus levels set at run time).
+ * GROUP: the 17 group configs of any group, existing or not (Kafka answers for a group it does not know),
+ * in Kafka's order; CLIENT_METRICS: a subscription's metrics, interval.ms and match. An empty name is
+ * INVALID_REQUEST for both.
  * configuration_keys narrows the answer. Versions: v1+ synonyms when asked; v3+ type and documentation
  * (when asked).
  */
@@ -21,6 +24,7 @@ import {
 import { ConfigDescriber, ConfigSourceId, type ConfigEntry } from '../../config/index.js';
 import { ResourceType } from '../admin/resource-types.js';
 import { dynamicConfigs } from '../admin/dynamic-configs.js';
+import { resourceConfigs } from '../admin/resource-configs.js';
 import { invalidTopicNameMessage } from '../../protocol/topic-names.js';
 import { ROOT_LOGGER } from '../admin/alter-configs.js';
 import { defineHandler, type Handler, type RequestContext } from '../handler.js';
@@ -82,6 +86,12 @@ function describe(ctx: RequestContext, resource: DescribeConfigsResource): Confi
       }
       return loggerEntries(ctx);
     }
+    case ResourceType.GROUP:
+      if (name === '') return { code: ErrorCode.INVALID_REQUEST, message: 'Group name must not be empty' };
+      return describer.groupEntries(name, resourceConfigs(broker).get('groups', name));
+    case ResourceType.CLIENT_METRICS:
+      if (name === '') return { code: ErrorCode.INVALID_REQUEST, message: 'Client metrics subscription name must not be empty' };
+      return describer.clientMetricsEntries(resourceConfigs(broker).get('clientMetrics', name));
     default:
       return { code: ErrorCode.INVALID_REQUEST, message: `Unsupported resource type: ${resource.resourceType}` };
   }

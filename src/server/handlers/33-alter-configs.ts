@@ -1,7 +1,7 @@
 /**
  * AlterConfigs (key 33), v0–v2 (Kafka 4.3's range): the legacy form, each resource's configs replace
- * its whole dynamic set (omitted keys are removed). TOPIC and BROKER resources; BROKER_LOGGER and
- * others are INVALID_REQUEST as in Kafka. Checks and effects: see admin/alter-configs.ts.
+ * its whole dynamic set (omitted keys are removed). TOPIC, BROKER, GROUP and CLIENT_METRICS resources;
+ * BROKER_LOGGER and others are INVALID_REQUEST as in Kafka. Checks and effects: see admin/alter-configs.ts.
  */
 import {
   alterConfigsApi,

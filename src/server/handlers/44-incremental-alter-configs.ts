@@ -1,7 +1,7 @@
 /**
  * IncrementalAlterConfigs (key 44), v0–v1 (Kafka 4.3's range): SET, DELETE, APPEND and SUBTRACT per
- * key on TOPIC, BROKER and BROKER_LOGGER resources, validated as a whole and applied at once (a
- * topic's logs see the new retention immediately). Checks and effects: see admin/alter-configs.ts.
+ * key on TOPIC, BROKER, BROKER_LOGGER, GROUP and CLIENT_METRICS resources (the last two refuse APPEND and
+ * SUBTRACT), validated as a whole and applied at once (a topic's logs see the new retention immediately). Checks and effects: see admin/alter-configs.ts.
  */
 import {
   incrementalAlterConfigsApi,

@@ -55,5 +55,6 @@ export const handlers: readonly RegisteredApi[] = [
   lazyHandler(61, 'DescribeProducers', 0, 0, async () => (await import('./61-describe-producers.js')).describeProducersHandler),
   lazyHandler(65, 'DescribeTransactions', 0, 0, async () => (await import('./65-describe-transactions.js')).describeTransactionsHandler),
   lazyHandler(66, 'ListTransactions', 0, 1, async () => (await import('./66-list-transactions.js')).listTransactionsHandler),
+  lazyHandler(74, 'ListConfigResources', 0, 1, async () => (await import('./74-list-config-resources.js')).listConfigResourcesHandler),
   lazyHandler(75, 'DescribeTopicPartitions', 0, 0, async () => (await import('./75-describe-topic-partitions.js')).describeTopicPartitionsHandler),
 ];

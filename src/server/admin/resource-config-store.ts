@@ -1,0 +1,96 @@
+/**
+ * Where group configs and client metrics subscriptions outlive a restart. Kafka keeps both as ConfigRecords in
+ * the KRaft metadata log; gregor keeps them as dynamic-config-store.ts keeps the broker's: one small JSON file in
+ * the first log dir (file engine), replaced atomically on every change, or memory only (memory engine). A file
+ * that cannot be read as this format stops start-up with a one-line error rather than being ignored.
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { readTextIfExists, writeFileAtomic } from '../../storage/file/atomic-file.js';
+
+export const RESOURCE_CONFIGS_FILE = 'gregor-resource-configs.json';
+const FORMAT_VERSION = 1;
+
+/** Raw text by Kafka name, per resource name; a resource without configs is absent. */
+export type ResourceLayer = ReadonlyMap<string, ReadonlyMap<string, string>>;
+
+export interface StoredResourceConfigs {
+  /** GROUP resources by group id. */
+  readonly groups: ResourceLayer;
+  /** CLIENT_METRICS resources by subscription name. */
+  readonly clientMetrics: ResourceLayer;
+}
+
+export interface ResourceConfigStore {
+  load(): Promise<StoredResourceConfigs | undefined>;
+  /** Replaces what is stored; durable when the promise resolves. */
+  save(configs: StoredResourceConfigs): Promise<void>;
+}
+
+function copyLayer(layer: ResourceLayer): Map<string, Map<string, string>> {
+  return new Map([...layer].map(([name, configs]) => [name, new Map(configs)]));
+}
+
+export function memoryResourceConfigStore(): ResourceConfigStore {
+  let stored: StoredResourceConfigs | undefined;
+  return {
+    load: () => Promise.resolve(stored),
+    save: (configs) => {
+      stored = { groups: copyLayer(configs.groups), clientMetrics: copyLayer(configs.clientMetrics) };
+      return Promise.resolve();
+    },
+  };
+}
+
+export function fileResourceConfigStore(logDir: string): ResourceConfigStore {
+  const path = join(logDir, RESOURCE_CONFIGS_FILE);
+  return {
+    async load() {
+      const text = await readTextIfExists(path);
+      return text === undefined ? undefined : parseResourceConfigs(text, path);
+    },
+    async save(configs) {
+      await mkdir(logDir, { recursive: true });
+      await writeFileAtomic(path, formatResourceConfigs(configs));
+    },
+  };
+}
+
+const byName = <T>(entries: Iterable<[string, T]>) => [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+
+export function formatResourceConfigs(configs: StoredResourceConfigs): string {
+  const layer = (resources: ResourceLayer) =>
+    Object.fromEntries(byName(resources).map(([name, values]) => [name, Object.fromEntries(byName(values))]));
+  return JSON.stringify({ version: FORMAT_VERSION, groups: layer(configs.groups), clientMetrics: layer(configs.clientMetrics) }, null, 2) + '\n';
+}
+
+export function parseResourceConfigs(text: string, path: string): StoredResourceConfigs {
+  const fail = (problem: string): never => {
+    throw new Error(`${path}: ${problem}; fix or remove the file (it holds the group and client metrics configs)`);
+  };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return fail('not valid JSON');
+  }
+  const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (!isObject(parsed)) return fail('expects a JSON object');
+  if (parsed['version'] !== FORMAT_VERSION) return fail(`unsupported version ${JSON.stringify(parsed['version'])} (expects ${FORMAT_VERSION})`);
+  const layer = (field: string): Map<string, Map<string, string>> => {
+    const value = parsed[field] ?? {};
+    if (!isObject(value)) return fail(`"${field}" must be an object of objects of strings`);
+    const out = new Map<string, Map<string, string>>();
+    for (const [name, configs] of Object.entries(value)) {
+      if (!isObject(configs)) return fail(`"${field}"."${name}" must be an object of strings`);
+      const values = new Map<string, string>();
+      for (const [key, raw] of Object.entries(configs)) {
+        if (typeof raw !== 'string') return fail(`"${field}"."${name}"."${key}" must be a string`);
+        values.set(key, raw);
+      }
+      out.set(name, values);
+    }
+    return out;
+  };
+  return { groups: layer('groups'), clientMetrics: layer('clientMetrics') };
+}
