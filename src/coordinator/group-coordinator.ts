@@ -23,7 +23,7 @@ import { silentLog, type Log } from '../log.js';
 import { groupConfigFrom } from './group/group-config.js';
 import { GroupShard } from './group/group-shard.js';
 import type { MemberContext } from './group/membership.js';
-import type { FetchedGroup } from './group/offsets.js';
+import type { FetchedGroup, FetchTopic } from './group/offsets.js';
 import type { GroupRecord, OffsetCommitRecord } from './group/records.js';
 import { PendingTxnOffsets } from './group/txn-offsets.js';
 import { KeyedTimer } from './runtime/keyed-timer.js';
@@ -144,7 +144,7 @@ export class GroupCoordinator {
 
   async commitOffsets(request: OffsetCommitRequest, apiVersion: number): Promise<OffsetCommitResponseTopic[]> {
     const failAll = (errorCode: number): OffsetCommitResponseTopic[] =>
-      request.topics.map((t) => ({ name: t.name, topicId: ZERO_UUID, partitions: t.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode })) }));
+      request.topics.map((t) => ({ name: t.name, topicId: t.topicId, partitions: t.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode })) }));
     if (!this.active) return failAll(ErrorCode.COORDINATOR_NOT_AVAILABLE);
     const result = this.shard.commitOffsets(request, apiVersion);
     try {
@@ -222,7 +222,7 @@ export class GroupCoordinator {
    */
   async fetchOffsets(
     groupId: string,
-    topics: readonly { name: string; partitionIndexes: readonly number[] }[] | null,
+    topics: readonly FetchTopic[] | null,
     requireStable = false,
   ): Promise<FetchedGroup> {
     if (!this.active) return { errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, topics: [] };

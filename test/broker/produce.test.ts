@@ -131,3 +131,34 @@ test('a topic compression.type other than producer recompresses batches', async 
     assert.deepEqual(decodeBatchRecords(plain).map((r) => r.value?.toString()), ['a', 'b']);
   });
 });
+
+test('Produce v13 names topics by id: UNKNOWN_TOPIC_ID for an unknown or zero id (whatever the acks), answers by id', async () => {
+  await withDataBroker(async ({ broker, store, client }) => {
+    const t = (await store.createTopic('t', 2)).topicId;
+    const internal = (await store.createTopic('__consumer_offsets', 1)).topicId;
+    const unknown = 'AAAAAAAAAAAAAAAAAAAAAQ';
+    const byId = (topicId: string, ...partitions: number[]) => ({ name: '', topicId, partitionData: partitions.map((index) => ({ index, records: batch(values('v')) })) });
+    const send = (acks: number, ...topicData: ReturnType<typeof byId>[]) => roundTrip(client, produceApi, 13, { transactionalId: null, acks, timeoutMs: 30_000, topicData });
+    const answer = (response: Awaited<ReturnType<typeof send>>) =>
+      response.responses.map((r) => [r.name, r.topicId, r.partitionResponses.map((p) => [p.index, p.errorCode, p.baseOffset, p.logStartOffset])]);
+    assert.deepEqual(answer(await send(-1, byId(t, 0, 5), byId(unknown, 0, 1), byId(ZERO_UUID, 0), byId(internal, 0), byId(t, 1))), [
+      ['', t, [[0, ErrorCode.NONE, 0n, 0n], [5, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, -1n, -1n]]],
+      ['', unknown, [[0, ErrorCode.UNKNOWN_TOPIC_ID, -1n, -1n], [1, ErrorCode.UNKNOWN_TOPIC_ID, -1n, -1n]]],
+      ['', ZERO_UUID, [[0, ErrorCode.UNKNOWN_TOPIC_ID, -1n, -1n]]],
+      ['', internal, [[0, ErrorCode.INVALID_TOPIC_EXCEPTION, -1n, -1n]]],
+      ['', t, [[1, ErrorCode.NONE, 0n, 0n]]],
+    ]);
+    assert.deepEqual(answer(await send(2, byId(t, 0), byId(unknown, 0))), [
+      ['', t, [[0, ErrorCode.INVALID_REQUIRED_ACKS, -1n, -1n]]],
+      ['', unknown, [[0, ErrorCode.UNKNOWN_TOPIC_ID, -1n, -1n]]],
+    ]);
+    assert.equal(store.log('t', 0)!.logEndOffset, 1);
+    // v12 is v11 on the wire: topics by name.
+    const v12 = await produce(client, 't', 0, batch(values('w')), { version: 12 });
+    assert.deepEqual([v12.responses[0]!.name, v12.responses[0]!.partitionResponses[0]!.baseOffset], ['t', 1n]);
+    // acks=0 and an unknown id: the connection closes, as for any acks=0 error.
+    const other = await RawClient.connect(broker.port);
+    other.send(encodeRequest(produceApi, 13, { transactionalId: null, acks: 0, timeoutMs: 0, topicData: [byId(unknown, 0)] }, 902));
+    await other.whenClosed;
+  });
+});

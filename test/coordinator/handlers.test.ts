@@ -110,3 +110,81 @@ test('OffsetCommit v2 (unknown topics: UNKNOWN_TOPIC_OR_PARTITION) and OffsetFet
     await broker.close();
   }
 });
+
+test('OffsetCommit/OffsetFetch v10 name topics by id: UNKNOWN_TOPIC_ID for an unknown or zero id, offsets stored by name, answered by id', async () => {
+  const store = new MemoryLogStore({ nodeId: 1 });
+  const t = (await store.createTopic('t', 2)).topicId;
+  const u = (await store.createTopic('u', 1)).topicId;
+  const gone = (await store.createTopic('gone', 1)).topicId;
+  const unknown = 'AAAAAAAAAAAAAAAAAAAAAQ';
+  const broker = await startTestBroker({}, { store });
+  const client = await RawClient.connect(broker.port);
+  try {
+    const partition = (partitionIndex: number) => ({ partitionIndex, committedOffset: 7n, committedLeaderEpoch: -1, commitTimestamp: -1n, committedMetadata: 'm' });
+    const byId = (topicId: string, ...partitions: number[]) => ({ topicId, name: '', partitions: partitions.map(partition) });
+    const commit = (version: number, topics: ReturnType<typeof byId>[], generationIdOrMemberEpoch = -1) =>
+      roundTrip(client, offsetCommitApi, version, { ...createOffsetCommitRequest(), groupId: 'g', generationIdOrMemberEpoch, memberId: generationIdOrMemberEpoch < 0 ? '' : 'm1', topics });
+    const answer = (response: Awaited<ReturnType<typeof commit>>) => response.topics.map((topic) => [topic.name, topic.topicId, topic.partitions.map((p) => [p.partitionIndex, p.errorCode])]);
+
+    // As Kafka 4.3.1 answers: the refused partitions first, a known topic's merged into its entry; the rest as asked.
+    assert.deepEqual(answer(await commit(10, [byId(unknown, 0, 1), byId(u, 5), byId(t, 0), byId(u, 0), byId(t, 1), byId(ZERO_UUID, 0)])), [
+      ['', unknown, [[0, ErrorCode.UNKNOWN_TOPIC_ID], [1, ErrorCode.UNKNOWN_TOPIC_ID]]],
+      ['', u, [[5, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION], [0, ErrorCode.NONE]]],
+      ['', ZERO_UUID, [[0, ErrorCode.UNKNOWN_TOPIC_ID]]],
+      ['', t, [[0, ErrorCode.NONE], [1, ErrorCode.NONE]]],
+    ]);
+    // Nothing refused: the coordinator's answer as is, a topic named twice answered twice.
+    assert.deepEqual(answer(await commit(10, [byId(t, 0), byId(gone, 0), byId(t, 1)])), [
+      ['', t, [[0, ErrorCode.NONE]]],
+      ['', gone, [[0, ErrorCode.NONE]]],
+      ['', t, [[1, ErrorCode.NONE]]],
+    ]);
+    // An absent group with a generation: GROUP_ID_NOT_FOUND for the known topics, UNKNOWN_TOPIC_ID before it.
+    const absent = await roundTrip(client, offsetCommitApi, 10, { ...createOffsetCommitRequest(), groupId: 'none', generationIdOrMemberEpoch: 3, memberId: 'm1', topics: [byId(t, 0), byId(unknown, 0)] });
+    assert.deepEqual(answer(absent), [
+      ['', unknown, [[0, ErrorCode.UNKNOWN_TOPIC_ID]]],
+      ['', t, [[0, ErrorCode.GROUP_ID_NOT_FOUND]]],
+    ]);
+
+    // Stored by name: v9 reads them by name.
+    const v9 = await roundTrip(client, offsetFetchApi, 9, { ...createOffsetFetchRequest(), groups: [{ groupId: 'g', memberId: null, memberEpoch: -1, topics: [{ topicId: ZERO_UUID, name: 't', partitionIndexes: [0, 1] }] }] });
+    assert.deepEqual(v9.groups[0]!.topics[0]!.partitions.map((p) => [p.partitionIndex, p.committedOffset, p.metadata]), [[0, 7n, 'm'], [1, 7n, 'm']]);
+
+    await store.deleteTopic('gone');
+    const fetch10 = (groupId: string, topics: { topicId: string; name: string; partitionIndexes: number[] }[] | null) =>
+      roundTrip(client, offsetFetchApi, 10, { ...createOffsetFetchRequest(), groups: [{ groupId, memberId: null, memberEpoch: -1, topics }] });
+    const offsets = (response: Awaited<ReturnType<typeof fetch10>>) =>
+      response.groups.map((g) => [g.errorCode, g.topics.map((topic) => [topic.name, topic.topicId, topic.partitions.map((p) => [p.partitionIndex, p.committedOffset, p.committedLeaderEpoch, p.metadata, p.errorCode])])]);
+    // All topics: by id, a topic without one (deleted) left out.
+    assert.deepEqual(offsets(await fetch10('g', null)), [
+      [ErrorCode.NONE, [
+        ['', t, [[0, 7n, -1, 'm', ErrorCode.NONE], [1, 7n, -1, 'm', ErrorCode.NONE]]],
+        ['', u, [[0, 7n, -1, 'm', ErrorCode.NONE]]],
+      ]],
+    ]);
+    // Listed topics: the coordinator's as asked (-1 for a partition without an offset), then the unknown ids.
+    const listed = [
+      { topicId: unknown, name: '', partitionIndexes: [0] },
+      { topicId: t, name: '', partitionIndexes: [1, 9] },
+      { topicId: gone, name: '', partitionIndexes: [0] },
+      { topicId: t, name: '', partitionIndexes: [0] },
+    ];
+    assert.deepEqual(offsets(await fetch10('g', listed)), [
+      [ErrorCode.NONE, [
+        ['', t, [[1, 7n, -1, 'm', ErrorCode.NONE], [9, -1n, -1, '', ErrorCode.NONE]]],
+        ['', t, [[0, 7n, -1, 'm', ErrorCode.NONE]]],
+        ['', unknown, [[0, -1n, -1, '', ErrorCode.UNKNOWN_TOPIC_ID]]],
+        ['', gone, [[0, -1n, -1, '', ErrorCode.UNKNOWN_TOPIC_ID]]],
+      ]],
+    ]);
+    assert.deepEqual(offsets(await fetch10('absent', [listed[0]!, listed[1]!])), [
+      [ErrorCode.NONE, [
+        ['', t, [[1, -1n, -1, '', ErrorCode.NONE], [9, -1n, -1, '', ErrorCode.NONE]]],
+        ['', unknown, [[0, -1n, -1, '', ErrorCode.UNKNOWN_TOPIC_ID]]],
+      ]],
+    ]);
+  } finally {
+    await client.close();
+    await broker.close();
+  }
+});

@@ -51,7 +51,7 @@ test('kafka-broker-api-versions prints the registry\'s version ranges for node 1
   // Anchors from Kafka 4.3.1's own answer (capped at the versions the codec serves).
   assert.equal(printed.get(18), 'ApiVersions(18): 0 to 4 [usable: 4]');
   assert.equal(printed.get(1), 'Fetch(1): 4 to 17 [usable: 17]');
-  assert.equal(printed.get(0), 'Produce(0): 0 to 12 [usable: 12]');
+  assert.equal(printed.get(0), 'Produce(0): 0 to 13 [usable: 13]');
 });
 
 test('kafka-topics --list names every topic in order; --exclude-internal drops __consumer_offsets', { timeout: 300_000 }, async () => {

@@ -21,7 +21,7 @@ import { ClassicGroup, type GroupState } from './classic-group.js';
 import { ClassicMember, type Responder } from './classic-member.js';
 import type { GroupConfig } from './group-config.js';
 import { groupMetadataValue, Membership, type Clock, type MemberContext } from './membership.js';
-import { OffsetOps, OffsetStore, type FetchedGroup } from './offsets.js';
+import { OffsetOps, OffsetStore, type FetchedGroup, type FetchTopic } from './offsets.js';
 import { groupTombstone, type GroupRecord } from './records.js';
 
 export const CLASSIC_GROUP_TYPE = 'classic';
@@ -65,7 +65,7 @@ export class GroupShard {
     return this.offsetOps.commit(request, apiVersion);
   }
 
-  fetchOffsets(groupId: string, topics: readonly { name: string; partitionIndexes: readonly number[] }[] | null): FetchedGroup {
+  fetchOffsets(groupId: string, topics: readonly FetchTopic[] | null): FetchedGroup {
     return this.offsetOps.fetch(groupId, topics);
   }
 

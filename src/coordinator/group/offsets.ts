@@ -23,6 +23,13 @@ export interface FetchedGroup {
   topics: OffsetFetchResponseTopics[];
 }
 
+/** The partitions OffsetFetch asks of one topic, by name; the id (v10+) is answered as asked. */
+export interface FetchTopic {
+  name: string;
+  topicId?: string;
+  partitionIndexes: readonly number[];
+}
+
 /** group → topic → partition → committed offset. */
 export class OffsetStore {
   private readonly byGroup = new Map<string, Map<string, Map<number, OffsetAndMetadata>>>();
@@ -70,7 +77,7 @@ export class OffsetOps {
 
   commit(request: OffsetCommitRequest, apiVersion: number): Outcome<OffsetCommitResponseTopic[]> {
     const failAll = (errorCode: number): Outcome<OffsetCommitResponseTopic[]> =>
-      outcome(request.topics.map((t) => ({ name: t.name, topicId: ZERO_UUID, partitions: t.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode })) })));
+      outcome(request.topics.map((t) => ({ name: t.name, topicId: t.topicId, partitions: t.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode })) })));
     if (request.groupId === '') return failAll(ErrorCode.INVALID_GROUP_ID);
     let group = this.groups.get(request.groupId);
     try {
@@ -96,7 +103,7 @@ export class OffsetOps {
     const records: GroupRecord[] = [];
     const topics: OffsetCommitResponseTopic[] = request.topics.map((topic) => ({
       name: topic.name,
-      topicId: ZERO_UUID, // v10+ only
+      topicId: topic.topicId, // v10+: answered by the id asked
       partitions: topic.partitions.map((p) => {
         const metadata = p.committedMetadata ?? '';
         if (Buffer.byteLength(metadata) > this.config.offsetMetadataMaxBytes) {
@@ -118,7 +125,7 @@ export class OffsetOps {
   }
 
   /** One group's committed offsets: the partitions asked for (-1 when none), or all of them when topics is null. */
-  fetch(groupId: string, topics: readonly { name: string; partitionIndexes: readonly number[] }[] | null): FetchedGroup {
+  fetch(groupId: string, topics: readonly FetchTopic[] | null): FetchedGroup {
     const group = this.groups.get(groupId);
     const stored = group === undefined || group.is('Dead') ? undefined : this.offsets.topics(groupId);
     if (topics === null) {
@@ -142,7 +149,7 @@ export class OffsetOps {
       errorCode: ErrorCode.NONE,
       topics: topics.map((t) => ({
         name: t.name,
-        topicId: ZERO_UUID,
+        topicId: t.topicId ?? ZERO_UUID,
         partitions: t.partitionIndexes.map((partitionIndex) => {
           const o = stored?.get(t.name)?.get(partitionIndex);
           return o === undefined

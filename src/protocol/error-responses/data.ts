@@ -1,11 +1,10 @@
 // Error responses of the data-path APIs: every requested partition carries the error.
-import { ZERO_UUID } from '../uuid.js';
 import { createDeleteRecordsResponse, deleteRecordsApi } from '../generated/delete-records.js';
 import { createFetchResponse, createPartitionData, fetchApi } from '../generated/fetch.js';
 import { createListOffsetsPartitionResponse, createListOffsetsResponse, listOffsetsApi } from '../generated/list-offsets.js';
 import { createEpochEndOffset, createOffsetForLeaderEpochResponse, offsetForLeaderEpochApi } from '../generated/offset-for-leader-epoch.js';
 import { createPartitionProduceResponse, createProduceResponse, produceApi, type PartitionProduceResponse } from '../generated/produce.js';
-import { byTopic, errorResponse } from './define.js';
+import { errorResponse } from './define.js';
 
 /** Kafka's "no offset" / "no timestamp" / "no epoch" markers in these responses. */
 const NO_OFFSET = -1n;
@@ -17,12 +16,19 @@ export const dataErrorResponses = [
   // acks=0: the client reads no response, so Kafka closes the connection instead.
   errorResponse(produceApi, (request, _version, error) => {
     if (request.acks === 0) return null;
-    const partitions = byTopic(request.topicData.flatMap((topic) => topic.partitionData.map((p) => [topic.name, p.index] as const)));
+    // One entry per topic, named as asked: by name before v13, by id from v13 (the name is then empty).
+    const topics = new Map<string, { name: string; topicId: string; indexes: number[] }>();
+    for (const topic of request.topicData) {
+      const key = `${topic.topicId} ${topic.name}`;
+      const entry = topics.get(key) ?? { name: topic.name, topicId: topic.topicId, indexes: [] };
+      topics.set(key, entry);
+      entry.indexes.push(...topic.partitionData.map((p) => p.index));
+    }
     const response = createProduceResponse();
-    for (const [name, indexes] of partitions) {
+    for (const { name, topicId, indexes } of topics.values()) {
       response.responses.push({
         name,
-        topicId: ZERO_UUID,
+        topicId,
         partitionResponses: indexes.map((index): PartitionProduceResponse => ({
           ...createPartitionProduceResponse(),
           index,

@@ -1,5 +1,5 @@
 /**
- * Produce (key 0), v3–v12 served; v0–v2 advertised but refused (Kafka 4.3.1 advertises 0–13 for KAFKA-18659's
+ * Produce (key 0), v3–v13 served; v0–v2 advertised but refused (Kafka 4.3.1 advertises 0–13 for KAFKA-18659's
  * librdkafka bug and closes the connection on v0–v2, which the router does: the codec starts at v3).
  *
  * Each partition is validated and appended by the ReplicaManager (src/broker/produce-append.ts): unknown topic
@@ -13,11 +13,13 @@
  *   accompany NOT_LEADER_OR_FOLLOWER, which a single node never returns.
  * - v12+: a transactional batch adds its partition to the producer's transaction first (KIP-890 part 2: the
  *   ReplicaManager asks the coordinator; src/broker/txn-partition-add.ts).
+ * - v13+ (KIP-516): topics by id, resolved once per topic entry; an unknown (or zero) id answers UNKNOWN_TOPIC_ID on
+ *   each of its partitions whatever the acks, and the response names each topic by the id it was asked by.
  */
-import { ZERO_UUID } from '../../protocol/uuid.js';
 import { ErrorCode } from '../../protocol/error-codes.js';
 import {
   produceApi,
+  type PartitionProduceData,
   type PartitionProduceResponse,
   type ProduceRequest,
   type ProduceResponse,
@@ -35,7 +37,7 @@ const VALID_ACKS: ReadonlySet<number> = new Set([-1, 0, 1]);
 export const produceHandler: Handler = defineHandler<ProduceRequest, ProduceResponse>({
   api: produceApi,
   minVersion: 0, // v0-v2: advertised only (the codec starts at v3, the router closes the connection)
-  maxVersion: 12,
+  maxVersion: 13,
   advertisesRemovedVersions: true,
 
   async handle(ctx, request, version) {
@@ -43,16 +45,20 @@ export const produceHandler: Handler = defineHandler<ProduceRequest, ProduceResp
     const internalTopicsAllowed = ctx.header.clientId === ADMIN_CLIENT_ID;
     const acksValid = VALID_ACKS.has(request.acks);
     const addToTransaction = produceAddsPartitionToTxn(version) ? { transactionalId: request.transactionalId } : undefined;
+    const append = (topic: string | undefined, p: PartitionProduceData): Promise<PartitionAppendOutcome> => {
+      if (topic === undefined) return Promise.resolve(failed(ErrorCode.UNKNOWN_TOPIC_ID));
+      if (!acksValid) return Promise.resolve(invalidAcks(replicaManager.partition(topic, p.index).ok));
+      return replicaManager.appendRecords(topic, p.index, p.records, { apiVersion: version, internalTopicsAllowed, addToTransaction });
+    };
     // Every append starts before the first await, so pipelined requests reach each log in arrival order.
-    const pending = request.topicData.map((topic) => ({
-      name: topic.name,
-      partitions: topic.partitionData.map((p) => ({
-        index: p.index,
-        outcome: acksValid
-          ? replicaManager.appendRecords(topic.name, p.index, p.records, { apiVersion: version, internalTopicsAllowed, addToTransaction })
-          : Promise.resolve(invalidAcks(replicaManager.partition(topic.name, p.index).ok)),
-      })),
-    }));
+    const pending = request.topicData.map((topic) => {
+      const name = version >= 13 ? ctx.broker.topics.getById(topic.topicId)?.name : topic.name;
+      return {
+        name: topic.name,
+        topicId: topic.topicId, // the zero id below v13 (not on the wire)
+        partitions: topic.partitionData.map((p) => ({ index: p.index, outcome: append(name, p) })),
+      };
+    });
     // The first failure answers the request; later ones, awaited no more, must not end the process as unhandled.
     for (const topic of pending) for (const p of topic.partitions) p.outcome.catch(() => undefined);
     const response: ProduceResponse = { responses: [], throttleTimeMs: 0, nodeEndpoints: [] };
@@ -64,7 +70,7 @@ export const produceHandler: Handler = defineHandler<ProduceRequest, ProduceResp
         if (outcome.errorCode !== ErrorCode.NONE) anyError = true;
         partitionResponses.push(partitionResponse(p.index, outcome));
       }
-      response.responses.push({ name: topic.name, topicId: ZERO_UUID, partitionResponses }); // v13+ only
+      response.responses.push({ name: topic.name, topicId: topic.topicId, partitionResponses });
     }
     if (request.acks === 0) {
       // The client reads no answer, so Kafka closes the connection to tell it something went wrong.

@@ -1,5 +1,5 @@
 /**
- * OffsetFetch (key 9), v1–v9 (Kafka 4.3.1 serves 1–10; v10 names topics by id, beyond our spec).
+ * OffsetFetch (key 9), v1–v10, Kafka 4.3.1's range.
  *
  * Committed offsets per partition; a partition without one gets offset -1, leader epoch -1 and
  * metadata "". A missing group is not an error (every partition -1, or no topics when all are asked).
@@ -9,27 +9,38 @@
  *   answers UNSTABLE_OFFSET_COMMIT (per partition; the group's error code stays NONE), so the client retries.
  * - v8+: several groups in one request, each with its own error code. v9+: member id/epoch (consumer-protocol
  *   groups only; ignored for classic groups, as Kafka does).
+ * - v10+ (KIP-848): topics by id. Known ids are read under their names (offsets are stored by name) and answered by
+ *   id; an unknown (or zero) id answers UNKNOWN_TOPIC_ID with offset -1 on each partition, after the coordinator's
+ *   topics. With null topics, a committed topic that no longer has an id (deleted) is left out, as Kafka does.
+ *   A group error leaves the topics out.
  */
 import { ErrorCode } from '../../protocol/error-codes.js';
 import {
   offsetFetchApi,
   type OffsetFetchRequest,
+  type OffsetFetchRequestGroup,
   type OffsetFetchResponse,
   type OffsetFetchResponseGroup,
+  type OffsetFetchResponseTopics,
 } from '../../protocol/generated/offset-fetch.js';
+import type { TopicCatalog } from '../../broker/topic-catalog.js';
+import type { FetchedGroup, GroupCoordinator } from '../../coordinator/group-coordinator.js';
 import { defineHandler, type Handler } from '../handler.js';
 
 export const offsetFetchHandler: Handler = defineHandler<OffsetFetchRequest, OffsetFetchResponse>({
   api: offsetFetchApi,
   minVersion: 1,
-  maxVersion: 9,
+  maxVersion: 10,
 
   async handle(ctx, request, version) {
     const groups = ctx.broker.groups;
     if (version >= 8) {
       const results: OffsetFetchResponseGroup[] = [];
       for (const group of request.groups) {
-        const fetched = await groups.fetchOffsets(group.groupId, group.topics, request.requireStable);
+        const fetched =
+          version >= 10
+            ? await fetchByTopicIds(groups, ctx.broker.topics, group, request.requireStable)
+            : await groups.fetchOffsets(group.groupId, group.topics, request.requireStable);
         results.push({ groupId: group.groupId, errorCode: fetched.errorCode, topics: fetched.topics });
       }
       return { throttleTimeMs: 0, topics: [], errorCode: ErrorCode.NONE, groups: results };
@@ -43,3 +54,30 @@ export const offsetFetchHandler: Handler = defineHandler<OffsetFetchRequest, Off
     return { throttleTimeMs: 0, topics, errorCode: fetched.errorCode, groups: [] };
   },
 });
+
+/** v10+: one group's offsets with topics by id (KafkaApis' fetchOffsetsForGroup and fetchAllOffsetsForGroup). */
+async function fetchByTopicIds(groups: GroupCoordinator, topics: TopicCatalog, group: OffsetFetchRequestGroup, requireStable: boolean): Promise<FetchedGroup> {
+  if (group.topics === null) {
+    const fetched = await groups.fetchOffsets(group.groupId, null, requireStable);
+    const withIds: OffsetFetchResponseTopics[] = [];
+    for (const t of fetched.topics) {
+      const info = topics.get(t.name);
+      if (info !== undefined) withIds.push({ ...t, topicId: info.id });
+    }
+    return { errorCode: fetched.errorCode, topics: withIds };
+  }
+  const unknown: OffsetFetchResponseTopics[] = [];
+  const known: { name: string; topicId: string; partitionIndexes: number[] }[] = [];
+  for (const t of group.topics) {
+    const name = topics.getById(t.topicId)?.name;
+    if (name !== undefined) {
+      known.push({ name, topicId: t.topicId, partitionIndexes: t.partitionIndexes });
+    } else {
+      const partitions = t.partitionIndexes.map((partitionIndex) => ({ partitionIndex, committedOffset: -1n, committedLeaderEpoch: -1, metadata: '', errorCode: ErrorCode.UNKNOWN_TOPIC_ID }));
+      unknown.push({ name: '', topicId: t.topicId, partitions });
+    }
+  }
+  const fetched = await groups.fetchOffsets(group.groupId, known, requireStable);
+  if (fetched.errorCode !== ErrorCode.NONE) return fetched;
+  return { errorCode: fetched.errorCode, topics: [...fetched.topics, ...unknown] };
+}

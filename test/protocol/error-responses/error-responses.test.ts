@@ -62,6 +62,23 @@ test('Produce with acks=0 has no error response (Kafka closes the connection)', 
   );
 });
 
+test('Produce v13: the error response names each topic by the id asked (partitions of the same id together)', () => {
+  const produce = errorResponses.get(0)!;
+  const [a, b] = ['AAAAAAAAAAAAAAAAAAAAAQ', 'AAAAAAAAAAAAAAAAAAAAAg'];
+  const byId = (topicId: string, index: number) => ({ name: '', topicId, partitionData: [{ index, records: null }] });
+  const request = { transactionalId: null, acks: -1, timeoutMs: 1000, topicData: [byId(a, 0), byId(b, 0), byId(a, 1)] };
+  const answered = produce.build(request, 13, { code: ErrorCode.NOT_ENOUGH_REPLICAS, message: null }) as {
+    responses: { name: string; topicId: string; partitionResponses: { index: number; errorCode: number }[] }[];
+  };
+  assert.deepEqual(
+    answered.responses.map((t) => [t.name, t.topicId, t.partitionResponses.map((p) => [p.index, p.errorCode])]),
+    [
+      ['', a, [[0, ErrorCode.NOT_ENOUGH_REPLICAS], [1, ErrorCode.NOT_ENOUGH_REPLICAS]]],
+      ['', b, [[0, ErrorCode.NOT_ENOUGH_REPLICAS]]],
+    ],
+  );
+});
+
 test('Fetch: partitions carry the error before v13; from v13 only the top-level code does', () => {
   const fetch = errorResponses.get(1)!;
   const request = {
