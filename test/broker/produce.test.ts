@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { ErrorCode } from '../../src/protocol/error-codes.js';
 import { metadataApi } from '../../src/protocol/generated/metadata.js';
 import { Codec } from '../../src/protocol/compression/index.js';
-import { compressionOf, decodeBatchRecords, readBatchHeader, splitBatches, TimestampType, timestampTypeOf } from '../../src/protocol/records/index.js';
+import { compressionOf, decodeBatchRecords, encodeRecordBatch, readBatchHeader, splitBatches, TimestampType, timestampTypeOf } from '../../src/protocol/records/index.js';
 import { ZERO_UUID } from '../../src/protocol/io/reader.js';
 import { RawClient } from '../server/raw-client.js';
 import { encodeRequest, roundTrip } from '../server/broker-harness.js';
@@ -64,6 +64,25 @@ test('invalid acks, unknown topics and partitions, internal topics', async () =>
     const internal = await code('__consumer_offsets', 0);
     assert.deepEqual([internal.errorCode, internal.baseOffset, internal.logStartOffset], [ErrorCode.INVALID_TOPIC_EXCEPTION, -1n, -1n]);
     assert.equal(store.topic('nope'), undefined, 'Produce does not auto-create (Kafka creates topics only from Metadata)');
+  });
+});
+
+test('a transactional batch without a transactional id fails the whole request: TRANSACTIONAL_ID_AUTHORIZATION_FAILED', async () => {
+  await withDataBroker(async ({ store, client }) => {
+    await store.createTopic('t', 2);
+    const transactional = encodeRecordBatch({ producerId: 7, producerEpoch: 0, baseSequence: 0, isTransactional: true, records: [{ timestamp: Date.now(), key: null, value: Buffer.from('x') }] });
+    for (const version of [3, 9, 13]) {
+      const response = await roundTrip(client, produceApi, version, {
+        transactionalId: null,
+        acks: -1,
+        timeoutMs: 30_000,
+        topicData: [{ topicId: store.topic('t')!.topicId, name: 't', partitionData: [{ index: 0, records: batch(values('plain')) }, { index: 1, records: Buffer.concat([batch(values('a')), transactional]) }] }],
+      });
+      const codes = response.responses.flatMap((t) => t.partitionResponses.map((p) => [p.index, p.errorCode, p.baseOffset]));
+      assert.deepEqual(codes, [[0, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, -1n], [1, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, -1n]], `v${version}`);
+    }
+    // Nothing was appended, not even the plain batch of the same request.
+    assert.deepEqual((await produce(client, 't', 0, batch(values('after')))).responses[0]!.partitionResponses[0]!.baseOffset, 0n);
   });
 });
 

@@ -228,6 +228,22 @@ export interface SplitBatches {
 }
 
 /**
+ * Whether any v2 batch header in a Produce payload has the transactional flag (Kafka's
+ * ProduceRequest.hasTransactionalRecords): headers only, stopping at the first malformed or incomplete batch
+ * (validation answers that one).
+ */
+export function hasTransactionalBatch(records: Buffer): boolean {
+  let pos = 0;
+  while (records.length - pos >= ATTRIBUTES_OFFSET + 2) {
+    const size = batchSizeAt(records, pos);
+    if (size - LOG_OVERHEAD < MIN_BATCH_LENGTH_ANY_MAGIC) return false;
+    if (records.readInt8(pos + MAGIC_OFFSET) === CURRENT_MAGIC && isTransactional(records.readInt16BE(pos + ATTRIBUTES_OFFSET))) return true;
+    pos += size;
+  }
+  return false;
+}
+
+/**
  * The batches in a Produce/Fetch `records` payload. Mirrors Kafka's ByteBufferLogInputStream: a batch length below
  * 14 or a magic outside 0..2 is corrupt (ProtocolError 'invalid'); an incomplete tail is reported, not thrown.
  * Older magics (0, 1) are split too (their size prefix is the same); callers decide whether to accept them.

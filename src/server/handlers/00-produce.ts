@@ -8,7 +8,8 @@
  * compression, RECORD_LIST_TOO_LARGE. acks must be -1, 0 or 1 (else INVALID_REQUIRED_ACKS on every known
  * partition); a single node has the write in its only in-sync replica once it is in the OS, so -1 answers as 1
  * and timeout_ms never expires. acks=0 gets no response, and an error closes the connection, as Kafka does.
- * Topics are not auto-created here: Kafka creates them only from Metadata.
+ * Topics are not auto-created here: Kafka creates them only from Metadata. A transactional batch without a
+ * transactional id fails the whole request with TRANSACTIONAL_ID_AUTHORIZATION_FAILED, as in Kafka.
  * - v5+: log start offset. v8+: record errors and error message. v10+: current leader / node endpoints only
  *   accompany NOT_LEADER_OR_FOLLOWER, which a single node never returns.
  * - v12+: a transactional batch adds its partition to the producer's transaction first (KIP-890 part 2: the
@@ -17,6 +18,8 @@
  *   each of its partitions whatever the acks, and the response names each topic by the id it was asked by.
  */
 import { ErrorCode } from '../../protocol/error-codes.js';
+import { KafkaError } from '../../protocol/kafka-error.js';
+import { hasTransactionalBatch } from '../../protocol/records/batch.js';
 import {
   produceApi,
   type PartitionProduceData,
@@ -42,6 +45,10 @@ export const produceHandler: Handler = defineHandler<ProduceRequest, ProduceResp
 
   async handle(ctx, request, version) {
     const { replicaManager } = ctx.broker;
+    // Kafka refuses the whole request before anything else: a transactional batch needs a transactional id.
+    if (request.transactionalId === null && request.topicData.some((t) => t.partitionData.some((p) => isTransactionalPayload(p.records)))) {
+      throw new KafkaError('TRANSACTIONAL_ID_AUTHORIZATION_FAILED');
+    }
     const internalTopicsAllowed = ctx.header.clientId === ADMIN_CLIENT_ID;
     const acksValid = VALID_ACKS.has(request.acks);
     const addToTransaction = produceAddsPartitionToTxn(version) ? { transactionalId: request.transactionalId } : undefined;
@@ -80,6 +87,10 @@ export const produceHandler: Handler = defineHandler<ProduceRequest, ProduceResp
     return response;
   },
 });
+
+function isTransactionalPayload(records: PartitionProduceData['records']): boolean {
+  return Buffer.isBuffer(records) && hasTransactionalBatch(records);
+}
 
 function invalidAcks(partitionKnown: boolean): PartitionAppendOutcome {
   return failed(partitionKnown ? ErrorCode.INVALID_REQUIRED_ACKS : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
