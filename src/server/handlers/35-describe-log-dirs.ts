@@ -1,10 +1,11 @@
 /**
- * DescribeLogDirs (key 35), v1–v4 (Kafka 4.3 serves 1–5; v5 awaits the codec's spec).
+ * DescribeLogDirs (key 35), v1–v5, Kafka 4.3.1's range.
  *
  * One log directory, log.dirs' first (where the store keeps its data), with the size of each partition
  * of the topics asked for (null: all), offset lag 0 (nothing to catch up with) and no future replicas.
  * Unknown topics and partitions are left out, as Kafka does. v4+: the directory's total and usable
- * bytes (-1 when the file system cannot say).
+ * bytes (-1 when the file system cannot say). v5+: is_cordoned, false (KIP-1066: nothing cordons a log dir here, as
+ * in Kafka 4.3.1 without log.dirs.cordoned).
  */
 import { statfsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -22,7 +23,7 @@ const UNKNOWN_BYTES = -1n;
 export const describeLogDirsHandler: Handler = defineHandler<DescribeLogDirsRequest, DescribeLogDirsResponse>({
   api: describeLogDirsApi,
   minVersion: 1,
-  maxVersion: 4,
+  maxVersion: 5,
 
   handle(ctx, request) {
     const { store, config } = ctx.broker;
