@@ -52,6 +52,6 @@ export const handlers: readonly RegisteredApi[] = [
   lazyHandler(60, 'DescribeCluster', 0, 2, async () => (await import('./60-describe-cluster.js')).describeClusterHandler),
   lazyHandler(61, 'DescribeProducers', 0, 0, async () => (await import('./61-describe-producers.js')).describeProducersHandler),
   lazyHandler(65, 'DescribeTransactions', 0, 0, async () => (await import('./65-describe-transactions.js')).describeTransactionsHandler),
-  lazyHandler(66, 'ListTransactions', 0, 1, async () => (await import('./66-list-transactions.js')).listTransactionsHandler),
+  lazyHandler(66, 'ListTransactions', 0, 2, async () => (await import('./66-list-transactions.js')).listTransactionsHandler),
   lazyHandler(75, 'DescribeTopicPartitions', 0, 0, async () => (await import('./75-describe-topic-partitions.js')).describeTopicPartitionsHandler),
 ];
