@@ -255,7 +255,7 @@ export class GroupCoordinator {
   describeGroups(groupIds: readonly string[]): DescribedGroup[] {
     return groupIds.map((groupId) => {
       const described = this.shard.describeGroup(groupId);
-      return this.active ? described : { ...described, errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE };
+      return this.active ? described : { ...described, errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, errorMessage: null };
     });
   }
 

@@ -44,6 +44,36 @@ test('latest, earliest, max timestamp, tiered and by-timestamp answers, empty an
   });
 });
 
+test('each special timestamp from the version that brought it (v7 -3, v8 -4, v9 -5, v11 -6); others UNSUPPORTED_VERSION', async () => {
+  // What Kafka 4.3.1 answers (compat-tests/reference): the gate comes before the partition lookup.
+  await withDataBroker(async ({ store, client }) => {
+    await store.createTopic('gate', 1);
+    await produce(client, 'gate', 0, batch([{ value: Buffer.from('a'), timestamp: 1000 }, { value: Buffer.from('b'), timestamp: 2000 }]));
+    const ask = async (version: number, topic: string, timestamp: number) => {
+      const response = await roundTrip(client, listOffsetsApi, version, {
+        ...createListOffsetsRequest(), replicaId: -1, topics: [{ name: topic, partitions: [{ partitionIndex: 0, currentLeaderEpoch: -1, timestamp: BigInt(timestamp) }] }],
+      });
+      const p = response.topics[0]!.partitions[0]!;
+      return [p.errorCode, Number(p.timestamp), Number(p.offset), p.leaderEpoch];
+    };
+    const UNSUPPORTED = [ErrorCode.UNSUPPORTED_VERSION, -1, -1, -1];
+    const NONE_FOUND = [ErrorCode.NONE, -1, -1, -1];
+    const answers = (version: number): Promise<unknown[]> => Promise.all([-1, -2, -3, -4, -5, -6, -7, -100].map((ts) => ask(version, 'gate', ts)));
+    const epoch = (version: number): number => (version >= 4 ? 0 : -1);
+    const latest = (v: number) => [ErrorCode.NONE, -1, 2, epoch(v)];
+    const earliest = (v: number) => [ErrorCode.NONE, -1, 0, epoch(v)];
+    const max = (v: number) => [ErrorCode.NONE, 2000, 1, epoch(v)];
+    assert.deepEqual(await answers(1), [latest(1), earliest(1), UNSUPPORTED, UNSUPPORTED, UNSUPPORTED, UNSUPPORTED, UNSUPPORTED, UNSUPPORTED]);
+    assert.deepEqual(await answers(6), [latest(6), earliest(6), UNSUPPORTED, UNSUPPORTED, UNSUPPORTED, UNSUPPORTED, UNSUPPORTED, UNSUPPORTED]);
+    assert.deepEqual(await answers(7), [latest(7), earliest(7), max(7), UNSUPPORTED, UNSUPPORTED, UNSUPPORTED, UNSUPPORTED, UNSUPPORTED]);
+    assert.deepEqual(await answers(8), [latest(8), earliest(8), max(8), earliest(8), UNSUPPORTED, UNSUPPORTED, UNSUPPORTED, UNSUPPORTED]);
+    assert.deepEqual(await answers(10), [latest(10), earliest(10), max(10), earliest(10), NONE_FOUND, UNSUPPORTED, UNSUPPORTED, UNSUPPORTED]);
+    assert.deepEqual(await answers(11), [latest(11), earliest(11), max(11), earliest(11), NONE_FOUND, NONE_FOUND, UNSUPPORTED, UNSUPPORTED]);
+    assert.deepEqual(await ask(11, 'nope', -7), UNSUPPORTED);
+    assert.deepEqual(await ask(11, 'nope', -6), [ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, -1, -1, -1]);
+  });
+});
+
 test('a partition named twice gets one INVALID_REQUEST answer', async () => {
   await withDataBroker(async ({ store, client }) => {
     await store.createTopic('dup', 1);

@@ -30,3 +30,22 @@ test('Produce v3-v11, Fetch v4-v17, ListOffsets v1-v10, OffsetForLeaderEpoch v2-
     }
   });
 });
+
+test('Fetch v18 (KIP-1166) answers a consumer as v17, whatever high watermark its partitions carry; ListOffsets v11 as v10', async () => {
+  // Kafka 4.3.1 (compat-tests/reference) ignores a consumer's high_watermark: the answer is the same for each value.
+  await withDataBroker(async ({ store, client }) => {
+    const topic = await store.createTopic('v18', 1);
+    await produce(client, 'v18', 0, batch([{ value: Buffer.from('a') }, { value: Buffer.from('b') }]));
+    const answers = [];
+    for (const [version, highWatermark] of [[17, undefined], [18, 9223372036854775807n], [18, 1n], [18, -1n]] as const) {
+      const request = fetchRequest([{ topic: 'v18', topicId: topic.topicId }]);
+      if (highWatermark !== undefined) request.topics[0]!.partitions[0]!.highWatermark = highWatermark;
+      const part = (await fetch(client, request, version)).responses[0]!.partitions[0]!;
+      answers.push([part.errorCode, part.highWatermark, part.lastStableOffset, recordsOf(part.records).toString('hex')]);
+    }
+    assert.equal(answers[0]![1], 2n);
+    for (const answer of answers.slice(1)) assert.deepEqual(answer, answers[0]);
+    const latest = await roundTrip(client, listOffsetsApi, 11, { ...createListOffsetsRequest(), replicaId: -1, topics: [{ name: 'v18', partitions: [{ partitionIndex: 0, currentLeaderEpoch: -1, timestamp: -1n }] }] });
+    assert.deepEqual(latest.topics[0]!.partitions.map((p) => [p.errorCode, p.offset, p.leaderEpoch]), [[ErrorCode.NONE, 2n, 0]]);
+  });
+});

@@ -1,4 +1,5 @@
 // Committed offsets, group admin and expiry in the state machine, driven with a manual clock.
+import type { DescribedGroup } from '../../src/protocol/generated/describe-groups.js';
 import { ZERO_UUID } from '../../src/protocol/uuid.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -173,12 +174,13 @@ test('expiry of a simple group counts from each commit; an explicit expire times
   assert.equal(h.shard.groupState('g'), 'Dead');
 });
 
-test('DescribeGroups: Dead for unknown groups; member metadata and assignment only when Stable', async () => {
+test('DescribeGroups: Dead and GROUP_ID_NOT_FOUND for unknown groups; member metadata and assignment only when Stable', async () => {
   const h = new GroupHarness();
-  assert.deepEqual(
-    (({ groupState, protocolType, members, errorCode }) => ({ groupState, protocolType, members, errorCode }))(h.shard.describeGroup('nope')),
-    { groupState: 'Dead', protocolType: '', members: [], errorCode: ErrorCode.NONE },
-  );
+  const unknown = ({ groupState, protocolType, members, errorCode, errorMessage }: DescribedGroup) => ({ groupState, protocolType, members, errorCode, errorMessage });
+  assert.deepEqual(unknown(h.shard.describeGroup('nope')),
+    { groupState: 'Dead', protocolType: '', members: [], errorCode: ErrorCode.GROUP_ID_NOT_FOUND, errorMessage: 'Group nope not found.' });
+  assert.deepEqual(unknown(h.shard.describeGroup('')),
+    { groupState: 'Dead', protocolType: '', members: [], errorCode: ErrorCode.GROUP_ID_NOT_FOUND, errorMessage: 'Group  not found.' });
   const a = h.joinNew();
   await h.advance(0);
   const completing = h.shard.describeGroup('g');

@@ -99,6 +99,11 @@ test('kafka-console-consumer --group and kafka-consumer-groups print what they p
       "* Group 'nosuch' could not be deleted due to: org.apache.kafka.common.errors.GroupIdNotFoundException: The group id does not exist.",
     ]);
     assert.deepEqual(lines(await groups('--list')), []);
+    // DescribeGroups v6 answers GROUP_ID_NOT_FOUND: the tool fails with Kafka's exception (then its stack trace).
+    assert.deepEqual(squeeze(await groups('--describe', '--group', 'gj')).slice(0, 2), [
+      'Error: Executing consumer group command failed due to org.apache.kafka.common.errors.GroupIdNotFoundException: Group gj not found.',
+      'java.util.concurrent.ExecutionException: org.apache.kafka.common.errors.GroupIdNotFoundException: Group gj not found.',
+    ]);
 
     // A live member: --describe shows its id, host and client id; the group is Stable.
     live = spawn(`${BIN}/kafka-console-consumer`, ['--bootstrap-server', bootstrap, '--topic', 'jt', '--group', 'live', '--timeout-ms', '120000'], { stdio: 'ignore' });

@@ -50,7 +50,7 @@ test('kafka-broker-api-versions prints the registry\'s version ranges for node 1
   assert.deepEqual(registry.map((h) => h.api.apiKey).filter((key) => !printed.has(key)), [], 'every registered API is listed');
   // Anchors from Kafka 4.3.1's own answer (capped at the versions the codec serves).
   assert.equal(printed.get(18), 'ApiVersions(18): 0 to 4 [usable: 4]');
-  assert.equal(printed.get(1), 'Fetch(1): 4 to 17 [usable: 17]');
+  assert.equal(printed.get(1), 'Fetch(1): 4 to 18 [usable: 18]');
   assert.equal(printed.get(0), 'Produce(0): 0 to 13 [usable: 13]');
 });
 

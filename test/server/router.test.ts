@@ -42,7 +42,7 @@ test('bad requests close their own connection only', async () => {
       ['a frame shorter than a header', sizePrefixed(Buffer.from([0, 3, 0]))],
       ['an unknown api key', sizePrefixed(unknownKey)],
       ['a negative api key', sizePrefixed(Buffer.from('ffff000000000001ffff', 'hex'))],
-      ['a version above the range', sizePrefixed(withVersion(13))],
+      ['a version above the range', sizePrefixed(withVersion(14))],
       ['a negative version', sizePrefixed(withVersion(-1))],
       ['a truncated body', sizePrefixed(metadataV12.subarray(0, metadataV12.length - 3))],
       ['a negative size', Buffer.from([0xff, 0xff, 0xff, 0xf0])],

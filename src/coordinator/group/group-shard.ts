@@ -77,7 +77,7 @@ export class GroupShard {
     const group = this.groups.get(groupId);
     const described: DescribedGroup = {
       errorCode: ErrorCode.NONE,
-      errorMessage: null, // v6+ only
+      errorMessage: null,
       groupId,
       groupState: 'Dead',
       protocolType: '',
@@ -85,8 +85,8 @@ export class GroupShard {
       members: [],
       authorizedOperations: -2147483648,
     };
-    if (groupId === '') return { ...described, errorCode: ErrorCode.INVALID_GROUP_ID };
-    if (group === undefined) return described;
+    // Kafka 4.3.1 describes the empty group id like any other; DescribeGroups before v6 turns this into NONE.
+    if (group === undefined) return { ...described, errorCode: ErrorCode.GROUP_ID_NOT_FOUND, errorMessage: `Group ${groupId} not found.` };
     // Member metadata and assignments are shown only once the group is Stable.
     const stable = group.is('Stable');
     return {

@@ -501,7 +501,11 @@ export class TxnCoordinator {
     };
   }
 
-  /** ListTransactions' filters: states (by name), producer ids, minimum running time (ms, -1 none), id pattern. */
+  /**
+   * ListTransactions' filters: states (by name), producer ids, running time (ms, negative: none), id pattern. As
+   * Kafka's TransactionStateManager, the duration filter keeps ids whose transaction started more than that long
+   * ago, whatever their state (an id without a transaction, start -1, always passes).
+   */
   list(filters: { states: readonly string[]; producerIds: readonly number[]; durationMs: number; pattern: RegExp | null }): { unknownStates: string[]; transactions: ListedTransaction[] } {
     const unknownStates = filters.states.filter((s) => stateByName(s) === undefined);
     const states = new Set(filters.states.map(stateByName).filter((s): s is TxnStateId => s !== undefined));
@@ -512,7 +516,7 @@ export class TxnCoordinator {
       if (m.state === TxnState.Dead) continue;
       if (states.size > 0 && !states.has(m.state)) continue;
       if (filters.producerIds.length > 0 && !filters.producerIds.includes(m.producerId)) continue;
-      if (filters.durationMs >= 0 && (m.state !== TxnState.Ongoing || now - m.txnStartTimestamp < filters.durationMs)) continue;
+      if (filters.durationMs >= 0 && now - m.txnStartTimestamp <= filters.durationMs) continue;
       if (filters.pattern !== null && !filters.pattern.test(m.transactionalId)) continue;
       transactions.push({ transactionalId: m.transactionalId, producerId: m.producerId, state: stateName(m.state) });
     }

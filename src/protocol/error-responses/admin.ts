@@ -1,6 +1,7 @@
 // Error responses of the administration APIs: every named topic or config resource carries the error.
 import { ErrorCode, errorInfo } from '../error-codes.js';
 import { alterConfigsApi, createAlterConfigsResponse } from '../generated/alter-configs.js';
+import { alterReplicaLogDirsApi, createAlterReplicaLogDirsResponse } from '../generated/alter-replica-log-dirs.js';
 import { createCreatePartitionsResponse, createPartitionsApi } from '../generated/create-partitions.js';
 import { createCreatableTopicResult, createCreateTopicsResponse, createTopicsApi } from '../generated/create-topics.js';
 import { createDeletableTopicResult, createDeleteTopicsResponse, deleteTopicsApi } from '../generated/delete-topics.js';
@@ -53,6 +54,15 @@ export const adminErrorResponses = [
     responses: request.resources.map((resource) => ({
       resourceType: resource.resourceType, resourceName: resource.resourceName, errorCode: error.code, errorMessage: error.message,
     })),
+  })),
+
+  // Each dir's topics as the request names them (no merging), every partition with the error.
+  errorResponse(alterReplicaLogDirsApi, (request, _version, error) => ({
+    ...createAlterReplicaLogDirsResponse(),
+    results: request.dirs.flatMap((dir) => dir.topics.map((topic) => ({
+      topicName: topic.name,
+      partitions: topic.partitions.map((partitionIndex) => ({ partitionIndex, errorCode: error.code })),
+    }))),
   })),
 
   errorResponse(incrementalAlterConfigsApi, (request, _version, error) => ({

@@ -10,9 +10,11 @@ import { createMetadataResponse, createMetadataResponseTopic, metadataApi } from
 import { errorResponse } from './define.js';
 
 export const clusterErrorResponses = [
-  // Every requested topic, a null name as "" (the response has no null name before v12), not internal.
+  // Every requested topic, a null name as "" (the response has no null name before v12), not internal; v13+
+  // also the top-level code.
   errorResponse(metadataApi, (request, _version, error) => ({
     ...createMetadataResponse(),
+    errorCode: error.code,
     topics: (request.topics ?? []).map((topic) => ({
       ...createMetadataResponseTopic(),
       name: topic.name ?? '',

@@ -1,5 +1,5 @@
 /**
- * Fetch (key 1), v4–v17 (Kafka 4.3.1 serves 4–18; the codec's spec stops at 17).
+ * Fetch (key 1), v4–v18, Kafka 4.3.1's range.
  *
  * Reads each partition up to the high watermark (read_committed: the last stable offset, where the oldest open
  * transaction starts, with the aborted transactions overlapping the data returned) with Kafka's byte limits: max_bytes capped by fetch.max.bytes, partition_max_bytes, and
@@ -11,7 +11,8 @@
  * - v4+: isolation level, last stable offset, aborted transactions (read_committed: [], else null; an unknown
  *   topic or partition always [] as Kafka answers those before reading). v5+: log start offset.
  * - v7+: sessions. v11+: preferred read replica (always -1). v12+: diverging epoch from last_fetched_epoch.
- * - v13+: topics by id, no names in the response.
+ * - v13+: topics by id, no names in the response. v15+: replica_state (a follower's; a consumer sends replica id -1).
+ * - v18: replica_state's high watermark (KIP-1166), which only a follower sends: a consumer's fetch is answered as in v17.
  */
 import { ErrorCode } from '../../protocol/error-codes.js';
 import {
@@ -31,7 +32,7 @@ import { defineHandler, type Handler } from '../handler.js';
 export const fetchHandler: Handler = defineHandler<FetchRequest, FetchResponse>({
   api: fetchApi,
   minVersion: 4,
-  maxVersion: 17,
+  maxVersion: 18,
   // A response holds up to fetch.max.bytes of records: pipelined fetches are served one after another.
   oneAtATime: true,
 

@@ -1,13 +1,15 @@
 /**
- * ListOffsets (key 2), v1–v10 (Kafka 4.3.1 serves 1–11; the codec's spec stops at 10).
+ * ListOffsets (key 2), v1–v11, Kafka 4.3.1's range.
  *
  * Per partition, as Kafka's Partition.fetchOffsetForTimestamp answers a consumer: -1 latest (the high watermark;
  * read_committed: the last stable offset, the same until transactions exist) with the leader epoch; -2 earliest and
- * -4 earliest local (the log start offset, its epoch); -3 the record with the largest timestamp; -5 latest tiered
- * (no tiered storage: none); otherwise the first record whose timestamp is at or after the one asked, if below the
- * high watermark. "None" is timestamp -1, offset -1, epoch -1. A partition named twice gets one INVALID_REQUEST answer.
- * Errors: UNKNOWN_TOPIC_OR_PARTITION, FENCED_LEADER_EPOCH / UNKNOWN_LEADER_EPOCH (v4+ current leader epoch).
- * - v2+: isolation level. v4+: leader epoch in the response. v7+ -3, v8+ -4, v9+ -5 (client-side gates).
+ * -4 earliest local (the log start offset, its epoch); -3 the record with the largest timestamp; -5 latest tiered and
+ * -6 earliest pending upload (no tiered storage: none, as Kafka 4.3.1 answers a topic without remote storage);
+ * otherwise the first record whose timestamp is at or after the one asked, if below the high watermark. "None" is
+ * timestamp -1, offset -1, epoch -1. A partition named twice gets one INVALID_REQUEST answer.
+ * Errors: UNKNOWN_TOPIC_OR_PARTITION, FENCED_LEADER_EPOCH / UNKNOWN_LEADER_EPOCH (v4+ current leader epoch), and
+ * UNSUPPORTED_VERSION for a negative timestamp the version does not know, before the partition is looked up.
+ * - v2+: isolation level. v4+: leader epoch in the response. v7+ -3, v8+ -4, v9+ -5, v11+ -6 (KIP-1023).
  */
 import { ErrorCode } from '../../protocol/error-codes.js';
 import {
@@ -30,12 +32,27 @@ import { KafkaError } from '../../protocol/kafka-error.js';
 import { defineHandler, type Handler, type RequestContext } from '../handler.js';
 
 const LATEST_TIERED_TIMESTAMP = -5;
+const EARLIEST_PENDING_UPLOAD_TIMESTAMP = -6;
 const LEADER_EPOCH_VERSION = 4;
+
+/** The first version that may ask for each special (negative) timestamp; any other negative one is unsupported. */
+const SPECIAL_TIMESTAMP_VERSIONS: ReadonlyMap<number, number> = new Map([
+  [LATEST_TIMESTAMP, 0],
+  [EARLIEST_TIMESTAMP, 0],
+  [MAX_TIMESTAMP, 7],
+  [EARLIEST_LOCAL_TIMESTAMP, 8],
+  [LATEST_TIERED_TIMESTAMP, 9],
+  [EARLIEST_PENDING_UPLOAD_TIMESTAMP, 11],
+]);
+
+function timestampSupported(timestamp: number, version: number): boolean {
+  return timestamp >= 0 || version >= (SPECIAL_TIMESTAMP_VERSIONS.get(timestamp) ?? Infinity);
+}
 
 export const listOffsetsHandler: Handler = defineHandler<ListOffsetsRequest, ListOffsetsResponse>({
   api: listOffsetsApi,
   minVersion: 1,
-  maxVersion: 10,
+  maxVersion: 11,
 
   async handle(ctx, request, version) {
     const seen = new Map<string, number>();
@@ -53,7 +70,12 @@ export const listOffsetsHandler: Handler = defineHandler<ListOffsetsRequest, Lis
           answered.add(key);
           continue;
         }
-        partitions.push(await listOffset(ctx, topic.name, p.partitionIndex, p.currentLeaderEpoch, Number(p.timestamp), request.isolationLevel));
+        const timestamp = Number(p.timestamp);
+        partitions.push(
+          timestampSupported(timestamp, version)
+            ? await listOffset(ctx, topic.name, p.partitionIndex, p.currentLeaderEpoch, timestamp, request.isolationLevel)
+            : none(p.partitionIndex, ErrorCode.UNSUPPORTED_VERSION),
+        );
       }
       response.topics.push({ name: topic.name, partitions });
     }
@@ -78,9 +100,9 @@ async function listOffset(ctx: RequestContext, topic: string, index: number, cur
     case EARLIEST_LOCAL_TIMESTAMP:
       return answer(index, -1, log.logStartOffset, epochForOffset(log, log.logStartOffset));
     case LATEST_TIERED_TIMESTAMP:
+    case EARLIEST_PENDING_UPLOAD_TIMESTAMP:
       return none(index, ErrorCode.NONE);
   }
-  if (timestamp < 0 && timestamp !== MAX_TIMESTAMP) return none(index, ErrorCode.NONE);
   try {
     const hit = await log.offsetForTimestamp(timestamp);
     if (hit === null || hit.offset >= lastFetchable) return none(index, ErrorCode.NONE);

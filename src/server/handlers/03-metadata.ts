@@ -1,5 +1,5 @@
 /**
- * Metadata (key 3), v0–v12 (Kafka 4.3 serves 0–13; v13, the top-level error code, awaits the codec's spec).
+ * Metadata (key 3), v0–v13, Kafka 4.3.1's range.
  *
  * Brokers: this node at the advertised endpoint of the listener the request came in on. Controller:
  * this node (a KRaft broker names a live broker, and this is the only one). Topics: all (v0: an empty
@@ -13,6 +13,8 @@
  *   cluster operations only in v8–v10.
  * - v10+: topic ids. v12+: topics may be named by id (unknown id: UNKNOWN_TOPIC_ID); in v10–v11 an id or a
  *   null name is an invalid request, answered with INVALID_REQUEST on every requested topic.
+ * - v13+: a top-level error code. Kafka sets it only in the answer to a request whose handling failed (the
+ *   router's error response, src/protocol/error-responses/cluster.ts); a handled request has NONE there.
  */
 import { ErrorCode } from '../../protocol/error-codes.js';
 import {
@@ -38,7 +40,7 @@ const NO_LEADER = -1;
 export const metadataHandler: Handler = defineHandler<MetadataRequest, MetadataResponse>({
   api: metadataApi,
   minVersion: 0,
-  maxVersion: 12,
+  maxVersion: 13,
 
   async handle(ctx, request, version) {
     const { broker } = ctx;

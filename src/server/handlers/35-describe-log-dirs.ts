@@ -1,13 +1,13 @@
 /**
- * DescribeLogDirs (key 35), v1–v4 (Kafka 4.3 serves 1–5; v5 awaits the codec's spec).
+ * DescribeLogDirs (key 35), v1–v5, Kafka 4.3.1's range.
  *
- * One log directory, log.dirs' first (where the store keeps its data), with the size of each partition
+ * One log directory, log.dirs' first (where the store keeps its data; admin/log-dir.ts), with the size of each partition
  * of the topics asked for (null: all), offset lag 0 (nothing to catch up with) and no future replicas.
  * Unknown topics and partitions are left out, as Kafka does. v4+: the directory's total and usable
- * bytes (-1 when the file system cannot say).
+ * bytes (-1 when the file system cannot say). v5+: is_cordoned (KIP-1066), true when cordoned.log.dirs names the dir
+ * or is `*`, as Kafka 4.3.1 reports it.
  */
 import { statfsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { ErrorCode } from '../../protocol/error-codes.js';
 import {
   describeLogDirsApi,
@@ -15,6 +15,7 @@ import {
   type DescribeLogDirsResponse,
   type DescribeLogDirsTopic,
 } from '../../protocol/generated/describe-log-dirs.js';
+import { isCordoned, servedLogDir } from '../admin/log-dir.js';
 import { defineHandler, type Handler } from '../handler.js';
 
 const UNKNOWN_BYTES = -1n;
@@ -22,11 +23,11 @@ const UNKNOWN_BYTES = -1n;
 export const describeLogDirsHandler: Handler = defineHandler<DescribeLogDirsRequest, DescribeLogDirsResponse>({
   api: describeLogDirsApi,
   minVersion: 1,
-  maxVersion: 4,
+  maxVersion: 5,
 
   handle(ctx, request) {
     const { store, config } = ctx.broker;
-    const logDir = resolve(config['log.dirs'][0] ?? '.');
+    const logDir = servedLogDir(config);
     const wanted = request.topics === null ? null : new Map(request.topics.map((t) => [t.topic, new Set(t.partitions)]));
     const topics: DescribeLogDirsTopic[] = [];
     for (const topic of store.topics().sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
@@ -45,7 +46,7 @@ export const describeLogDirsHandler: Handler = defineHandler<DescribeLogDirsRequ
     return {
       throttleTimeMs: 0,
       errorCode: ErrorCode.NONE,
-      results: [{ errorCode: ErrorCode.NONE, logDir, topics, totalBytes: space.total, usableBytes: space.usable, isCordoned: false }],
+      results: [{ errorCode: ErrorCode.NONE, logDir, topics, totalBytes: space.total, usableBytes: space.usable, isCordoned: isCordoned(config, logDir) }],
     };
   },
 });

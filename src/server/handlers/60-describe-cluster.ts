@@ -1,10 +1,11 @@
 /**
- * DescribeCluster (key 60), v0–v1 (Kafka 4.3 serves 0–2; v2, include_fenced_brokers, awaits the codec's spec).
+ * DescribeCluster (key 60), v0–v2, Kafka 4.3.1's range.
  *
  * The cluster id, this node as the only broker (at the advertised endpoint of the listener the request
  * came in on, with broker.rack) and as the controller id (a KRaft broker names a live broker there), and
  * the cluster's authorized operations when asked (no authorizer: all). v1: asking for controller
- * endpoints is MISMATCHED_ENDPOINT_TYPE, as a broker answers it.
+ * endpoints is MISMATCHED_ENDPOINT_TYPE, as a broker answers it. v2: include_fenced_brokers and is_fenced (KIP-1073):
+ * this broker is never fenced, so it is listed either way, with is_fenced false.
  */
 import { ErrorCode } from '../../protocol/error-codes.js';
 import {
@@ -22,7 +23,7 @@ const CONTROLLER_ENDPOINTS = 2;
 export const describeClusterHandler: Handler = defineHandler<DescribeClusterRequest, DescribeClusterResponse>({
   api: describeClusterApi,
   minVersion: 0,
-  maxVersion: 1,
+  maxVersion: 2,
 
   handle(ctx, request, version) {
     const { broker } = ctx;

@@ -1,35 +1,48 @@
 /**
- * ListTransactions (key 66), v0–v1 (Kafka 4.3.1 serves 0–2; v2's transactional id pattern is beyond our spec).
+ * ListTransactions (key 66), v0–v2, Kafka 4.3.1's range.
  *
  * The transactional ids the coordinator knows, with producer id and state, filtered by state names (unknown
  * names are echoed in unknown_state_filters) and producer ids. `kafka-transactions list` reads it.
- * - v1+: duration filter: only transactions running (Ongoing) for at least that many ms.
+ * - v1+: duration filter: only ids whose transaction started more than that many ms ago (negative: no filter).
+ * - v2+: transactional id pattern (KIP-1152), an RE2 regular expression the whole id must match (null or empty: no
+ *   filter); one that does not compile is INVALID_REGULAR_EXPRESSION, with nothing else in the answer, as Kafka's
+ *   error response.
  */
 import { ErrorCode } from '../../protocol/error-codes.js';
 import { listTransactionsApi, type ListTransactionsRequest, type ListTransactionsResponse } from '../../protocol/generated/list-transactions.js';
+import { KafkaError } from '../../protocol/kafka-error.js';
+import { compileFullMatch } from '../../protocol/re2-pattern.js';
 import { defineHandler, type Handler } from '../handler.js';
 
 export const listTransactionsHandler: Handler = defineHandler<ListTransactionsRequest, ListTransactionsResponse>({
   api: listTransactionsApi,
   minVersion: 0,
-  maxVersion: 1,
+  maxVersion: 2,
 
   handle(ctx, request) {
     const { transactions } = ctx.broker;
-    if (!transactions.isActive) {
-      return { throttleTimeMs: 0, errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, unknownStateFilters: [], transactionStates: [] };
+    if (!transactions.isActive) return answer(ErrorCode.COORDINATOR_NOT_AVAILABLE);
+    let pattern: RegExp | null = null;
+    try {
+      if (request.transactionalIdPattern !== null && request.transactionalIdPattern !== '') pattern = compileFullMatch(request.transactionalIdPattern);
+    } catch (error) {
+      if (error instanceof KafkaError) return answer(error.errorCode);
+      throw error;
     }
     const listed = transactions.list({
       states: request.stateFilters,
       producerIds: request.producerIdFilters.map(Number),
       durationMs: Number(request.durationFilter),
-      pattern: null,
+      pattern,
     });
     return {
-      throttleTimeMs: 0,
-      errorCode: ErrorCode.NONE,
+      ...answer(ErrorCode.NONE),
       unknownStateFilters: listed.unknownStates,
       transactionStates: listed.transactions.map((t) => ({ transactionalId: t.transactionalId, producerId: BigInt(t.producerId), transactionState: t.state })),
     };
   },
 });
+
+function answer(errorCode: number): ListTransactionsResponse {
+  return { throttleTimeMs: 0, errorCode, unknownStateFilters: [], transactionStates: [] };
+}

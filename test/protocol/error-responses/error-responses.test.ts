@@ -106,3 +106,20 @@ test('Metadata: every requested topic, a null name answered as ""', () => {
     ['', 'AAAAAAAAAAAAAAAAAAAAAQ', ErrorCode.UNKNOWN_SERVER_ERROR, 0],
   ]);
 });
+
+test('Metadata: every requested topic carries the error; v13 adds it at the top level (MetadataRequest.getErrorResponse)', () => {
+  const metadata = errorResponses.get(3)!;
+  const request = { topics: [{ name: 'a', topicId: 'AAAAAAAAAAAAAAAAAAAAAA' }, { name: null, topicId: 'b2-lGxk1Sr2W9nZ3Xb7y8g' }] };
+  type Answer = { errorCode: number; topics: { name: string | null; topicId: string; errorCode: number }[] };
+  for (const version of [12, 13]) {
+    const answer = metadata.build(request, version, { code: ErrorCode.UNKNOWN_SERVER_ERROR, message: null }) as Answer;
+    const w = new Writer();
+    metadata.api.encodeResponse(w, answer, version);
+    const decoded = metadata.api.decodeResponse(new Reader(w.toBuffer()), version) as Answer;
+    assert.equal(decoded.errorCode, version >= 13 ? ErrorCode.UNKNOWN_SERVER_ERROR : ErrorCode.NONE, `v${version}`);
+    assert.deepEqual(decoded.topics.map((t) => [t.name, t.topicId, t.errorCode]), [
+      ['a', 'AAAAAAAAAAAAAAAAAAAAAA', ErrorCode.UNKNOWN_SERVER_ERROR],
+      ['', 'b2-lGxk1Sr2W9nZ3Xb7y8g', ErrorCode.UNKNOWN_SERVER_ERROR],
+    ]);
+  }
+});

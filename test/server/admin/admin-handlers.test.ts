@@ -1,5 +1,6 @@
 // The topic administration handlers over a raw socket, answers checked against what Kafka 4.3.1's reference
 // broker returned for the same requests (messages, codes, fields).
+import { resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { encodeRecordBatch } from '../../../src/protocol/records/record.js';
@@ -11,6 +12,7 @@ import { deleteTopicsApi } from '../../../src/protocol/generated/delete-topics.j
 import { createDescribeClusterRequest, describeClusterApi } from '../../../src/protocol/generated/describe-cluster.js';
 import { describeConfigsApi } from '../../../src/protocol/generated/describe-configs.js';
 import { describeLogDirsApi } from '../../../src/protocol/generated/describe-log-dirs.js';
+import { alterReplicaLogDirsApi } from '../../../src/protocol/generated/alter-replica-log-dirs.js';
 import { describeTopicPartitionsApi } from '../../../src/protocol/generated/describe-topic-partitions.js';
 import { electLeadersApi } from '../../../src/protocol/generated/elect-leaders.js';
 import { incrementalAlterConfigsApi } from '../../../src/protocol/generated/incremental-alter-configs.js';
@@ -250,4 +252,54 @@ test('ElectLeaders, ListPartitionReassignments, DescribeCluster: a single broker
   assert.deepEqual([cluster.controllerId, cluster.brokers], [1, [{ brokerId: 1, host: '127.0.0.1', port: broker.port, rack: null, isFenced: false }]]);
   const controllers = await roundTrip(client, describeClusterApi, 1, { ...createDescribeClusterRequest(), endpointType: 2 });
   assert.equal(controllers.errorCode, ErrorCode.MISMATCHED_ENDPOINT_TYPE);
+  // v2 (KIP-1073): the broker is never fenced, so it is listed whether fenced brokers are asked for or not.
+  for (const includeFencedBrokers of [false, true]) {
+    const v2 = await roundTrip(client, describeClusterApi, 2, { ...createDescribeClusterRequest(), includeFencedBrokers });
+    assert.deepEqual([v2.errorCode, v2.brokers], [ErrorCode.NONE, [{ brokerId: 1, host: '127.0.0.1', port: broker.port, rack: null, isFenced: false }]]);
+  }
+});
+
+test('DescribeLogDirs v5: one log dir, its absolute path, not cordoned; AlterReplicaLogDirs answers as Kafka 4.3.1 does with one dir', async () => {
+  await create([topic('moved', 2)]);
+  const logDir = resolve('data');
+  const dirs = await roundTrip(client, describeLogDirsApi, 5, { topics: [{ topic: 'moved', partitions: [0, 1] }] });
+  assert.deepEqual(dirs.results.map((r) => [r.errorCode, r.logDir, r.isCordoned, r.topics.map((t) => [t.name, t.partitions.map((p) => p.partitionIndex)])]),
+    [[ErrorCode.NONE, logDir, false, [['moved', [0, 1]]]]]);
+  const long = 'x'.repeat(214);
+  const dir = (path: string, topics: [string, number[]][]) => ({ path, topics: topics.map(([name, partitions]) => ({ name, partitions })) });
+  for (const version of [1, 2]) {
+    const moved = await roundTrip(client, alterReplicaLogDirsApi, version, {
+      dirs: [
+        dir(logDir, [['moved', [0, 9]], ['nope', [0]], ['x'.repeat(213), [0]], [long, [0]]]),
+        dir(`${logDir}/`, [['moved', [1]]]),
+        dir('/no/such/dir', [['nope', [1]], [long, [1]]]),
+        // Named again, in another dir: the last one counts.
+        dir('data', [['moved', [0]]]),
+      ],
+    });
+    assert.deepEqual(moved.results.map((t) => [t.topicName, t.partitions.map((p) => [p.partitionIndex, p.errorCode])]), [
+      ['moved', [[0, ErrorCode.LOG_DIR_NOT_FOUND], [9, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION], [1, ErrorCode.LOG_DIR_NOT_FOUND]]],
+      ['nope', [[0, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION], [1, ErrorCode.LOG_DIR_NOT_FOUND]]],
+      ['x'.repeat(213), [[0, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION]]],
+      [long, [[0, ErrorCode.INVALID_TOPIC_EXCEPTION], [1, ErrorCode.INVALID_TOPIC_EXCEPTION]]],
+    ], `v${version}`);
+    const same = await roundTrip(client, alterReplicaLogDirsApi, version, { dirs: [dir(logDir, [['moved', [0, 1]]])] });
+    assert.deepEqual(same.results.map((t) => [t.topicName, t.partitions.map((p) => [p.partitionIndex, p.errorCode])]),
+      [['moved', [[0, ErrorCode.NONE], [1, ErrorCode.NONE]]]], `v${version}`);
+  }
+});
+
+test('cordoned.log.dirs=*: DescribeLogDirs v5 reports the dir cordoned; moving a replica into it is INVALID_REPLICA_ASSIGNMENT', async () => {
+  const cordoned = await startTestBroker({ 'cordoned.log.dirs': '*' });
+  const c = await RawClient.connect(cordoned.port);
+  try {
+    const logDir = resolve('data');
+    const dirs = await roundTrip(c, describeLogDirsApi, 5, { topics: null });
+    assert.deepEqual(dirs.results.map((r) => [r.logDir, r.isCordoned]), [[logDir, true]]);
+    const moved = await roundTrip(c, alterReplicaLogDirsApi, 2, { dirs: [{ path: logDir, topics: [{ name: 'nope', partitions: [0] }] }, { path: '/elsewhere', topics: [{ name: 'nope', partitions: [1] }] }] });
+    assert.deepEqual(moved.results.map((t) => t.partitions.map((p) => [p.partitionIndex, p.errorCode])), [[[0, ErrorCode.INVALID_REPLICA_ASSIGNMENT], [1, ErrorCode.LOG_DIR_NOT_FOUND]]]);
+  } finally {
+    await c.close();
+    await cordoned.close();
+  }
 });

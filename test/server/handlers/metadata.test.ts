@@ -41,9 +41,9 @@ function checkOrders(response: MetadataResponse, version: number): void {
   );
 }
 
-test('Metadata v0-v12: brokers, cluster id, controller and every topic', async () => {
+test('Metadata v0-v13: brokers, cluster id, controller and every topic; v13\'s top-level error code is NONE', async () => {
   await withBroker(async (client, port, clusterId) => {
-    for (let version = 0; version <= 12; version++) {
+    for (let version = 0; version <= 13; version++) {
       const response = await roundTrip(client, metadataApi, version, request(version === 0 ? [] : null));
       assert.deepEqual(response.brokers, [{ nodeId: 7, host: '127.0.0.1', port, rack: null }], `v${version}`);
       assert.equal(response.clusterId, version >= 2 ? clusterId : null, `v${version}`);
@@ -51,13 +51,14 @@ test('Metadata v0-v12: brokers, cluster id, controller and every topic', async (
       assert.deepEqual(response.topics.map((t) => t.name).sort(), ['__consumer_offsets', 'orders'], `v${version}`);
       assert.equal(response.topics.find((t) => t.name === '__consumer_offsets')!.isInternal, version >= 1);
       checkOrders(response, version);
+      assert.equal(response.errorCode, ErrorCode.NONE, `v${version}`);
     }
   });
 });
 
 test('an empty topic list means no topics from v1 on', async () => {
   await withBroker(async (client) => {
-    for (let version = 1; version <= 12; version++) {
+    for (let version = 1; version <= 13; version++) {
       const response = await roundTrip(client, metadataApi, version, request([]));
       assert.deepEqual(response.topics, [], `v${version}`);
       assert.equal(response.brokers.length, 1);
@@ -67,7 +68,7 @@ test('an empty topic list means no topics from v1 on', async () => {
 
 test('named topics: known ones described, unknown ones UNKNOWN_TOPIC_OR_PARTITION, illegal names INVALID_TOPIC_EXCEPTION', async () => {
   await withBroker(async (client) => {
-    for (let version = 0; version <= 12; version++) {
+    for (let version = 0; version <= 13; version++) {
       const response = await roundTrip(client, metadataApi, version, request(byName(['orders', 'missing', 'bad/name', 'orders'])));
       assert.deepEqual(
         response.topics.map((t) => [t.name, t.errorCode, t.partitions.length]),
@@ -81,7 +82,7 @@ test('named topics: known ones described, unknown ones UNKNOWN_TOPIC_OR_PARTITIO
 
 test('v7+ carries leader epochs; v8+ authorized operations only when asked; cluster operations only v8-v10', async () => {
   await withBroker(async (client) => {
-    for (let version = 8; version <= 12; version++) {
+    for (let version = 8; version <= 13; version++) {
       const plain = await roundTrip(client, metadataApi, version, request(byName(['orders'])));
       assert.equal(plain.topics[0]!.topicAuthorizedOperations, OMITTED);
       assert.equal(plain.clusterAuthorizedOperations, OMITTED);

@@ -1,0 +1,82 @@
+// Kafka 4.3.1's LogDirsCommand (kafka-log-dirs --describe, DescribeLogDirs v5 through the Admin client) and its
+// Admin.alterReplicaLogDirs (AlterReplicaLogDirs v2; java/AlterReplicaLogDirs.java) against an in-process gregor:
+// what they print against the reference broker (compat-tests/reference) for a topic of two partitions, one holding a
+// batch; only the log dir's path differs.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { startTestBroker } from '../server/broker-harness.js';
+import { installJavaTools, runJavaToolOk } from './java-tools.js';
+
+let broker: Awaited<ReturnType<typeof startTestBroker>>;
+let bootstrap: string;
+
+before(async () => {
+  installJavaTools();
+  broker = await startTestBroker({ 'node.id': '1' });
+  bootstrap = `127.0.0.1:${broker.port}`;
+});
+
+after(async () => {
+  await broker?.close();
+});
+
+test('kafka-log-dirs --describe prints what it prints against Kafka 4.3.1', { timeout: 300_000 }, async () => {
+  {
+    await runJavaToolOk('kafka-topics', ['--bootstrap-server', bootstrap, '--create', '--topic', 'ld', '--partitions', '2']);
+    await runJavaToolOk('kafka-console-producer', ['--bootstrap-server', bootstrap, '--topic', 'ld', '--command-property', 'partitioner.class=org.apache.kafka.clients.producer.RoundRobinPartitioner'], 'a\n');
+    const out = await runJavaToolOk('kafka-run-class', ['org.apache.kafka.tools.LogDirsCommand', '--bootstrap-server', bootstrap, '--describe', '--topic-list', 'ld']);
+    const lines = out.trim().split('\n');
+    assert.deepEqual(lines.slice(0, 2), ['Querying brokers for log directories information', 'Received log directory information from brokers 1']);
+    const described = JSON.parse(lines[2]!) as { brokers: { logDirs: { partitions: { partition: string }[] }[] }[] };
+    // The partitions come in the tool's hash order: compare them sorted.
+    for (const dir of described.brokers[0]!.logDirs) dir.partitions.sort((a, b) => a.partition.localeCompare(b.partition));
+    assert.deepEqual(described, {
+      brokers: [{
+        broker: 1,
+        logDirs: [{
+          partitions: [
+            { partition: 'ld-0', size: 0, offsetLag: 0, isFuture: false },
+            { partition: 'ld-1', size: 69, offsetLag: 0, isFuture: false },
+          ],
+          error: null,
+          logDir: resolve('data'),
+        }],
+      }],
+      version: 1,
+    });
+  }
+});
+
+/** Runs a single-file Java program over Kafka 4.3.1's jars; resolves with its exit code and output (the broker runs meanwhile). */
+function runJava(source: string, args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done, reject) => {
+    const child = spawn('java', ['-cp', resolve('compat-tests/.cache/kafka-4.3.1/libs/*'), resolve(source), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      done({ code, stdout, stderr });
+    });
+  });
+}
+
+test('Admin.alterReplicaLogDirs: each replica\'s outcome as against Kafka 4.3.1 (its one log dir: no move to make)', { timeout: 300_000 }, async () => {
+  const dir = resolve('data');
+  const run = await runJava('test/e2e/java/AlterReplicaLogDirs.java', [
+    bootstrap, '1', `ld:0=${dir}`, `ld:1=${dir}/`, `ld:7=${dir}`, `nope:0=${dir}`, 'nope:1=/no/such/dir',
+  ]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.deepEqual(run.stdout.trim().split('\n'), [
+    'ld-0 ok',
+    'ld-1 LogDirNotFoundException: The user-specified log directory is not found in the broker config.',
+    'ld-7 UnknownTopicOrPartitionException: This server does not host this topic-partition.',
+    'nope-0 UnknownTopicOrPartitionException: This server does not host this topic-partition.',
+    'nope-1 LogDirNotFoundException: The user-specified log directory is not found in the broker config.',
+  ]);
+});
