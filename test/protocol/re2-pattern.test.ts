@@ -23,6 +23,14 @@ test('the whole id must match; RE2 syntax JS writes differently is translated', 
   assert.deepEqual(matches('[[:upper:][:punct:]]+A', ids), ['TX-A']); // reference
 });
 
+test('RE2 syntax JS has no form for: inner flag groups, negated POSIX classes, ungreedy', () => {
+  const ids = ['tx-a', 'TX-A', 'tx-aa', 'x1'];
+  assert.deepEqual(matches('tx-(?i:A)', ids), ['tx-a']);
+  assert.deepEqual(matches('[[:^alpha:]]x-a', ids), []);
+  assert.deepEqual(matches('x[[:^alpha:]]', ids), ['x1']);
+  assert.deepEqual(matches('(?U)tx-a+', ids), ['tx-a', 'tx-aa']);
+});
+
 test('what RE2 refuses is INVALID_REGULAR_EXPRESSION, JS-only syntax included (reference)', () => {
   for (const pattern of ['(', '(a)\\1', '(?=t)tx-a', '(?!t)x', '(?<=t)x', '(?>x)', '(?P=n)', '\\k<n>', 'a\\', '*a', '[[:bogus:]]']) {
     assert.throws(() => compileFullMatch(pattern), (error: unknown) => error instanceof KafkaError && error.errorCode === ErrorCode.INVALID_REGULAR_EXPRESSION, pattern);

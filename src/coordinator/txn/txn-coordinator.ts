@@ -10,6 +10,7 @@
  * one moves to a new producer id as the transaction completes). The finalized transaction.version is read when
  * Kafka reads it: the value version of each record logged, and the version of the aborts the coordinator starts.
  */
+import type { FullMatchPattern } from '../../protocol/re2-pattern.js';
 import type { BrokerConfig } from '../../config/index.js';
 import { ErrorCode } from '../../protocol/error-codes.js';
 import { silentLog, type Log } from '../../log.js';
@@ -506,7 +507,7 @@ export class TxnCoordinator {
    * Kafka's TransactionStateManager, the duration filter keeps ids whose transaction started more than that long
    * ago, whatever their state (an id without a transaction, start -1, always passes).
    */
-  list(filters: { states: readonly string[]; producerIds: readonly number[]; durationMs: number; pattern: RegExp | null }): { unknownStates: string[]; transactions: ListedTransaction[] } {
+  list(filters: { states: readonly string[]; producerIds: readonly number[]; durationMs: number; pattern: FullMatchPattern | null }): { unknownStates: string[]; transactions: ListedTransaction[] } {
     const unknownStates = filters.states.filter((s) => stateByName(s) === undefined);
     const states = new Set(filters.states.map(stateByName).filter((s): s is TxnStateId => s !== undefined));
     const now = this.scheduler.now();

@@ -11,7 +11,7 @@
 import { ErrorCode } from '../../protocol/error-codes.js';
 import { listTransactionsApi, type ListTransactionsRequest, type ListTransactionsResponse } from '../../protocol/generated/list-transactions.js';
 import { KafkaError } from '../../protocol/kafka-error.js';
-import { compileFullMatch } from '../../protocol/re2-pattern.js';
+import { compileFullMatch, type FullMatchPattern } from '../../protocol/re2-pattern.js';
 import { defineHandler, type Handler } from '../handler.js';
 
 export const listTransactionsHandler: Handler = defineHandler<ListTransactionsRequest, ListTransactionsResponse>({
@@ -22,7 +22,7 @@ export const listTransactionsHandler: Handler = defineHandler<ListTransactionsRe
   handle(ctx, request) {
     const { transactions } = ctx.broker;
     if (!transactions.isActive) return answer(ErrorCode.COORDINATOR_NOT_AVAILABLE);
-    let pattern: RegExp | null = null;
+    let pattern: FullMatchPattern | null = null;
     try {
       if (request.transactionalIdPattern !== null && request.transactionalIdPattern !== '') pattern = compileFullMatch(request.transactionalIdPattern);
     } catch (error) {
