@@ -11,6 +11,7 @@ import { StoreTopicCatalog } from '../broker/store-topic-catalog.js';
 import { GroupCoordinator } from '../coordinator/group-coordinator.js';
 import { ProducerStates } from '../broker/producer-states.js';
 import { Features } from '../broker/features.js';
+import { fileFeatureStore, memoryFeatureStore } from '../broker/feature-store.js';
 import { openTransactions } from '../coordinator/txn/open-transactions.js';
 import { silentLog, type Log } from '../log.js';
 import type { LogStore } from '../storage/log-store.js';
@@ -88,7 +89,9 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   // limits and queued.max.requests stay the static ones (dynamic listeners are stored and described, not
   // applied); the connection quotas follow every change.
   const engine = logEngine(staticConfig, options.topics !== undefined);
-  const dynamic = await DynamicConfigs.open(staticConfig, dynamicConfigStoreFor(staticConfig, options.store !== undefined ? 'memory' : engine));
+  const stateDirectory = stateDir(staticConfig, options.store !== undefined ? 'memory' : engine);
+  const dynamic = await DynamicConfigs.open(staticConfig,
+    stateDirectory === undefined ? memoryDynamicConfigStore() : fileDynamicConfigStore(stateDirectory));
   const config = dynamic.config;
   const securityProtocolMap = staticConfig['listener.security.protocol.map'];
   const listenerSpecs = parseListeners(staticConfig['listeners'], { securityProtocolMap });
@@ -150,7 +153,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
     const groups = await GroupCoordinator.open({ store, config, log });
     opened.push(() => groups.close());
     // Producer state is rebuilt from the logs, then transactions from __transaction_state (prepared ones finish).
-    const features = new Features();
+    const features = await Features.open(stateDirectory === undefined ? memoryFeatureStore() : fileFeatureStore(stateDirectory));
     const producerStates = await ProducerStates.load(store);
     const replicaManager = new ReplicaManager(store, config, { producerState: producerStates, transactions: producerStates });
     const transactions = await openTransactions({ config, liveConfig: () => dynamic.config, replicaManager, producerStates, groups, log });
@@ -235,10 +238,12 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   };
 }
 
-/** Where the dynamic broker configs are kept: beside the file engine's logs, else in memory (as the data is). */
-function dynamicConfigStoreFor(config: BrokerConfig, engine: LogEngine) {
-  const logDir = config['log.dirs'][0];
-  return engine === 'memory' || logDir === undefined ? memoryDynamicConfigStore() : fileDynamicConfigStore(logDir);
+/**
+ * Where the broker's own state (dynamic configs, finalized features) is kept: the file engine's first log dir;
+ * undefined for the memory engine, which keeps it in memory as it keeps the data.
+ */
+function stateDir(config: BrokerConfig, engine: LogEngine): string | undefined {
+  return engine === 'memory' ? undefined : config['log.dirs'][0];
 }
 
 /**
