@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { ErrorCode } from '../../../src/protocol/error-codes.js';
 import { addRaftVoterApi } from '../../../src/protocol/generated/add-raft-voter.js';
 import { apiVersionsApi } from '../../../src/protocol/generated/api-versions.js';
+import { describeConfigsApi } from '../../../src/protocol/generated/describe-configs.js';
 import { describeQuorumApi } from '../../../src/protocol/generated/describe-quorum.js';
 import { incrementalAlterConfigsApi } from '../../../src/protocol/generated/incremental-alter-configs.js';
 import { removeRaftVoterApi } from '../../../src/protocol/generated/remove-raft-voter.js';
@@ -98,8 +99,20 @@ test('eligible.leader.replicas.version gates min.insync.replicas\' config rules,
     await roundTrip(client, updateFeaturesApi, 2, { timeoutMs: 60000, validateOnly: false, featureUpdates: [update('eligible.leader.replicas.version', 0, 2)] });
     assert.deepEqual(await errorOf('', 1, null), [ErrorCode.NONE, null]);
     assert.deepEqual(await errorOf(nodeId, 0, '1'), [ErrorCode.NONE, null]);
+    const dynamicMinIsr = async (resourceName: string) => {
+      const r = await roundTrip(client, describeConfigsApi, 4, {
+        resources: [{ resourceType: 4, resourceName, configurationKeys: ['min.insync.replicas'] }], includeSynonyms: false, includeDocumentation: false,
+      });
+      return r.results[0]!.configs.map((c) => [c.value, c.configSource]);
+    };
+    // DYNAMIC_BROKER_CONFIG (2) at the broker level, the cluster level gone (DescribeConfigs of '' lists only what is set).
+    assert.deepEqual(await dynamicMinIsr(nodeId), [['1', 2]]);
+    assert.deepEqual(await dynamicMinIsr(''), []);
     // On again: the cluster-level value comes back (the static one) and the broker-level one goes.
     await roundTrip(client, updateFeaturesApi, 2, { timeoutMs: 60000, validateOnly: false, featureUpdates: [update('eligible.leader.replicas.version', 1)] });
+    // DYNAMIC_DEFAULT_BROKER_CONFIG (3) at both levels.
+    assert.deepEqual(await dynamicMinIsr(nodeId), [['1', 3]]);
+    assert.deepEqual(await dynamicMinIsr(''), [['1', 3]]);
     assert.deepEqual(await errorOf(nodeId, 1, null), [ErrorCode.INVALID_CONFIG, 'Broker-level min.insync.replicas cannot be altered while ELR is enabled.']);
     assert.deepEqual(await errorOf('', 0, '1'), [ErrorCode.NONE, null]);
   });
