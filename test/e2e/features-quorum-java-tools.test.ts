@@ -1,5 +1,8 @@
 // Feature flags and the KRaft quorum through Kafka 4.3.1's own tools (kafka-features, kafka-metadata-quorum,
 // kafka-cluster): the output a single-node Kafka 4.3.1 prints, line for line, where gregor's values are Kafka's.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestBroker } from '../server/broker-harness.js';
@@ -100,7 +103,24 @@ test('kafka-metadata-quorum describe --status and --replication: itself, the onl
   assert.deepEqual(rest, ['']);
 });
 
-test('kafka-metadata-quorum remove-controller and kafka-cluster unregister end as on Kafka 4.3.1', { timeout: 300_000 }, async () => {
+test('kafka-metadata-quorum add-controller / remove-controller and kafka-cluster unregister end as on Kafka 4.3.1', { timeout: 300_000 }, async () => {
+  // add-controller reads a formatted controller's config (its node id, listeners and directory id).
+  const dir = await mkdtemp(join(tmpdir(), 'gregor-add-controller-'));
+  try {
+    const config = join(dir, 'controller.properties');
+    await writeFile(config, [
+      'process.roles=controller', 'node.id=2', `controller.quorum.bootstrap.servers=${bootstrap}`, 'listeners=CONTROLLER://127.0.0.1:0',
+      'controller.listener.names=CONTROLLER', 'listener.security.protocol.map=CONTROLLER:PLAINTEXT', `log.dirs=${join(dir, 'data')}`, '',
+    ].join('\n'));
+    const formatted = await runJavaTool('kafka-storage', ['format', '--cluster-id', broker.clusterId, '--config', config, '--no-initial-controllers']);
+    assert.equal(formatted.code, 0, formatted.stderr);
+    const added = await runJavaTool('kafka-metadata-quorum', ['--bootstrap-server', bootstrap, '--command-config', config, 'add-controller']);
+    assert.equal(added.code, 1);
+    assert.match(added.stderr, /^org\.apache\.kafka\.common\.errors\.UnsupportedVersionException: Cluster doesn't support adding voter because the kraft\.version feature is 0$/m);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+
   const removed = await runJavaTool('kafka-metadata-quorum',
     ['--bootstrap-server', bootstrap, 'remove-controller', '--controller-id', '1', '--controller-directory-id', 'AAAAAAAAAAAAAAAAAAAAAQ']);
   assert.equal(removed.code, 1);
