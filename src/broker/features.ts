@@ -75,6 +75,7 @@ export class Features {
   /** Saves run one after another, each with the levels as they were when it was asked for. */
   #saving: Promise<void> = Promise.resolve();
 
+  /** `levels`: finalized levels that differ from the defaults. */
   constructor(
     supported: readonly SupportedFeature[] = SUPPORTED_FEATURES,
     levels?: ReadonlyMap<string, number>,
@@ -82,8 +83,7 @@ export class Features {
     store: FeatureStore = memoryFeatureStore(),
   ) {
     this.#supported = new Map(supported.map((f) => [f.name, f]));
-    // Stored levels name every feature finalized when they were written: one they do not name was not there, so 0.
-    for (const f of supported) this.#levels.set(f.name, levels === undefined ? f.defaultLevel : (levels.get(f.name) ?? 0));
+    for (const f of supported) this.#levels.set(f.name, levels?.get(f.name) ?? f.defaultLevel);
     this.#epoch = epoch;
     this.#store = store;
   }
@@ -104,7 +104,11 @@ export class Features {
         }
       }
     }
-    return new Features(supported, stored?.levels, stored?.epoch ?? 1n, store);
+    if (stored === undefined) return new Features(supported, undefined, 1n, store);
+    // Stored levels name every feature finalized when they were written: one they do not name was not there, so 0
+    // (as a Kafka cluster formed before a feature existed has it off until an upgrade).
+    const levels = new Map(supported.map((f) => [f.name, stored.levels.get(f.name) ?? 0]));
+    return new Features(supported, levels, stored.epoch, store);
   }
 
   get epoch(): bigint {

@@ -109,3 +109,14 @@ test('a stored level this broker cannot run at, or a damaged file, stops the ope
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test('a stored file that does not name a feature (written before it was supported) has it at 0, as an upgraded Kafka cluster', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'gregor-features-'));
+  try {
+    await writeFile(join(dir, FEATURES_FILE), JSON.stringify({ version: 1, epoch: '7', levels: { 'metadata.version': 30 } }));
+    const features = await Features.open(fileFeatureStore(dir));
+    assert.deepEqual([features.epoch, features.level('eligible.leader.replicas.version'), features.level('metadata.version')], [7n, 0, 30]);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
