@@ -10,6 +10,7 @@
  *
  * The finalized levels outlive a restart (feature-store.ts); the epoch goes up by one with every change.
  */
+import { KafkaError } from '../protocol/kafka-error.js';
 import type { FeatureStore } from './feature-store.js';
 import { memoryFeatureStore } from './feature-store.js';
 
@@ -61,7 +62,11 @@ export interface FeatureUpdate {
 }
 
 /** Why an update is refused: always INVALID_UPDATE_VERSION, with Kafka's message. */
-export class FeatureUpdateError extends Error {}
+export class FeatureUpdateError extends KafkaError {
+  constructor(message: string) {
+    super('INVALID_UPDATE_VERSION', message);
+  }
+}
 
 export type FeaturesListener = (changed: readonly FinalizedFeature[]) => void;
 

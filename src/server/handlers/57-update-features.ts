@@ -33,7 +33,7 @@ export const updateFeaturesHandler: Handler = defineHandler<UpdateFeaturesReques
       changes = features.check(request.featureUpdates.map((u) => ({ name: u.feature, level: u.maxVersionLevel, upgradeType: u.upgradeType })), nodeId);
     } catch (error) {
       if (!(error instanceof FeatureUpdateError)) throw error;
-      response.errorCode = ErrorCode.INVALID_UPDATE_VERSION;
+      response.errorCode = error.errorCode;
       response.errorMessage = `The update failed for all features since the following feature had an error: ${error.message}`;
       return response;
     }
