@@ -49,6 +49,7 @@ export const SCENARIOS = [
   'error-message-too-large',
   'error-invalid-topic',
   'error-invalid-config',
+  'features-quorum',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 

@@ -11,6 +11,7 @@ import { StoreTopicCatalog } from '../broker/store-topic-catalog.js';
 import { GroupCoordinator } from '../coordinator/group-coordinator.js';
 import { ProducerStates } from '../broker/producer-states.js';
 import { Features } from '../broker/features.js';
+import { fileFeatureStore, memoryFeatureStore } from '../broker/feature-store.js';
 import { openTransactions } from '../coordinator/txn/open-transactions.js';
 import { silentLog, type Log } from '../log.js';
 import type { LogStore } from '../storage/log-store.js';
@@ -162,7 +163,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
     });
     opened.push(() => groups.close());
     // Producer state is rebuilt from the logs, then transactions from __transaction_state (prepared ones finish).
-    const features = options.features ?? new Features();
+    const features = options.features ?? (await Features.open(metadataDir === undefined ? memoryFeatureStore() : fileFeatureStore(metadataDir)));
     const producerStates = await ProducerStates.load(store);
     const replicaManager = new ReplicaManager(store, config, { producerState: producerStates, transactions: producerStates });
     const transactions = await openTransactions({ config, liveConfig: () => dynamic.config, replicaManager, producerStates, groups, features, log });
@@ -251,7 +252,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
 
 /**
  * Where what Kafka keeps in its metadata log (dynamic broker configs, client quotas, group and client metrics
- * configs) is kept: beside the file engine's logs; undefined: in memory, as the data is.
+ * configs, finalized features) is kept: beside the file engine's logs; undefined: in memory, as the data is.
  */
 function metadataDirFor(config: BrokerConfig, engine: LogEngine): string | undefined {
   return engine === 'memory' ? undefined : config['log.dirs'][0];

@@ -7,6 +7,7 @@ import { referenceDir } from '../../lib/paths.js';
 import { tool } from '../../lib/tools.js';
 import { parseDescribe, topics } from './common.js';
 import { eventually } from '../../runner/eventually.js';
+import { featuresQuorum } from './features.js';
 import { errorInvalidConfig, errorInvalidTopic, errorMessageTooLarge, errorUnknownTopic } from './errors.js';
 import { brokerRestart, commitResume, groupRebalance, idempotentProducer, offsetReset, offsetsForTimes, seekReplay, transactions, twoGroups } from './groups.js';
 import { pass, type ClientSuite, type ScenarioContext } from '../../runner/types.js';
@@ -123,5 +124,6 @@ export const javaTools: ClientSuite = {
     'error-message-too-large': errorMessageTooLarge,
     'error-invalid-topic': errorInvalidTopic,
     'error-invalid-config': errorInvalidConfig,
+    'features-quorum': featuresQuorum,
   },
 };

@@ -14,7 +14,7 @@ import type { FullMatchPattern } from '../../protocol/re2-pattern.js';
 import type { BrokerConfig } from '../../config/index.js';
 import { ErrorCode } from '../../protocol/error-codes.js';
 import { silentLog, type Log } from '../../log.js';
-import type { Features } from '../../broker/features.js';
+import { TRANSACTION_VERSION, type Features } from '../../broker/features.js';
 import { systemScheduler, type Cancel, type Scheduler } from '../../storage/scheduler.js';
 import type { ProducerIdManager } from '../producer-ids.js';
 import {
@@ -536,7 +536,7 @@ export class TxnCoordinator {
 
   /** The finalized transaction.version now (Kafka's TransactionStateManager.transactionVersionLevel). */
   private transactionVersion(): number {
-    return this.features.level('transaction.version');
+    return this.features.level(TRANSACTION_VERSION);
   }
 
   /** Logs the new fields, then applies them; the id is marked pending meanwhile. Resolves with an error code. */

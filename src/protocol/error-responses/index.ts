@@ -7,11 +7,13 @@ import { clusterErrorResponses } from './cluster.js';
 import { dataErrorResponses } from './data.js';
 import type { ErrorResponseBuilder } from './define.js';
 import { groupErrorResponses } from './groups.js';
+import { quorumErrorResponses } from './quorum.js';
 import { transactionErrorResponses } from './transactions.js';
 
 export type { ErrorResponseBuilder } from './define.js';
 
 export const errorResponses: ReadonlyMap<number, ErrorResponseBuilder> = new Map(
-  [...dataErrorResponses, ...clusterErrorResponses, ...adminErrorResponses, ...groupErrorResponses, ...transactionErrorResponses]
+  [...dataErrorResponses, ...clusterErrorResponses, ...adminErrorResponses, ...groupErrorResponses, ...transactionErrorResponses,
+    ...quorumErrorResponses]
     .map((builder) => [builder.api.apiKey, builder]),
 );

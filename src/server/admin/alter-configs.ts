@@ -20,6 +20,7 @@ import { dynamicConfigs, reconfigurationProblem } from './dynamic-configs.js';
 import { alterClientMetricsConfigs, alterGroupConfigs } from './alter-resource-configs.js';
 import { resourceConfigs } from './resource-configs.js';
 import type { ApiError } from '../../protocol/api-error.js';
+import { ELIGIBLE_LEADER_REPLICAS_VERSION } from '../../broker/features.js';
 import { apiErrorOf } from '../../protocol/kafka-error.js';
 import { invalidTopicNameMessage } from '../../protocol/topic-names.js';
 
@@ -219,10 +220,9 @@ async function alterBroker(ctx: RequestContext, resource: ResourceChanges, valid
     if (perBrokerOnly.length > 0) {
       return invalidRequest(`Cannot update these configs at default cluster level, broker id must be specified: [${perBrokerOnly.join(', ')}]`);
     }
-    if (!Object.hasOwn(next, 'min.insync.replicas')) {
-      return invalidConfig('Cluster-level min.insync.replicas cannot be removed while ELR is enabled.');
-    }
   }
+  const elrProblem = elrMinIsrProblem(ctx, resource, level, next, legacy);
+  if (elrProblem !== null) return invalidConfig(elrProblem);
   // The new live config must resolve as a whole, and changes Kafka's reconfigurables refuse are refused.
   let preview;
   try {
@@ -235,6 +235,28 @@ async function alterBroker(ctx: RequestContext, resource: ResourceChanges, valid
   if (refused !== null) return invalidRequest(refused);
   if (!validateOnly) await dynamic.replace(level, next);
   return NONE;
+}
+
+/**
+ * With eligible.leader.replicas.version 1, min.insync.replicas is the cluster's alone (Kafka's
+ * ConfigurationControlManager): a broker-level one cannot be set, changed or removed, the cluster-level one cannot
+ * be removed. Kafka's controller writes a record for every key a BROKER request names, and legacy AlterConfigs
+ * also removes the keys it leaves out.
+ */
+function elrMinIsrProblem(
+  ctx: RequestContext,
+  resource: ResourceChanges,
+  level: 'perBroker' | 'clusterDefault',
+  next: Readonly<Record<string, string>>,
+  legacy: boolean,
+): string | null {
+  if (ctx.broker.features.level(ELIGIBLE_LEADER_REPLICAS_VERSION) < 1) return null;
+  const key = 'min.insync.replicas';
+  if (level === 'perBroker') {
+    const touched = resource.configs.some((c) => c.name === key) || (legacy && dynamicConfigs(ctx.broker).perBroker.has(key));
+    return touched ? 'Broker-level min.insync.replicas cannot be altered while ELR is enabled.' : null;
+  }
+  return Object.hasOwn(next, key) ? null : 'Cluster-level min.insync.replicas cannot be removed while ELR is enabled.';
 }
 
 const LOG_LEVELS = ['DEBUG', 'ERROR', 'FATAL', 'INFO', 'TRACE', 'WARN'];

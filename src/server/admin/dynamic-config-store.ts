@@ -11,6 +11,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readTextIfExists, writeFileAtomic } from '../../storage/file/atomic-file.js';
+import { parseStateFile } from '../../storage/file/state-file.js';
 
 export const DYNAMIC_CONFIGS_FILE = 'gregor-dynamic-configs.json';
 const FORMAT_VERSION = 1;
@@ -66,18 +67,7 @@ export function formatDynamicConfigs(configs: StoredDynamicConfigs): string {
 
 /** Reads the file's text; a one-line Error naming the file and what is wrong when it is not this format. */
 export function parseDynamicConfigs(text: string, path: string): StoredDynamicConfigs {
-  const fail = (problem: string): never => {
-    throw new Error(`${path}: ${problem}; fix or remove the file (it holds the dynamic broker configs)`);
-  };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return fail('not valid JSON');
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return fail('expects a JSON object');
-  const record = parsed as Record<string, unknown>;
-  if (record['version'] !== FORMAT_VERSION) return fail(`unsupported version ${JSON.stringify(record['version'])} (expects ${FORMAT_VERSION})`);
+  const { record, fail } = parseStateFile(text, path, FORMAT_VERSION, 'the dynamic broker configs');
   const layer = (name: string): Map<string, string> => {
     const value = record[name] ?? {};
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail(`"${name}" must be an object of strings`);
