@@ -23,6 +23,11 @@ export function highestVersions(requests: readonly CapturedRequest[]): Record<st
   return Object.fromEntries([...highest].sort(([a], [b]) => a.localeCompare(b)));
 }
 
+/** The same context with another bootstrap address (the proxy's), for scenarios that connect through the context. */
+export function withBootstrap(context: ScenarioContext, bootstrap: string): ScenarioContext {
+  return { ...context, target: { ...context.target, bootstrap } };
+}
+
 /** Runs `work` with a bootstrap address that leads through a fresh proxy; returns its result and the requests seen. */
 export async function throughProxy<T>(context: ScenarioContext, work: (bootstrap: string) => Promise<T>): Promise<{ value: T; requests: readonly CapturedRequest[] }> {
   const [host, port] = context.target.bootstrap.split(':');
