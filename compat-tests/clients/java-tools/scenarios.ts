@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describeFailure, runCommand } from '../../lib/command.js';
 import { referenceDir } from '../../lib/paths.js';
 import { tool } from '../../lib/tools.js';
+import { clusterAdmin } from './cluster.js';
 import { parseDescribe, topics } from './common.js';
 import { eventually } from '../../runner/eventually.js';
 import { errorInvalidConfig, errorInvalidTopic, errorMessageTooLarge, errorUnknownTopic } from './errors.js';
@@ -123,5 +124,6 @@ export const javaTools: ClientSuite = {
     'error-message-too-large': errorMessageTooLarge,
     'error-invalid-topic': errorInvalidTopic,
     'error-invalid-config': errorInvalidConfig,
+    'cluster-admin': clusterAdmin,
   },
 };
