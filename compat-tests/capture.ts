@@ -42,6 +42,8 @@ export interface CaptureProxy {
   readonly recorded: number;
   /** Every request forwarded so far (including those that get no response, such as Produce with acks=0). */
   readonly requests: readonly CapturedRequest[];
+  /** Responses whose advertised address was renamed to the proxy's (see `advertised`). */
+  readonly renamed: number;
   /** Stops listening, closes open connections and removes request files that never got a response. */
   close(): Promise<void>;
 }
@@ -80,6 +82,7 @@ export async function startCaptureProxy(options: CaptureOptions): Promise<Captur
   if (outDir !== undefined) mkdirSync(outDir, { recursive: true });
   let sequence = 0;
   let recorded = 0;
+  let renamed = 0;
   let listenPort = options.listenPort;
   const log: CapturedRequest[] = [];
   const sockets = new Set<Socket>();
@@ -136,7 +139,9 @@ export async function startCaptureProxy(options: CaptureOptions): Promise<Captur
           }
           if (advertised === undefined) continue;
           const namesBrokers = request !== undefined && NAMING_BROKERS.has(request.apiKey);
-          forwarded.push(sized(namesBrokers ? rewriteAdvertisedPort(frame, advertised.host, advertised.port, listenPort) : frame));
+          const answer = namesBrokers ? rewriteAdvertisedPort(frame, advertised.host, advertised.port, listenPort) : frame;
+          if (answer !== frame) renamed += 1;
+          forwarded.push(sized(answer));
         }
       } catch (error) {
         console.error(`capture: ${(error as Error).message}; closing that connection`);
@@ -173,6 +178,9 @@ export async function startCaptureProxy(options: CaptureOptions): Promise<Captur
       return recorded;
     },
     requests: log,
+    get renamed() {
+      return renamed;
+    },
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,7 +1,8 @@
 // Which API versions a client really used: part of a scenario runs through the recording proxy (capture.ts) in
 // front of the target, which keeps advertising itself; the proxy renames it in Metadata, FindCoordinator and
 // DescribeCluster answers, so the client's later connections (the group and transaction coordinators) come back
-// through it too. Works the same for gregor, a fresh reference broker and one given with --bootstrap.
+// through it too. Works the same for gregor, a fresh reference broker and one given with --bootstrap, as long as
+// the broker advertises the bootstrap address (a gregor on localhost: --bootstrap localhost:<port>).
 import { startCaptureProxy, type CapturedRequest } from '../capture.js';
 import { excuseNotServed } from '../lib/not-served.js';
 import { apiName } from '../wire/api-names.js';
@@ -40,6 +41,10 @@ export async function throughProxy<T>(context: ScenarioContext, work: (bootstrap
   });
   try {
     const value = await work(`${host}:${proxy.port}`);
+    // A broker advertising another address than the bootstrap one is never renamed: the client went around the proxy.
+    if (proxy.requests.some((r) => r.apiKey === 3) && proxy.renamed === 0) {
+      throw new Error(`the broker does not advertise ${context.target.bootstrap} (its bootstrap address), so clients bypassed the recording proxy`);
+    }
     return { value, requests: [...proxy.requests] };
   } finally {
     await proxy.close();

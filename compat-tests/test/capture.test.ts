@@ -140,6 +140,7 @@ test('with advertised, Metadata answers name the proxy, others pass unchanged, a
     };
     assert.deepEqual(answers, [named(correlation(1), proxy.port), named(correlation(2), upstreamPort)]);
     assert.deepEqual(proxy.requests, [{ apiKey: 3, version: 13 }, { apiKey: 18, version: 4 }]);
+    assert.equal(proxy.renamed, 1);
   } finally {
     await proxy.close();
     await new Promise<void>((resolve) => upstream.close(() => resolve()));
