@@ -39,7 +39,8 @@ const kafkaPython = externalClient({
   name: 'kafka-python',
   installScript: join(compatDir, 'clients', 'python', 'install.sh'),
   command: () => [venvPython, join(compatDir, 'clients', 'kafka-python', 'scenarios.py')],
-  scenarios: COMMON,
+  scenarios: [...COMMON, 'newest-versions'],
+  newestVersions: newestVersionsOf('kafka-python'),
 });
 
 const franzGo = externalClient({
@@ -54,14 +55,16 @@ const sarama = externalClient({
   name: 'sarama',
   installScript: join(compatDir, 'clients', 'sarama', 'install.sh'),
   command: () => [join(cacheDir, 'go', 'bin', 'sarama-compat')],
-  scenarios: COMMON,
+  scenarios: [...COMMON, 'newest-versions'],
+  newestVersions: newestVersionsOf('sarama'),
 });
 
 const platformatic = externalClient({
   name: 'platformatic',
   installScript: join(compatDir, 'clients', 'node', 'install.sh'),
   command: () => [process.execPath, join(compatDir, 'clients', 'node', 'platformatic.mjs')],
-  scenarios: COMMON,
+  scenarios: [...COMMON, 'newest-versions'],
+  newestVersions: newestVersionsOf('platformatic'),
 });
 
 export const CLIENTS: readonly ClientSuite[] = [kafkajs, platformatic, javaClient, javaTools, kcat, confluentKafka, kafkaPython, franzGo, sarama];

@@ -39,6 +39,24 @@ export const NEWEST_VERSIONS: Readonly<Record<string, ExpectedVersions>> = {
     OffsetCommit: 5, OffsetFetch: 4, DescribeGroups: 2, InitProducerId: 1, AddPartitionsToTxn: 1, AddOffsetsToTxn: 1, TxnOffsetCommit: 1,
     EndTxn: 1,
   },
+  // Sarama v1.61.1 configured for Kafka 4.0 (V4_0_0_0): that release's versions, transactions version 1.
+  sarama: {
+    Produce: 10, Fetch: 12, ListOffsets: 6, Metadata: 11, CreateTopics: 7, FindCoordinator: 3, JoinGroup: 8, SyncGroup: 5, LeaveGroup: 5,
+    OffsetCommit: 8, OffsetFetch: 8, DescribeGroups: 5, InitProducerId: 4, AddPartitionsToTxn: 3, AddOffsetsToTxn: 3, TxnOffsetCommit: 3,
+    EndTxn: 3,
+  },
+  // kafka-python 3.0.12: Metadata 13, ListOffsets 11 and DescribeGroups 6, but Produce 9 and Fetch 12; transactions v1.
+  'kafka-python': {
+    Produce: 9, Fetch: 12, ListOffsets: 11, Metadata: 13, CreateTopics: 7, FindCoordinator: 6, JoinGroup: 7, SyncGroup: 5, LeaveGroup: 5,
+    OffsetCommit: 8, OffsetFetch: 8, DescribeGroups: 6, DescribeCluster: 2, DescribeTransactions: 0, InitProducerId: 4,
+    AddPartitionsToTxn: 3, AddOffsetsToTxn: 3, TxnOffsetCommit: 3, EndTxn: 3,
+  },
+  // @platformatic/kafka 1.35.0: a Kafka 4.0-era set (Produce 11, Fetch 17, Metadata 12); transactions v1 with
+  // AddPartitionsToTxn 5 and EndTxn 4.
+  platformatic: {
+    Produce: 11, Fetch: 17, ListOffsets: 9, Metadata: 12, CreateTopics: 7, FindCoordinator: 6, JoinGroup: 9, SyncGroup: 5, LeaveGroup: 5,
+    OffsetCommit: 9, OffsetFetch: 9, DescribeGroups: 5, InitProducerId: 5, AddPartitionsToTxn: 5, EndTxn: 4,
+  },
   // librdkafka 2.0.2 (Debian's kcat 1.7.1): no transactions.
   kcat: {
     Produce: 7, Fetch: 11, ListOffsets: 2, Metadata: 4, FindCoordinator: 2, JoinGroup: 5, SyncGroup: 3, LeaveGroup: 1, OffsetCommit: 7,
