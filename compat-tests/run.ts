@@ -98,6 +98,7 @@ async function main(): Promise<number> {
         const scenario = client.scenarios[scenarioName];
         const cannot = client.cannot?.[scenarioName];
         const observations: Record<string, unknown> = {};
+        const excused: Record<string, string> = {};
         let outcome: Outcome;
         const cellStarted = Date.now();
         if (blocked !== undefined || target === undefined) outcome = { status: 'fail', reason: blocked ?? 'no broker' };
@@ -110,11 +111,14 @@ async function main(): Promise<number> {
             observe: (key, value) => {
               observations[key] = value;
             },
+            excuse: (key, reason) => {
+              excused[key] = reason;
+            },
           };
           console.error(`compat: ${client.name} / ${scenarioName} ...`);
           outcome = await outcomeOf(() => scenario(context));
         }
-        let result: Result = { client: client.name, scenario: scenarioName, outcome, observations };
+        let result: Result = { client: client.name, scenario: scenarioName, outcome, observations, excused };
         if (recorded !== undefined) result = applyDifferential(result, recorded);
         result = applyPending(result, pending);
         const seconds = ((Date.now() - cellStarted) / 1000).toFixed(1);

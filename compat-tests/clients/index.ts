@@ -6,8 +6,11 @@ import { SCENARIOS, type ClientSuite } from '../runner/types.js';
 import { javaTools } from './java-tools/scenarios.js';
 import { kafkajs } from './kafkajs/scenarios.js';
 import { kcat } from './kcat/scenarios.js';
+import { newestVersionsOf } from './newest-versions.js';
 
 const venvPython = join(cacheDir, 'py', 'venv', 'bin', 'python');
+/** The scenarios every external program has; newest-versions and cluster-admin are added where written. */
+const COMMON = SCENARIOS.filter((name) => name !== 'newest-versions' && name !== 'cluster-admin');
 const kafkaLibs = join(cacheDir, `kafka-${process.env.KAFKA_VERSION ?? '4.3.1'}`, 'libs');
 
 const javaClient = externalClient({
@@ -20,42 +23,48 @@ const javaClient = externalClient({
     `${join(cacheDir, 'java-client', 'classes')}:${kafkaLibs}/*`,
     'Scenarios',
   ],
-  scenarios: SCENARIOS,
+  scenarios: [...COMMON, 'newest-versions'],
+  newestVersions: newestVersionsOf('java-client'),
 });
 
 const confluentKafka = externalClient({
   name: 'confluent-kafka',
   installScript: join(compatDir, 'clients', 'python', 'install.sh'),
   command: () => [venvPython, join(compatDir, 'clients', 'confluent-kafka', 'scenarios.py')],
-  scenarios: SCENARIOS,
+  scenarios: [...COMMON, 'newest-versions'],
+  newestVersions: newestVersionsOf('confluent-kafka'),
 });
 
 const kafkaPython = externalClient({
   name: 'kafka-python',
   installScript: join(compatDir, 'clients', 'python', 'install.sh'),
   command: () => [venvPython, join(compatDir, 'clients', 'kafka-python', 'scenarios.py')],
-  scenarios: SCENARIOS,
+  scenarios: [...COMMON, 'newest-versions'],
+  newestVersions: newestVersionsOf('kafka-python'),
 });
 
 const franzGo = externalClient({
   name: 'franz-go',
   installScript: join(compatDir, 'clients', 'franz-go', 'install.sh'),
   command: () => [join(cacheDir, 'go', 'bin', 'franz-go-compat')],
-  scenarios: SCENARIOS,
+  scenarios: [...COMMON, 'newest-versions'],
+  newestVersions: newestVersionsOf('franz-go'),
 });
 
 const sarama = externalClient({
   name: 'sarama',
   installScript: join(compatDir, 'clients', 'sarama', 'install.sh'),
   command: () => [join(cacheDir, 'go', 'bin', 'sarama-compat')],
-  scenarios: SCENARIOS,
+  scenarios: [...COMMON, 'newest-versions'],
+  newestVersions: newestVersionsOf('sarama'),
 });
 
 const platformatic = externalClient({
   name: 'platformatic',
   installScript: join(compatDir, 'clients', 'node', 'install.sh'),
   command: () => [process.execPath, join(compatDir, 'clients', 'node', 'platformatic.mjs')],
-  scenarios: SCENARIOS,
+  scenarios: [...COMMON, 'newest-versions'],
+  newestVersions: newestVersionsOf('platformatic'),
 });
 
 export const CLIENTS: readonly ClientSuite[] = [kafkajs, platformatic, javaClient, javaTools, kcat, confluentKafka, kafkaPython, franzGo, sarama];

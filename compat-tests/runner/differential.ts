@@ -42,14 +42,15 @@ function show(value: unknown): string {
   return value === undefined ? 'nothing' : JSON.stringify(value);
 }
 
-/** What gregor observed differently from Kafka in one cell, one line per key. */
+/** What gregor observed differently from Kafka in one cell, one line per key (excused keys left out). */
 export function differences(recorded: Recorded, result: Result): string[] {
   const kafka = recorded.cells[cellKey(result)];
   if (kafka === undefined) return [];
   const gregor = result.observations ?? {};
+  const excused = result.excused ?? {};
   const keys = [...new Set([...Object.keys(kafka), ...Object.keys(gregor)])].sort();
   return keys
-    .filter((key) => !isDeepStrictEqual(kafka[key], gregor[key]))
+    .filter((key) => excused[key] === undefined && !isDeepStrictEqual(kafka[key], gregor[key]))
     .map((key) => `${key}: Kafka ${show(kafka[key])}, gregor ${show(gregor[key])}`);
 }
 

@@ -6,9 +6,11 @@
 // result for the differential mode.
 // broker-restart runs in two calls, "broker-restart-before" and "broker-restart-after", with the same prefix; the
 // runner restarts the broker in between, so what the second call finds survived both the client and the broker.
+// newest-versions is called with the bootstrap of a recording proxy (runner/versions.ts), which checks the versions.
 import { describeFailure, runCommand } from '../lib/command.js';
 import { binDir } from '../lib/paths.js';
 import { pass, skip, type ClientSuite, type Outcome, type Scenario, type ScenarioContext, type ScenarioName } from './types.js';
+import { newestVersions, type ExpectedVersions } from './versions.js';
 
 export interface ExternalClientOptions {
   name: string;
@@ -19,14 +21,16 @@ export interface ExternalClientOptions {
   scenarios: readonly ScenarioName[];
   /** Scenarios the client cannot express, with the reason. */
   cannot?: Partial<Record<ScenarioName, string>>;
+  /** For newest-versions: the versions the client must use against Kafka 4.3.1 (clients/newest-versions.ts). */
+  newestVersions?: ExpectedVersions;
 }
 
 const OBSERVE = /^OBSERVE (\S+) (.+)$/;
 
-async function call(options: ExternalClientOptions, phase: string, context: ScenarioContext): Promise<Outcome> {
+async function call(options: ExternalClientOptions, phase: string, context: ScenarioContext, bootstrap = context.target.bootstrap): Promise<Outcome> {
   const [program, ...leading] = options.command();
   if (program === undefined) throw new Error(`${options.name}: no command`);
-  const result = await runCommand(program, [...leading, phase, context.target.bootstrap, context.name('')], {
+  const result = await runCommand(program, [...leading, phase, bootstrap, context.name('')], {
     timeoutMs: 180_000,
     env: { ...process.env, COMPAT_BIN_DIR: binDir },
   });
@@ -44,6 +48,11 @@ export function externalClient(options: ExternalClientOptions): ClientSuite {
   const scenario =
     (name: ScenarioName): Scenario =>
     async (context) => {
+      if (name === 'newest-versions') {
+        const expected = options.newestVersions;
+        if (expected === undefined) throw new Error(`${options.name}: newest-versions needs the versions it must use`);
+        return newestVersions(context, expected, (bootstrap) => call(options, name, context, bootstrap));
+      }
       if (name !== 'broker-restart') return call(options, name, context);
       const before = await call(options, 'broker-restart-before', context);
       if (before.status !== 'pass') return before;

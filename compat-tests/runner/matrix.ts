@@ -7,6 +7,8 @@ export interface Result {
   outcome: Outcome;
   /** Deterministic results the scenario recorded (differential mode). */
   observations?: Record<string, unknown>;
+  /** Observation keys the differential mode does not compare, with the reason (ScenarioContext.excuse). */
+  excused?: Record<string, string>;
   /** Said under the matrix next to the cell (e.g. a pending entry that can go). */
   note?: string;
   /** For a pending cell: the failure it showed, kept for the log. */

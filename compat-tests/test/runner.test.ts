@@ -73,6 +73,9 @@ test('record keeps passing cells with observations; differences name each key th
     assert.match(applied.outcome.status === 'fail' ? applied.outcome.reason : '', /^differs from Kafka 4\.3\.1: committed/);
     const same: Result = { ...gregor, observations: { committed: '5', resumed: ['0:5'] } };
     assert.deepEqual(applyDifferential(same, recorded), same);
+    // An excused key (a difference tracked elsewhere) is not compared; the others still are.
+    const excused: Result = { ...gregor, excused: { committed: 'README: not served yet (#15)' } };
+    assert.deepEqual(differences(recorded, excused), ['extra: Kafka nothing, gregor 1']);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -482,6 +482,40 @@ def error_invalid_config(bootstrap, prefix):
     observe("configs-after", topic_configs(admin, topic, ["retention.ms"]))
 
 
+def newest_versions(bootstrap, prefix):
+    """What a typical application does, for the runner to read the API versions librdkafka negotiates through its
+    recording proxy (runner/versions.ts): an idempotent producer, a group consumer that commits, a
+    consume-transform-produce transaction that commits the group's offsets with it, a read_committed reader, and
+    the admin client describing the group and the cluster."""
+    topic, output, group = prefix + "topic", prefix + "output", prefix + "group"
+    admin = admin_for(bootstrap)
+    create(admin, topic, 1)
+    create(admin, output, 1)
+    send_all(producer_for(bootstrap, **{"enable.idempotence": True}), [(topic, f"m{i}".encode(), {"key": f"k{i}".encode()}) for i in range(3)])
+    same(numbered(0, 3), values(read_group(bootstrap, prefix + "reader", topic, at_least(3))), "read through a group")
+    consumer = consumer_for(bootstrap, group, **{"isolation.level": "read_committed"})
+    producer = producer_for(bootstrap, **{"transactional.id": prefix + "txn"})
+    try:
+        producer.init_transactions(TIMEOUT)
+        consumer.subscribe([topic])
+        received = poll_until(consumer, at_least(3))
+        producer.begin_transaction()
+        for message in received:
+            producer.produce(output, key=message.key(), value=message.value().upper(), partition=0)
+        producer.send_offsets_to_transaction([TopicPartition(topic, 0, 3)], consumer.consumer_group_metadata(), TIMEOUT)
+        producer.commit_transaction(TIMEOUT)
+    finally:
+        consumer.close()
+    transformed = read_group(bootstrap, prefix + "checker", output, at_least(3), **{"isolation.level": "read_committed"})
+    same(["M0", "M1", "M2"], values(transformed), "the transaction's output")
+    same(3, committed(admin, group, topic), "the offset committed in the transaction")
+    described = admin.describe_consumer_groups([group])[group].result(TIMEOUT)
+    cluster = admin.describe_cluster().result(TIMEOUT)
+    observe("output", positions(transformed))
+    observe("group-state", described.state.name)
+    observe("cluster-brokers", len(cluster.nodes))
+
+
 if __name__ == "__main__":
     run({
         "metadata": metadata, "topic-admin": topic_admin, "produce-consume": produce_consume, "group-rebalance": group_rebalance,
@@ -490,4 +524,5 @@ if __name__ == "__main__":
         "broker-restart-before": broker_restart_before, "broker-restart-after": broker_restart_after,
         "error-unknown-topic": error_unknown_topic, "error-message-too-large": error_message_too_large,
         "error-invalid-topic": error_invalid_topic, "error-invalid-config": error_invalid_config, "member": member,
+        "newest-versions": newest_versions,
     })

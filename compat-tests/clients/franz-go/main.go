@@ -28,6 +28,7 @@ func main() {
 		"broker-restart-before": brokerRestartBefore, "broker-restart-after": brokerRestartAfter,
 		"error-unknown-topic": errorUnknownTopic, "error-message-too-large": errorMessageTooLarge,
 		"error-invalid-topic": errorInvalidTopic, "error-invalid-config": errorInvalidConfig,
+		"newest-versions": newestVersions,
 	}
 	if len(os.Args) == 5 && os.Args[1] == "member" {
 		runMember(context.Background(), os.Args[2], os.Args[3], os.Args[4], &member{})

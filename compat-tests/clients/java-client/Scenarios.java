@@ -31,6 +31,7 @@ import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -87,6 +88,7 @@ public final class Scenarios {
                 case "error-message-too-large" -> errorMessageTooLarge();
                 case "error-invalid-topic" -> errorInvalidTopic();
                 case "error-invalid-config" -> errorInvalidConfig();
+                case "newest-versions" -> newestVersions();
                 default -> {
                     System.err.println("unknown scenario " + args[0]);
                     System.exit(2);
@@ -655,6 +657,66 @@ public final class Scenarios {
         try (Admin admin = admin()) {
             TopicPartition partition = new TopicPartition(topic, 0);
             observe("end-offset", admin.listOffsets(Map.of(partition, OffsetSpec.latest())).partitionResult(partition).get().offset());
+            observe("coordinator-view", transactionView(admin, prefix + "txn"));
+        }
+    }
+
+    /**
+     * What the transaction coordinator says of a finished transactional id: its state, the producer epoch (with
+     * transaction.version 2 every commit or abort bumps it) and the partitions still in a transaction.
+     */
+    static Map<String, Object> transactionView(Admin admin, String transactionalId) throws Exception {
+        TransactionDescription described = admin.describeTransactions(List.of(transactionalId)).description(transactionalId).get();
+        Map<String, Object> view = new TreeMap<>();
+        view.put("state", described.state().toString());
+        view.put("producer-epoch", described.producerEpoch());
+        view.put("timeout-ms", described.transactionTimeoutMs());
+        view.put("partitions", described.topicPartitions().size());
+        return view;
+    }
+
+    /**
+     * Everything a typical application does, for the runner to read the versions used through its recording proxy:
+     * an idempotent producer, a group consumer that commits, a consume-transform-produce transaction that commits
+     * the group's offsets with it, a read_committed reader, and the admin calls that describe the result.
+     */
+    static void newestVersions() throws Exception {
+        String topic = prefix + "topic";
+        String output = prefix + "output";
+        String group = prefix + "group";
+        try (Admin admin = admin()) {
+            createTopic(admin, topic, 1, Map.of());
+            createTopic(admin, output, 1, Map.of());
+        }
+        try (KafkaProducer<byte[], byte[]> producer = producer(Map.of("enable.idempotence", "true"))) {
+            for (int i = 0; i < 3; i++) producer.send(new ProducerRecord<>(topic, 0, bytes("k" + i), bytes("m" + i))).get();
+        }
+        same(numbered(0, 3), values(readGroup(prefix + "reader", topic, Map.of(), atLeast(3))), "read through a group");
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer(group, Map.of("isolation.level", "read_committed"));
+             KafkaProducer<byte[], byte[]> producer = producer(Map.of("enable.idempotence", "true", "transactional.id", prefix + "txn"))) {
+            producer.initTransactions();
+            consumer.subscribe(List.of(topic));
+            List<ConsumerRecord<byte[], byte[]>> received = pollUntil(consumer, atLeast(3), r -> { });
+            producer.beginTransaction();
+            for (ConsumerRecord<byte[], byte[]> record : received) {
+                producer.send(new ProducerRecord<>(output, 0, record.key(), bytes(text(record.value()).toUpperCase())));
+            }
+            producer.sendOffsetsToTransaction(Map.of(new TopicPartition(topic, 0), new OffsetAndMetadata(3)), consumer.groupMetadata());
+            producer.commitTransaction();
+        }
+        List<ConsumerRecord<byte[], byte[]>> transformed = readGroup(prefix + "checker", output, Map.of("isolation.level", "read_committed"), atLeast(3));
+        same(List.of("M0", "M1", "M2"), values(transformed), "the transaction's output");
+        try (Admin admin = admin()) {
+            same(3L, committed(admin, group, topic), "the offset committed in the transaction");
+            ConsumerGroupDescription described = admin.describeConsumerGroups(List.of(group)).describedGroups().get(group).get();
+            TopicPartition partition = new TopicPartition(output, 0);
+            observe("output", positions(transformed));
+            observe("output-end-offset", admin.listOffsets(Map.of(partition, OffsetSpec.latest())).partitionResult(partition).get().offset());
+            observe("group-state", described.groupState().toString());
+            observe("coordinator-view", transactionView(admin, prefix + "txn"));
+            observe("cluster-brokers", admin.describeCluster().nodes().get().size());
+            observe("listed-transactions", admin.listTransactions().all().get().stream()
+                .filter(t -> t.transactionalId().equals(prefix + "txn")).map(t -> t.state().toString()).toList());
         }
     }
 

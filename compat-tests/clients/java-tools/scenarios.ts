@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { describeFailure, runCommand } from '../../lib/command.js';
 import { referenceDir } from '../../lib/paths.js';
 import { tool } from '../../lib/tools.js';
+import { clusterAdmin } from './cluster.js';
 import { parseDescribe, topics } from './common.js';
 import { eventually } from '../../runner/eventually.js';
-import { featuresQuorum } from './features.js';
 import { errorInvalidConfig, errorInvalidTopic, errorMessageTooLarge, errorUnknownTopic } from './errors.js';
 import { brokerRestart, commitResume, groupRebalance, idempotentProducer, offsetReset, offsetsForTimes, seekReplay, transactions, twoGroups } from './groups.js';
 import { pass, type ClientSuite, type ScenarioContext } from '../../runner/types.js';
@@ -124,6 +124,6 @@ export const javaTools: ClientSuite = {
     'error-message-too-large': errorMessageTooLarge,
     'error-invalid-topic': errorInvalidTopic,
     'error-invalid-config': errorInvalidConfig,
-    'features-quorum': featuresQuorum,
+    'cluster-admin': clusterAdmin,
   },
 };

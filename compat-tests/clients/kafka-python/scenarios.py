@@ -469,6 +469,43 @@ def error_invalid_config(bootstrap, prefix):
     admin.close()
 
 
+def newest_versions(bootstrap, prefix):
+    """What a typical application does, for the runner to read the API versions kafka-python negotiates through its
+    recording proxy (runner/versions.ts): an idempotent producer, a group consumer that commits, a
+    consume-transform-produce transaction that commits the group's offsets with it, a read_committed reader, and the
+    admin client describing the group, the cluster and the transaction."""
+    topic, output, group, txn = prefix + "topic", prefix + "output", prefix + "group", prefix + "txn"
+    admin = admin_for(bootstrap)
+    create(admin, topic)
+    create(admin, output)
+    producer = KafkaProducer(bootstrap_servers=bootstrap, acks="all")  # idempotent by default
+    for i in range(3):
+        producer.send(topic, key=f"k{i}".encode(), value=f"m{i}".encode(), partition=0).get(timeout=30)
+    producer.close()
+    same(numbered(0, 3), values(read_group(bootstrap, prefix + "reader", topic, at_least(3))), "read through a group")
+    consumer = consumer_for(bootstrap, group, isolation_level="read_committed")
+    transactional = KafkaProducer(bootstrap_servers=bootstrap, transactional_id=txn)
+    try:
+        transactional.init_transactions()
+        consumer.subscribe([topic])
+        received = poll_until(consumer, at_least(3))
+        transactional.begin_transaction()
+        for message in received:
+            transactional.send(output, key=message.key, value=message.value.upper(), partition=0)
+        transactional.send_offsets_to_transaction({TopicPartition(topic, 0): OffsetAndMetadata(3, "", -1)}, consumer.group_metadata())
+        transactional.commit_transaction()
+    finally:
+        transactional.close()
+        consumer.close()
+    transformed = read_group(bootstrap, prefix + "checker", output, at_least(3), isolation_level="read_committed")
+    same(["M0", "M1", "M2"], values(transformed), "the transaction's output")
+    same(3, committed(admin, group, topic), "the offset committed in the transaction")
+    admin.describe_groups([group])
+    admin.describe_cluster()
+    admin.describe_transactions([txn])
+    observe("output", positions(transformed))
+
+
 if __name__ == "__main__":
     run({
         "metadata": metadata, "topic-admin": topic_admin, "produce-consume": produce_consume, "group-rebalance": group_rebalance,
@@ -476,5 +513,6 @@ if __name__ == "__main__":
         "offsets-for-times": offsets_for_times, "idempotent-producer": idempotent_producer, "transactions": transactions,
         "broker-restart-before": broker_restart_before, "broker-restart-after": broker_restart_after,
         "error-unknown-topic": error_unknown_topic, "error-message-too-large": error_message_too_large,
-        "error-invalid-topic": error_invalid_topic, "error-invalid-config": error_invalid_config, "member": member,
+        "error-invalid-topic": error_invalid_topic, "error-invalid-config": error_invalid_config,
+        "newest-versions": newest_versions, "member": member,
     })

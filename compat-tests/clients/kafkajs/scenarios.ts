@@ -3,6 +3,7 @@ import type { ClientSuite } from '../../runner/types.js';
 import { errorInvalidConfig, errorInvalidTopic, errorMessageTooLarge, errorUnknownTopic, metadata, topicAdmin } from './admin.js';
 import { idempotentProducer, offsetsForTimes, produceConsume, seekReplay, transactions } from './data.js';
 import { brokerRestart, commitResume, groupRebalance, offsetReset, twoGroups } from './groups.js';
+import { newestVersions } from './newest.js';
 
 export const kafkajs: ClientSuite = {
   name: 'kafkajs',
@@ -27,5 +28,6 @@ export const kafkajs: ClientSuite = {
     'error-message-too-large': errorMessageTooLarge,
     'error-invalid-topic': errorInvalidTopic,
     'error-invalid-config': errorInvalidConfig,
+    'newest-versions': newestVersions,
   },
 };

@@ -202,3 +202,18 @@ export async function errorInvalidTopic(context: ScenarioContext): Promise<Outco
   context.observe('produce', reason);
   return pass;
 }
+
+/**
+ * newest-versions without a transaction (kcat cannot write one): an idempotent producer, the balanced consumer
+ * committing on exit, and a read_committed reader, for the runner to read the versions librdkafka negotiates.
+ */
+export async function newestVersionsWork(bootstrap: string, context: ScenarioContext): Promise<Outcome> {
+  const topic = context.name('topic');
+  await produceLines(bootstrap, topic, numbered(0, 3), ['-X', 'enable.idempotence=true']);
+  const read = await groupRead(bootstrap, context.name('group'), topic, 3);
+  assert.deepEqual(read, numbered(0, 3).map((v, i) => `0:${i}:${v}`));
+  const committed = lines(await kcatRun(['-C', '-b', bootstrap, '-t', topic, '-o', 'beginning', '-e', '-q', '-X', 'isolation.level=read_committed', '-f', '%o\\n']));
+  assert.deepEqual(committed, ['0', '1', '2']);
+  context.observe('read', read);
+  return pass;
+}

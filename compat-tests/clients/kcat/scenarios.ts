@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import { describeFailure, runCommand } from '../../lib/command.js';
 import { compatDir } from '../../lib/paths.js';
 import { brokerRestart, commitResume, errorInvalidTopic, errorMessageTooLarge, groupRebalance, idempotentProducer,
-  offsetReset, offsetsForTimes, seekReplay, twoGroups } from './groups.js';
+  newestVersionsWork, offsetReset, offsetsForTimes, seekReplay, twoGroups } from './groups.js';
+import { newestVersionsOf } from '../newest-versions.js';
 import { pass, type ClientSuite, type ScenarioContext } from '../../runner/types.js';
+import { newestVersions } from '../../runner/versions.js';
 
 // message.timeout.ms: a broker that never answers makes kcat fail with librdkafka's own reason, not hang.
 async function kcatRun(args: string[], input?: string): Promise<string> {
@@ -90,10 +92,12 @@ export const kcat: ClientSuite = {
     'broker-restart': brokerRestart,
     'error-message-too-large': errorMessageTooLarge,
     'error-invalid-topic': errorInvalidTopic,
+    'newest-versions': (context) => newestVersions(context, newestVersionsOf('kcat'), (bootstrap) => newestVersionsWork(bootstrap, context)),
   },
   cannot: {
     'topic-admin': 'kcat has no topic administration commands',
     transactions: 'kcat cannot produce in a transaction (it can only read with isolation.level)',
+    'cluster-admin': 'kcat has no admin commands (features, quorum, configs, quotas, transactions)',
     'error-invalid-config': 'kcat cannot create topics or alter configs',
     'error-unknown-topic': 'kcat cannot ask for metadata without auto-creation (librdkafka sends allow_auto_topic_creation=true), so a missing topic is created; what it prints then depends on whether creation finished before its retry',
   },

@@ -345,6 +345,34 @@ const scenarios = {
     observe('read-uncommitted', positions(everything));
   },
 
+  /**
+   * What a typical application does, for the runner to read the API versions the client negotiates through its
+   * recording proxy (runner/versions.ts): an idempotent producer, a group consumer that commits, a transaction, a
+   * read_committed reader and the admin describing the group.
+   */
+  async 'newest-versions'() {
+    const topic = `${prefix}topic`;
+    const output = `${prefix}output`;
+    await create(topic);
+    await create(output);
+    await produce(numbered(0, 3).map((v, i) => ({ topic, key: Buffer.from(`k${i}`), value: Buffer.from(v) })), { idempotent: true });
+    const read = await readGroup(`${prefix}group`, topic, atLeast(3));
+    assert.deepEqual(values(read), numbered(0, 3));
+    const producer = new Producer({ ...base, idempotent: true, acks: -1, transactionalId: `${prefix}txn` });
+    try {
+      const transaction = await producer.beginTransaction();
+      await transaction.send({ messages: read.map((m) => ({ topic: output, partition: 0, value: Buffer.from(m.value.toString().toUpperCase()) })) });
+      await transaction.commit();
+    } finally {
+      await producer.close();
+    }
+    const transformed = await readGroup(`${prefix}checker`, output, atLeast(3), { isolationLevel: 1 });
+    assert.deepEqual(values(transformed), ['M0', 'M1', 'M2']);
+    const [described] = await withAdmin((admin) => admin.describeGroups({ groups: [`${prefix}group`] }).then((groups) => [...groups.values()]));
+    observe('group-state', described?.state);
+    observe('output', positions(transformed));
+  },
+
   async 'broker-restart-before'() {
     const topic = `${prefix}topic`;
     await create(topic);
