@@ -193,6 +193,22 @@ export class OffsetOps {
   }
 
   /**
+   * Tombstones for every group's offsets on a deleted topic's partitions, committed or held by an open
+   * transaction (`pending`), as Kafka's OffsetMetadataManager.onPartitionsDeleted writes them.
+   */
+  onPartitionsDeleted(topic: string, partitionCount: number, pending: Iterable<OffsetCommitRecord>): GroupRecord[] {
+    const keys = new Map<string, OffsetCommitRecord>();
+    const add = (group: string, partition: number): void => {
+      if (partition < partitionCount) keys.set(`${group}\u0000${partition}`, offsetTombstone(group, topic, partition));
+    };
+    for (const group of this.offsets.groups()) {
+      for (const partition of this.offsets.topics(group)?.get(topic)?.keys() ?? []) add(group, partition);
+    }
+    for (const r of pending) if (r.topic === topic) add(r.group, r.partition);
+    return [...keys.values()];
+  }
+
+  /**
    * Tombstones for the group's expired offsets (Kafka's cleanupExpiredOffsets); true when every offset
    * expired, so an empty group may be deleted too.
    */
