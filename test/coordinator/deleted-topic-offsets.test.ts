@@ -2,7 +2,8 @@
 // tombstones for every group's offsets on the topic's partitions, committed or pending in an open transaction,
 // as Kafka 4.3.1's onPartitionsDeleted does. What OffsetFetch answers below is what the reference broker
 // answered for the same requests: the offsets are gone, stay gone after a restart (file engine), and do not
-// come back when a topic of the same name is created again.
+// come back when a topic of the same name is created again. Also: the empty group id "", which Kafka accepts
+// for OffsetCommit, OffsetFetch, DescribeGroups and DeleteGroups, and refuses for TxnOffsetCommit and JoinGroup.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,10 +12,13 @@ import { join } from 'node:path';
 import { ErrorCode } from '../../src/protocol/error-codes.js';
 import { addOffsetsToTxnApi } from '../../src/protocol/generated/add-offsets-to-txn.js';
 import { createTopicsApi } from '../../src/protocol/generated/create-topics.js';
+import { deleteGroupsApi } from '../../src/protocol/generated/delete-groups.js';
 import { createDeleteTopicsRequest, deleteTopicsApi } from '../../src/protocol/generated/delete-topics.js';
 import { describeGroupsApi } from '../../src/protocol/generated/describe-groups.js';
+import { createJoinGroupRequest, joinGroupApi } from '../../src/protocol/generated/join-group.js';
 import { createOffsetCommitRequest, offsetCommitApi } from '../../src/protocol/generated/offset-commit.js';
 import { createOffsetFetchRequest, offsetFetchApi, type OffsetFetchResponsePartitions } from '../../src/protocol/generated/offset-fetch.js';
+import { txnOffsetCommitApi } from '../../src/protocol/generated/txn-offset-commit.js';
 import { ZERO_UUID } from '../../src/protocol/uuid.js';
 import { roundTrip, startTestBroker } from '../server/broker-harness.js';
 import type { RawClient } from '../server/raw-client.js';
@@ -142,3 +146,38 @@ for (const restart of [false, true]) {
     }
   });
 }
+
+test('the empty group id: OffsetCommit, OffsetFetch, DescribeGroups and DeleteGroups serve it; TxnOffsetCommit and JoinGroup answer INVALID_GROUP_ID', async () => {
+  const broker = await startTestBroker(SETTINGS);
+  const txn = await TxnClient.connect(broker.port, 'tx');
+  const client = txn.client;
+  try {
+    await createTopic(client, 't', 2);
+    await txn.findCoordinator('', 0);
+    assert.deepEqual(await commit(client, '', 't', { 0: 5n, 1: 6n }), [ErrorCode.NONE, ErrorCode.NONE]);
+    assert.deepEqual(await fetch(client, ''), { all: { 't-0': 5n, 't-1': 6n }, named: { 't-0': 5n, 't-1': 6n } });
+    const v7 = await roundTrip(client, offsetFetchApi, 7, { ...createOffsetFetchRequest(), groupId: '', topics: null });
+    assert.deepEqual([v7.errorCode, seen(v7.topics)], [ErrorCode.NONE, { 't-0': 5n, 't-1': 6n }]);
+
+    const txnCommit = await roundTrip(client, txnOffsetCommitApi, 3, {
+      transactionalId: 'tx', groupId: '', producerId: 1n, producerEpoch: 0, generationId: -1, memberId: '', groupInstanceId: null,
+      topics: [{ name: 't', partitions: [{ partitionIndex: 0, committedOffset: 1n, committedLeaderEpoch: -1, committedMetadata: '' }] }],
+    });
+    assert.equal(txnCommit.topics[0]!.partitions[0]!.errorCode, ErrorCode.INVALID_GROUP_ID);
+    const join = await roundTrip(client, joinGroupApi, 9, {
+      ...createJoinGroupRequest(), groupId: '', sessionTimeoutMs: 10000, rebalanceTimeoutMs: 10000, memberId: '', protocolType: 'consumer',
+      protocols: [{ name: 'range', metadata: Buffer.alloc(0) }],
+    });
+    assert.equal(join.errorCode, ErrorCode.INVALID_GROUP_ID);
+
+    const described = (await roundTrip(client, describeGroupsApi, 5, { groups: [''], includeAuthorizedOperations: false })).groups[0]!;
+    assert.deepEqual([described.groupId, described.errorCode, described.groupState, described.protocolType], ['', ErrorCode.NONE, 'Empty', '']);
+    const deleteGroup = async () => (await roundTrip(client, deleteGroupsApi, 2, { groupsNames: [''] })).results[0]!.errorCode;
+    assert.equal(await deleteGroup(), ErrorCode.NONE);
+    assert.deepEqual(await fetch(client, ''), { all: {}, named: { 't-0': -1n, 't-1': -1n } });
+    assert.equal(await deleteGroup(), ErrorCode.GROUP_ID_NOT_FOUND);
+  } finally {
+    await client.close();
+    await broker.close();
+  }
+});

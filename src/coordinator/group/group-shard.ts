@@ -90,7 +90,6 @@ export class GroupShard {
       members: [],
       authorizedOperations: -2147483648,
     };
-    if (groupId === '') return { ...described, errorCode: ErrorCode.INVALID_GROUP_ID };
     if (group === undefined) return described;
     // Member metadata and assignments are shown only once the group is Stable.
     const stable = group.is('Stable');
@@ -127,7 +126,6 @@ export class GroupShard {
   deleteGroups(groupIds: readonly string[]): Outcome<{ groupId: string; errorCode: number }[]> {
     const records: GroupRecord[] = [];
     const results = groupIds.map((groupId) => {
-      if (groupId === '') return { groupId, errorCode: ErrorCode.INVALID_GROUP_ID };
       const group = this.groups.get(groupId);
       if (group === undefined || group.is('Dead')) return { groupId, errorCode: ErrorCode.GROUP_ID_NOT_FOUND };
       if (!group.is('Empty')) return { groupId, errorCode: ErrorCode.NON_EMPTY_GROUP };

@@ -78,7 +78,7 @@ export class OffsetOps {
   commit(request: OffsetCommitRequest, apiVersion: number): Outcome<OffsetCommitResponseTopic[]> {
     const failAll = (errorCode: number): Outcome<OffsetCommitResponseTopic[]> =>
       outcome(request.topics.map((t) => ({ name: t.name, topicId: t.topicId, partitions: t.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode })) })));
-    if (request.groupId === '') return failAll(ErrorCode.INVALID_GROUP_ID);
+    // "" is a group like any other here, as in Kafka (kept for old clients); TxnOffsetCommit refuses it before.
     let group = this.groups.get(request.groupId);
     try {
       if (group === undefined) {
