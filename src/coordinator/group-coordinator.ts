@@ -27,7 +27,7 @@ import type { FetchedGroup, FetchTopic } from './group/offsets.js';
 import type { GroupRecord, OffsetCommitRecord } from './group/records.js';
 import { PendingTxnOffsets } from './group/txn-offsets.js';
 import { KeyedTimer } from './runtime/keyed-timer.js';
-import { OffsetsLog, type PendingAtLoad } from './runtime/offsets-log.js';
+import { OffsetsLog } from './runtime/offsets-log.js';
 import type { Outcome } from './runtime/outcome.js';
 
 export type { MemberContext } from './group/membership.js';
@@ -78,15 +78,11 @@ export class GroupCoordinator {
   /** Loads __consumer_offsets (when it exists) and starts serving. */
   static async open(options: GroupCoordinatorOptions): Promise<GroupCoordinator> {
     const coordinator = new GroupCoordinator(options);
-    const pending: PendingAtLoad = new Map();
     const stats = await coordinator.offsetsLog.load(
-      (record) => coordinator.shard.replay(record),
+      (record) => coordinator.replay(record),
       (message) => coordinator.log.warn(`skipping unreadable group record: ${message}`),
-      pending,
+      coordinator.pendingTxn,
     );
-    for (const [producerId, held] of pending) {
-      coordinator.pendingTxn.add(producerId, held.partition, held.records.filter((r): r is OffsetCommitRecord => r.type === 'offset'));
-    }
     coordinator.shard.onLoaded();
     coordinator.stopCleanup = coordinator.scheduler.every(coordinator.cleanupIntervalMs, () => coordinator.cleanupExpired());
     coordinator.active = true;
@@ -205,8 +201,22 @@ export class GroupCoordinator {
     const errorCode = await writeMarker();
     if (errorCode !== ErrorCode.NONE) return errorCode;
     const records = this.pendingTxn.take(producerId, partition);
-    if (commit) for (const record of records) this.shard.replay(record);
+    if (commit) for (const record of records) this.replay(record);
     return ErrorCode.NONE;
+  }
+
+  /**
+   * A topic was deleted (Kafka's onPartitionsDeleted): every group's offsets on its partitions, committed or
+   * pending in an open transaction, get tombstones, so they stay gone after a restart and a topic re-created
+   * under the name starts with none. A failed write is logged, as Kafka does; the deletion stands.
+   */
+  async onPartitionsDeleted(topic: string, partitionCount: number): Promise<void> {
+    if (!this.active) return;
+    try {
+      await this.apply(this.shard.onPartitionsDeleted(topic, partitionCount, this.pendingTxn.all()));
+    } catch (error) {
+      this.log.error({ err: error, topic }, 'could not delete the offsets of a deleted topic');
+    }
   }
 
   /** Whether an open transaction holds an offset of the group (OffsetFetch require_stable). */
@@ -299,12 +309,18 @@ export class GroupCoordinator {
 
   // ---- the runtime ----
 
+  /** Applies one record; an offset tombstone also drops the key from open transactions, as in Kafka's replay. */
+  private replay(record: GroupRecord): void {
+    this.shard.replay(record);
+    if (record.type === 'offset' && record.value === null) this.pendingTxn.drop(record.group, record.topic, record.partition);
+  }
+
   /**
    * Replays the outcome's records (when marked so), appends them to their partitions, then runs the
    * outcome's onWritten and resolves with its response; rejects when a write failed.
    */
   private apply<R>(result: Outcome<R>): Promise<R> {
-    if (result.replay) for (const record of result.records) this.shard.replay(record);
+    if (result.replay) for (const record of result.records) this.replay(record);
     const followUp = (error: Error | null): void => {
       const next = result.onWritten?.(error);
       if (next !== undefined) void this.apply(next).catch(() => undefined);

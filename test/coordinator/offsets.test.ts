@@ -71,7 +71,7 @@ test('commit checks: generation, member, rebalance in progress, missing group by
   assert.deepEqual(commitErrors(h, { generationIdOrMemberEpoch: 1, memberId: 'other' }), [ErrorCode.UNKNOWN_MEMBER_ID]);
   assert.deepEqual(commitErrors(h, {}), [ErrorCode.UNKNOWN_MEMBER_ID], 'a non-member cannot commit for a non-empty group');
   assert.deepEqual(commitErrors(h, { generationIdOrMemberEpoch: 1, memberId: member, groupInstanceId: 'nope' }), [ErrorCode.UNKNOWN_MEMBER_ID]);
-  assert.deepEqual(commitErrors(h, { groupId: '' }), [ErrorCode.INVALID_GROUP_ID]);
+  assert.deepEqual(commitErrors(h, { groupId: '' }), [ErrorCode.NONE], '"" is a group like any other, as in Kafka 4.3.1');
   // Oversized metadata fails that partition only.
   const request = commitRequest({ generationIdOrMemberEpoch: 1, memberId: member });
   request.topics[0]!.partitions.push({ ...request.topics[0]!.partitions[0]!, partitionIndex: 1, committedMetadata: 'too long' });
@@ -97,12 +97,12 @@ test('retention_time_ms (v2-v4) stores an expire timestamp; the default stores n
   assert.ok(again.type === 'offset' && again.value?.expireTimestamp === null);
 });
 
-test('DeleteGroups: NON_EMPTY_GROUP, GROUP_ID_NOT_FOUND, INVALID_GROUP_ID; a deleted group leaves tombstones for it and its offsets', async () => {
+test('DeleteGroups: NON_EMPTY_GROUP, GROUP_ID_NOT_FOUND (also for an absent ""); a deleted group leaves tombstones for it and its offsets', async () => {
   const h = new GroupHarness();
   h.apply(h.shard.commitOffsets(commitRequest({ groupId: 'simple' }, { t: { 0: 1, 1: 2 } }), 9));
   await stableMember(h);
   const results = h.apply(h.shard.deleteGroups(['g', 'simple', 'missing', '']));
-  assert.deepEqual(results.map((r) => r.errorCode), [ErrorCode.NON_EMPTY_GROUP, ErrorCode.NONE, ErrorCode.GROUP_ID_NOT_FOUND, ErrorCode.INVALID_GROUP_ID]);
+  assert.deepEqual(results.map((r) => r.errorCode), [ErrorCode.NON_EMPTY_GROUP, ErrorCode.NONE, ErrorCode.GROUP_ID_NOT_FOUND, ErrorCode.GROUP_ID_NOT_FOUND]);
   const tombstones = h.log.slice(-3);
   assert.deepEqual(tombstones.map((r) => [r.type, r.group, r.value]), [
     ['offset', 'simple', null],

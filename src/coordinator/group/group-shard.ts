@@ -22,7 +22,7 @@ import { ClassicMember, type Responder } from './classic-member.js';
 import type { GroupConfig } from './group-config.js';
 import { groupMetadataValue, Membership, type Clock, type MemberContext } from './membership.js';
 import { OffsetOps, OffsetStore, type FetchedGroup, type FetchTopic } from './offsets.js';
-import { groupTombstone, type GroupRecord } from './records.js';
+import { groupTombstone, type GroupRecord, type OffsetCommitRecord } from './records.js';
 
 export const CLASSIC_GROUP_TYPE = 'classic';
 
@@ -71,6 +71,11 @@ export class GroupShard {
 
   deleteOffsets(request: OffsetDeleteRequest): Outcome<{ errorCode: number; topics: OffsetDeleteResponseTopic[] }> {
     return this.offsetOps.delete(request);
+  }
+
+  /** A topic was deleted: tombstones for its offsets, committed or pending in a transaction. */
+  onPartitionsDeleted(topic: string, partitionCount: number, pending: Iterable<OffsetCommitRecord>): Outcome<void> {
+    return outcome(undefined, this.offsetOps.onPartitionsDeleted(topic, partitionCount, pending));
   }
 
   describeGroup(groupId: string): DescribedGroup {
@@ -122,7 +127,6 @@ export class GroupShard {
   deleteGroups(groupIds: readonly string[]): Outcome<{ groupId: string; errorCode: number }[]> {
     const records: GroupRecord[] = [];
     const results = groupIds.map((groupId) => {
-      if (groupId === '') return { groupId, errorCode: ErrorCode.INVALID_GROUP_ID };
       const group = this.groups.get(groupId);
       if (group === undefined || group.is('Dead')) return { groupId, errorCode: ErrorCode.GROUP_ID_NOT_FOUND };
       if (!group.is('Empty')) return { groupId, errorCode: ErrorCode.NON_EMPTY_GROUP };

@@ -78,7 +78,7 @@ export class OffsetOps {
   commit(request: OffsetCommitRequest, apiVersion: number): Outcome<OffsetCommitResponseTopic[]> {
     const failAll = (errorCode: number): Outcome<OffsetCommitResponseTopic[]> =>
       outcome(request.topics.map((t) => ({ name: t.name, topicId: t.topicId, partitions: t.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode })) })));
-    if (request.groupId === '') return failAll(ErrorCode.INVALID_GROUP_ID);
+    // "" is a group like any other here, as in Kafka (kept for old clients); TxnOffsetCommit refuses it before.
     let group = this.groups.get(request.groupId);
     try {
       if (group === undefined) {
@@ -190,6 +190,22 @@ export class OffsetOps {
     for (const [topic, partitions] of this.offsets.topics(groupId) ?? []) {
       for (const partition of partitions.keys()) records.push(offsetTombstone(groupId, topic, partition));
     }
+  }
+
+  /**
+   * Tombstones for every group's offsets on a deleted topic's partitions, committed or held by an open
+   * transaction (`pending`), as Kafka's OffsetMetadataManager.onPartitionsDeleted writes them.
+   */
+  onPartitionsDeleted(topic: string, partitionCount: number, pending: Iterable<OffsetCommitRecord>): GroupRecord[] {
+    const keys = new Map<string, OffsetCommitRecord>();
+    const add = (group: string, partition: number): void => {
+      if (partition < partitionCount) keys.set(`${group}\u0000${partition}`, offsetTombstone(group, topic, partition));
+    };
+    for (const group of this.offsets.groups()) {
+      for (const partition of this.offsets.topics(group)?.get(topic)?.keys() ?? []) add(group, partition);
+    }
+    for (const r of pending) if (r.topic === topic) add(r.group, r.partition);
+    return [...keys.values()];
   }
 
   /**

@@ -17,7 +17,7 @@ export class PendingTxnOffsets {
   add(producerId: number, partition: number, records: readonly OffsetCommitRecord[]): void {
     let pending = this.byProducer.get(producerId);
     if (pending === undefined) this.byProducer.set(producerId, (pending = { partition, records: new Map() }));
-    for (const r of records) pending.records.set(`${r.group}\u0000${r.topic}\u0000${r.partition}`, r);
+    for (const r of records) pending.records.set(keyOf(r.group, r.topic, r.partition), r);
   }
 
   /** Removes and returns what the producer has pending on this __consumer_offsets partition. */
@@ -26,6 +26,16 @@ export class PendingTxnOffsets {
     if (pending === undefined || pending.partition !== partition) return [];
     this.byProducer.delete(producerId);
     return [...pending.records.values()];
+  }
+
+  /** Every offset some open transaction holds. */
+  *all(): IterableIterator<OffsetCommitRecord> {
+    for (const pending of this.byProducer.values()) yield* pending.records.values();
+  }
+
+  /** A tombstone for the key drops it from every open transaction, as Kafka's replay of one does. */
+  drop(group: string, topic: string, partition: number): void {
+    for (const pending of this.byProducer.values()) pending.records.delete(keyOf(group, topic, partition));
   }
 
   /** Whether some open transaction holds an offset of this group (OffsetFetch require_stable: UNSTABLE_OFFSET_COMMIT). */
@@ -38,4 +48,8 @@ export class PendingTxnOffsets {
     }
     return false;
   }
+}
+
+function keyOf(group: string, topic: string, partition: number): string {
+  return `${group}\u0000${topic}\u0000${partition}`;
 }

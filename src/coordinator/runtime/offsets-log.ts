@@ -21,7 +21,7 @@ import type { LogStore } from '../../storage/log-store.js';
 import type { PartitionLog } from '../../storage/log.js';
 import { replayBatches } from '../../storage/log-replay.js';
 import { decodeRecord, encodeRecordKey, encodeRecordValue } from '../group/record-serde.js';
-import type { GroupRecord } from '../group/records.js';
+import type { GroupRecord, OffsetCommitRecord } from '../group/records.js';
 import { partitionForGroup } from './java-hash.js';
 
 export { CONSUMER_OFFSETS_TOPIC };
@@ -40,8 +40,11 @@ export interface TxnProducer {
   readonly producerEpoch: number;
 }
 
-/** Transactional offset commits found at load with no marker yet, per producer id (still pending). */
-export type PendingAtLoad = Map<number, { partition: number; records: GroupRecord[] }>;
+/** Where load holds transactional offset commits until their marker (the coordinator's PendingTxnOffsets). */
+export interface TxnOffsetHold {
+  add(producerId: number, partition: number, records: readonly OffsetCommitRecord[]): void;
+  take(producerId: number, partition: number): OffsetCommitRecord[];
+}
 
 export class OffsetsLog {
   /** Per partition: the tail of its append chain (appends run one after another, in call order). */
@@ -97,7 +100,7 @@ export class OffsetsLog {
   }
 
   /** Reads every partition from its start, handing each record to `replay` in log order. */
-  async load(replay: (record: GroupRecord) => void, onBadRecord: (message: string) => void, pending: PendingAtLoad = new Map()): Promise<LoadStats> {
+  async load(replay: (record: GroupRecord) => void, onBadRecord: (message: string) => void, pending: TxnOffsetHold): Promise<LoadStats> {
     let records = 0;
     let skipped = 0;
     if (!this.exists()) return { records, skipped };
@@ -108,10 +111,9 @@ export class OffsetsLog {
         const header = readBatchHeader(batch);
         // Transactional offset commits wait for their marker: COMMIT replays them, ABORT drops them.
         if (isControl(header.attributes)) {
-          const held = pending.get(header.producerId);
-          pending.delete(header.producerId);
+          const held = pending.take(header.producerId, partition);
           try {
-            if (held !== undefined && readTransactionMarker(batch).type === ControlRecordType.COMMIT) held.records.forEach(replay);
+            if (held.length > 0 && readTransactionMarker(batch).type === ControlRecordType.COMMIT) held.forEach(replay);
           } catch (error) {
             onBadRecord(`${CONSUMER_OFFSETS_TOPIC}-${partition} offset ${header.baseOffset}: ${(error as Error).message}`);
           }
@@ -124,9 +126,7 @@ export class OffsetsLog {
             const record = decodeRecord(r.key, r.value);
             if (record === null) skipped++;
             else if (transactional) {
-              let held = pending.get(header.producerId);
-              if (held === undefined) pending.set(header.producerId, (held = { partition, records: [] }));
-              held.records.push(record);
+              if (record.type === 'offset') pending.add(header.producerId, partition, [record]);
               records++;
             } else {
               replay(record);

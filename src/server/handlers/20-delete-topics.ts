@@ -5,7 +5,9 @@
  * a name and an id together, neither, or the same topic twice is INVALID_REQUEST; an unknown name
  * UNKNOWN_TOPIC_OR_PARTITION, an unknown id UNKNOWN_TOPIC_ID. With delete.topic.enable=false every
  * topic gets TOPIC_DELETION_DISABLED (v3+) or INVALID_REQUEST (v1–2). Internal topics are deleted
- * like any other, as a KRaft controller does. Versions: v5+ error messages; v6+ topic ids.
+ * like any other, as a KRaft controller does. Every group's committed offsets on a deleted topic are removed
+ * (tombstones in __consumer_offsets), as Kafka's group coordinator does when it learns of the deletion.
+ * Versions: v5+ error messages; v6+ topic ids.
  */
 import { ErrorCode } from '../../protocol/error-codes.js';
 import {
@@ -25,7 +27,7 @@ export const deleteTopicsHandler: Handler = defineHandler<DeleteTopicsRequest, D
   maxVersion: 6,
 
   async handle(ctx, request, version) {
-    const { store, config } = ctx.broker;
+    const { store, config, groups } = ctx.broker;
     const named: { name: string | null; topicId: string }[] =
       version >= 6 ? request.topics : request.topicNames.map((name) => ({ name, topicId: ZERO_UUID }));
     const responses: DeletableTopicResult[] = [];
@@ -76,11 +78,17 @@ export const deleteTopicsHandler: Handler = defineHandler<DeleteTopicsRequest, D
       }
     }
 
-    const deletions = [...toDelete].map(([id, name]) =>
-      store.deleteTopic(name).then(
-        () => result(name, id, { code: ErrorCode.NONE, message: null }),
+    // The one place topics are deleted: the group coordinator then drops their committed offsets.
+    const deletions = [...toDelete].map(([id, name]) => {
+      const partitionCount = store.topic(name)?.partitions ?? 0;
+      return store.deleteTopic(name).then(
+        async () => {
+          await groups.onPartitionsDeleted(name, partitionCount);
+          result(name, id, { code: ErrorCode.NONE, message: null });
+        },
         (error: unknown) => result(name, id, apiErrorOf(error)),
-      ));
+      );
+    });
     await Promise.all(deletions);
     return { throttleTimeMs: 0, responses };
   },
