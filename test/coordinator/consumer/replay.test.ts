@@ -3,13 +3,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ConsumerGroup } from '../../../src/coordinator/group/consumer/consumer-group.js';
-import { groupEpochRecord, memberSubscriptionRecord } from '../../../src/coordinator/group/consumer/records.js';
+import { reconcile, type OwnedTopicPartitions } from '../../../src/coordinator/group/consumer/current-assignment.js';
+import { currentAssignmentRecord, groupEpochRecord, memberSubscriptionRecord } from '../../../src/coordinator/group/consumer/records.js';
 import { newMember } from '../../../src/coordinator/group/consumer/member.js';
-import { decodeRecord } from '../../../src/coordinator/group/record-serde.js';
+import { decodeRecord, encodeRecordValue } from '../../../src/coordinator/group/record-serde.js';
 import { groupMetadataRecord, recordKey, type GroupRecord } from '../../../src/coordinator/group/records.js';
 import type { OffsetStore } from '../../../src/coordinator/group/offsets.js';
 import { GroupHarness } from '../group-harness.js';
-import { kafkaRecords, ORDERS_ID, PAYMENTS_ID, type KafkaRecord } from './kafka-records.js';
+import { KAFKA_IMAGE, kafkaRecords, ORDERS_ID, PAYMENTS_ID, type KafkaRecord } from './kafka-records.js';
 
 const MEMBER_A = 'xvdD-44kRSy66YXUF70OQg';
 const MEMBER_B = 'D1f0CL-iS9OEByL3JXpEtA';
@@ -149,4 +150,33 @@ test('records out of Kafka’s order are refused: a member deleted before its as
   const tombstoneOf = (offset: number) => decoded(kafkaRecords('g1').filter((r) => r.offset === offset))[0]!;
   assert.throws(() => h.shard.replay(tombstoneOf(33)), /did not receive ConsumerGroupCurrentMemberAssignmentValue tombstone/);
   assert.throws(() => h.shard.replay({ type: 'consumer-group', group: 'g1', value: null }), /still has 1 members/);
+});
+
+test('reconciliation from the replayed group computes the current assignment records Kafka wrote, byte for byte', () => {
+  const T = [{ topicId: ORDERS_ID, partitions: [0, 1, 2, 3] }];
+  const rows: [number, string, OwnedTopicPartitions][] = [
+    // offset of Kafka's record, member, the partitions it reported owning
+    [4, MEMBER_A, []],
+    [14, MEMBER_B, []],
+    [19, MEMBER_B, []],
+    [20, MEMBER_A, T],
+    [25, MEMBER_A, [{ topicId: ORDERS_ID, partitions: [0, 1] }]],
+    [30, MEMBER_B, []],
+    [37, MEMBER_B, [{ topicId: ORDERS_ID, partitions: [2, 3] }]],
+  ];
+  for (const [offset, memberId, owned] of rows) {
+    const group = load(upTo(offset - 1)).shard.consumerGroup('g1')!;
+    const next = reconcile({
+      member: group.members.get(memberId)!,
+      targetAssignmentEpoch: group.assignmentEpoch,
+      targetAssignment: group.targetAssignmentOf(memberId),
+      image: KAFKA_IMAGE,
+      resolvedRegularExpressions: group.resolvedRegularExpressions,
+      hasSubscriptionChanged: false,
+      currentPartitionEpoch: (topicId, partition) => group.currentPartitionEpoch(topicId, partition),
+      ownedTopicPartitions: owned,
+    });
+    const kafka = kafkaRecords('g1').find((r) => r.offset === offset)!;
+    assert.equal(encodeRecordValue(currentAssignmentRecord('g1', next))!.toString('hex'), kafka.value!.toString('hex'), `offset ${offset}`);
+  }
 });

@@ -92,3 +92,40 @@ export function samePartitionEpochs(a: PartitionEpochs, b: PartitionEpochs): boo
   }
   return true;
 }
+
+/** Whether two members are equal as Kafka's ConsumerGroupMember.equals sees them (a record is written when not). */
+export function sameMember(a: ConsumerGroupMember, b: ConsumerGroupMember): boolean {
+  if (a === b) return true;
+  const scalars = (m: ConsumerGroupMember) => [
+    m.memberId,
+    m.memberEpoch,
+    m.previousMemberEpoch,
+    m.state,
+    m.instanceId,
+    m.rackId,
+    m.rebalanceTimeoutMs,
+    m.clientId,
+    m.clientHost,
+    m.subscribedTopicRegex,
+    m.serverAssignor,
+  ];
+  const sa = scalars(a);
+  const sb = scalars(b);
+  return (
+    sa.every((v, i) => v === sb[i]) &&
+    a.subscribedTopicNames.size === b.subscribedTopicNames.size &&
+    [...a.subscribedTopicNames].every((t) => b.subscribedTopicNames.has(t)) &&
+    samePartitionEpochs(a.assignedPartitions, b.assignedPartitions) &&
+    samePartitionEpochs(a.partitionsPendingRevocation, b.partitionsPendingRevocation) &&
+    sameClassicMetadata(a.classicMemberMetadata, b.classicMemberMetadata)
+  );
+}
+
+function sameClassicMetadata(a: ClassicMemberMetadata | null, b: ClassicMemberMetadata | null): boolean {
+  if (a === null || b === null) return a === b;
+  return (
+    a.sessionTimeoutMs === b.sessionTimeoutMs &&
+    a.supportedProtocols.length === b.supportedProtocols.length &&
+    a.supportedProtocols.every((p, i) => p.name === b.supportedProtocols[i]!.name && p.metadata.equals(b.supportedProtocols[i]!.metadata))
+  );
+}
