@@ -44,6 +44,24 @@ function bumpSubscription(counts: Map<string, SubscriptionCount>, topic: string,
   else counts.set(topic, next);
 }
 
+/**
+ * Homogeneous when every member subscribes alike (Kafka's ConsumerGroup.subscriptionType): without regular
+ * expressions, every topic by every member's name; with them, one expression for all members and no names.
+ */
+export function subscriptionTypeOf(
+  regexes: ReadonlyMap<string, number>,
+  topics: ReadonlyMap<string, SubscriptionCount>,
+  members: number,
+): SubscriptionType {
+  if (regexes.size === 0) {
+    for (const count of topics.values()) if (count.byName !== members) return 'heterogeneous';
+    return 'homogeneous';
+  }
+  if (regexes.size > 1 || regexes.values().next().value !== members) return 'heterogeneous';
+  for (const count of topics.values()) if (count.byRegex !== 1 || count.byName > 0) return 'heterogeneous';
+  return 'homogeneous';
+}
+
 export class ConsumerGroup {
   /** A new group starts at epoch 1 with a target assignment at epoch 1 (Kafka 4.3.1), so its first member bumps it to 2. */
   groupEpoch = 1;
@@ -78,10 +96,8 @@ export class ConsumerGroup {
     return this.classicMembers;
   }
 
-  /** Homogeneous when every member subscribes by name to every subscribed topic (Kafka counts names only). */
   get subscriptionType(): SubscriptionType {
-    for (const count of this.subscribedTopicNames.values()) if (count.byName !== this.members.size) return 'heterogeneous';
-    return 'homogeneous';
+    return subscriptionTypeOf(this.subscribedRegularExpressions, this.subscribedTopicNames, this.members.size);
   }
 
   staticMemberId(instanceId: string | null): string | undefined {
