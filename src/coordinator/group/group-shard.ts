@@ -182,11 +182,15 @@ export class GroupShard {
     this.consumerGroups.delete(groupId);
   }
 
-  /** Kafka's getOrMaybeCreatePersistedConsumerGroup: a simple group (offsets only) gives way to a new consumer group. */
+  /**
+   * Kafka's getOrMaybeCreatePersistedConsumerGroup: a simple group (offsets only) gives way to a new consumer group,
+   * even for a tombstone (as in Kafka, which then finds nothing to delete in it).
+   */
   private persistedConsumerGroup(groupId: string, create: boolean): ConsumerGroup | undefined {
     const existing = this.consumerGroups.get(groupId);
-    if (existing !== undefined || !create) return existing;
+    if (existing !== undefined) return existing;
     const classic = this.groups.get(groupId);
+    if (classic === undefined && !create) return undefined;
     if (classic !== undefined && !(classic.protocolType === null && classic.members.size === 0)) throw new Error(`Group ${groupId} is not a consumer group`);
     this.groups.delete(groupId);
     const group = new ConsumerGroup(groupId);

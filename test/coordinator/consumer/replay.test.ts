@@ -132,6 +132,12 @@ test('a simple group (offsets only) becomes a consumer group; a classic group wi
   const offsetsFirst = load([...g1.filter((r) => r.type === 'offset').slice(0, 1), ...g1.slice(0, 5)]);
   assert.equal(offsetsFirst.shard.group('g1'), undefined);
   assert.equal(offsetsFirst.shard.consumerGroup('g1')!.state, 'Stable');
+  // Even a tombstone turns a simple group into an (empty) consumer group, as in Kafka.
+  const simple = load(g1.filter((r) => r.type === 'offset').slice(0, 1));
+  assert.notEqual(simple.shard.group('g1'), undefined);
+  simple.shard.replay({ type: 'consumer-current-member', group: 'g1', memberId: 'm', value: null });
+  assert.equal(simple.shard.group('g1'), undefined);
+  assert.equal(simple.shard.consumerGroup('g1')!.state, 'Empty');
 
   const h = load([
     groupMetadataRecord('c1', { protocolType: 'consumer', generation: 1, protocol: 'range', leader: null, currentStateTimestamp: -1n, members: [] }),
