@@ -350,7 +350,9 @@ function defaultInfo(f, ctxImports) {
 function nonDefaultExpr(f, expr, gen) {
   const d = defaultInfo(f, gen.imports);
   const nullable = fieldIsNullableTs(f);
-  if (d.isNull) return `${expr} !== null`;
+  // Kafka's generator compares a struct with a new default struct whatever its declared default: a null tagged
+  // struct is written (as its null marker), a non-null one equal to the default struct is not.
+  if (d.isNull && f.type.kind !== 'struct') return `${expr} !== null`;
   switch (f.type.kind) {
     case 'bytes':
     case 'array':

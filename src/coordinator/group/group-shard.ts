@@ -1,6 +1,6 @@
 /**
- * The group coordinator's state machine (Kafka's GroupCoordinatorShard): classic groups and committed
- * offsets. Every request or timer event becomes an Outcome; `replay` applies a record, the same at
+ * The group coordinator's state machine (Kafka's GroupCoordinatorShard): classic groups, consumer groups
+ * (KIP-848: replayed from their records; their requests are not served yet) and committed offsets. Every request or timer event becomes an Outcome; `replay` applies a record, the same at
  * load and live; the clock and timers are injected. Group admin (DescribeGroups, ListGroups,
  * DeleteGroups) lives here; membership and offsets in their own modules.
  */
@@ -19,6 +19,9 @@ import type { CoordinatorTimer } from '../runtime/keyed-timer.js';
 import { outcome, type Outcome } from '../runtime/outcome.js';
 import { ClassicGroup, type GroupState } from './classic-group.js';
 import { ClassicMember, type Responder } from './classic-member.js';
+import { ConsumerGroup } from './consumer/consumer-group.js';
+import { isConsumerGroupRecord } from './consumer/records.js';
+import { replayConsumerRecord, type ConsumerGroupStore } from './consumer/replay.js';
 import type { GroupConfig } from './group-config.js';
 import { groupMetadataValue, Membership, type Clock, type MemberContext } from './membership.js';
 import { OffsetOps, OffsetStore, type FetchedGroup, type FetchTopic } from './offsets.js';
@@ -28,6 +31,12 @@ export const CLASSIC_GROUP_TYPE = 'classic';
 
 export class GroupShard {
   private readonly groups = new Map<string, ClassicGroup>();
+  /** A group id is in one of the two maps at most. */
+  private readonly consumerGroups = new Map<string, ConsumerGroup>();
+  private readonly consumerGroupStore: ConsumerGroupStore = {
+    consumerGroup: (groupId, create) => this.persistedConsumerGroup(groupId, create),
+    removeGroup: (groupId) => this.removeGroup(groupId),
+  };
   private readonly offsets = new OffsetStore();
   private readonly membership: Membership;
   private readonly offsetOps: OffsetOps;
@@ -151,19 +160,46 @@ export class GroupShard {
 
   /** Applies one record: at load for every record, live for the outcomes marked replay. */
   replay(record: GroupRecord): void {
+    if (isConsumerGroupRecord(record)) {
+      replayConsumerRecord(this.consumerGroupStore, record);
+      return;
+    }
     if (record.type === 'offset') {
       // Offsets of a group unknown so far belong to a "simple" group (commits outside group management).
-      if (record.value !== null && !this.groups.has(record.group)) {
+      if (record.value !== null && !this.groups.has(record.group) && !this.consumerGroups.has(record.group)) {
         this.groups.set(record.group, new ClassicGroup(record.group, 'Empty', null));
       }
       this.offsets.replay(record);
       return;
     }
     if (record.value === null) {
-      this.groups.delete(record.group);
+      this.removeGroup(record.group);
       return;
     }
+    // A classic group's record replaces a consumer group of that id (a downgrade writes the consumer group's tombstones first).
+    this.consumerGroups.delete(record.group);
     this.groups.set(record.group, groupFromRecord(record.group, record.value));
+  }
+
+  private removeGroup(groupId: string): void {
+    this.groups.delete(groupId);
+    this.consumerGroups.delete(groupId);
+  }
+
+  /**
+   * Kafka's getOrMaybeCreatePersistedConsumerGroup: a simple group (offsets only) gives way to a new consumer group,
+   * even for a tombstone (as in Kafka, which then finds nothing to delete in it).
+   */
+  private persistedConsumerGroup(groupId: string, create: boolean): ConsumerGroup | undefined {
+    const existing = this.consumerGroups.get(groupId);
+    if (existing !== undefined) return existing;
+    const classic = this.groups.get(groupId);
+    if (classic === undefined && !create) return undefined;
+    if (classic !== undefined && !(classic.protocolType === null && classic.members.size === 0)) throw new Error(`Group ${groupId} is not a consumer group`);
+    this.groups.delete(groupId);
+    const group = new ConsumerGroup(groupId);
+    this.consumerGroups.set(groupId, group);
+    return group;
   }
 
   onLoaded(): void {
@@ -178,6 +214,10 @@ export class GroupShard {
 
   group(groupId: string): ClassicGroup | undefined {
     return this.groups.get(groupId);
+  }
+
+  consumerGroup(groupId: string): ConsumerGroup | undefined {
+    return this.consumerGroups.get(groupId);
   }
 
   groupState(groupId: string): GroupState | 'Dead' {

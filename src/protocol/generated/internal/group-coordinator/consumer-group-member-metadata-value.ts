@@ -71,9 +71,9 @@ export function encodeConsumerGroupMemberMetadataValue(w: Writer, m: ConsumerGro
   w.int32(m.rebalanceTimeoutMs);
   w.compactNullableString(m.serverAssignor);
   let $tagged = 0;
-  if (m.classicMemberMetadata !== null) $tagged++;
+  if ((m.classicMemberMetadata === null || !isDefaultClassicMemberMetadata(m.classicMemberMetadata))) $tagged++;
   w.uvarint($tagged);
-  if (m.classicMemberMetadata !== null) {
+  if ((m.classicMemberMetadata === null || !isDefaultClassicMemberMetadata(m.classicMemberMetadata))) {
     const $t = new Writer(64);
     if (m.classicMemberMetadata === null) $t.uvarint(0);
     else {
@@ -151,4 +151,11 @@ function readClassicProtocol(r: Reader, version: number): ClassicProtocol {
   const metadata: Buffer = r.compactBytes();
   r.skipTaggedFields();
   return { name, metadata };
+}
+
+function isDefaultClassicMemberMetadata(m: ClassicMemberMetadata): boolean {
+  return (
+    m.sessionTimeoutMs === 0 &&
+    m.supportedProtocols.length === 0
+  );
 }
