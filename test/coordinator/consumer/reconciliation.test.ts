@@ -1,8 +1,9 @@
 // The reconciliation state machine (Kafka's CurrentAssignmentBuilder) and the target assignment step
 // (TargetAssignmentBuilder) driven as the heartbeat will drive them, every change going through records and replay:
 // tables of the member's and the group's states after each step. The assignor is a trivial one of this test.
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { loadXxh3 } from '../../../src/coordinator/group/consumer/xxh3.js';
 import type { ConsumerGroupAssignor } from '../../../src/coordinator/group/consumer/assignor.js';
 import type { ConsumerGroup } from '../../../src/coordinator/group/consumer/consumer-group.js';
 import { reconcile, type OwnedTopicPartitions } from '../../../src/coordinator/group/consumer/current-assignment.js';
@@ -140,6 +141,9 @@ function row(m: ConsumerGroupMember): [number, number, string, string, string] {
       .join(' ');
   return [m.memberEpoch, m.previousMemberEpoch, m.state, text(m.assignedPartitions), text(m.partitionsPendingRevocation)];
 }
+
+
+before(loadXxh3);
 
 test('join, a second member takes half once the first has revoked it, the first leaves', () => {
   const sim = new Sim();

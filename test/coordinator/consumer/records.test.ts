@@ -1,7 +1,8 @@
 // Consumer group records against the bytes Kafka 4.3.1 wrote for the same state: each decodes and re-encodes to
 // the same bytes, and the records gregor builds from a group's state are Kafka's.
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { loadXxh3 } from '../../../src/coordinator/group/consumer/xxh3.js';
 import { computeMetadataHash } from '../../../src/coordinator/group/consumer/metadata-hash.js';
 import { newMember, type ConsumerGroupMember } from '../../../src/coordinator/group/consumer/member.js';
 import {
@@ -38,6 +39,9 @@ const memberA: ConsumerGroupMember = {
   subscribedTopicNames: new Set(['orders']),
   rebalanceTimeoutMs: 300000,
 };
+
+
+before(loadXxh3);
 
 test('every consumer group record Kafka 4.3.1 wrote decodes and re-encodes to its bytes', () => {
   let consumerRecords = 0;
