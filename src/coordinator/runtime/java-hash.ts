@@ -5,6 +5,17 @@ export function javaStringHashCode(value: string): number {
   return hash;
 }
 
+/** Integer.hashCode. */
+export function javaIntegerHash(value: number): number {
+  return value | 0;
+}
+
+/** Kafka's Uuid.hashCode over its text form: the xor of the four big-endian int32 words of its 16 bytes. */
+export function javaUuidHash(uuid: string): number {
+  const b = Buffer.from(uuid, 'base64url');
+  return b.readInt32BE(0) ^ b.readInt32BE(4) ^ b.readInt32BE(8) ^ b.readInt32BE(12);
+}
+
 /** Kafka's Utils.abs: Integer.MIN_VALUE maps to 0 rather than staying negative. */
 export function kafkaAbs(value: number): number {
   return value === -2147483648 ? 0 : Math.abs(value);

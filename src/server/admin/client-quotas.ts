@@ -13,7 +13,7 @@ import type { ApiError } from '../../protocol/api-error.js';
 import { ErrorCode } from '../../protocol/error-codes.js';
 import { KafkaError } from '../../protocol/kafka-error.js';
 import type { BrokerState } from '../handler.js';
-import { JavaHashMap, javaStringHash, javaStringMapHash } from './java-hash-map.js';
+import { JavaHashMap, javaStringHash, javaStringMapHash } from '../../coordinator/runtime/java-hash-map.js';
 import { memoryClientQuotaStore, type ClientQuotaStore, type StoredQuotaEntity } from './client-quota-store.js';
 
 export const USER = 'user';

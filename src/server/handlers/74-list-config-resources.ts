@@ -4,7 +4,7 @@
  * Kafka's order: groups that hold configs (not every group), client metrics subscriptions, this broker as a
  * BROKER_LOGGER and as a BROKER, and every topic (internal ones too). A type the version does not list (v0:
  * anything but CLIENT_METRICS; v1: anything but those five) answers UNSUPPORTED_VERSION and nothing else.
- * Within a type names come in the order Kafka's maps hold them (java-hash-map.ts).
+ * Within a type names come in the order Kafka's maps hold them (coordinator/runtime/java-hash-map.ts).
  */
 import { ErrorCode } from '../../protocol/error-codes.js';
 import {
@@ -15,7 +15,7 @@ import {
 } from '../../protocol/generated/list-config-resources.js';
 import { ResourceType } from '../admin/resource-types.js';
 import { resourceConfigs } from '../admin/resource-configs.js';
-import { concurrentHashMapOrder, hashTreeMapOrder } from '../admin/java-hash-map.js';
+import { concurrentHashMapOrder, hashTreeMapOrder } from '../../coordinator/runtime/java-hash-map.js';
 import { defineHandler, type Handler, type RequestContext } from '../handler.js';
 
 /** What each version may list, in the order Kafka lists them. */

@@ -11,7 +11,8 @@ import type { ConsumerGroupRegularExpressionValue } from '../../../protocol/gene
 import type { ConsumerGroupTargetAssignmentMemberValue } from '../../../protocol/generated/internal/group-coordinator/consumer-group-target-assignment-member-value.js';
 import type { ConsumerGroupTargetAssignmentMetadataValue } from '../../../protocol/generated/internal/group-coordinator/consumer-group-target-assignment-metadata-value.js';
 import type { TopicPartitions } from './assignor.js';
-import { javaHashOrder, javaIntegerHash, javaUuidHash } from './java-order.js';
+import { javaIntegerHash, javaUuidHash } from '../../runtime/java-hash.js';
+import { javaHashOrder } from '../../runtime/java-hash-map.js';
 import { MEMBER_STATE_VALUE, type ConsumerGroupMember, type PartitionEpochs } from './member.js';
 
 /** The group epoch and the metadata hash it was computed with (record type 3). */

@@ -8,7 +8,7 @@ import { javaStringHashCode } from '../../runtime/java-hash.js';
 import type { ConsumerGroupAssignor, GroupAssignment, GroupSpec, MemberSubscription, SubscribedTopicDescriber, SubscriptionType, TopicPartitions } from './assignor.js';
 import { NO_ASSIGNMENT } from './consumer-group.js';
 import { memberTopicIds } from './current-assignment.js';
-import { javaHashOrder } from './java-order.js';
+import { javaHashOrder } from '../../runtime/java-hash-map.js';
 import type { ConsumerGroupMember } from './member.js';
 import { targetAssignmentMetadataRecord, targetAssignmentRecord, type ConsumerGroupRecord, type ResolvedRegex } from './records.js';
 import type { TopicsImage } from './topics-image.js';

@@ -1,7 +1,7 @@
 /**
- * The iteration orders of Java's maps, where a Kafka answer takes its order from one: java.util.HashMap (client
- * quota entities, their names and their values), ConcurrentHashMap and pcollections' HashTreePMap
- * (ListConfigResources' names). Kafka's admin client reads those answers back into HashMaps
+ * The iteration orders of Java's maps, where a Kafka answer or record takes its order from one: java.util.HashMap
+ * (client quota entities, their names and their values; the topics and partitions of a consumer group's assignment
+ * records), ConcurrentHashMap and pcollections' HashTreePMap (ListConfigResources' names). Kafka's admin client reads those answers back into HashMaps
  * whose small tables keep the broker's order among keys sharing a bucket, so the order shows in what
  * `kafka-configs --describe` prints.
  *
@@ -10,7 +10,7 @@
  * default), rounded up to a power of two, and doubles when the size passes three quarters of it. Bins turned
  * into trees (8 keys in one bucket of a 64+ table) are not modelled: their order does not arise here.
  */
-import { javaStringHashCode } from '../../coordinator/runtime/java-hash.js';
+import { javaStringHashCode } from './java-hash.js';
 
 /** Objects.hashCode of a string: String.hashCode, 0 for null. */
 export function javaStringHash(s: string | null): number {
@@ -127,4 +127,22 @@ export function concurrentHashMapOrder(names: readonly string[]): string[] {
 export function hashTreeMapOrder(names: readonly string[]): string[] {
   return names.map((name) => ({ name, hash: javaStringHashCode(name) }))
     .sort((a, b) => a.hash - b.hash || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((entry) => entry.name);
+}
+
+/**
+ * The order of a HashMap/HashSet filled by puts of `keys` in this order, never removed from: bucket by bucket at the
+ * final table size (16, doubled while the size passes three quarters of it), each bucket in insertion order.
+ */
+export function javaHashOrder<K>(keys: readonly K[], hash: (key: K) => number): K[] {
+  let capacity = 16;
+  while (keys.length > capacity * 0.75) capacity *= 2;
+  const mask = capacity - 1;
+  const bucket = (key: K): number => {
+    const h = hash(key);
+    return (h ^ (h >>> 16)) & mask;
+  };
+  return keys
+    .map((key, i) => ({ key, i, b: bucket(key) }))
+    .sort((x, y) => x.b - y.b || x.i - y.i)
+    .map((e) => e.key);
 }

@@ -2,7 +2,7 @@
 // same keys put in the same order (one key removed), with the same initial capacities; hash codes by Java too.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { JavaHashMap, javaStringHash, javaStringMapHash } from '../../../src/server/admin/java-hash-map.js';
+import { JavaHashMap, javaStringHash, javaStringMapHash } from '../../src/coordinator/runtime/java-hash-map.js';
 
 const KEYS = ['producer_byte_rate', 'consumer_byte_rate', 'request_percentage', 'controller_mutation_rate', 'connection_creation_rate',
   'user', 'client-id', 'ip', ...'abcdefghijklmnopqrs'];
