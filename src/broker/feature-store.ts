@@ -7,10 +7,7 @@
  * A file that cannot be read as this format stops start-up with a one-line error rather than being ignored:
  * ignoring it would silently bring back the defaults, e.g. transaction.version 2 after an operator chose 0.
  */
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import { readTextIfExists, writeFileAtomic } from '../storage/file/atomic-file.js';
-import { parseStateFile } from '../storage/file/state-file.js';
+import { fileStateStore, memoryStateStore, parseStateFile, type StateStore } from '../storage/file/state-file.js';
 
 export const FEATURES_FILE = 'gregor-features.json';
 const FORMAT_VERSION = 1;
@@ -21,42 +18,16 @@ export interface StoredFeatures {
   readonly levels: ReadonlyMap<string, number>;
 }
 
-export interface FeatureStore {
-  /** What the errors name (the file, or "memory"). */
-  readonly description: string;
-  /** The stored levels; undefined when nothing was ever stored. */
-  load(): Promise<StoredFeatures | undefined>;
-  /** Replaces what is stored; durable when the promise resolves. */
-  save(features: StoredFeatures): Promise<void>;
-}
+export type FeatureStore = StateStore<StoredFeatures>;
 
 /** Kept for the life of the process only (gregor.log.engine=memory, tests). */
 export function memoryFeatureStore(): FeatureStore {
-  let stored: StoredFeatures | undefined;
-  return {
-    description: 'stored feature levels',
-    load: () => Promise.resolve(stored),
-    save: (features) => {
-      stored = { epoch: features.epoch, levels: new Map(features.levels) };
-      return Promise.resolve();
-    },
-  };
+  return memoryStateStore('stored feature levels', (features) => ({ epoch: features.epoch, levels: new Map(features.levels) }));
 }
 
-/** The JSON file in `logDir` (created with the directory on the first save). */
+/** The JSON file in `logDir`. */
 export function fileFeatureStore(logDir: string): FeatureStore {
-  const path = join(logDir, FEATURES_FILE);
-  return {
-    description: path,
-    async load() {
-      const text = await readTextIfExists(path);
-      return text === undefined ? undefined : parseStoredFeatures(text, path);
-    },
-    async save(features) {
-      await mkdir(logDir, { recursive: true });
-      await writeFileAtomic(path, formatStoredFeatures(features));
-    },
-  };
+  return fileStateStore(logDir, FEATURES_FILE, formatStoredFeatures, parseStoredFeatures);
 }
 
 export function formatStoredFeatures(features: StoredFeatures): string {

@@ -7,9 +7,8 @@
  * A file that cannot be read as this format stops start-up with a one-line error rather than being ignored:
  * ignoring it would silently drop every quota the operator had set.
  */
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import { readTextIfExists, writeFileAtomic } from '../../storage/file/atomic-file.js';
+
+import { fileStateStore, memoryStateStore, parseStateFile, type StateStore } from '../../storage/file/state-file.js';
 
 export const CLIENT_QUOTAS_FILE = 'gregor-client-quotas.json';
 const FORMAT_VERSION = 1;
@@ -20,38 +19,16 @@ export interface StoredQuotaEntity {
   readonly quotas: readonly (readonly [string, number])[];
 }
 
-export interface ClientQuotaStore {
-  /** The stored entities; undefined when nothing was ever stored. */
-  load(): Promise<readonly StoredQuotaEntity[] | undefined>;
-  /** Replaces what is stored; durable when the promise resolves. */
-  save(entities: readonly StoredQuotaEntity[]): Promise<void>;
-}
+export type ClientQuotaStore = StateStore<readonly StoredQuotaEntity[]>;
 
 /** Kept for the life of the process only (gregor.log.engine=memory, tests). */
 export function memoryClientQuotaStore(): ClientQuotaStore {
-  let stored: readonly StoredQuotaEntity[] | undefined;
-  return {
-    load: () => Promise.resolve(stored),
-    save: (entities) => {
-      stored = entities;
-      return Promise.resolve();
-    },
-  };
+  return memoryStateStore('stored client quotas', (entities) => entities);
 }
 
-/** The JSON file in `logDir` (created with the directory on the first save). */
+/** The JSON file in `logDir`. */
 export function fileClientQuotaStore(logDir: string): ClientQuotaStore {
-  const path = join(logDir, CLIENT_QUOTAS_FILE);
-  return {
-    async load() {
-      const text = await readTextIfExists(path);
-      return text === undefined ? undefined : parseClientQuotas(text, path);
-    },
-    async save(entities) {
-      await mkdir(logDir, { recursive: true });
-      await writeFileAtomic(path, formatClientQuotas(entities));
-    },
-  };
+  return fileStateStore(logDir, CLIENT_QUOTAS_FILE, formatClientQuotas, parseClientQuotas);
 }
 
 /** Values are written as text: a quota may be Infinity or NaN (Kafka accepts them for the DOUBLE keys), which JSON has no number for. */
@@ -67,18 +44,8 @@ export function formatClientQuotas(entities: readonly StoredQuotaEntity[]): stri
 
 /** Reads the file's text; a one-line Error naming the file and what is wrong when it is not this format. */
 export function parseClientQuotas(text: string, path: string): StoredQuotaEntity[] {
-  const fail = (problem: string): never => {
-    throw new Error(`${path}: ${problem}; fix or remove the file (it holds the client quotas)`);
-  };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return fail('not valid JSON');
-  }
+  const { record: parsed, fail } = parseStateFile(text, path, FORMAT_VERSION, 'the client quotas');
   const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-  if (!isObject(parsed)) return fail('expects a JSON object');
-  if (parsed['version'] !== FORMAT_VERSION) return fail(`unsupported version ${JSON.stringify(parsed['version'])} (expects ${FORMAT_VERSION})`);
   const entities = parsed['entities'];
   if (!Array.isArray(entities)) return fail('"entities" must be an array');
   return entities.map((item: unknown, i): StoredQuotaEntity => {

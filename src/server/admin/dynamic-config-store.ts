@@ -8,10 +8,7 @@
  * ignored: ignoring it would silently bring back the static values, e.g. a shorter retention that
  * deletes data the operator had chosen to keep.
  */
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import { readTextIfExists, writeFileAtomic } from '../../storage/file/atomic-file.js';
-import { parseStateFile } from '../../storage/file/state-file.js';
+import { fileStateStore, memoryStateStore, parseStateFile, type StateStore } from '../../storage/file/state-file.js';
 
 export const DYNAMIC_CONFIGS_FILE = 'gregor-dynamic-configs.json';
 const FORMAT_VERSION = 1;
@@ -22,38 +19,16 @@ export interface StoredDynamicConfigs {
   readonly clusterDefault: ReadonlyMap<string, string>;
 }
 
-export interface DynamicConfigStore {
-  /** The stored layers; undefined when nothing was ever stored. */
-  load(): Promise<StoredDynamicConfigs | undefined>;
-  /** Replaces what is stored; durable when the promise resolves. */
-  save(configs: StoredDynamicConfigs): Promise<void>;
-}
+export type DynamicConfigStore = StateStore<StoredDynamicConfigs>;
 
 /** Kept for the life of the process only (gregor.log.engine=memory, tests). */
 export function memoryDynamicConfigStore(): DynamicConfigStore {
-  let stored: StoredDynamicConfigs | undefined;
-  return {
-    load: () => Promise.resolve(stored),
-    save: (configs) => {
-      stored = { perBroker: new Map(configs.perBroker), clusterDefault: new Map(configs.clusterDefault) };
-      return Promise.resolve();
-    },
-  };
+  return memoryStateStore('stored dynamic broker configs', (configs) => ({ perBroker: new Map(configs.perBroker), clusterDefault: new Map(configs.clusterDefault) }));
 }
 
-/** The JSON file in `logDir` (created with the directory on the first save). */
+/** The JSON file in `logDir`. */
 export function fileDynamicConfigStore(logDir: string): DynamicConfigStore {
-  const path = join(logDir, DYNAMIC_CONFIGS_FILE);
-  return {
-    async load() {
-      const text = await readTextIfExists(path);
-      return text === undefined ? undefined : parseDynamicConfigs(text, path);
-    },
-    async save(configs) {
-      await mkdir(logDir, { recursive: true });
-      await writeFileAtomic(path, formatDynamicConfigs(configs));
-    },
-  };
+  return fileStateStore(logDir, DYNAMIC_CONFIGS_FILE, formatDynamicConfigs, parseDynamicConfigs);
 }
 
 export function formatDynamicConfigs(configs: StoredDynamicConfigs): string {

@@ -4,9 +4,8 @@
  * the first log dir (file engine), replaced atomically on every change, or memory only (memory engine). A file
  * that cannot be read as this format stops start-up with a one-line error rather than being ignored.
  */
-import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import { readTextIfExists, writeFileAtomic } from '../../storage/file/atomic-file.js';
+
+import { fileStateStore, memoryStateStore, parseStateFile, type StateStore } from '../../storage/file/state-file.js';
 
 export const RESOURCE_CONFIGS_FILE = 'gregor-resource-configs.json';
 const FORMAT_VERSION = 1;
@@ -21,39 +20,20 @@ export interface StoredResourceConfigs {
   readonly clientMetrics: ResourceLayer;
 }
 
-export interface ResourceConfigStore {
-  load(): Promise<StoredResourceConfigs | undefined>;
-  /** Replaces what is stored; durable when the promise resolves. */
-  save(configs: StoredResourceConfigs): Promise<void>;
-}
+export type ResourceConfigStore = StateStore<StoredResourceConfigs>;
 
 function copyLayer(layer: ResourceLayer): Map<string, Map<string, string>> {
   return new Map([...layer].map(([name, configs]) => [name, new Map(configs)]));
 }
 
+/** Kept for the life of the process only (gregor.log.engine=memory, tests). */
 export function memoryResourceConfigStore(): ResourceConfigStore {
-  let stored: StoredResourceConfigs | undefined;
-  return {
-    load: () => Promise.resolve(stored),
-    save: (configs) => {
-      stored = { groups: copyLayer(configs.groups), clientMetrics: copyLayer(configs.clientMetrics) };
-      return Promise.resolve();
-    },
-  };
+  return memoryStateStore('stored group and client metrics configs', (configs) => ({ groups: copyLayer(configs.groups), clientMetrics: copyLayer(configs.clientMetrics) }));
 }
 
+/** The JSON file in `logDir`. */
 export function fileResourceConfigStore(logDir: string): ResourceConfigStore {
-  const path = join(logDir, RESOURCE_CONFIGS_FILE);
-  return {
-    async load() {
-      const text = await readTextIfExists(path);
-      return text === undefined ? undefined : parseResourceConfigs(text, path);
-    },
-    async save(configs) {
-      await mkdir(logDir, { recursive: true });
-      await writeFileAtomic(path, formatResourceConfigs(configs));
-    },
-  };
+  return fileStateStore(logDir, RESOURCE_CONFIGS_FILE, formatResourceConfigs, parseResourceConfigs);
 }
 
 const byName = <T>(entries: Iterable<[string, T]>) => [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -65,18 +45,8 @@ export function formatResourceConfigs(configs: StoredResourceConfigs): string {
 }
 
 export function parseResourceConfigs(text: string, path: string): StoredResourceConfigs {
-  const fail = (problem: string): never => {
-    throw new Error(`${path}: ${problem}; fix or remove the file (it holds the group and client metrics configs)`);
-  };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return fail('not valid JSON');
-  }
+  const { record: parsed, fail } = parseStateFile(text, path, FORMAT_VERSION, 'the group and client metrics configs');
   const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-  if (!isObject(parsed)) return fail('expects a JSON object');
-  if (parsed['version'] !== FORMAT_VERSION) return fail(`unsupported version ${JSON.stringify(parsed['version'])} (expects ${FORMAT_VERSION})`);
   const layer = (field: string): Map<string, Map<string, string>> => {
     const value = parsed[field] ?? {};
     if (!isObject(value)) return fail(`"${field}" must be an object of objects of strings`);

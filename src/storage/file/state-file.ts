@@ -1,4 +1,8 @@
-// The broker's own small JSON state files (dynamic configs, finalized features): a versioned object, read strictly.
+// The broker's own small JSON state files (dynamic configs, finalized features, client quotas, group and client
+// metrics configs): a versioned object, read strictly, replaced atomically.
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { readTextIfExists, writeFileAtomic } from './atomic-file.js';
 
 /** A reader's one-line failure: names the file, what is wrong, and what the file holds. */
 export type StateFileFail = (problem: string) => never;
@@ -21,4 +25,46 @@ export function parseStateFile(text: string, path: string, version: number, hold
   const record = parsed as Record<string, unknown>;
   if (record['version'] !== version) return fail(`unsupported version ${JSON.stringify(record['version'])} (expects ${version})`);
   return { record, fail };
+}
+
+/** Where one piece of the broker's own state outlives a restart (file engine) or the process (memory engine). */
+export interface StateStore<T> {
+  /** What errors name: the file, or what the memory holds. */
+  readonly description: string;
+  /** What is stored; undefined when nothing was ever stored. */
+  load(): Promise<T | undefined>;
+  /** Replaces what is stored; durable when the promise resolves. */
+  save(value: T): Promise<void>;
+}
+
+/** Kept for the life of the process only (gregor.log.engine=memory, tests); `copy` detaches what was saved. */
+export function memoryStateStore<T>(description: string, copy: (value: T) => T): StateStore<T> {
+  let stored: T | undefined;
+  return {
+    description,
+    load: () => Promise.resolve(stored),
+    save: (value) => {
+      stored = copy(value);
+      return Promise.resolve();
+    },
+  };
+}
+
+/**
+ * The JSON file `name` in `logDir`, replaced atomically on every save (created with the directory on the first).
+ * `parse` throws a one-line Error naming the file when its text is not the format.
+ */
+export function fileStateStore<T>(logDir: string, name: string, format: (value: T) => string, parse: (text: string, path: string) => T): StateStore<T> {
+  const path = join(logDir, name);
+  return {
+    description: path,
+    async load() {
+      const text = await readTextIfExists(path);
+      return text === undefined ? undefined : parse(text, path);
+    },
+    async save(value) {
+      await mkdir(logDir, { recursive: true });
+      await writeFileAtomic(path, format(value));
+    },
+  };
 }
