@@ -14,7 +14,7 @@ import { applyDifferential, loadRecorded, record } from './runner/differential.j
 import { formatMatrix, tally, type Result } from './runner/matrix.js';
 import { applyPending, loadPending } from './runner/pending.js';
 import { runningTarget, startGregorTarget, startReferenceTarget } from './runner/targets.js';
-import { SCENARIOS, type Outcome, type ScenarioContext, type Target } from './runner/types.js';
+import { SCENARIO_CLIENTS, SCENARIOS, type Outcome, type ScenarioContext, type Target } from './runner/types.js';
 
 const KAFKA_VERSION = process.env.KAFKA_VERSION ?? '4.3.1';
 const pendingFile = join(compatDir, 'pending.json');
@@ -95,6 +95,7 @@ async function main(): Promise<number> {
         }
       }
       for (const scenarioName of scenarios) {
+        if (SCENARIO_CLIENTS[scenarioName]?.includes(client.name) === false) continue;
         const scenario = client.scenarios[scenarioName];
         const cannot = client.cannot?.[scenarioName];
         const observations: Record<string, unknown> = {};

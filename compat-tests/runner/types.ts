@@ -59,6 +59,15 @@ export const SCENARIOS = [
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
+/**
+ * Scenarios that concern some clients only; the others get no cell. cluster-admin is the stock tools' output;
+ * newest-versions is about the client libraries (the tools' versions are checked inside cluster-admin).
+ */
+export const SCENARIO_CLIENTS: Partial<Record<ScenarioName, readonly string[]>> = {
+  'newest-versions': ['kafkajs', 'platformatic', 'java-client', 'kcat', 'confluent-kafka', 'kafka-python', 'franz-go', 'sarama'],
+  'cluster-admin': ['java-tools'],
+};
+
 export interface ClientSuite {
   /** Matrix column label and folder name under compat-tests/clients. */
   readonly name: string;

@@ -97,7 +97,6 @@ export const kcat: ClientSuite = {
   cannot: {
     'topic-admin': 'kcat has no topic administration commands',
     transactions: 'kcat cannot produce in a transaction (it can only read with isolation.level)',
-    'cluster-admin': 'kcat has no admin commands (features, quorum, configs, quotas, transactions)',
     'error-invalid-config': 'kcat cannot create topics or alter configs',
     'error-unknown-topic': 'kcat cannot ask for metadata without auto-creation (librdkafka sends allow_auto_topic_creation=true), so a missing topic is created; what it prints then depends on whether creation finished before its retry',
   },
