@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { type GroupAssignment, PartitionAssignorError, type TopicPartitions } from '../../src/coordinator/group/consumer/assignor.js';
-import { intHash, JavaHashTable } from '../../src/coordinator/group/consumer/java-hash-order.js';
+import { intHash, JavaHashTable, kafkaMemberOrder } from '../../src/coordinator/group/consumer/java-hash-order.js';
 import { rangeAssignor } from '../../src/coordinator/group/consumer/range-assignor.js';
 import { uniformAssignor } from '../../src/coordinator/group/consumer/uniform-assignor.js';
 import { ErrorCode } from '../../src/protocol/error-codes.js';
@@ -171,6 +171,13 @@ test('Java hash-table order: put appends to a bucket, computeIfAbsent prepends a
   for (let k = 0; k < 9; k++) crowded.set(k * 16 + 5, true);
   crowded.set(2, true);
   assert.deepEqual(crowded.keys(), [2, 5, 37, 69, 101, 133, 21, 53, 85, 117]);
+});
+
+test('member ids in the order of Kafka\'s HashMap<String, ...> (ids with the same String.hashCode, Aa and BB, in insertion order)', () => {
+  const ids = [...Array.from({ length: 20 }, (_, i) => `member-${i}`), 'consumer-1-5b1d0a3e', 'static-a', 'static-b', 'Aa', 'BB'];
+  // What Java 17 prints for the same puts.
+  const java = 'Aa BB member-19 member-18 member-17 member-16 member-5 member-15 member-6 member-14 member-3 member-13 member-4 member-12 member-9 member-11 member-10 member-7 member-8 static-b static-a consumer-1-5b1d0a3e member-1 member-2 member-0';
+  assert.deepEqual(kafkaMemberOrder(ids), java.split(' '));
 });
 
 test('the 1000-partition, 100-member cases run through both assignors', () => {

@@ -24,7 +24,10 @@ export interface MemberSubscription {
 
 /** The group as the assignor sees it. */
 export interface GroupSpec {
-  /** Member ids, in the order Kafka's GroupSpecImpl map iterates them (where an assignor's result depends on it). */
+  /**
+   * Member ids, in the order Kafka's GroupSpecImpl map iterates them (the uniform assignor's result depends on it):
+   * java-hash-order.ts's kafkaMemberOrder gives it.
+   */
   readonly memberIds: readonly string[];
   /** Homogeneous when every member subscribes to the same topics. */
   readonly subscriptionType: SubscriptionType;

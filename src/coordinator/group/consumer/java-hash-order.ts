@@ -166,3 +166,14 @@ export class JavaHashTable<K, V> {
     }
   }
 }
+
+/**
+ * Member ids in the order Kafka's TargetAssignmentBuilder hands them to an assignor: a `new HashMap<String, ...>()`
+ * filled in the given order (the group's members, then the members being added or updated). GroupSpec.memberIds takes
+ * this order; ids that share a bucket keep the given order.
+ */
+export function kafkaMemberOrder(memberIds: Iterable<string>): string[] {
+  const table = new JavaHashTable<string, true>(stringHash);
+  for (const memberId of memberIds) table.set(memberId, true);
+  return table.keys();
+}
