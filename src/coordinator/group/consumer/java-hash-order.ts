@@ -1,11 +1,11 @@
 /**
  * The iteration order of java.util.HashMap / HashSet, which Kafka's assignors depend on: which topic's partitions are
- * handed out first, which partitions a member keeps when it is over its quota. A Java hash table iterates its buckets
- * in index order (index = spread hash & (capacity - 1)) and each bucket in insertion order; its capacity is a power of
- * two that depends on how the table was created and how many keys it ever held. `JavaHashTable` tracks that capacity
- * beside a JS Map (which keeps insertion order, with a re-added key moving to the end as in a Java bucket) and gives
- * the keys in Java's order. The order inside buckets Java has turned into trees (8 keys or more, in tables of 64
- * buckets or more) is not modelled.
+ * handed out first, which partitions a member keeps when it is over its quota, which member comes first. A Java hash
+ * table iterates its buckets in index order (index = spread hash & (capacity - 1)); its capacity is a power of two that
+ * depends on how the table was created and on the calls made since, and a bucket's order on whether keys were put
+ * (appended) or computed-if-absent (prepended). `JavaHashTable` models both as Java 17 (the JVM of the reference
+ * broker here) does; the order inside buckets Java has turned into trees (8 keys or more, in tables of 64 buckets or
+ * more) is not modelled.
  */
 
 /** Java's Integer.hashCode. */
@@ -36,7 +36,7 @@ export function tableSizeFor(requested: number): number {
   return capacity;
 }
 
-/** The capacity `new HashSet<>(collection)` / `new HashMap<>(map)`-style copies start with for `size` keys. */
+/** The capacity `new HashSet<>(collection)` starts with for `size` keys (Java 17; Java 19 and later size it slightly differently). */
 export function copyCapacity(size: number): number {
   return tableSizeFor(Math.max(Math.floor(Math.fround(size / Math.fround(0.75))) + 1, 16));
 }

@@ -2,7 +2,8 @@
  * The uniform assignor when every member subscribes to the same topics (Kafka's UniformHomogeneousAssignmentBuilder):
  * each member gets total / members partitions and total % members of them one more; a member keeps what it has up to
  * its quota, and the partitions nobody holds fill the members below quota in group order. The extra partitions go, in
- * group order, to members that already hold one, and to the last members when no such member is left.
+ * group order, to members already holding that many; a member with room passes its extra on while the members left
+ * outnumber the extras left (so with no current holders the last members get them).
  */
 import { type GroupAssignment, type GroupSpec, PartitionAssignorError, type SubscribedTopicDescriber } from './assignor.js';
 import { deepCopyAssignment, type JavaAssignment, newPartitionSet, replayedAssignment, toTopicPartitions } from './java-assignment.js';
