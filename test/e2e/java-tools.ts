@@ -21,8 +21,19 @@ export interface ToolRun {
 
 /** Runs `compat-tests/bin/<tool> args`, feeding `input` on stdin; resolves whatever the exit code. */
 export function runJavaTool(tool: string, args: readonly string[], input = ''): Promise<ToolRun> {
+  return runCommand(join(COMPAT, 'bin', tool), args, input);
+}
+
+/** Runs a single-file Java program (test/e2e/java/*.java) over Kafka 4.3.1's jars; a non-zero exit is an error. */
+export async function runJavaProgramOk(source: string, args: readonly string[], input = ''): Promise<string> {
+  const run = await runCommand('java', ['-cp', `${resolve(COMPAT, '.cache/kafka-4.3.1/libs')}/*`, resolve(source), ...args], input);
+  if (run.code !== 0) throw new Error(`${source} exited ${run.code}: ${run.stderr.trim().split('\n').slice(-3).join(' | ')}`);
+  return run.stdout;
+}
+
+function runCommand(command: string, args: readonly string[], input: string): Promise<ToolRun> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(join(COMPAT, 'bin', tool), args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

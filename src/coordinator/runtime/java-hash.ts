@@ -10,9 +10,10 @@ export function javaIntegerHash(value: number): number {
   return value | 0;
 }
 
-/** Kafka's Uuid.hashCode over its text form: the xor of the four big-endian int32 words of its 16 bytes. */
+/** Kafka's Uuid.hashCode over its text form: the xor of the four big-endian int32 words of its 16 bytes (0 for text that is no uuid). */
 export function javaUuidHash(uuid: string): number {
   const b = Buffer.from(uuid, 'base64url');
+  if (b.length !== 16) return 0;
   return b.readInt32BE(0) ^ b.readInt32BE(4) ^ b.readInt32BE(8) ^ b.readInt32BE(12);
 }
 

@@ -4,11 +4,10 @@
  * member whose target changed (also for a member new to it, even when empty) and the target's metadata at the group
  * epoch. Members are visited in the order of Kafka's HashMap of member specs, which the records follow.
  */
-import { javaStringHashCode } from '../../runtime/java-hash.js';
 import type { ConsumerGroupAssignor, GroupAssignment, GroupSpec, MemberSubscription, SubscribedTopicDescriber, SubscriptionType, TopicPartitions } from './assignor.js';
 import { NO_ASSIGNMENT } from './consumer-group.js';
 import { memberTopicIds } from './current-assignment.js';
-import { javaHashOrder } from '../../runtime/java-hash-map.js';
+import { kafkaMemberOrder } from '../../runtime/java-hash-table.js';
 import type { ConsumerGroupMember } from './member.js';
 import { targetAssignmentMetadataRecord, targetAssignmentRecord, type ConsumerGroupRecord, type ResolvedRegex } from './records.js';
 import type { TopicsImage } from './topics-image.js';
@@ -55,7 +54,7 @@ export function buildTargetAssignment(input: TargetAssignmentInput): TargetAssig
     if (previousId !== undefined && previousId !== memberId) assignment = input.targetAssignment.get(previousId) ?? NO_ASSIGNMENT;
     specs.set(memberId, memberSpec(input, member, assignment));
   }
-  const memberIds = javaHashOrder([...specs.keys()], javaStringHashCode);
+  const memberIds = kafkaMemberOrder(specs.keys());
   const spec: GroupSpec = {
     memberIds,
     subscriptionType: input.subscriptionType,
@@ -85,7 +84,7 @@ function specOf(specs: ReadonlyMap<string, MemberSpec>, memberId: string): Membe
 }
 
 function memberSpec(input: TargetAssignmentInput, member: ConsumerGroupMember, assignment: TopicPartitions): MemberSpec {
-  return { rackId: member.rackId, subscribedTopicIds: memberTopicIds(member, input.resolvedRegularExpressions, input.image), assignment };
+  return { rackId: member.rackId, instanceId: member.instanceId, subscribedTopicIds: memberTopicIds(member, input.resolvedRegularExpressions, input.image), assignment };
 }
 
 /** Whether two assignments are equal as Kafka's Assignment.equals sees them (a topic with no partitions still counts). */
