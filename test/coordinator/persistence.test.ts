@@ -56,10 +56,16 @@ test("Java's String.hashCode and Kafka's partition choice", () => {
   assert.equal(partitionForGroup('', 50), 0);
 });
 
-test('record bytes: OffsetCommitKey v1 / OffsetCommitValue v3 (v1 with an expire timestamp), GroupMetadataKey v2 / value v3', () => {
+test('record bytes: OffsetCommitKey v1 / OffsetCommitValue v4 (v1 with an expire timestamp), GroupMetadataKey v2 / value v3', () => {
   const offset = { type: 'offset', group: 'g', topic: 't', partition: 2, value: { offset: 7, leaderEpoch: 1, metadata: 'm', commitTimestamp: 1000, expireTimestamp: null } } as const;
   assert.equal(encodeRecordKey(offset).toString('hex'), '0001' + '00016700017400000002');
-  assert.equal(encodeRecordValue(offset)!.toString('hex'), '0003' + '0000000000000007' + '00000001' + '00016d' + '00000000000003e8');
+  assert.equal(encodeRecordValue(offset)!.toString('hex'), '0004' + '0000000000000007' + '00000001' + '026d' + '00000000000003e8' + '00');
+  // A commit by topic id (OffsetCommit v10) keeps the id, as Kafka 4.3.1 wrote it (test/fixtures/consumer-groups, g1 offset 6).
+  const byId = { type: 'offset', group: 'g1', topic: 'orders', partition: 1, value: {
+    offset: 20, leaderEpoch: -1, metadata: '', commitTimestamp: 0x1a23c3b7d12, expireTimestamp: null,
+    topicId: Buffer.from('d02e25ea171f44c791e6efb8746b91d8', 'hex').toString('base64url'),
+  } } as const;
+  assert.equal(encodeRecordValue(byId)!.toString('hex'), '00040000000000000014ffffffff01000001a23c3b7d12010010d02e25ea171f44c791e6efb8746b91d8');
   const expiring = { ...offset, value: { ...offset.value, expireTimestamp: 2000 } };
   assert.equal(encodeRecordValue(expiring)!.toString('hex'), '0001' + '0000000000000007' + '00016d' + '00000000000003e8' + '00000000000007d0');
   // v1 has no leader epoch field: it reads back as -1.

@@ -116,6 +116,7 @@ export class OffsetOps {
             metadata,
             commitTimestamp: now,
             expireTimestamp,
+            ...(topic.topicId === ZERO_UUID ? {} : { topicId: topic.topicId }),
           }),
         );
         return { partitionIndex: p.partitionIndex, errorCode: ErrorCode.NONE };

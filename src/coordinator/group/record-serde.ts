@@ -59,7 +59,8 @@ export function encodeRecordValue(record: GroupRecord): Buffer | null {
   const w = new Writer(128);
   if (record.type === 'offset') {
     const v = record.value;
-    const version = v.expireTimestamp === null ? 3 : 1;
+    // Kafka 4.3.1 writes v4 (the topic id a tagged field, left out when zero), v1 for an old-style expiring commit.
+    const version = v.expireTimestamp === null ? 4 : 1;
     w.int16(version);
     encodeOffsetCommitValue(
       w,
@@ -69,7 +70,7 @@ export function encodeRecordValue(record: GroupRecord): Buffer | null {
         metadata: v.metadata,
         commitTimestamp: BigInt(v.commitTimestamp),
         expireTimestamp: v.expireTimestamp === null ? NO_TIMESTAMP : BigInt(v.expireTimestamp),
-        topicId: ZERO_UUID, // value v4+ only
+        topicId: v.topicId ?? ZERO_UUID,
       },
       version,
     );

@@ -1,7 +1,7 @@
 /**
  * The records the group coordinator writes to __consumer_offsets, with the key and value versions
  * Kafka 4.x writes (GroupCoordinatorRecordHelpers + MetadataVersion): OffsetCommitKey v1 and
- * OffsetCommitValue v3 (v1 when the commit carries an expire timestamp), GroupMetadataKey v2 and
+ * OffsetCommitValue v4 (v1 when the commit carries an expire timestamp), GroupMetadataKey v2 and
  * GroupMetadataValue v3; consumer groups' records are in consumer/records.ts. A null value is a tombstone.
  */
 import type { GroupMetadataValue } from '../../protocol/generated/internal/group-coordinator/group-metadata-value.js';
@@ -18,6 +18,8 @@ export interface OffsetAndMetadata {
   readonly commitTimestamp: number;
   /** Set only by OffsetCommit v2–v4 with an explicit retention time (old expiration semantics). */
   readonly expireTimestamp: number | null;
+  /** The topic id an OffsetCommit v10+ named the topic by; absent (the zero uuid in the record) otherwise. */
+  readonly topicId?: string;
 }
 
 export interface OffsetCommitRecord {
