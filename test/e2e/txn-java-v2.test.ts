@@ -9,8 +9,8 @@ import { spawn } from 'node:child_process';
 import { Features } from '../../src/broker/features.js';
 import { startTestBroker } from '../server/broker-harness.js';
 
-/** kafka-clients 4.3.1 with its compression libraries and a silent slf4j binding. */
-const CLIENT_LIBS = 'compat-tests/.cache/streams-4.3.1/libs';
+/** kafka-clients 4.3.1 and its compression libraries, as the reference install puts them (installed before any test runs). */
+const CLIENT_LIBS = 'compat-tests/.cache/kafka-4.3.1/libs';
 const PROGRAM = 'test/e2e/java/TransactionalRuns.java';
 const COMMITTED_TRANSACTIONS = [0, 1, 2, 5];
 
