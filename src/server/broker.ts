@@ -193,11 +193,9 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       const listener = await bindListener(spec, options.writeHighWaterMark ?? DEFAULT_WRITE_HIGH_WATER_MARK, onSocket, {
         onAcceptError: (err) => log.error({ err, listener: spec.name }, 'Error while accepting connection'),
         // Kafka's Selector line for a failed handshake (INFO), the TLS reason at DEBUG; neither holds key material.
-        // (Node drops the peer's address before it reports an untrusted certificate: that line names no address.)
-        onTlsError: (err, socket) => {
-          const peer = socket.remoteAddress === undefined ? 'a client' : `/${socket.remoteAddress}`;
-          log.info({ client: socket.remoteAddress, listener: spec.name }, `Failed authentication with ${peer} (SSL handshake failed)`);
-          log.debug({ client: socket.remoteAddress, listener: spec.name, reason: err.message.trim() }, `SSL handshake with ${peer} failed: ${err.message.trim()}`);
+        onTlsError: (err, client) => {
+          log.info({ client, listener: spec.name }, `Failed authentication with /${client} (SSL handshake failed)`);
+          log.debug({ client, listener: spec.name, reason: err.message.trim() }, `SSL handshake with /${client} failed: ${err.message.trim()}`);
         },
       });
       bound.push(listener);

@@ -24,7 +24,7 @@ export interface ListenerEvents {
   /** A failed accept once listening (EMFILE: no descriptor left for the connection); without it the error would throw. */
   readonly onAcceptError?: (err: Error) => void;
   /** A TLS handshake that failed (untrusted or missing client certificate, a plaintext client...): only that socket closes. */
-  readonly onTlsError?: (err: Error, socket: TLSSocket) => void;
+  readonly onTlsError?: (err: Error, remoteAddress: string) => void;
 }
 
 export function bindListener(
@@ -59,19 +59,23 @@ function tlsServer(
   tls: ListenerTls,
   writeHighWaterMark: number,
   onSocket: (socket: Socket, listenerName: string) => void,
-  onTlsError: (err: Error, socket: TLSSocket) => void,
+  onTlsError: (err: Error, remoteAddress: string) => void,
 ): Server {
   const server = createTlsServer({ ...tls.options, highWaterMark: writeHighWaterMark }, (socket) => {
     // ssl.client.auth=requested: no certificate is fine, an untrusted one is refused as Java's trust manager does.
     if (tls.clientAuth === 'requested' && !socket.authorized && socket.getPeerCertificate().raw !== undefined) {
-      onTlsError(new Error(`client certificate refused: ${String(socket.authorizationError)}`), socket);
+      onTlsError(new Error(`client certificate refused: ${String(socket.authorizationError)}`), socket.remoteAddress ?? '?');
       socket.destroy();
       return;
     }
     onSocket(socket, spec.name);
   });
-  server.on('tlsClientError', (err, socket) => {
-    onTlsError(err, socket);
+  // Node closes a socket whose certificate it does not trust before reporting it, its address gone by then: the
+  // TCP socket under it (TLSSocket's _parent) is remembered with its address when accepted.
+  const addresses = new WeakMap<Socket, string>();
+  server.prependListener('connection', (raw: Socket) => addresses.set(raw, raw.remoteAddress ?? '?'));
+  server.on('tlsClientError', (err, socket: TLSSocket & { _parent?: Socket }) => {
+    onTlsError(err, socket.remoteAddress ?? (socket._parent === undefined ? undefined : addresses.get(socket._parent)) ?? '?');
     socket.destroy();
   });
   return server;

@@ -109,7 +109,7 @@ test('ssl.client.auth=required: a trusted client certificate gets in with its pr
     }
     const failures = lines.filter((l) => l.msg.startsWith('Failed authentication with'));
     assert.deepEqual(failures.map((l) => l.msg), [
-      'Failed authentication with /127.0.0.1 (SSL handshake failed)', 'Failed authentication with a client (SSL handshake failed)',
+      'Failed authentication with /127.0.0.1 (SSL handshake failed)', 'Failed authentication with /127.0.0.1 (SSL handshake failed)',
     ]);
     assert.ok(failures.every((l) => l.level === 30));
     // The good connection is untouched.
