@@ -95,6 +95,11 @@ export function resolveBrokerConfig(
   return config;
 }
 
+/** Every listener.name.<name>.<key> setting given, by its full key (raw). */
+export function allListenerPrefixedSettings(config: BrokerConfig): Readonly<Record<string, string>> {
+  return listenerSettings.get(config) ?? {};
+}
+
 /**
  * The listener.name.<name>.<key> settings of one listener, keyed by <key> (raw strings; the reader parses and checks
  * them). Kafka's prefix holds the listener name lower-cased: listener.name.ssl.ssl.keystore.location.
@@ -102,7 +107,7 @@ export function resolveBrokerConfig(
 export function listenerPrefixedSettings(config: BrokerConfig, listenerName: string): Readonly<Record<string, string>> {
   const prefix = `listener.name.${listenerName.toLowerCase()}.`;
   const out: Record<string, string> = {};
-  for (const [key, raw] of Object.entries(listenerSettings.get(config) ?? {})) {
+  for (const [key, raw] of Object.entries(allListenerPrefixedSettings(config))) {
     if (key.startsWith(prefix)) out[key.slice(prefix.length)] = raw;
   }
   return out;
@@ -268,5 +273,6 @@ export function effectiveBrokerConfig(staticConfig: BrokerConfig, dynamic: Dynam
   // The engine is read-only: the static config's choice stands, whether set or chosen for an unset one.
   const config = resolveBrokerConfig(props, undefined, { logEngineWhenUnset: staticConfig['gregor.log.engine'] as LogEngine });
   explicitSettings.set(config, staticSettings);
+  listenerSettings.set(config, listenerSettings.get(staticConfig) ?? {});
   return config;
 }
