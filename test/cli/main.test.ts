@@ -116,6 +116,7 @@ test('keys gregor accepts but does not act on yet, and group protocols it does n
   const cwd = mkdtempSync(join(tmpdir(), 'gregor-cli-run-'));
   const child = spawnGregor(['--port', '0', '--in-memory', '--log-format', 'json',
     '-o', 'ssl.keystore.password=hunter2', '-o', 'sasl.enabled.mechanisms=PLAIN', '-o', 'authorizer.class.name=org.example.Auth',
+    '-o', 'listener.name.plaintext.max.connections=5', '-o', 'listener.name.plaintext.ssl.client.auth=required',
     '-o', 'client.quota.callback.class=org.example.Quotas', '-o', 'group.coordinator.rebalance.protocols=classic,consumer',
     '-o', 'num.partitions=2'], { cwd });
   try {
@@ -123,8 +124,9 @@ test('keys gregor accepts but does not act on yet, and group protocols it does n
     const warnings = records.filter((r) => r.level === 40);
     assert.deepEqual(warnings.map((r) => [r.msg, r['keys']]), [
       // ssl.keystore.password is read by TLS listeners (there is none here, as on Kafka nothing is said).
-      ['Config keys accepted but not acted on yet: authorizer.class.name, client.quota.callback.class, sasl.enabled.mechanisms',
-        ['authorizer.class.name', 'client.quota.callback.class', 'sasl.enabled.mechanisms']],
+      ['Config keys accepted but not acted on yet: authorizer.class.name, client.quota.callback.class, ' +
+        'listener.name.plaintext.max.connections, sasl.enabled.mechanisms',
+        ['authorizer.class.name', 'client.quota.callback.class', 'listener.name.plaintext.max.connections', 'sasl.enabled.mechanisms']],
       ['group.coordinator.rebalance.protocols is classic,consumer, but gregor serves classic groups only so far ' +
         '(consumer not served: their heartbeat APIs are not offered)', ['group.coordinator.rebalance.protocols']],
     ]);
