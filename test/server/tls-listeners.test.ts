@@ -144,6 +144,23 @@ test('ssl.client.auth=requested: no certificate is User:ANONYMOUS, a trusted one
   }
 });
 
+test('a client certificate no ssl.principal.mapping.rules rule maps is closed, with Kafka\'s message', async () => {
+  const { broker, lines } = await start({
+    listeners: 'SSL://127.0.0.1:0', 'ssl.keystore.type': 'PEM', 'ssl.keystore.location': ca.serverPem, 'ssl.client.auth': 'required',
+    'ssl.truststore.type': 'PEM', 'ssl.truststore.location': ca.caCert, 'ssl.principal.mapping.rules': 'RULE:^CN=admin,.*$/admin/',
+  });
+  try {
+    const client = await RawClient.connectTls(broker.addresses[0]!.port,
+      { ca: ca.read(ca.caCert), servername: 'localhost', cert: ca.read(ca.clientCert), key: ca.read(ca.clientKey) });
+    await client.whenClosed;
+    assert.equal(client.received, 0);
+    assert.deepEqual(lines.filter((l) => l.msg.startsWith('Failed authentication')).map((l) => l.msg),
+      [`Failed authentication with /127.0.0.1 (Failed to map name for '${CLIENT_DN}' based on SSL principal mapping rules.)`]);
+  } finally {
+    await broker.close();
+  }
+});
+
 test('a plaintext client on an SSL port is closed with Kafka\'s INFO line; the TLS clients beside it go on', async () => {
   const { broker, lines } = await start({ listeners: 'SSL://127.0.0.1:0', 'ssl.keystore.type': 'PEM', 'ssl.keystore.location': ca.serverPem });
   try {

@@ -110,5 +110,11 @@ function escapeValue(value: string): string {
 /** The principal of an authenticated TLS peer, or ANONYMOUS when it presented no certificate (ssl.client.auth=requested/none). */
 export function tlsPrincipal(cert: PeerCertificate | undefined, mapper: SslPrincipalMapper): string {
   if (cert === undefined || cert.raw === undefined) return ANONYMOUS;
-  return `User:${mapper.name(distinguishedName(cert))}`;
+  const dn = distinguishedName(cert);
+  try {
+    return `User:${mapper.name(dn)}`;
+  } catch (err) {
+    // Kafka's DefaultKafkaPrincipalBuilder message; the connection is closed.
+    throw new Error(`Failed to map name for '${dn}' based on SSL principal mapping rules.`, { cause: err });
+  }
 }
