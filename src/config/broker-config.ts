@@ -30,6 +30,9 @@ export type BrokerConfig = Omit<DeclaredValues, EffectiveKeys> & {
 
 /** The explicit settings each resolved config came from (for DescribeConfigs sources). */
 const explicitSettings = new WeakMap<BrokerConfig, Readonly<Record<string, string>>>();
+/** listener.name.<listener>.<key> settings, raw: each listener's overrides of broker-wide keys (Kafka's ListenerName.configPrefix). */
+const listenerSettings = new WeakMap<BrokerConfig, Readonly<Record<string, string>>>();
+const LISTENER_PREFIXED = /^listener\.name\.[^.]+\../;
 
 /** gregor's defaults (see broker-configs.ts for where they differ from Kafka's). */
 export function defaultBrokerConfig(): BrokerConfig {
@@ -60,8 +63,13 @@ export function resolveBrokerConfig(
   const values: Record<string, unknown> = {};
   for (const def of Object.values(brokerConfigDefinitions)) values[def.name] = def.default;
   const explicit: Record<string, string> = {};
+  const prefixed: Record<string, string> = {};
   for (const [key, raw] of Object.entries(props)) {
     const def = brokerConfigDefinition(key) as ConfigDefinition | undefined;
+    if (def === undefined && LISTENER_PREFIXED.test(key)) {
+      prefixed[key] = raw;
+      continue;
+    }
     if (def === undefined) {
       onWarning(`Unknown config key ${key} is ignored`);
       continue;
@@ -83,7 +91,26 @@ export function resolveBrokerConfig(
 
   const config = Object.freeze(values) as unknown as BrokerConfig;
   explicitSettings.set(config, Object.freeze({ ...explicit }));
+  listenerSettings.set(config, Object.freeze(prefixed));
   return config;
+}
+
+/** Every listener.name.<name>.<key> setting given, by its full key (raw). */
+export function allListenerPrefixedSettings(config: BrokerConfig): Readonly<Record<string, string>> {
+  return listenerSettings.get(config) ?? {};
+}
+
+/**
+ * The listener.name.<name>.<key> settings of one listener, keyed by <key> (raw strings; the reader parses and checks
+ * them). Kafka's prefix holds the listener name lower-cased: listener.name.ssl.ssl.keystore.location.
+ */
+export function listenerPrefixedSettings(config: BrokerConfig, listenerName: string): Readonly<Record<string, string>> {
+  const prefix = `listener.name.${listenerName.toLowerCase()}.`;
+  const out: Record<string, string> = {};
+  for (const [key, raw] of Object.entries(allListenerPrefixedSettings(config))) {
+    if (key.startsWith(prefix)) out[key.slice(prefix.length)] = raw;
+  }
+  return out;
 }
 
 /** The settings that were given explicitly (file, environment, flags) for a resolved config, raw. */
@@ -246,5 +273,6 @@ export function effectiveBrokerConfig(staticConfig: BrokerConfig, dynamic: Dynam
   // The engine is read-only: the static config's choice stands, whether set or chosen for an unset one.
   const config = resolveBrokerConfig(props, undefined, { logEngineWhenUnset: staticConfig['gregor.log.engine'] as LogEngine });
   explicitSettings.set(config, staticSettings);
+  listenerSettings.set(config, listenerSettings.get(staticConfig) ?? {});
   return config;
 }

@@ -5,7 +5,7 @@
  * retention.ms, whose log.retention.ms is unset by default, lists no synonyms, as in Kafka.
  */
 import { brokerConfigDefinition, brokerConfigDefinitions, brokerConfigSynonyms } from './broker-configs.js';
-import { explicitBrokerSettings, type BrokerConfig } from './broker-config.js';
+import { allListenerPrefixedSettings, explicitBrokerSettings, type BrokerConfig } from './broker-config.js';
 import { formatConfigValue, parseConfigValue, type ConfigDefinition, type ConfigType } from './config-types.js';
 import { resolveTopicConfig, topicConfigDefinition, topicConfigDefinitions } from './topic-configs.js';
 import { GROUP_CONFIG_DESCRIBE_ORDER, groupConfigDefinition, resolveGroupConfig } from './group-configs.js';
@@ -152,10 +152,16 @@ export class ConfigDescriber {
    * resource only the configs set as dynamic defaults, with only those synonyms — as Kafka answers.
    */
   brokerEntries(perBroker: boolean): ConfigEntry[] {
-    const names = perBroker ? Object.keys(brokerConfigDefinitions) : [...this.dynamic.clusterDefault.keys()];
+    const prefixed = perBroker ? allListenerPrefixedSettings(this.config) : {};
+    const names = perBroker ? [...Object.keys(brokerConfigDefinitions), ...Object.keys(prefixed)] : [...this.dynamic.clusterDefault.keys()];
     const values = this.config as unknown as Record<string, unknown>;
     const entries: ConfigEntry[] = [];
     for (const name of names.sort()) {
+      if (Object.hasOwn(prefixed, name)) {
+        const entry = this.listenerPrefixedEntry(name, prefixed[name]!);
+        if (entry !== undefined) entries.push(entry);
+        continue;
+      }
       const def = brokerConfigDefinition(name) as ConfigDefinition | undefined;
       if (def === undefined) continue;
       const synonyms = this.synonymsOf(name).filter((s) => perBroker || s.source === ConfigSourceId.DYNAMIC_DEFAULT_BROKER_CONFIG);
@@ -177,6 +183,23 @@ export class ConfigDescriber {
       });
     }
     return entries;
+  }
+
+  /**
+   * A static listener.name.<l>.<key> setting as Kafka describes it: read-only, typed and sensitive as <key>, its
+   * synonyms itself then <key>'s static and default values (Kafka's brokerConfigSynonyms with the listener override).
+   */
+  private listenerPrefixedEntry(name: string, raw: string): ConfigEntry | undefined {
+    const base = name.replace(/^listener\.name\.[^.]+\./, '');
+    const def = brokerConfigDefinition(base) as ConfigDefinition | undefined;
+    if (def === undefined) return undefined;
+    const value = printedRaw(def, raw);
+    const own = { name, value, source: ConfigSourceId.STATIC_BROKER_CONFIG };
+    const inherited = this.synonymsOf(base).filter((s) => s.source >= ConfigSourceId.STATIC_BROKER_CONFIG);
+    return {
+      name, value, source: ConfigSourceId.STATIC_BROKER_CONFIG, readOnly: true, sensitive: def.sensitive,
+      type: CONFIG_TYPE_IDS[def.type], documentation: def.doc, synonyms: [own, ...inherited],
+    };
   }
 
   /**

@@ -9,10 +9,10 @@ export {
   type BrokerConfigKey,
 } from './broker-configs.js';
 export {
-  defaultBrokerConfig, resolveBrokerConfig, explicitBrokerSettings, type BrokerConfig, type LogEngine, type ResolveOptions,
+  defaultBrokerConfig, resolveBrokerConfig, explicitBrokerSettings, listenerPrefixedSettings, type BrokerConfig, type LogEngine, type ResolveOptions,
 } from './broker-config.js';
 export {
-  parseListeners, parseSecurityProtocolMap, formatListener, DEFAULT_SECURITY_PROTOCOL_MAP,
+  parseListeners, parseSecurityProtocolMap, formatListener, usesTls, DEFAULT_SECURITY_PROTOCOL_MAP,
   type Listener, type ParseListenersOptions, type SecurityProtocol,
 } from './listeners.js';
 export { parseMaxConnectionsPerIpOverrides } from './connection-limits.js';

@@ -1,8 +1,15 @@
 // What a broker was configured to do that gregor does not do yet, said once at start-up rather than pretended:
 // the keys set that gregor only accepts and reports (broker-configs-reported.ts: TLS, SASL, authorizer, quotas,
 // the KRaft quorum...), and group protocols it does not serve. Key names only: never a value (it may be secret).
-import { explicitBrokerSettings, type BrokerConfig } from './broker-config.js';
+import { allListenerPrefixedSettings, explicitBrokerSettings, type BrokerConfig } from './broker-config.js';
 import { reportedBrokerConfigDefinitions } from './broker-configs-reported.js';
+
+/** The ssl.* keys a TLS listener reads (security/tls/listener-tls.ts); the other ssl.* keys are accepted only. */
+const TLS_KEYS_ACTED_ON: ReadonlySet<string> = new Set([
+  'ssl.keystore.type', 'ssl.keystore.location', 'ssl.keystore.password', 'ssl.key.password', 'ssl.keystore.certificate.chain',
+  'ssl.keystore.key', 'ssl.truststore.type', 'ssl.truststore.location', 'ssl.truststore.password', 'ssl.truststore.certificates',
+  'ssl.client.auth', 'ssl.enabled.protocols', 'ssl.protocol', 'ssl.cipher.suites', 'ssl.principal.mapping.rules',
+]);
 
 /** The group protocol gregor's coordinator serves. */
 const SERVED_GROUP_PROTOCOLS: readonly string[] = ['classic'];
@@ -15,7 +22,9 @@ export interface NotActedOn {
 export function notActedOn(config: BrokerConfig): NotActedOn[] {
   const notes: NotActedOn[] = [];
   const set = Object.keys(explicitBrokerSettings(config));
-  const acceptedOnly = set.filter((key) => Object.hasOwn(reportedBrokerConfigDefinitions, key)).sort();
+  // listener.name.<l>.<key>: read for the TLS keys only so far.
+  const prefixed = Object.keys(allListenerPrefixedSettings(config)).filter((key) => !TLS_KEYS_ACTED_ON.has(key.replace(/^listener\.name\.[^.]+\./, '')));
+  const acceptedOnly = [...set.filter((key) => Object.hasOwn(reportedBrokerConfigDefinitions, key) && !TLS_KEYS_ACTED_ON.has(key)), ...prefixed].sort();
   if (acceptedOnly.length > 0) {
     notes.push({
       keys: acceptedOnly,

@@ -4,7 +4,10 @@
  */
 import { hostname } from 'node:os';
 import type { Socket } from 'node:net';
-import { notActedOn, parseListeners, type BrokerConfig, type LogEngine } from '../config/index.js';
+import type { TLSSocket } from 'node:tls';
+import { notActedOn, parseListeners, usesTls, type BrokerConfig, type LogEngine } from '../config/index.js';
+import { listenerTls } from '../security/tls/listener-tls.js';
+import { ANONYMOUS, tlsPrincipal } from '../security/tls/principal.js';
 import { backgroundIntervals, cleanerSettings, logEngine, openLogStore } from '../broker/open-store.js';
 import { ReplicaManager } from '../broker/replica-manager.js';
 import { StoreTopicCatalog } from '../broker/store-topic-catalog.js';
@@ -102,7 +105,9 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   const resourceConfigs = await ResourceConfigs.open(metadataDir === undefined ? memoryResourceConfigStore() : fileResourceConfigStore(metadataDir));
   const config = dynamic.config;
   const securityProtocolMap = staticConfig['listener.security.protocol.map'];
-  const listenerSpecs = parseListeners(staticConfig['listeners'], { securityProtocolMap });
+  // TLS settings are resolved and their stores loaded now: a bad one stops start-up before anything is opened.
+  const listenerSpecs = parseListeners(staticConfig['listeners'], { securityProtocolMap }).map((listener) =>
+    usesTls(listener.securityProtocol) ? { ...listener, tls: listenerTls(staticConfig, listener.name, listener.securityProtocol) } : listener);
   const advertisedValues = staticConfig['advertised.listeners'];
   const advertisedSpecs =
     advertisedValues === null ? listenerSpecs : parseListeners(advertisedValues, { key: 'advertised.listeners', securityProtocolMap });
@@ -122,16 +127,32 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   let dispatch: ReturnType<typeof createDispatch> | undefined;
 
   const listenerNames = listenerSpecs.map((spec) => spec.name);
+  const tlsByListener = new Map(listenerSpecs.map((spec) => [spec.name, 'tls' in spec ? spec.tls : undefined]));
   const onAdmitted = (socket: Socket, listenerName: string, release: () => void): void => {
+    const tls = tlsByListener.get(listenerName);
+    let principal = ANONYMOUS;
+    if (tls !== undefined) {
+      try {
+        principal = tlsPrincipal((socket as TLSSocket).getPeerCertificate(), tls.principalMapper);
+      } catch (err) {
+        // No ssl.principal.mapping.rules rule applies: Kafka fails the client's authentication and closes.
+        log.info({ client: socket.remoteAddress, listener: listenerName, reason: (err as Error).message },
+          `Failed authentication with /${socket.remoteAddress ?? '?'} (${(err as Error).message})`);
+        socket.destroy();
+        release();
+        return;
+      }
+    }
     const info = {
       id: nextConnectionId++,
       listenerName,
+      principal,
       remote: `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`,
       clientId: null,
       clientSoftwareName: null,
       clientSoftwareVersion: null,
     };
-    log.debug({ client: info.remote, listener: listenerName, local: `${socket.localAddress}:${socket.localPort}` },
+    log.debug({ client: info.remote, listener: listenerName, local: `${socket.localAddress}:${socket.localPort}`, principal },
       `Accepted connection from ${info.remote} on ${listenerName}`);
     const connection = new Connection(socket, info, dispatch!, limits, log);
     connections.add(connection);
@@ -169,9 +190,14 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
     const transactions = await openTransactions({ config, liveConfig: () => dynamic.config, replicaManager, producerStates, groups, features, log });
     opened.push(() => transactions.close());
     for (const spec of listenerSpecs) {
-      const listener = await bindListener(spec, options.writeHighWaterMark ?? DEFAULT_WRITE_HIGH_WATER_MARK, onSocket, (err) =>
-        log.error({ err, listener: spec.name }, 'Error while accepting connection'),
-      );
+      const listener = await bindListener(spec, options.writeHighWaterMark ?? DEFAULT_WRITE_HIGH_WATER_MARK, onSocket, {
+        onAcceptError: (err) => log.error({ err, listener: spec.name }, 'Error while accepting connection'),
+        // Kafka's Selector line for a failed handshake (INFO), the TLS reason at DEBUG; neither holds key material.
+        onTlsError: (err, client) => {
+          log.info({ client, listener: spec.name }, `Failed authentication with /${client} (SSL handshake failed)`);
+          log.debug({ client, listener: spec.name, reason: err.message.trim() }, `SSL handshake with /${client} failed: ${err.message.trim()}`);
+        },
+      });
       bound.push(listener);
       opened.push(() => listener.close());
     }

@@ -27,6 +27,11 @@ import { UNBOUNDED_REQUESTS, type RequestBudget } from './request-budget.js';
 export interface ConnectionInfo {
   readonly id: number;
   readonly listenerName: string;
+  /**
+   * Who the peer is, as Kafka's KafkaPrincipal prints it: from the client certificate on an SSL listener
+   * (ssl.principal.mapping.rules), else User:ANONYMOUS. What the authorizer and SASL will read.
+   */
+  principal: string;
   /** "host:port" of the peer. */
   readonly remote: string;
   clientId: string | null;

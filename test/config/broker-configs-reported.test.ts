@@ -72,6 +72,32 @@ test('a password config set in server.properties is reported hidden: null value,
   assert.deepEqual(described.get('ssl.keystore.password')!.synonyms, []);
 });
 
+test('listener.name.<l>.<key> settings are described as Kafka 4.3.1 describes them: read-only, the key\'s type and sensitivity, its synonyms', () => {
+  const entries = byName(new ConfigDescriber(resolveBrokerConfig({
+    'listener.name.ssl.ssl.client.auth': 'requested', 'listener.name.ssl.ssl.key.password': 'secret', 'ssl.truststore.type': 'PEM',
+    'listener.name.ssl.ssl.truststore.type': 'PKCS12',
+  })).brokerEntries(true));
+  const entry = (name: string) => {
+    const { name: n, value, source, readOnly, sensitive, synonyms } = entries.get(name)!;
+    return { n, value, source, readOnly, sensitive, synonyms };
+  };
+  // What the reference broker answered (kafkajs describeConfigs, synonyms included).
+  assert.deepEqual(entry('listener.name.ssl.ssl.client.auth'), {
+    n: 'listener.name.ssl.ssl.client.auth', value: 'requested', source: Source.STATIC_BROKER_CONFIG, readOnly: true, sensitive: false,
+    synonyms: [{ name: 'listener.name.ssl.ssl.client.auth', value: 'requested', source: Source.STATIC_BROKER_CONFIG },
+      { name: 'ssl.client.auth', value: 'none', source: Source.DEFAULT_CONFIG }],
+  });
+  assert.deepEqual(entry('listener.name.ssl.ssl.key.password'), {
+    n: 'listener.name.ssl.ssl.key.password', value: null, source: Source.STATIC_BROKER_CONFIG, readOnly: true, sensitive: true,
+    synonyms: [{ name: 'listener.name.ssl.ssl.key.password', value: null, source: Source.STATIC_BROKER_CONFIG }],
+  });
+  assert.deepEqual(entry('listener.name.ssl.ssl.truststore.type').synonyms.map((s) => [s.name, s.value, s.source]), [
+    ['listener.name.ssl.ssl.truststore.type', 'PKCS12', Source.STATIC_BROKER_CONFIG], ['ssl.truststore.type', 'PEM', Source.STATIC_BROKER_CONFIG],
+    ['ssl.truststore.type', 'JKS', Source.DEFAULT_CONFIG],
+  ]);
+  assert.equal(entries.get('ssl.client.auth')!.value, 'none');
+});
+
 test('reported configs are accepted from properties and checked with Kafka\'s validators', () => {
   const entries = byName(new ConfigDescriber(resolveBrokerConfig({
     'controller.quorum.voters': '1@127.0.0.1:9093', 'sasl.enabled.mechanisms': 'PLAIN,SCRAM-SHA-256', 'group.share.max.size': '10',

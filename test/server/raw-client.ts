@@ -1,5 +1,6 @@
 // A bare TCP client for server tests: writes frames, reads size-prefixed frames back, notices close.
 import { connect, type Socket } from 'node:net';
+import { connect as connectTls, type ConnectionOptions } from 'node:tls';
 import { FrameDecoder } from '../../src/server/frame-decoder.js';
 
 export class RawClient {
@@ -29,6 +30,14 @@ export class RawClient {
   static connect(port: number, host = '127.0.0.1', localAddress?: string): Promise<RawClient> {
     return new Promise((resolve, reject) => {
       const socket = connect({ port, host, ...(localAddress === undefined ? {} : { localAddress }) }, () => resolve(new RawClient(socket)));
+      socket.once('error', reject);
+    });
+  }
+
+  /** Over TLS: resolves once the handshake succeeded, rejects with the TLS error (or alert) otherwise. */
+  static connectTls(port: number, options: ConnectionOptions, host = '127.0.0.1'): Promise<RawClient> {
+    return new Promise((resolve, reject) => {
+      const socket = connectTls({ port, host, ...options }, () => resolve(new RawClient(socket)));
       socket.once('error', reject);
     });
   }
