@@ -116,7 +116,7 @@ test('keys gregor accepts but does not act on yet, and group protocols it does n
   const cwd = mkdtempSync(join(tmpdir(), 'gregor-cli-run-'));
   const child = spawnGregor(['--port', '0', '--in-memory', '--log-format', 'json',
     '-o', 'ssl.keystore.password=hunter2', '-o', 'sasl.enabled.mechanisms=PLAIN', '-o', 'authorizer.class.name=org.example.Auth',
-    '-o', 'client.quota.callback.class=org.example.Quotas', '-o', 'group.coordinator.rebalance.protocols=classic,consumer',
+    '-o', 'client.quota.callback.class=org.example.Quotas', '-o', 'group.coordinator.rebalance.protocols=classic,consumer,streams',
     '-o', 'num.partitions=2'], { cwd });
   try {
     const { records } = await untilStarted(child);
@@ -124,8 +124,8 @@ test('keys gregor accepts but does not act on yet, and group protocols it does n
     assert.deepEqual(warnings.map((r) => [r.msg, r['keys']]), [
       ['Config keys accepted but not acted on yet: authorizer.class.name, client.quota.callback.class, sasl.enabled.mechanisms, ssl.keystore.password',
         ['authorizer.class.name', 'client.quota.callback.class', 'sasl.enabled.mechanisms', 'ssl.keystore.password']],
-      ['group.coordinator.rebalance.protocols is classic,consumer, but gregor serves classic groups only so far ' +
-        '(consumer not served: their heartbeat APIs are not offered)', ['group.coordinator.rebalance.protocols']],
+      ['group.coordinator.rebalance.protocols is classic,consumer,streams, but gregor serves classic, consumer groups only so far ' +
+        '(streams not served: their heartbeat APIs are not offered)', ['group.coordinator.rebalance.protocols']],
     ]);
     assert.ok(records.every((r) => !JSON.stringify(r).includes('hunter2')), 'no value is logged');
     child.kill('SIGTERM');

@@ -1,6 +1,6 @@
 /**
  * The group coordinator's state machine (Kafka's GroupCoordinatorShard): classic groups, consumer groups
- * (KIP-848: replayed from their records; their requests are not served yet) and committed offsets. Every request or timer event becomes an Outcome; `replay` applies a record, the same at
+ * (KIP-848: consumer/heartbeat.ts, changed only by replaying their records) and committed offsets. Every request or timer event becomes an Outcome; `replay` applies a record, the same at
  * load and live; the clock and timers are injected. Group admin (DescribeGroups, ListGroups,
  * DeleteGroups) lives here; membership and offsets in their own modules.
  */
