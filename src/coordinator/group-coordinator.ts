@@ -219,7 +219,7 @@ export class GroupCoordinator {
       })),
     };
     // Version 8: a missing group with a generation is ILLEGAL_GENERATION, as for TxnOffsetCommit.
-    const result = this.shard.commitOffsets(asCommit, 8);
+    const result = this.shard.commitOffsets(asCommit, 8, true);
     const records = result.records.filter((r): r is OffsetCommitRecord => r.type === 'offset');
     if (records.length === 0) return result.response;
     const partition = this.partitionFor(request.groupId);

@@ -8,7 +8,7 @@ import type { Log } from '../../log.js';
 import { ErrorCode } from '../../protocol/error-codes.js';
 import type { DescribedGroup } from '../../protocol/generated/describe-groups.js';
 import type { HeartbeatRequest, HeartbeatResponse } from '../../protocol/generated/heartbeat.js';
-import type { JoinGroupRequest, JoinGroupResponse } from '../../protocol/generated/join-group.js';
+import { createJoinGroupResponse, type JoinGroupRequest, type JoinGroupResponse } from '../../protocol/generated/join-group.js';
 import type { MemberIdentity, MemberResponse } from '../../protocol/generated/leave-group.js';
 import type { ListedGroup } from '../../protocol/generated/list-groups.js';
 import type { OffsetCommitRequest, OffsetCommitResponseTopic } from '../../protocol/generated/offset-commit.js';
@@ -16,7 +16,7 @@ import type { OffsetDeleteRequest, OffsetDeleteResponseTopic } from '../../proto
 import type { SyncGroupRequest, SyncGroupResponse } from '../../protocol/generated/sync-group.js';
 import type { GroupMetadataValue } from '../../protocol/generated/internal/group-coordinator/group-metadata-value.js';
 import type { CoordinatorTimer } from '../runtime/keyed-timer.js';
-import { outcome, type Outcome } from '../runtime/outcome.js';
+import { NOTHING, outcome, type Outcome } from '../runtime/outcome.js';
 import { ClassicGroup, type GroupState } from './classic-group.js';
 import { ClassicMember, type Responder } from './classic-member.js';
 import type { ConsumerGroupDescribeResponse } from '../../protocol/generated/consumer-group-describe.js';
@@ -82,7 +82,7 @@ export class GroupShard {
     this.consumerOptions = consumer;
     this.consumerHeartbeats = new ConsumerGroupHeartbeats({
       consumerGroup: (groupId) => this.liveConsumerGroup(groupId),
-      replaceEmptyClassicGroup: (groupId) => (this.groups.get(groupId)?.protocolType ? [groupTombstone(groupId)] : []),
+      replaceEmptyClassicGroup: (groupId) => (this.groups.has(groupId) ? [groupTombstone(groupId)] : []),
       topics: consumer.topics,
       assignors: consumerGroupAssignors(consumer.assignors),
       maxSize: consumer.maxSize,
@@ -95,8 +95,23 @@ export class GroupShard {
 
   // ---- requests ----
 
+  /**
+   * JoinGroup. On a consumer group id: an empty group gives way to a classic group (its tombstones written first, as
+   * Kafka's maybeDeleteEmptyConsumerGroup); classic members in a non-empty one (KIP-848's mixed groups) are not
+   * served yet and get INCONSISTENT_GROUP_PROTOCOL, Kafka's answer when a group cannot take their protocol.
+   */
   joinGroup(ctx: MemberContext, request: JoinGroupRequest, respond: Responder<JoinGroupResponse>): Outcome<void> {
-    return this.membership.join(ctx, request, respond);
+    const consumerGroup = this.consumerGroups.get(request.groupId);
+    if (consumerGroup === undefined) return this.membership.join(ctx, request, respond);
+    if (consumerGroup.members.size > 0) {
+      respond({ ...createJoinGroupResponse(), memberId: '', errorCode: ErrorCode.INCONSISTENT_GROUP_PROTOCOL });
+      return NOTHING;
+    }
+    const tombstones = consumerGroup.tombstoneRecords();
+    for (const record of tombstones) this.replay(record);
+    const joined = this.membership.join(ctx, request, respond);
+    // The tombstones are applied; the classic group's own records are not replayed live.
+    return { ...joined, records: [...tombstones, ...joined.records], replay: false };
   }
 
   syncGroup(request: SyncGroupRequest, respond: Responder<SyncGroupResponse>): Outcome<void> {
@@ -121,8 +136,8 @@ export class GroupShard {
     return groupIds.map((groupId) => describeConsumerGroup(groupId, this.consumerGroups.get(groupId), this.groups.has(groupId), image, defaultAssignor));
   }
 
-  commitOffsets(request: OffsetCommitRequest, apiVersion: number): Outcome<OffsetCommitResponseTopic[]> {
-    return this.offsetOps.commit(request, apiVersion);
+  commitOffsets(request: OffsetCommitRequest, apiVersion: number, transactional = false): Outcome<OffsetCommitResponseTopic[]> {
+    return this.offsetOps.commit(request, apiVersion, transactional);
   }
 
   fetchOffsets(groupId: string, topics: readonly FetchTopic[] | null, member?: FetchingMember): FetchedGroup {

@@ -78,13 +78,14 @@ export class OffsetOps {
     private readonly consumerGroups: ReadonlyMap<string, ConsumerGroup> = new Map(),
   ) {}
 
-  commit(request: OffsetCommitRequest, apiVersion: number): Outcome<OffsetCommitResponseTopic[]> {
+  /** `transactional`: a TxnOffsetCommit validated as an OffsetCommit (KIP-447). */
+  commit(request: OffsetCommitRequest, apiVersion: number, transactional = false): Outcome<OffsetCommitResponseTopic[]> {
     const failAll = (errorCode: number): Outcome<OffsetCommitResponseTopic[]> =>
       outcome(request.topics.map((t) => ({ name: t.name, topicId: t.topicId, partitions: t.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode })) })));
     const consumerGroup = this.consumerGroups.get(request.groupId);
     if (consumerGroup !== undefined) {
       try {
-        validateConsumerOffsetCommit(consumerGroup, request.memberId, request.generationIdOrMemberEpoch, apiVersion);
+        validateConsumerOffsetCommit(consumerGroup, request.memberId, request.generationIdOrMemberEpoch, apiVersion, transactional);
       } catch (error) {
         return failAll(GroupError.codeOf(error));
       }
@@ -292,9 +293,11 @@ export interface FetchingMember {
 
 const NO_MEMBER: FetchingMember = { memberId: null, memberEpoch: -1 };
 
-/** Kafka's ConsumerGroup.validateMemberEpoch, for a member of the consumer protocol. */
-function validateMemberEpoch(received: number, expected: number): void {
-  if (received !== expected) throw new GroupError('STALE_MEMBER_EPOCH', `The received member epoch ${received} does not match the expected member epoch ${expected}.`);
+/** Kafka's ConsumerGroup.validateMemberEpoch: a classic-speaking request (TxnOffsetCommit) is told ILLEGAL_GENERATION. */
+function validateMemberEpoch(received: number, expected: number, classic = false): void {
+  if (received === expected) return;
+  if (classic) throw new GroupError('ILLEGAL_GENERATION', `The received generation id ${received} does not match the expected member epoch ${expected}.`);
+  throw new GroupError('STALE_MEMBER_EPOCH', `The received member epoch ${received} does not match the expected member epoch ${expected}.`);
 }
 
 function consumerMember(group: ConsumerGroup, memberId: string): ConsumerGroupMember {
@@ -303,14 +306,14 @@ function consumerMember(group: ConsumerGroup, memberId: string): ConsumerGroupMe
   return member;
 }
 
-/** Kafka's ConsumerGroup.validateOffsetCommit (not transactional): epoch -1 commits into an empty group only. */
-function validateConsumerOffsetCommit(group: ConsumerGroup, memberId: string, memberEpoch: number, apiVersion: number): void {
+/** Kafka's ConsumerGroup.validateOffsetCommit: epoch -1 commits into an empty group only. */
+function validateConsumerOffsetCommit(group: ConsumerGroup, memberId: string, memberEpoch: number, apiVersion: number, transactional: boolean): void {
   if (memberEpoch < 0 && group.members.size === 0) return;
   const member = consumerMember(group, memberId);
-  if (member.classicMemberMetadata === null && apiVersion < 9) {
+  if (!transactional && member.classicMemberMetadata === null && apiVersion < 9) {
     throw new GroupError('UNSUPPORTED_VERSION', 'OffsetCommit version 9 or above must be used by members using the modern group protocol');
   }
-  validateMemberEpoch(memberEpoch, member.memberEpoch);
+  validateMemberEpoch(memberEpoch, member.memberEpoch, transactional || member.classicMemberMetadata !== null);
 }
 
 /** Kafka's ConsumerGroup.validateOffsetFetch. */

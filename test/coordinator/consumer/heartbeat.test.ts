@@ -299,6 +299,38 @@ describe('the group API on consumer groups', () => {
     assert.equal(h.shard.consumerGroup('g'), undefined);
   });
 
+  test('JoinGroup: a non-empty consumer group refuses classic members; an empty one becomes a classic group', () => {
+    const h = new ConsumerHarness();
+    h.joinConsumer('m1');
+    const refused = h.join({}).get();
+    assert.deepEqual([refused.errorCode, refused.memberId], [ErrorCode.INCONSISTENT_GROUP_PROTOCOL, '']);
+    h.hb({ memberId: 'm1', memberEpoch: -1 });
+    const before = h.log.length;
+    const joined = h.join({}).get();
+    assert.equal(joined.errorCode, ErrorCode.MEMBER_ID_REQUIRED);
+    assert.equal(h.shard.consumerGroup('g'), undefined);
+    assert.equal(h.shard.groupState('g'), 'Empty');
+    // The empty consumer group's tombstones, in Kafka's order (no member left to delete), then the new classic group's record.
+    assert.deepEqual(h.log.slice(before).map((r) => `${r.type}:${r.value === null ? 'tombstone' : 'value'}`), [
+      'consumer-target:tombstone',
+      'consumer-partition-metadata:tombstone',
+      'consumer-group:tombstone',
+      'group:value',
+    ]);
+    // And back: a consumer heartbeat on the empty classic group replaces it (its tombstone first).
+    const again = h.joinConsumer('m2');
+    assert.equal(again.errorCode, ErrorCode.NONE);
+    assert.equal(h.shard.group('g'), undefined);
+  });
+
+  test('a transactional commit with a stale epoch is ILLEGAL_GENERATION, at any version', () => {
+    const h = new ConsumerHarness();
+    h.joinConsumer('m1');
+    const request = { ...createOffsetCommitRequest(), groupId: 'g', memberId: 'm1', generationIdOrMemberEpoch: 1, topics: [{ name: 't', topicId: T, partitions: [{ partitionIndex: 0, committedOffset: 5n, committedLeaderEpoch: -1, committedMetadata: '' }] }] };
+    assert.equal(h.apply(h.shard.commitOffsets(request, 8, true))[0]!.partitions[0]!.errorCode, ErrorCode.ILLEGAL_GENERATION);
+    assert.equal(h.apply(h.shard.commitOffsets({ ...request, generationIdOrMemberEpoch: 2 }, 8, true))[0]!.partitions[0]!.errorCode, ErrorCode.NONE);
+  });
+
   test('a group rebuilt from the records written is the live group', () => {
     const h = new ConsumerHarness();
     h.joinConsumer('m1');
