@@ -75,7 +75,7 @@ test('--list-configs prints every key with its default and environment name', ()
   assert.match(result.stdout, /^num\.partitions\n.*\n.*default 1; valid \[1,\.\.\.\]; read-only; env GREGOR_NUM_PARTITIONS$/m);
   assert.match(result.stdout, /^group\.initial\.rebalance\.delay\.ms\n.*\n.*Kafka's default 3000/m);
   // Only the group protocol gregor serves is its default.
-  assert.match(result.stdout, /^group\.coordinator\.rebalance\.protocols\n.*\n    list; default classic; Kafka's default classic,consumer,streams;/m);
+  assert.match(result.stdout, /^group\.coordinator\.rebalance\.protocols\n.*\n    list; default classic,consumer; Kafka's default classic,consumer,streams;/m);
   assert.match(result.stdout, /^retention\.ms\n.*\n.*broker default from log\.retention\.ms, log\.retention\.minutes, log\.retention\.hours$/m);
 });
 
