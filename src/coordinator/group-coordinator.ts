@@ -85,7 +85,11 @@ export class GroupCoordinator {
       maxSize: options.config['group.consumer.max.size'],
       settings: (groupId) => {
         const values = this.groupConfig(groupId);
-        return { sessionTimeoutMs: values['consumer.session.timeout.ms'], heartbeatIntervalMs: values['consumer.heartbeat.interval.ms'] };
+        return {
+          sessionTimeoutMs: values['consumer.session.timeout.ms'],
+          heartbeatIntervalMs: values['consumer.heartbeat.interval.ms'],
+          assignmentIntervalMs: values['consumer.assignment.interval.ms'],
+        };
       },
     });
     this.offsetsLog = new OffsetsLog(options.store, options.config, () => this.scheduler.now());

@@ -43,7 +43,7 @@ export interface ConsumerGroupOptions {
   readonly assignors: readonly string[];
   /** `group.consumer.max.size`. */
   readonly maxSize: number;
-  /** The group's `consumer.session.timeout.ms` and `consumer.heartbeat.interval.ms` (broker values unless overridden). */
+  /** The group's `consumer.session.timeout.ms`, `.heartbeat.interval.ms` and `.assignment.interval.ms` (broker values unless overridden). */
   readonly settings: (groupId: string) => ConsumerGroupSettings;
 }
 
@@ -52,7 +52,7 @@ export const DEFAULT_CONSUMER_GROUP_OPTIONS: ConsumerGroupOptions = {
   topics: () => new StaticTopicsImage([]),
   assignors: ['uniform', 'range'],
   maxSize: 2147483647,
-  settings: () => ({ sessionTimeoutMs: 45000, heartbeatIntervalMs: 5000 }),
+  settings: () => ({ sessionTimeoutMs: 45000, heartbeatIntervalMs: 5000, assignmentIntervalMs: 1000 }),
 };
 
 export class GroupShard {

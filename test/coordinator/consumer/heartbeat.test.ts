@@ -22,12 +22,12 @@ const U = 'AAAAAAAAAAAAAAAAAAAAAg'; // topic "u"
 class ConsumerHarness extends GroupHarness {
   topics: TopicsImage = new StaticTopicsImage([{ id: T, name: 't', numPartitions: 4 }]);
 
-  constructor(options: { maxSize?: number; sessionTimeoutMs?: number } = {}) {
+  constructor(options: { maxSize?: number; sessionTimeoutMs?: number; assignmentIntervalMs?: number } = {}) {
     super({}, {
       topics: () => this.topics,
       assignors: ['uniform', 'range'],
       maxSize: options.maxSize ?? 100,
-      settings: () => ({ sessionTimeoutMs: options.sessionTimeoutMs ?? 45000, heartbeatIntervalMs: 5000 }),
+      settings: () => ({ sessionTimeoutMs: options.sessionTimeoutMs ?? 45000, heartbeatIntervalMs: 5000, assignmentIntervalMs: options.assignmentIntervalMs ?? 0 }),
     });
   }
 
@@ -103,6 +103,24 @@ describe('ConsumerGroupHeartbeat', () => {
     assert.equal(r2.memberEpoch, 3);
     assert.deepEqual([...assigned(r2)!, ...kept].sort(), ['t-0', 't-1', 't-2', 't-3']);
     assert.equal(h.shard.consumerGroup('g')!.state, 'Stable');
+  });
+
+  test('within the assignment interval a joining member reconciles to the previous target; the first heartbeat after computes the new one', async () => {
+    // What Kafka 4.3.1 answers (reference broker, group.consumer.assignment.interval.ms=1000).
+    const h = new ConsumerHarness({ assignmentIntervalMs: 1000 });
+    const j1 = h.joinConsumer('m1');
+    assert.deepEqual([j1.memberEpoch, assigned(j1)], [2, ['t-0', 't-1', 't-2', 't-3']]);
+    const j2 = h.joinConsumer('m2');
+    assert.deepEqual([j2.memberEpoch, assigned(j2)], [2, []]);
+    const group = h.shard.consumerGroup('g')!;
+    assert.deepEqual([group.state, group.groupEpoch, group.assignmentEpoch], ['Assigning', 3, 2]);
+    await h.advance(1000);
+    const r2 = h.hb({ memberId: 'm2', memberEpoch: 2 });
+    assert.deepEqual([r2.memberEpoch, assigned(r2)], [3, null]);
+    assert.deepEqual([group.state, group.assignmentEpoch], ['Reconciling', 3]);
+    // m1 reports owning nothing: its revocation is done at once.
+    const r1 = h.hb({ memberId: 'm1', memberEpoch: 2, topicPartitions: [] });
+    assert.deepEqual([r1.memberEpoch, assigned(r1)!.length], [3, 2]);
   });
 
   test('a member leaving (-1) is removed, the group epoch bumped, the other gets everything back', () => {
@@ -344,5 +362,34 @@ describe('the group API on consumer groups', () => {
     assert.deepEqual([loaded.groupEpoch, loaded.assignmentEpoch, loaded.state], [live.groupEpoch, live.assignmentEpoch, live.state]);
     assert.deepEqual(loaded.members, live.members);
     assert.deepEqual(loaded.targetAssignment, live.targetAssignment);
+  });
+});
+
+describe('regular expression subscriptions', () => {
+  test('a new expression is resolved after the join (epoch 1, nothing yet), then bumps the group epoch; new topics that match are added', async () => {
+    // What Kafka 4.3.1 answers for '.*' (reference broker): member epoch 1 at once, the assignment at the next heartbeat.
+    const h = new ConsumerHarness();
+    const bad = h.hb({ memberId: 'm1', memberEpoch: 0, rebalanceTimeoutMs: 30000, subscribedTopicRegex: '(', topicPartitions: [] });
+    assert.deepEqual([bad.errorCode, bad.errorMessage], [ErrorCode.INVALID_REGULAR_EXPRESSION, 'SubscribedTopicRegex `(` is not a valid regular expression: missing closing ).']);
+    const joined = h.hb({ memberId: 'm1', memberEpoch: 0, rebalanceTimeoutMs: 30000, subscribedTopicRegex: 't|u', topicPartitions: [] });
+    assert.deepEqual([joined.errorCode, joined.memberEpoch, assigned(joined)], [ErrorCode.NONE, 1, []]);
+    await h.advance(0);
+    const group = h.shard.consumerGroup('g')!;
+    assert.deepEqual([group.groupEpoch, [...group.resolvedRegularExpressions.get('t|u')!.topics]], [2, ['t']]);
+    const next = h.hb({ memberId: 'm1', memberEpoch: 1 });
+    assert.deepEqual([next.memberEpoch, assigned(next)], [2, ['t-0', 't-1', 't-2', 't-3']]);
+    h.topics = new StaticTopicsImage([
+      { id: T, name: 't', numPartitions: 4 },
+      { id: U, name: 'u', numPartitions: 2 },
+    ]);
+    h.hb({ memberId: 'm1', memberEpoch: 2 });
+    await h.advance(0);
+    assert.equal(group.groupEpoch, 3);
+    const grown = h.hb({ memberId: 'm1', memberEpoch: 2 });
+    assert.deepEqual([grown.memberEpoch, assigned(grown)], [3, ['t-0', 't-1', 't-2', 't-3', 'u-0', 'u-1']]);
+    // The last member of the expression leaving deletes it.
+    h.hb({ memberId: 'm1', memberEpoch: -1 });
+    assert.equal(group.resolvedRegularExpressions.size, 0);
+    assert.equal(h.log.at(-2)!.type, 'consumer-regex');
   });
 });

@@ -13,6 +13,7 @@ import {
   type ConsumerGroupHeartbeatRequestTopicPartitions,
 } from '../../../protocol/generated/consumer-group-heartbeat.js';
 import { errorCodeOf } from '../../../protocol/kafka-error.js';
+import { compileFullMatch, re2SyntaxError } from '../../../protocol/re2-pattern.js';
 import type { CoordinatorTimer } from '../../runtime/keyed-timer.js';
 import { NOTHING, outcome, type Outcome } from '../../runtime/outcome.js';
 import { GroupError } from '../group-error.js';
@@ -30,6 +31,8 @@ import {
   memberSubscriptionRecord,
   memberSubscriptionTombstone,
   partitionMetadataTombstone,
+  regexRecord,
+  regexTombstone,
   targetAssignmentRecord,
   targetAssignmentTombstone,
   type ConsumerGroupRecord,
@@ -46,6 +49,8 @@ const CLIENT_GENERATED_MEMBER_ID_VERSION = 1;
 export interface ConsumerGroupSettings {
   readonly sessionTimeoutMs: number;
   readonly heartbeatIntervalMs: number;
+  /** Least time between two target assignments (`consumer.assignment.interval.ms`). */
+  readonly assignmentIntervalMs: number;
 }
 
 export interface ConsumerGroupHeartbeatDeps {
@@ -63,6 +68,7 @@ export interface ConsumerGroupHeartbeatDeps {
 }
 
 export const consumerSessionKey = (groupId: string, memberId: string): string => `consumer-session-${groupId}-${memberId}`;
+const consumerRegexKey = (groupId: string): string => `consumer-regex-${groupId}`;
 export const consumerRebalanceKey = (groupId: string, memberId: string): string => `consumer-rebalance-${groupId}-${memberId}`;
 
 
@@ -89,8 +95,8 @@ function validate(request: ConsumerGroupHeartbeatRequest, apiVersion: number, as
     invalid('MemberEpoch is invalid.');
   }
   if (request.subscribedTopicRegex !== null && request.subscribedTopicRegex !== '') {
-    // Regular expressions are resolved by a later step of #16; until then they are refused as a 4.3.1 broker refuses what it cannot serve.
-    invalid('SubscribedTopicRegex is not supported yet.');
+    const why = re2SyntaxError(request.subscribedTopicRegex);
+    if (why !== null) throw new GroupError('INVALID_REGULAR_EXPRESSION', `SubscribedTopicRegex \`${request.subscribedTopicRegex}\` is not a valid regular expression: ${why}.`);
   }
   if (request.serverAssignor !== null && !assignors.has(request.serverAssignor)) {
     throw new GroupError('UNSUPPORTED_ASSIGNOR', `ServerAssignor ${request.serverAssignor} is not supported. Supported assignors: ${[...assignors.keys()].join(', ')}.`);
@@ -127,25 +133,35 @@ function responseAssignment(member: ConsumerGroupMember): ConsumerGroupHeartbeat
   return { topicPartitions: [...member.assignedPartitions].map(([topicId, epochs]) => ({ topicId, partitions: [...epochs.keys()] })) };
 }
 
+/** Whether what the member subscribes to by name, its assignor and rack are unchanged (a new regular expression bumps the epoch once resolved). */
 function sameSubscription(a: ConsumerGroupMember, b: ConsumerGroupMember): boolean {
   return (
     a.subscribedTopicNames.size === b.subscribedTopicNames.size &&
     [...a.subscribedTopicNames].every((t) => b.subscribedTopicNames.has(t)) &&
-    subscribedRegexOrNull(a) === subscribedRegexOrNull(b) &&
     a.serverAssignor === b.serverAssignor &&
     a.rackId === b.rackId
   );
 }
 
-/** The topic names the group subscribes to once `removed` members are gone and `updated` replaces its old self. */
-function subscribedNames(group: ConsumerGroup, updated: ConsumerGroupMember | null, removed: ReadonlySet<string>): Set<string> {
+/** The topic names the regular expression matches in full, sorted. */
+function resolve(regex: string, image: TopicsImage): string[] {
+  const pattern = compileFullMatch(regex);
+  return [...image.names()].filter((name) => pattern.test(name)).sort();
+}
+
+function sameTopics(resolved: ReadonlySet<string>, topics: readonly string[]): boolean {
+  return resolved.size === topics.length && topics.every((t) => resolved.has(t));
+}
+
+/** The topic names the group subscribes to once `removed` members (and `droppedRegex`) are gone and `updated` replaces its old self. */
+function subscribedNames(group: ConsumerGroup, updated: ConsumerGroupMember | null, removed: ReadonlySet<string>, droppedRegex: string | null = null): Set<string> {
   const names = new Set<string>();
   for (const [memberId, member] of group.members) {
     if (removed.has(memberId) || memberId === updated?.memberId) continue;
     for (const t of member.subscribedTopicNames) names.add(t);
   }
   if (updated !== null) for (const t of updated.subscribedTopicNames) names.add(t);
-  for (const resolved of group.resolvedRegularExpressions.values()) for (const t of resolved.topics) names.add(t);
+  for (const [regex, resolved] of group.resolvedRegularExpressions) if (regex !== droppedRegex) for (const t of resolved.topics) names.add(t);
   return names;
 }
 
@@ -234,24 +250,35 @@ export class ConsumerGroupHeartbeats {
       records.push(currentAssignmentRecord(groupId, updated));
     }
     const isNew = replaced === undefined && !group.members.has(memberId);
-    const subscriptionChanged = isNew || !sameSubscription(member, updated);
+    const regexChanged = subscribedRegexOrNull(member) !== subscribedRegexOrNull(updated);
+    // A regular expression bumps the epoch here only when already resolved; a new one does once resolved (resolveRegexes).
+    const newRegex = subscribedRegexOrNull(updated);
+    const subscriptionChanged = !sameSubscription(member, updated) || (regexChanged && newRegex !== null && group.resolvedRegularExpressions.has(newRegex));
     const memberChanged = replaced === undefined && (isNew || !sameMember(member, updated));
     if (memberChanged) records.push(memberSubscriptionRecord(groupId, updated));
 
     let groupEpoch = group.groupEpoch;
     const image = this.deps.topics();
-    const metadataHash = computeMetadataHash(subscribedNames(group, updated, new Set(replaced === undefined ? [] : [replaced.memberId])), image);
-    if (subscriptionChanged || metadataHash !== group.metadataHash) {
+    // A regular expression no member uses any more is deleted, its topics with it.
+    const droppedRegex = regexChanged ? subscribedRegexOrNull(member) : null;
+    const dropped = droppedRegex !== null && group.subscribedRegularExpressions.get(droppedRegex) === 1 && group.resolvedRegularExpressions.has(droppedRegex);
+    if (dropped) records.push(regexTombstone(groupId, droppedRegex));
+    const metadataHash = computeMetadataHash(
+      subscribedNames(group, updated, new Set(replaced === undefined ? [] : [replaced.memberId]), dropped ? droppedRegex : null),
+      image,
+    );
+    if (subscriptionChanged || dropped || metadataHash !== group.metadataHash) {
       groupEpoch += 1;
       records.push(groupEpochRecord(groupId, groupEpoch, metadataHash));
       // 4.3.1 deletes the partition metadata record an older Kafka wrote once the epoch moves on.
       if (group.hasSubscriptionMetadataRecord) records.push(partitionMetadataTombstone(groupId));
     }
 
-    // 2. A new target assignment when the group epoch is ahead of the target's.
+    // 2. A new target assignment when the group epoch is ahead of the target's, at most one per assignment interval
+    // (as Kafka 4.3.1: a heartbeat within it reconciles towards the previous target; the first one after computes it).
     let targetEpoch = group.assignmentEpoch;
     let target: TopicPartitions;
-    if (groupEpoch > group.assignmentEpoch) {
+    if (groupEpoch > group.assignmentEpoch && now - group.assignmentTimestamp >= this.deps.settings(groupId).assignmentIntervalMs) {
       const members = new Map(group.members);
       if (replaced !== undefined) members.delete(replaced.memberId);
       const numMembers = members.size + (members.has(updated.memberId) ? 0 : 1);
@@ -285,7 +312,7 @@ export class ConsumerGroupHeartbeats {
       targetAssignment: target,
       image,
       resolvedRegularExpressions: group.resolvedRegularExpressions,
-      hasSubscriptionChanged: subscriptionChanged,
+      hasSubscriptionChanged: subscriptionChanged || regexChanged,
       currentPartitionEpoch: (topicId, partition) => {
         const epoch = group.currentPartitionEpoch(topicId, partition);
         // The replaced static member's partitions are this member's own.
@@ -300,6 +327,7 @@ export class ConsumerGroupHeartbeats {
       this.scheduleRebalanceTimeout(groupId, updated);
     }
     this.scheduleSessionTimeout(groupId, updated.memberId);
+    this.maybeResolveRegex(groupId, updated, image, group);
 
     const full = memberEpoch === 0 || (request.rebalanceTimeoutMs !== -1 && request.subscribedTopicNames !== null && owned !== null);
     const response: ConsumerGroupHeartbeatResponse = {
@@ -354,11 +382,51 @@ export class ConsumerGroupHeartbeats {
   /** Kafka's consumerGroupFenceMember: the member's records deleted, the group epoch bumped without it. */
   private fence<T>(group: ConsumerGroup, member: ConsumerGroupMember, response: T): Outcome<T> {
     const records: ConsumerGroupRecord[] = removeMemberRecords(group.groupId, member.memberId);
-    const hash = computeMetadataHash(subscribedNames(group, null, new Set([member.memberId])), this.deps.topics());
+    const regex = subscribedRegexOrNull(member);
+    const dropped = regex !== null && group.subscribedRegularExpressions.get(regex) === 1 && group.resolvedRegularExpressions.has(regex);
+    if (dropped) records.push(regexTombstone(group.groupId, regex));
+    const hash = computeMetadataHash(subscribedNames(group, null, new Set([member.memberId]), dropped ? regex : null), this.deps.topics());
     records.push(groupEpochRecord(group.groupId, group.groupEpoch + 1, hash));
     this.deps.timer.cancel(consumerSessionKey(group.groupId, member.memberId));
     this.deps.timer.cancel(consumerRebalanceKey(group.groupId, member.memberId));
     return outcome(response, records);
+  }
+
+  /**
+   * A regular expression not resolved yet, or whose matches changed with the topics, is resolved after this request
+   * (Kafka resolves them off the request path): its record, and a new group epoch, are written then.
+   */
+  private maybeResolveRegex(groupId: string, member: ConsumerGroupMember, image: TopicsImage, group: ConsumerGroup): void {
+    const regex = subscribedRegexOrNull(member);
+    if (regex === null) return;
+    const resolved = group.resolvedRegularExpressions.get(regex);
+    if (resolved !== undefined && sameTopics(resolved.topics, resolve(regex, image))) return;
+    this.deps.timer.schedule(consumerRegexKey(groupId), 0, () => this.resolveRegexes(groupId));
+  }
+
+  private resolveRegexes(groupId: string): Outcome<void> {
+    let group: ConsumerGroup | undefined;
+    try {
+      group = this.deps.consumerGroup(groupId);
+    } catch {
+      return NOTHING;
+    }
+    if (group === undefined) return NOTHING;
+    const image = this.deps.topics();
+    const records: ConsumerGroupRecord[] = [];
+    const names = new Set<string>();
+    for (const member of group.members.values()) for (const t of member.subscribedTopicNames) names.add(t);
+    for (const regex of group.subscribedRegularExpressions.keys()) {
+      const topics = resolve(regex, image);
+      for (const t of topics) names.add(t);
+      const old = group.resolvedRegularExpressions.get(regex);
+      if (old === undefined || !sameTopics(old.topics, topics)) {
+        records.push(regexRecord(groupId, regex, { topics: new Set(topics), version: 0n, timestamp: this.deps.clock.now() }));
+      }
+    }
+    if (records.length === 0) return NOTHING;
+    records.push(groupEpochRecord(groupId, group.groupEpoch + 1, computeMetadataHash(names, image)));
+    return outcome(undefined, records);
   }
 
   private scheduleSessionTimeout(groupId: string, memberId: string): void {

@@ -13,5 +13,6 @@ export function logStoreTopics(store: LogStore, rack: string | null): TopicsImag
   return {
     byName: (name) => image(store.topic(name)),
     byId: (id) => image(store.topicById(id)),
+    names: () => store.topics().map((t) => t.name),
   };
 }
