@@ -11,8 +11,9 @@ const TLS_KEYS_ACTED_ON: ReadonlySet<string> = new Set([
   'ssl.client.auth', 'ssl.enabled.protocols', 'ssl.protocol', 'ssl.cipher.suites', 'ssl.principal.mapping.rules',
 ]);
 
-/** The group protocol gregor's coordinator serves. */
-const SERVED_GROUP_PROTOCOLS: readonly string[] = ['classic'];
+/** The group protocols gregor's coordinator serves; consumer only when listed, classic always (as Kafka). */
+const SERVED_GROUP_PROTOCOLS: readonly string[] = ['classic', 'consumer'];
+const ALWAYS_SERVED_GROUP_PROTOCOLS: readonly string[] = ['classic'];
 
 export interface NotActedOn {
   readonly message: string;
@@ -33,7 +34,7 @@ export function notActedOn(config: BrokerConfig): NotActedOn[] {
   }
   const protocols = config['group.coordinator.rebalance.protocols'];
   const unserved = protocols.filter((protocol) => !SERVED_GROUP_PROTOCOLS.includes(protocol));
-  const unlisted = SERVED_GROUP_PROTOCOLS.filter((protocol) => !protocols.includes(protocol));
+  const unlisted = ALWAYS_SERVED_GROUP_PROTOCOLS.filter((protocol) => !protocols.includes(protocol));
   if (unserved.length > 0 || unlisted.length > 0) {
     const details = [
       ...(unserved.length === 0 ? [] : [`${unserved.join(', ')} not served: their heartbeat APIs are not offered`]),

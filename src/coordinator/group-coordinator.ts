@@ -20,10 +20,18 @@ import type { LogStore } from '../storage/log-store.js';
 import { systemScheduler, type Cancel, type Scheduler } from '../storage/scheduler.js';
 import { cryptoModule } from '../lazy-modules.js';
 import { silentLog, type Log } from '../log.js';
+import { createDescribedGroup, type ConsumerGroupDescribeResponse } from '../protocol/generated/consumer-group-describe.js';
+import {
+  createConsumerGroupHeartbeatResponse,
+  type ConsumerGroupHeartbeatRequest,
+  type ConsumerGroupHeartbeatResponse,
+} from '../protocol/generated/consumer-group-heartbeat.js';
+import { logStoreTopics } from './group/consumer/log-store-topics.js';
+import { loadXxh3 } from './group/consumer/xxh3.js';
 import { groupConfigFrom } from './group/group-config.js';
 import { GroupShard } from './group/group-shard.js';
 import type { MemberContext } from './group/membership.js';
-import type { FetchedGroup, FetchTopic } from './group/offsets.js';
+import type { FetchedGroup, FetchingMember, FetchTopic } from './group/offsets.js';
 import type { GroupRecord, OffsetCommitRecord } from './group/records.js';
 import { PendingTxnOffsets } from './group/txn-offsets.js';
 import { KeyedTimer } from './runtime/keyed-timer.js';
@@ -31,7 +39,7 @@ import { OffsetsLog } from './runtime/offsets-log.js';
 import type { Outcome } from './runtime/outcome.js';
 
 export type { MemberContext } from './group/membership.js';
-export type { FetchedGroup } from './group/offsets.js';
+export type { FetchedGroup, FetchingMember } from './group/offsets.js';
 
 export interface GroupCoordinatorOptions {
   readonly store: LogStore;
@@ -68,7 +76,22 @@ export class GroupCoordinator {
     this.groupConfig = options.groupConfigs ?? ((groupId) => resolveGroupConfig(groupId, new Map(), options.config));
     const config = groupConfigFrom(options.config);
     this.timer = new KeyedTimer(this.scheduler, (result) => void this.apply(result).catch(() => undefined));
-    this.shard = new GroupShard(config, this.timer, this.scheduler, options.newUuid ?? (() => cryptoModule().randomUUID()), this.log);
+    const newUuid = options.newUuid ?? (() => cryptoModule().randomUUID());
+    const store = options.store;
+    const rack = options.config['broker.rack'];
+    this.shard = new GroupShard(config, this.timer, this.scheduler, newUuid, this.log, {
+      topics: () => logStoreTopics(store, rack),
+      assignors: options.config['group.consumer.assignors'],
+      maxSize: options.config['group.consumer.max.size'],
+      settings: (groupId) => {
+        const values = this.groupConfig(groupId);
+        return {
+          sessionTimeoutMs: values['consumer.session.timeout.ms'],
+          heartbeatIntervalMs: values['consumer.heartbeat.interval.ms'],
+          assignmentIntervalMs: values['consumer.assignment.interval.ms'],
+        };
+      },
+    });
     this.offsetsLog = new OffsetsLog(options.store, options.config, () => this.scheduler.now());
     this.cleanupIntervalMs = config.offsetsRetentionCheckIntervalMs;
   }
@@ -128,6 +151,29 @@ export class GroupCoordinator {
     return this.shard.heartbeat(request).response;
   }
 
+  /** ConsumerGroupHeartbeat (KIP-848): the answer once the records it wrote are in the log. */
+  async consumerGroupHeartbeat(ctx: MemberContext, request: ConsumerGroupHeartbeatRequest): Promise<ConsumerGroupHeartbeatResponse> {
+    const unavailable = (): ConsumerGroupHeartbeatResponse => ({ ...createConsumerGroupHeartbeatResponse(), errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE });
+    if (!this.active) return unavailable();
+    // The metadata hash's XXH3 is loaded on the first consumer group request, not at start-up.
+    await (this.xxh3Loaded ??= loadXxh3());
+    if (!this.active) return unavailable();
+    try {
+      return await this.apply(this.shard.consumerGroupHeartbeat(ctx, request));
+    } catch {
+      return unavailable();
+    }
+  }
+
+  consumerGroupDescribe(groupIds: readonly string[]): ConsumerGroupDescribeResponse['groups'] {
+    if (!this.active) {
+      return groupIds.map((groupId) => ({ ...createDescribedGroup(), groupId, errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, authorizedOperations: -2147483648 }));
+    }
+    return this.shard.consumerGroupDescribe(groupIds);
+  }
+
+  private xxh3Loaded: Promise<void> | undefined;
+
   async leaveGroup(groupId: string, members: readonly MemberIdentity[]): Promise<{ errorCode: number; members: MemberResponse[] }> {
     if (!this.active) return { errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, members: [] };
     const result = this.shard.leaveGroup(groupId, members);
@@ -177,7 +223,7 @@ export class GroupCoordinator {
       })),
     };
     // Version 8: a missing group with a generation is ILLEGAL_GENERATION, as for TxnOffsetCommit.
-    const result = this.shard.commitOffsets(asCommit, 8);
+    const result = this.shard.commitOffsets(asCommit, 8, true);
     const records = result.records.filter((r): r is OffsetCommitRecord => r.type === 'offset');
     if (records.length === 0) return result.response;
     const partition = this.partitionFor(request.groupId);
@@ -234,10 +280,11 @@ export class GroupCoordinator {
     groupId: string,
     topics: readonly FetchTopic[] | null,
     requireStable = false,
+    member?: FetchingMember,
   ): Promise<FetchedGroup> {
     if (!this.active) return { errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, topics: [] };
     await this.offsetsLog.settled(this.partitionFor(groupId));
-    const fetched = this.shard.fetchOffsets(groupId, topics);
+    const fetched = this.shard.fetchOffsets(groupId, topics, member);
     if (!requireStable || !this.pendingTxn.hasPending(groupId)) return fetched;
     return {
       ...fetched,

@@ -22,3 +22,17 @@ export function compileFullMatch(pattern: string): FullMatchPattern {
   }
   return { test: (input) => compiled.matches(input) };
 }
+
+/**
+ * Why RE2/J refuses the pattern, as its PatternSyntaxException.getDescription() says it ("missing closing )"), or
+ * null when it compiles. The consumer group coordinator quotes this in its INVALID_REGULAR_EXPRESSION message.
+ */
+export function re2SyntaxError(pattern: string): string | null {
+  try {
+    RE2JS.compile(pattern);
+    return null;
+  } catch (error) {
+    const described = error as { getDescription?: () => string; message?: string };
+    return typeof described.getDescription === 'function' ? described.getDescription() : String(described.message);
+  }
+}

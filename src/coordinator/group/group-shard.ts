@@ -1,6 +1,6 @@
 /**
  * The group coordinator's state machine (Kafka's GroupCoordinatorShard): classic groups, consumer groups
- * (KIP-848: replayed from their records; their requests are not served yet) and committed offsets. Every request or timer event becomes an Outcome; `replay` applies a record, the same at
+ * (KIP-848: consumer/heartbeat.ts, changed only by replaying their records) and committed offsets. Every request or timer event becomes an Outcome; `replay` applies a record, the same at
  * load and live; the clock and timers are injected. Group admin (DescribeGroups, ListGroups,
  * DeleteGroups) lives here; membership and offsets in their own modules.
  */
@@ -8,7 +8,7 @@ import type { Log } from '../../log.js';
 import { ErrorCode } from '../../protocol/error-codes.js';
 import type { DescribedGroup } from '../../protocol/generated/describe-groups.js';
 import type { HeartbeatRequest, HeartbeatResponse } from '../../protocol/generated/heartbeat.js';
-import type { JoinGroupRequest, JoinGroupResponse } from '../../protocol/generated/join-group.js';
+import { createJoinGroupResponse, type JoinGroupRequest, type JoinGroupResponse } from '../../protocol/generated/join-group.js';
 import type { MemberIdentity, MemberResponse } from '../../protocol/generated/leave-group.js';
 import type { ListedGroup } from '../../protocol/generated/list-groups.js';
 import type { OffsetCommitRequest, OffsetCommitResponseTopic } from '../../protocol/generated/offset-commit.js';
@@ -16,18 +16,44 @@ import type { OffsetDeleteRequest, OffsetDeleteResponseTopic } from '../../proto
 import type { SyncGroupRequest, SyncGroupResponse } from '../../protocol/generated/sync-group.js';
 import type { GroupMetadataValue } from '../../protocol/generated/internal/group-coordinator/group-metadata-value.js';
 import type { CoordinatorTimer } from '../runtime/keyed-timer.js';
-import { outcome, type Outcome } from '../runtime/outcome.js';
+import { NOTHING, outcome, type Outcome } from '../runtime/outcome.js';
 import { ClassicGroup, type GroupState } from './classic-group.js';
 import { ClassicMember, type Responder } from './classic-member.js';
-import { ConsumerGroup } from './consumer/consumer-group.js';
+import type { ConsumerGroupDescribeResponse } from '../../protocol/generated/consumer-group-describe.js';
+import type { ConsumerGroupHeartbeatRequest, ConsumerGroupHeartbeatResponse } from '../../protocol/generated/consumer-group-heartbeat.js';
+import { consumerGroupAssignors } from './consumer/assignors.js';
+import { ConsumerGroup, CONSUMER_GROUP_TYPE } from './consumer/consumer-group.js';
+import { describeConsumerGroup } from './consumer/describe.js';
+import { ConsumerGroupHeartbeats, type ConsumerGroupSettings } from './consumer/heartbeat.js';
+import { StaticTopicsImage, type TopicsImage } from './consumer/topics-image.js';
+import { GroupError } from './group-error.js';
 import { isConsumerGroupRecord } from './consumer/records.js';
 import { replayConsumerRecord, type ConsumerGroupStore } from './consumer/replay.js';
 import type { GroupConfig } from './group-config.js';
 import { groupMetadataValue, Membership, type Clock, type MemberContext } from './membership.js';
-import { OffsetOps, OffsetStore, type FetchedGroup, type FetchTopic } from './offsets.js';
+import { OffsetOps, OffsetStore, type FetchedGroup, type FetchingMember, type FetchTopic } from './offsets.js';
 import { groupTombstone, type GroupRecord, type OffsetCommitRecord } from './records.js';
 
 export const CLASSIC_GROUP_TYPE = 'classic';
+
+/** What consumer groups (KIP-848) need beyond the classic settings: the topics, the assignors and each group's timeouts. */
+export interface ConsumerGroupOptions {
+  readonly topics: () => TopicsImage;
+  /** `group.consumer.assignors`: the first is the default. */
+  readonly assignors: readonly string[];
+  /** `group.consumer.max.size`. */
+  readonly maxSize: number;
+  /** The group's `consumer.session.timeout.ms`, `.heartbeat.interval.ms` and `.assignment.interval.ms` (broker values unless overridden). */
+  readonly settings: (groupId: string) => ConsumerGroupSettings;
+}
+
+/** Kafka 4.3.1's defaults, over no topics (tests that use classic groups only). */
+export const DEFAULT_CONSUMER_GROUP_OPTIONS: ConsumerGroupOptions = {
+  topics: () => new StaticTopicsImage([]),
+  assignors: ['uniform', 'range'],
+  maxSize: 2147483647,
+  settings: () => ({ sessionTimeoutMs: 45000, heartbeatIntervalMs: 5000, assignmentIntervalMs: 1000 }),
+};
 
 export class GroupShard {
   private readonly groups = new Map<string, ClassicGroup>();
@@ -40,6 +66,8 @@ export class GroupShard {
   private readonly offsets = new OffsetStore();
   private readonly membership: Membership;
   private readonly offsetOps: OffsetOps;
+  private readonly consumerHeartbeats: ConsumerGroupHeartbeats;
+  private readonly consumerOptions: ConsumerGroupOptions;
 
   constructor(
     config: GroupConfig,
@@ -47,15 +75,43 @@ export class GroupShard {
     clock: Clock,
     newUuid: () => string,
     log?: Log,
+    consumer: ConsumerGroupOptions = DEFAULT_CONSUMER_GROUP_OPTIONS,
   ) {
     this.membership = new Membership(this.groups, config, timer, clock, newUuid, log);
-    this.offsetOps = new OffsetOps(this.groups, this.offsets, this.membership, config, clock);
+    this.offsetOps = new OffsetOps(this.groups, this.offsets, this.membership, config, clock, this.consumerGroups);
+    this.consumerOptions = consumer;
+    this.consumerHeartbeats = new ConsumerGroupHeartbeats({
+      consumerGroup: (groupId) => this.liveConsumerGroup(groupId),
+      replaceEmptyClassicGroup: (groupId) => (this.groups.has(groupId) ? [groupTombstone(groupId)] : []),
+      topics: consumer.topics,
+      assignors: consumerGroupAssignors(consumer.assignors),
+      maxSize: consumer.maxSize,
+      settings: consumer.settings,
+      timer,
+      clock,
+      newUuid,
+    });
   }
 
   // ---- requests ----
 
+  /**
+   * JoinGroup. On a consumer group id: an empty group gives way to a classic group (its tombstones written first, as
+   * Kafka's maybeDeleteEmptyConsumerGroup); classic members in a non-empty one (KIP-848's mixed groups) are not
+   * served yet and get INCONSISTENT_GROUP_PROTOCOL, Kafka's answer when a group cannot take their protocol.
+   */
   joinGroup(ctx: MemberContext, request: JoinGroupRequest, respond: Responder<JoinGroupResponse>): Outcome<void> {
-    return this.membership.join(ctx, request, respond);
+    const consumerGroup = this.consumerGroups.get(request.groupId);
+    if (consumerGroup === undefined) return this.membership.join(ctx, request, respond);
+    if (consumerGroup.members.size > 0) {
+      respond({ ...createJoinGroupResponse(), memberId: '', errorCode: ErrorCode.INCONSISTENT_GROUP_PROTOCOL });
+      return NOTHING;
+    }
+    const tombstones = consumerGroup.tombstoneRecords();
+    for (const record of tombstones) this.replay(record);
+    const joined = this.membership.join(ctx, request, respond);
+    // The tombstones are applied; the classic group's own records are not replayed live.
+    return { ...joined, records: [...tombstones, ...joined.records], replay: false };
   }
 
   syncGroup(request: SyncGroupRequest, respond: Responder<SyncGroupResponse>): Outcome<void> {
@@ -70,12 +126,22 @@ export class GroupShard {
     return this.membership.leave(groupId, members);
   }
 
-  commitOffsets(request: OffsetCommitRequest, apiVersion: number): Outcome<OffsetCommitResponseTopic[]> {
-    return this.offsetOps.commit(request, apiVersion);
+  consumerGroupHeartbeat(ctx: MemberContext, request: ConsumerGroupHeartbeatRequest): Outcome<ConsumerGroupHeartbeatResponse> {
+    return this.consumerHeartbeats.heartbeat(ctx, request);
   }
 
-  fetchOffsets(groupId: string, topics: readonly FetchTopic[] | null): FetchedGroup {
-    return this.offsetOps.fetch(groupId, topics);
+  consumerGroupDescribe(groupIds: readonly string[]): ConsumerGroupDescribeResponse['groups'] {
+    const image = this.consumerOptions.topics();
+    const defaultAssignor = this.consumerOptions.assignors[0] ?? 'uniform';
+    return groupIds.map((groupId) => describeConsumerGroup(groupId, this.consumerGroups.get(groupId), this.groups.has(groupId), image, defaultAssignor));
+  }
+
+  commitOffsets(request: OffsetCommitRequest, apiVersion: number, transactional = false): Outcome<OffsetCommitResponseTopic[]> {
+    return this.offsetOps.commit(request, apiVersion, transactional);
+  }
+
+  fetchOffsets(groupId: string, topics: readonly FetchTopic[] | null, member?: FetchingMember): FetchedGroup {
+    return this.offsetOps.fetch(groupId, topics, member);
   }
 
   deleteOffsets(request: OffsetDeleteRequest): Outcome<{ errorCode: number; topics: OffsetDeleteResponseTopic[] }> {
@@ -100,6 +166,7 @@ export class GroupShard {
       authorizedOperations: -2147483648,
     };
     // Kafka 4.3.1 describes the empty group id like any other; DescribeGroups before v6 turns this into NONE.
+    if (this.consumerGroups.has(groupId)) return { ...described, errorCode: ErrorCode.GROUP_ID_NOT_FOUND, errorMessage: `Group ${groupId} is not a classic group.` };
     if (group === undefined) return { ...described, errorCode: ErrorCode.GROUP_ID_NOT_FOUND, errorMessage: `Group ${groupId} not found.` };
     // Member metadata and assignments are shown only once the group is Stable.
     const stable = group.is('Stable');
@@ -119,7 +186,7 @@ export class GroupShard {
     };
   }
 
-  /** ListGroups with Kafka's filters: states case-insensitive; types by name (every group here is "classic"). */
+  /** ListGroups with Kafka's filters: states case-insensitive; types by name ("classic", "consumer"). */
   listGroups(statesFilter: readonly string[], typesFilter: readonly string[]): ListedGroup[] {
     const states = new Set(statesFilter.map((s) => s.trim().toLowerCase()));
     const types = new Set(typesFilter.map((t) => t.trim().toLowerCase()));
@@ -129,6 +196,11 @@ export class GroupShard {
       if (types.size > 0 && !types.has(CLASSIC_GROUP_TYPE)) continue;
       listed.push({ groupId: group.groupId, protocolType: group.protocolType ?? '', groupState: group.state, groupType: CLASSIC_GROUP_TYPE });
     }
+    for (const group of this.consumerGroups.values()) {
+      if (states.size > 0 && !states.has(group.state.toLowerCase())) continue;
+      if (types.size > 0 && !types.has(CONSUMER_GROUP_TYPE)) continue;
+      listed.push({ groupId: group.groupId, protocolType: CONSUMER_GROUP_TYPE, groupState: group.state, groupType: CONSUMER_GROUP_TYPE });
+    }
     return listed;
   }
 
@@ -136,6 +208,13 @@ export class GroupShard {
   deleteGroups(groupIds: readonly string[]): Outcome<{ groupId: string; errorCode: number }[]> {
     const records: GroupRecord[] = [];
     const results = groupIds.map((groupId) => {
+      const consumerGroup = this.consumerGroups.get(groupId);
+      if (consumerGroup !== undefined) {
+        if (consumerGroup.members.size > 0) return { groupId, errorCode: ErrorCode.NON_EMPTY_GROUP };
+        this.offsetOps.deleteAll(groupId, records);
+        records.push(...consumerGroup.tombstoneRecords());
+        return { groupId, errorCode: ErrorCode.NONE };
+      }
       const group = this.groups.get(groupId);
       if (group === undefined || group.is('Dead')) return { groupId, errorCode: ErrorCode.GROUP_ID_NOT_FOUND };
       if (!group.is('Empty')) return { groupId, errorCode: ErrorCode.NON_EMPTY_GROUP };
@@ -152,6 +231,11 @@ export class GroupShard {
     for (const [groupId, group] of this.groups) {
       const allExpired = this.offsetOps.expire(groupId, records);
       if (allExpired && group.is('Empty')) records.push(groupTombstone(groupId));
+    }
+    // An empty consumer group's offsets age from their commit; once none is left, the group goes too.
+    for (const [groupId, group] of this.consumerGroups) {
+      if (group.members.size > 0) continue;
+      if (this.offsetOps.expireByCommit(groupId, records)) records.push(...group.tombstoneRecords());
     }
     return outcome(undefined, records);
   }
@@ -184,6 +268,18 @@ export class GroupShard {
   private removeGroup(groupId: string): void {
     this.groups.delete(groupId);
     this.consumerGroups.delete(groupId);
+  }
+
+  /**
+   * The consumer group a heartbeat addresses (Kafka's getOrMaybeCreateConsumerGroup): undefined when there is none or
+   * only an empty classic group (which the heartbeat replaces); a classic group with members is not a consumer group.
+   */
+  private liveConsumerGroup(groupId: string): ConsumerGroup | undefined {
+    const group = this.consumerGroups.get(groupId);
+    if (group !== undefined) return group;
+    const classic = this.groups.get(groupId);
+    if (classic !== undefined && !classic.is('Empty')) throw new GroupError('GROUP_ID_NOT_FOUND', `Group ${groupId} is not a consumer group.`);
+    return undefined;
   }
 
   /**

@@ -11,6 +11,8 @@ import { outcome, type Outcome } from '../runtime/outcome.js';
 import { ClassicGroup } from './classic-group.js';
 import type { GroupConfig } from './group-config.js';
 import { GroupError } from './group-error.js';
+import type { ConsumerGroup } from './consumer/consumer-group.js';
+import type { ConsumerGroupMember } from './consumer/member.js';
 import { validateMember, type Clock, type Membership } from './membership.js';
 import { offsetCommitRecord, offsetTombstone, type GroupRecord, type OffsetAndMetadata, type OffsetCommitRecord } from './records.js';
 
@@ -73,11 +75,22 @@ export class OffsetOps {
     private readonly membership: Membership,
     private readonly config: GroupConfig,
     private readonly clock: Clock,
+    private readonly consumerGroups: ReadonlyMap<string, ConsumerGroup> = new Map(),
   ) {}
 
-  commit(request: OffsetCommitRequest, apiVersion: number): Outcome<OffsetCommitResponseTopic[]> {
+  /** `transactional`: a TxnOffsetCommit validated as an OffsetCommit (KIP-447). */
+  commit(request: OffsetCommitRequest, apiVersion: number, transactional = false): Outcome<OffsetCommitResponseTopic[]> {
     const failAll = (errorCode: number): Outcome<OffsetCommitResponseTopic[]> =>
       outcome(request.topics.map((t) => ({ name: t.name, topicId: t.topicId, partitions: t.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode })) })));
+    const consumerGroup = this.consumerGroups.get(request.groupId);
+    if (consumerGroup !== undefined) {
+      try {
+        validateConsumerOffsetCommit(consumerGroup, request.memberId, request.generationIdOrMemberEpoch, apiVersion, transactional);
+      } catch (error) {
+        return failAll(GroupError.codeOf(error));
+      }
+      return this.commitRecords(request);
+    }
     // "" is a group like any other here, as in Kafka (kept for old clients); TxnOffsetCommit refuses it before.
     let group = this.groups.get(request.groupId);
     try {
@@ -97,7 +110,10 @@ export class OffsetOps {
     // Commits keep a classic member's session alive while the group is Stable or rebalancing.
     const member = group.member(request.memberId);
     if (member !== undefined && (group.is('Stable') || group.is('PreparingRebalance'))) this.membership.rescheduleHeartbeat(group, member);
+    return this.commitRecords(request);
+  }
 
+  private commitRecords(request: OffsetCommitRequest): Outcome<OffsetCommitResponseTopic[]> {
     const now = this.clock.now();
     const expireTimestamp = request.retentionTimeMs === DEFAULT_RETENTION_TIME ? null : now + Number(request.retentionTimeMs);
     const records: GroupRecord[] = [];
@@ -125,10 +141,21 @@ export class OffsetOps {
     return outcome(topics, records);
   }
 
-  /** One group's committed offsets: the partitions asked for (-1 when none), or all of them when topics is null. */
-  fetch(groupId: string, topics: readonly FetchTopic[] | null): FetchedGroup {
+  /**
+   * One group's committed offsets: the partitions asked for (-1 when none), or all of them when topics is null.
+   * A consumer group's member (OffsetFetch v9+) is checked as Kafka's ConsumerGroup.validateOffsetFetch does.
+   */
+  fetch(groupId: string, topics: readonly FetchTopic[] | null, member: FetchingMember = NO_MEMBER): FetchedGroup {
+    const consumerGroup = this.consumerGroups.get(groupId);
+    if (consumerGroup !== undefined) {
+      try {
+        validateConsumerOffsetFetch(consumerGroup, member);
+      } catch (error) {
+        return { errorCode: GroupError.codeOf(error), topics: [] };
+      }
+    }
     const group = this.groups.get(groupId);
-    const stored = group === undefined || group.is('Dead') ? undefined : this.offsets.topics(groupId);
+    const stored = consumerGroup === undefined && (group === undefined || group.is('Dead')) ? undefined : this.offsets.topics(groupId);
     if (topics === null) {
       const all: OffsetFetchResponseTopics[] = [];
       for (const [name, partitions] of stored ?? []) {
@@ -165,9 +192,10 @@ export class OffsetOps {
   delete(request: OffsetDeleteRequest): Outcome<{ errorCode: number; topics: OffsetDeleteResponseTopic[] }> {
     const fail = (errorCode: number) => outcome({ errorCode, topics: [] as OffsetDeleteResponseTopic[] });
     if (request.groupId === '') return fail(ErrorCode.INVALID_GROUP_ID);
-    const group = this.groups.get(request.groupId);
-    if (group === undefined || group.is('Dead')) return fail(ErrorCode.GROUP_ID_NOT_FOUND);
-    if (!group.is('Empty') && !group.usesConsumerProtocol()) return fail(ErrorCode.NON_EMPTY_GROUP);
+    // A consumer group's offsets may be deleted while it has members, except for topics it subscribes to.
+    const group: { isSubscribedToTopic(topic: string): boolean } | undefined = this.consumerGroups.get(request.groupId) ?? this.groups.get(request.groupId);
+    if (group === undefined || (group instanceof ClassicGroup && group.is('Dead'))) return fail(ErrorCode.GROUP_ID_NOT_FOUND);
+    if (group instanceof ClassicGroup && !group.is('Empty') && !group.usesConsumerProtocol()) return fail(ErrorCode.NON_EMPTY_GROUP);
 
     const records: GroupRecord[] = [];
     const topics = request.topics.map((topic) => {
@@ -209,6 +237,11 @@ export class OffsetOps {
     return [...keys.values()];
   }
 
+  /** An empty consumer group's expired offsets (aged from their commit, as Kafka's ConsumerGroup condition); true when none is left. */
+  expireByCommit(groupId: string, records: GroupRecord[]): boolean {
+    return this.expireOffsets(groupId, (o) => o.commitTimestamp, () => false, records);
+  }
+
   /**
    * Tombstones for the group's expired offsets (Kafka's cleanupExpiredOffsets); true when every offset
    * expired, so an empty group may be deleted too.
@@ -220,10 +253,15 @@ export class OffsetOps {
     if (group === undefined) return false;
     const baseTimestamp = expirationBase(group);
     if (baseTimestamp === null) return false;
+    return this.expireOffsets(groupId, baseTimestamp, (topic) => group.isSubscribedToTopic(topic), records);
+  }
+
+  /** Tombstones for the offsets aged past retention from `base` (or their own expiry), skipping `kept` topics; true when all went. */
+  private expireOffsets(groupId: string, baseTimestamp: (o: OffsetAndMetadata) => number, kept: (topic: string) => boolean, records: GroupRecord[]): boolean {
     const now = this.clock.now();
     let allExpired = true;
-    for (const [topic, partitions] of topics) {
-      if (group.isSubscribedToTopic(topic)) {
+    for (const [topic, partitions] of this.offsets.topics(groupId) ?? []) {
+      if (kept(topic)) {
         allExpired = false;
         continue;
       }
@@ -246,6 +284,43 @@ function expirationBase(group: ClassicGroup): ((o: OffsetAndMetadata) => number)
   if (group.is('Empty')) return (o) => group.currentStateTimestamp ?? o.commitTimestamp;
   if (group.usesConsumerProtocol() && group.subscribedTopics !== null && group.is('Stable')) return (o) => o.commitTimestamp;
   return null;
+}
+
+/** The member an OffsetFetch names (v9+): null and -1 for the admin client or a client that names none. */
+export interface FetchingMember {
+  readonly memberId: string | null;
+  readonly memberEpoch: number;
+}
+
+const NO_MEMBER: FetchingMember = { memberId: null, memberEpoch: -1 };
+
+/** Kafka's ConsumerGroup.validateMemberEpoch: a classic-speaking request (TxnOffsetCommit) is told ILLEGAL_GENERATION. */
+function validateMemberEpoch(received: number, expected: number, classic = false): void {
+  if (received === expected) return;
+  if (classic) throw new GroupError('ILLEGAL_GENERATION', `The received generation id ${received} does not match the expected member epoch ${expected}.`);
+  throw new GroupError('STALE_MEMBER_EPOCH', `The received member epoch ${received} does not match the expected member epoch ${expected}.`);
+}
+
+function consumerMember(group: ConsumerGroup, memberId: string): ConsumerGroupMember {
+  const member = group.members.get(memberId);
+  if (member === undefined) throw new GroupError('UNKNOWN_MEMBER_ID', `Member ${memberId} is not a member of group ${group.groupId}.`);
+  return member;
+}
+
+/** Kafka's ConsumerGroup.validateOffsetCommit: epoch -1 commits into an empty group only. */
+function validateConsumerOffsetCommit(group: ConsumerGroup, memberId: string, memberEpoch: number, apiVersion: number, transactional: boolean): void {
+  if (memberEpoch < 0 && group.members.size === 0) return;
+  const member = consumerMember(group, memberId);
+  if (!transactional && member.classicMemberMetadata === null && apiVersion < 9) {
+    throw new GroupError('UNSUPPORTED_VERSION', 'OffsetCommit version 9 or above must be used by members using the modern group protocol');
+  }
+  validateMemberEpoch(memberEpoch, member.memberEpoch, transactional || member.classicMemberMetadata !== null);
+}
+
+/** Kafka's ConsumerGroup.validateOffsetFetch. */
+function validateConsumerOffsetFetch(group: ConsumerGroup, member: FetchingMember): void {
+  if (member.memberId === null && member.memberEpoch < 0) return;
+  validateMemberEpoch(member.memberEpoch, consumerMember(group, member.memberId ?? '').memberEpoch);
 }
 
 /** Kafka's ClassicGroup.validateOffsetCommit. */

@@ -1,5 +1,7 @@
 // Error responses of the consumer-group APIs.
 import { errorInfo } from '../error-codes.js';
+import { consumerGroupDescribeApi, createConsumerGroupDescribeResponse, createDescribedGroup as createConsumerDescribedGroup } from '../generated/consumer-group-describe.js';
+import { consumerGroupHeartbeatApi, createConsumerGroupHeartbeatResponse } from '../generated/consumer-group-heartbeat.js';
 import { createDeleteGroupsResponse, deleteGroupsApi } from '../generated/delete-groups.js';
 import { createDescribedGroup, createDescribeGroupsResponse, describeGroupsApi } from '../generated/describe-groups.js';
 import { createCoordinator, createFindCoordinatorResponse, findCoordinatorApi } from '../generated/find-coordinator.js';
@@ -106,4 +108,11 @@ export const groupErrorResponses = [
   })),
 
   errorResponse(offsetDeleteApi, (_request, _version, error) => ({ ...createOffsetDeleteResponse(), errorCode: error.code, topics: [] })),
+
+  errorResponse(consumerGroupHeartbeatApi, (_request, _version, error) => ({ ...createConsumerGroupHeartbeatResponse(), errorCode: error.code })),
+
+  errorResponse(consumerGroupDescribeApi, (request, _version, error) => ({
+    ...createConsumerGroupDescribeResponse(),
+    groups: request.groupIds.map((groupId) => ({ ...createConsumerDescribedGroup(), groupId, errorCode: error.code })),
+  })),
 ];

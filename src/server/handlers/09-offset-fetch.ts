@@ -24,7 +24,7 @@ import {
   type OffsetFetchResponseTopics,
 } from '../../protocol/generated/offset-fetch.js';
 import type { TopicCatalog } from '../../broker/topic-catalog.js';
-import type { FetchedGroup, GroupCoordinator } from '../../coordinator/group-coordinator.js';
+import type { FetchedGroup, FetchingMember, GroupCoordinator } from '../../coordinator/group-coordinator.js';
 import { defineHandler, type Handler } from '../handler.js';
 
 export const offsetFetchHandler: Handler = defineHandler<OffsetFetchRequest, OffsetFetchResponse>({
@@ -40,7 +40,7 @@ export const offsetFetchHandler: Handler = defineHandler<OffsetFetchRequest, Off
         const fetched =
           version >= 10
             ? await fetchByTopicIds(groups, ctx.broker.topics, group, request.requireStable)
-            : await groups.fetchOffsets(group.groupId, group.topics, request.requireStable);
+            : await groups.fetchOffsets(group.groupId, group.topics, request.requireStable, fetchingMember(group, version));
         results.push({ groupId: group.groupId, errorCode: fetched.errorCode, topics: fetched.topics });
       }
       return { throttleTimeMs: 0, topics: [], errorCode: ErrorCode.NONE, groups: results };
@@ -55,10 +55,15 @@ export const offsetFetchHandler: Handler = defineHandler<OffsetFetchRequest, Off
   },
 });
 
+/** v9+: the member a consumer-protocol group checks (Kafka's validateOffsetFetch); before, none. */
+function fetchingMember(group: OffsetFetchRequestGroup, version: number): FetchingMember | undefined {
+  return version >= 9 ? { memberId: group.memberId, memberEpoch: group.memberEpoch } : undefined;
+}
+
 /** v10+: one group's offsets with topics by id (KafkaApis' fetchOffsetsForGroup and fetchAllOffsetsForGroup). */
 async function fetchByTopicIds(groups: GroupCoordinator, topics: TopicCatalog, group: OffsetFetchRequestGroup, requireStable: boolean): Promise<FetchedGroup> {
   if (group.topics === null) {
-    const fetched = await groups.fetchOffsets(group.groupId, null, requireStable);
+    const fetched = await groups.fetchOffsets(group.groupId, null, requireStable, fetchingMember(group, 10));
     const withIds: OffsetFetchResponseTopics[] = [];
     for (const t of fetched.topics) {
       const info = topics.get(t.name);
@@ -77,7 +82,7 @@ async function fetchByTopicIds(groups: GroupCoordinator, topics: TopicCatalog, g
       unknown.push({ name: '', topicId: t.topicId, partitions });
     }
   }
-  const fetched = await groups.fetchOffsets(group.groupId, known, requireStable);
+  const fetched = await groups.fetchOffsets(group.groupId, known, requireStable, fetchingMember(group, 10));
   if (fetched.errorCode !== ErrorCode.NONE) return fetched;
   return { errorCode: fetched.errorCode, topics: [...fetched.topics, ...unknown] };
 }

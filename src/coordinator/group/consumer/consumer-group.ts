@@ -100,6 +100,11 @@ export class ConsumerGroup {
     return subscriptionTypeOf(this.subscribedRegularExpressions, this.subscribedTopicNames, this.members.size);
   }
 
+  /** Whether a member subscribes to the topic, by name or through a resolved regular expression (OffsetDelete refuses it). */
+  isSubscribedToTopic(topic: string): boolean {
+    return this.subscribedTopicNames.has(topic);
+  }
+
   staticMemberId(instanceId: string | null): string | undefined {
     return instanceId === null ? undefined : this.staticMembers.get(instanceId);
   }

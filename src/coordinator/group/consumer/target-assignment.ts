@@ -4,7 +4,8 @@
  * member whose target changed (also for a member new to it, even when empty) and the target's metadata at the group
  * epoch. Members are visited in the order of Kafka's HashMap of member specs, which the records follow.
  */
-import type { ConsumerGroupAssignor, GroupAssignment, GroupSpec, MemberSubscription, SubscribedTopicDescriber, SubscriptionType, TopicPartitions } from './assignor.js';
+import { KafkaError } from '../../../protocol/kafka-error.js';
+import { PartitionAssignorError, type ConsumerGroupAssignor, type GroupAssignment, type GroupSpec, type MemberSubscription, type SubscribedTopicDescriber, type SubscriptionType, type TopicPartitions } from './assignor.js';
 import { NO_ASSIGNMENT } from './consumer-group.js';
 import { memberTopicIds } from './current-assignment.js';
 import { kafkaMemberOrder } from '../../runtime/java-hash-table.js';
@@ -66,7 +67,16 @@ export function buildTargetAssignment(input: TargetAssignmentInput): TargetAssig
     numPartitions: (topicId) => input.image.byId(topicId)?.numPartitions ?? -1,
     racksForPartition: (topicId, partition) => new Set(input.image.byId(topicId)?.racks(partition) ?? []),
   };
-  const result = input.assignor.assign(spec, topics);
+  let result: GroupAssignment;
+  try {
+    result = input.assignor.assign(spec, topics);
+  } catch (error) {
+    // Kafka's coordinator answers an assignor's failure as UNKNOWN_SERVER_ERROR naming the epoch it computed for.
+    if (error instanceof PartitionAssignorError) {
+      throw new KafkaError('UNKNOWN_SERVER_ERROR', `Failed to compute a new target assignment for epoch ${input.groupEpoch}: ${error.message}`);
+    }
+    throw error;
+  }
   const records: ConsumerGroupRecord[] = [];
   for (const memberId of memberIds) {
     const next = result.get(memberId) ?? NO_ASSIGNMENT;

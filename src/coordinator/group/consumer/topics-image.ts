@@ -13,6 +13,8 @@ export interface TopicImage {
 export interface TopicsImage {
   byName(name: string): TopicImage | undefined;
   byId(id: string): TopicImage | undefined;
+  /** Every topic's name (regular expression subscriptions are resolved against them, internal topics included, as in Kafka). */
+  names(): Iterable<string>;
 }
 
 /** Topic ids of the names that exist in the image (Kafka's TopicIds: a name not in the image has no id). */
@@ -27,22 +29,26 @@ export function topicIdsOf(names: Iterable<string>, image: TopicsImage): Set<str
 
 /** An image over a fixed list of topics (tests, and callers that build one from the broker's catalog). */
 export class StaticTopicsImage implements TopicsImage {
-  private readonly names = new Map<string, TopicImage>();
+  private readonly topicsByName = new Map<string, TopicImage>();
   private readonly ids = new Map<string, TopicImage>();
 
   constructor(topics: readonly { id: string; name: string; numPartitions: number; racks?: (partition: number) => readonly string[] }[]) {
     for (const t of topics) {
       const topic: TopicImage = { id: t.id, name: t.name, numPartitions: t.numPartitions, racks: t.racks ?? (() => []) };
-      this.names.set(t.name, topic);
+      this.topicsByName.set(t.name, topic);
       this.ids.set(t.id, topic);
     }
   }
 
   byName(name: string): TopicImage | undefined {
-    return this.names.get(name);
+    return this.topicsByName.get(name);
   }
 
   byId(id: string): TopicImage | undefined {
     return this.ids.get(id);
+  }
+
+  names(): Iterable<string> {
+    return this.topicsByName.keys();
   }
 }
