@@ -107,7 +107,8 @@ function clusterAdminSteps(context: ScenarioContext, bootstrap: string): Record<
       observeRows('features.', features);
       // A dry-run upgrade to each described level, one line per feature ("<feature> can be upgraded to <level>.").
       // Features gregor does not support yet are left out (an update naming one fails for all, as on Kafka), and
-      // kraft.version too: gregor refuses level 1, a dynamic quorum it does not have (README).
+      // kraft.version too: gregor refuses level 1, a dynamic quorum it does not have (README). So the features asked
+      // follow the README: when a feature's row goes, record Kafka's answer again (--reference --record).
       const notServed = featuresNotServedYet();
       const levels = Object.entries(features).flatMap(([name, row]) => {
         const level = /FinalizedVersionLevel: (\S+)/.exec(row)?.[1];
