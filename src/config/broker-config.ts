@@ -61,6 +61,11 @@ export function resolveBrokerConfig(
   for (const def of Object.values(brokerConfigDefinitions)) values[def.name] = def.default;
   const explicit: Record<string, string> = {};
   for (const [key, raw] of Object.entries(props)) {
+    // Per-listener settings (listener.name.<listener>.<key>) are kept as given, read where the listener is set up.
+    if (key.startsWith(LISTENER_PREFIX)) {
+      explicit[key] = raw;
+      continue;
+    }
     const def = brokerConfigDefinition(key) as ConfigDefinition | undefined;
     if (def === undefined) {
       onWarning(`Unknown config key ${key} is ignored`);
@@ -84,6 +89,13 @@ export function resolveBrokerConfig(
   const config = Object.freeze(values) as unknown as BrokerConfig;
   explicitSettings.set(config, Object.freeze({ ...explicit }));
   return config;
+}
+
+const LISTENER_PREFIX = 'listener.name.';
+
+/** A per-listener setting as given (listener.name.<listener, lower-cased>.<key>, Kafka's ListenerName.configPrefix), or undefined. */
+export function listenerSetting(config: BrokerConfig, listenerName: string, key: string): string | undefined {
+  return explicitBrokerSettings(config)[`${LISTENER_PREFIX}${listenerName.toLowerCase()}.${key}`];
 }
 
 /** The settings that were given explicitly (file, environment, flags) for a resolved config, raw. */

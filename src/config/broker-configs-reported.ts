@@ -70,7 +70,6 @@ export const reportedBrokerConfigDefinitions = named({
 
   // SASL: accepted and reported; gregor does not authenticate clients.
   'sasl.client.callback.handler.class': className({ default: null, doc: 'Callback handler class for SASL clients this broker opens.' }),
-  'sasl.enabled.mechanisms': list({ default: ['GSSAPI'], mode: 'per-broker', doc: 'SASL mechanisms offered to clients on SASL listeners.' }),
   'sasl.jaas.config': password({ default: null, mode: 'per-broker', doc: 'JAAS login settings, inline, in place of a JAAS file.' }),
   'sasl.kerberos.kinit.cmd': string({ default: '/usr/bin/kinit', mode: 'per-broker', doc: 'Path of the Kerberos kinit command.' }),
   'sasl.kerberos.min.time.before.relogin': long({ default: 60000, mode: 'per-broker', doc: 'Least time between two Kerberos ticket refreshes.' }),

@@ -9,7 +9,7 @@ export {
   type BrokerConfigKey,
 } from './broker-configs.js';
 export {
-  defaultBrokerConfig, resolveBrokerConfig, explicitBrokerSettings, type BrokerConfig, type LogEngine, type ResolveOptions,
+  defaultBrokerConfig, resolveBrokerConfig, explicitBrokerSettings, listenerSetting, type BrokerConfig, type LogEngine, type ResolveOptions,
 } from './broker-config.js';
 export {
   parseListeners, parseSecurityProtocolMap, formatListener, DEFAULT_SECURITY_PROTOCOL_MAP,

@@ -1,6 +1,6 @@
 // Kafka's listener form, NAME://host:port, as listeners and advertised.listeners hold it.
 // An empty host means all interfaces (for listeners); IPv6 hosts are written in brackets.
-// The name's security protocol comes from listener.security.protocol.map; gregor speaks PLAINTEXT only.
+// The name's security protocol comes from listener.security.protocol.map; gregor serves PLAINTEXT and SASL_PLAINTEXT.
 import { ConfigError } from './config-types.js';
 
 export interface Listener {
@@ -10,6 +10,8 @@ export interface Listener {
   host: string;
   /** 0..65535; 0 = an ephemeral port chosen at bind time. */
   port: number;
+  /** From listener.security.protocol.map. */
+  securityProtocol: SecurityProtocol;
 }
 
 export type SecurityProtocol = 'PLAINTEXT' | 'SSL' | 'SASL_PLAINTEXT' | 'SASL_SSL';
@@ -45,7 +47,7 @@ export interface ParseListenersOptions {
 
 /**
  * Parses NAME://host:port entries. Throws ConfigError (one line, naming the key) on a malformed entry,
- * a port outside 0..65535, a repeated name, a name without a security protocol, or a protocol other than PLAINTEXT.
+ * a port outside 0..65535, a repeated name, a name without a security protocol, or a protocol gregor does not serve.
  */
 export function parseListeners(values: string[], options: ParseListenersOptions = {}): Listener[] {
   const key = options.key ?? 'listeners';
@@ -66,16 +68,16 @@ export function parseListeners(values: string[], options: ParseListenersOptions 
     if (protocol === undefined) {
       throw fail(value, `no security protocol for listener ${name}; add ${name}:PLAINTEXT to listener.security.protocol.map`);
     }
-    if (protocol !== 'PLAINTEXT') {
-      throw fail(value, `security protocol ${protocol} is not supported by gregor; only PLAINTEXT listeners are`);
+    if (protocol !== 'PLAINTEXT' && protocol !== 'SASL_PLAINTEXT') {
+      throw fail(value, `security protocol ${protocol} is not supported by gregor; PLAINTEXT and SASL_PLAINTEXT listeners are`);
     }
-    listeners.push({ name, host, port });
+    listeners.push({ name, host, port, securityProtocol: protocol });
   }
   return listeners;
 }
 
 /** Prints a listener back in Kafka's form. */
-export function formatListener(listener: Listener): string {
+export function formatListener(listener: Pick<Listener, 'name' | 'host' | 'port'>): string {
   const host = listener.host.includes(':') ? `[${listener.host}]` : listener.host;
   return `${listener.name}://${host}:${listener.port}`;
 }

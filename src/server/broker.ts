@@ -28,6 +28,12 @@ import { handlers as registry } from './handlers/index.js';
 import { bindListener, type BoundListener } from './listener.js';
 import { RequestBudget } from './request-budget.js';
 import { createDispatch } from './router.js';
+import { saslGate } from './sasl-gate.js';
+import { attachScramCredentials } from './admin/scram-credentials.js';
+import { ANONYMOUS } from '../security/principal.js';
+import { SaslAuthenticator } from '../security/sasl/authenticator.js';
+import { saslListenerSettings } from '../security/sasl/listener-sasl.js';
+import { fileScramCredentialStore, memoryScramCredentialStore, ScramCredentials } from '../security/sasl/scram-credentials.js';
 import type { TopicCatalog } from '../broker/topic-catalog.js';
 
 export interface Broker {
@@ -97,6 +103,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   const engine = logEngine(staticConfig, options.topics !== undefined);
   const metadataDir = metadataDirFor(staticConfig, options.store !== undefined ? 'memory' : engine);
   const dynamic = await DynamicConfigs.open(staticConfig, metadataDir === undefined ? memoryDynamicConfigStore() : fileDynamicConfigStore(metadataDir));
+  const scramCredentials = await ScramCredentials.open(metadataDir === undefined ? memoryScramCredentialStore() : fileScramCredentialStore(metadataDir));
   const clientQuotas = await ClientQuotas.open(metadataDir === undefined ? memoryClientQuotaStore() : fileClientQuotaStore(metadataDir));
   // Group and client metrics configs are kept beside the dynamic broker configs.
   const resourceConfigs = await ResourceConfigs.open(metadataDir === undefined ? memoryResourceConfigStore() : fileResourceConfigStore(metadataDir));
@@ -107,6 +114,10 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   const advertisedSpecs =
     advertisedValues === null ? listenerSpecs : parseListeners(advertisedValues, { key: 'advertised.listeners', securityProtocolMap });
   const handlers = options.handlers ?? registry;
+  // Each SASL listener's mechanisms and users, checked before anything is bound.
+  const apiNames = new Map(handlers.map((h) => [h.api.apiKey, h.api.name]));
+  const saslListeners = new Map(listenerSpecs.filter((spec) => spec.securityProtocol === 'SASL_PLAINTEXT').map((spec) => [spec.name,
+    saslListenerSettings(config, spec.name, (user, mechanism) => scramCredentials.get(user, mechanism), (key) => apiNames.get(key), (line) => log.warn(line))]));
   const requests = new RequestBudget(config['queued.max.requests']);
   const limits: ConnectionLimits = {
     maxRequestBytes: config['socket.request.max.bytes'],
@@ -130,10 +141,14 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       clientId: null,
       clientSoftwareName: null,
       clientSoftwareVersion: null,
+      principal: ANONYMOUS,
     };
     log.debug({ client: info.remote, listener: listenerName, local: `${socket.localAddress}:${socket.localPort}` },
       `Accepted connection from ${info.remote} on ${listenerName}`);
-    const connection = new Connection(socket, info, dispatch!, limits, log);
+    const sasl = saslListeners.get(listenerName);
+    let connection: Connection | undefined = undefined;
+    const serve = sasl === undefined ? dispatch! : saslGate(new SaslAuthenticator(sasl), dispatch!, () => connection!, log);
+    connection = new Connection(socket, info, serve, limits, log);
     connections.add(connection);
     void connection.done.then(() => {
       connections.delete(connection);
@@ -192,6 +207,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
     };
     attachDynamicConfigs(state, dynamic);
     attachClientQuotas(state, clientQuotas);
+    attachScramCredentials(state, scramCredentials);
     attachResourceConfigs(state, resourceConfigs);
     // What captured config at start-up hears of a change; handlers read state.config at request time.
     dynamic.onChange(async (next, previous) => {

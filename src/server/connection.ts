@@ -32,6 +32,11 @@ export interface ConnectionInfo {
   clientId: string | null;
   clientSoftwareName: string | null;
   clientSoftwareVersion: string | null;
+  /**
+   * Who the client is, as Kafka's KafkaPrincipal prints it: User:ANONYMOUS on a PLAINTEXT listener, User:<name> once
+   * SASL authentication completes (server/sasl-gate.ts); the authorizer reads it.
+   */
+  principal: string;
   /** Aborted once the connection is closed: a handler that waits (a long poll) stops waiting. */
   readonly closed: AbortSignal;
 }

@@ -122,8 +122,8 @@ test('keys gregor accepts but does not act on yet, and group protocols it does n
     const { records } = await untilStarted(child);
     const warnings = records.filter((r) => r.level === 40);
     assert.deepEqual(warnings.map((r) => [r.msg, r['keys']]), [
-      ['Config keys accepted but not acted on yet: authorizer.class.name, client.quota.callback.class, sasl.enabled.mechanisms, ssl.keystore.password',
-        ['authorizer.class.name', 'client.quota.callback.class', 'sasl.enabled.mechanisms', 'ssl.keystore.password']],
+      ['Config keys accepted but not acted on yet: authorizer.class.name, client.quota.callback.class, ssl.keystore.password',
+        ['authorizer.class.name', 'client.quota.callback.class', 'ssl.keystore.password']],
       ['group.coordinator.rebalance.protocols is classic,consumer, but gregor serves classic groups only so far ' +
         '(consumer not served: their heartbeat APIs are not offered)', ['group.coordinator.rebalance.protocols']],
     ]);

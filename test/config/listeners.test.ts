@@ -14,14 +14,14 @@ function failsWith(values: string[], pattern: RegExp, key = 'listeners', securit
 
 test('NAME://host:port, with the name upper-cased as Kafka normalises it', () => {
   assert.deepEqual(parseListeners(['PLAINTEXT://localhost:9092', 'plaintext2://10.0.0.1:0'], { securityProtocolMap: 'PLAINTEXT:PLAINTEXT,PLAINTEXT2:PLAINTEXT' }), [
-    { name: 'PLAINTEXT', host: 'localhost', port: 9092 },
-    { name: 'PLAINTEXT2', host: '10.0.0.1', port: 0 },
+    { name: 'PLAINTEXT', host: 'localhost', port: 9092, securityProtocol: 'PLAINTEXT' },
+    { name: 'PLAINTEXT2', host: '10.0.0.1', port: 0, securityProtocol: 'PLAINTEXT' },
   ]);
 });
 
 test('an empty host means all interfaces; IPv6 hosts come in brackets', () => {
-  assert.deepEqual(parseListeners(['PLAINTEXT://:9092']), [{ name: 'PLAINTEXT', host: '', port: 9092 }]);
-  assert.deepEqual(parseListeners(['PLAINTEXT://[::1]:9092']), [{ name: 'PLAINTEXT', host: '::1', port: 9092 }]);
+  assert.deepEqual(parseListeners(['PLAINTEXT://:9092']), [{ name: 'PLAINTEXT', host: '', port: 9092, securityProtocol: 'PLAINTEXT' }]);
+  assert.deepEqual(parseListeners(['PLAINTEXT://[::1]:9092']), [{ name: 'PLAINTEXT', host: '::1', port: 9092, securityProtocol: 'PLAINTEXT' }]);
   assert.equal(formatListener({ name: 'PLAINTEXT', host: '::1', port: 9092 }), 'PLAINTEXT://[::1]:9092');
   assert.equal(formatListener({ name: 'PLAINTEXT', host: '', port: 1 }), 'PLAINTEXT://:1');
 });
@@ -38,12 +38,12 @@ test('each listener needs its own name', () => {
   failsWith(['PLAINTEXT://:9092', 'PLAINTEXT://:9093'], /used twice/);
 });
 
-test('only PLAINTEXT is served; a name without a protocol is named in the error', () => {
+test('PLAINTEXT and SASL_PLAINTEXT are served; a name without a protocol is named in the error', () => {
   failsWith(['SSL://:9093'], /SSL is not supported/);
-  failsWith(['SASL_PLAINTEXT://:9093'], /SASL_PLAINTEXT is not supported/);
+  assert.deepEqual(parseListeners(['SASL_PLAINTEXT://:9093']), [{ name: 'SASL_PLAINTEXT', host: '', port: 9093, securityProtocol: 'SASL_PLAINTEXT' }]);
   failsWith(['CLIENT://:9093'], /no security protocol for listener CLIENT/);
   failsWith(['CLIENT://:9093'], /SSL is not supported/, 'listeners', 'CLIENT:SSL');
-  assert.deepEqual(parseListeners(['client://:9093'], { securityProtocolMap: 'CLIENT:PLAINTEXT' }), [{ name: 'CLIENT', host: '', port: 9093 }]);
+  assert.deepEqual(parseListeners(['client://:9093'], { securityProtocolMap: 'CLIENT:PLAINTEXT' }), [{ name: 'CLIENT', host: '', port: 9093, securityProtocol: 'PLAINTEXT' }]);
 });
 
 test('the security protocol map is NAME:PROTOCOL pairs', () => {
