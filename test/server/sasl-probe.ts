@@ -87,13 +87,14 @@ export class ScramClient {
     return Buffer.from(`n,,${this.clientFirstBare}`);
   }
 
-  final(serverFirst: Buffer): Buffer {
+  /** `nonce` rewrites the nonce the final message carries (and signs), to play a client that gets it wrong. */
+  final(serverFirst: Buffer, nonce: (serverNonce: string) => string = (n) => n): Buffer {
     const text = serverFirst.toString();
     const fields = new Map(text.split(',').map((f) => [f[0]!, f.slice(2)]));
     const salted = pbkdf2Sync(this.password, Buffer.from(fields.get('s')!, 'base64'), Number(fields.get('i')), this.hash === 'sha256' ? 32 : 64, this.hash);
     const clientKey = createHmac(this.hash, salted).update('Client Key').digest();
     const storedKey = createHash(this.hash).update(clientKey).digest();
-    const withoutProof = `c=biws,r=${fields.get('r')!}`;
+    const withoutProof = `c=biws,r=${nonce(fields.get('r')!)}`;
     const signature = createHmac(this.hash, storedKey).update(`${this.clientFirstBare},${text},${withoutProof}`).digest();
     const proof = Buffer.from(clientKey.map((b, i) => b ^ signature[i]!));
     return Buffer.from(`${withoutProof},p=${proof.toString('base64')}`);

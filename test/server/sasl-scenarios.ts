@@ -33,6 +33,15 @@ export const scenarios: Record<string, Scenario> = {
     const scram = new ScramClient('sha512', 'alice', 'wrong');
     return [await p.handshake('SCRAM-SHA-512'), await p.authenticate(scram.first()), await p.authenticate(scram.final(p.lastAuthBytes))];
   },
+  'SCRAM-SHA-512, the client nonce repeated in the final message (librdkafka 2.0.x)': async (p) => {
+    const scram = new ScramClient('sha512', 'alice', 'alice-secret');
+    const first = scram.first();
+    const out = [await p.handshake('SCRAM-SHA-512'), await p.authenticate(first)];
+    const clientNonce = /r=([^,]+)/.exec(first.toString())![1]!;
+    const final = scram.final(p.lastAuthBytes, (nonce) => clientNonce + nonce);
+    out.push(await p.authenticate(final));
+    return out;
+  },
   'SCRAM-SHA-512, unknown user': async (p) => [await p.handshake('SCRAM-SHA-512'), await p.authenticate(new ScramClient('sha512', 'mallory', 'x').first())],
   'SCRAM-SHA-256 without a credential for it': async (p) => [await p.handshake('SCRAM-SHA-256'), await p.authenticate(new ScramClient('sha256', 'alice', 'alice-secret').first())],
   'SCRAM-SHA-512 with tokenauth and no delegation tokens': async (p) => [

@@ -53,7 +53,9 @@ export function scramServer(mechanism: ScramMechanism, lookup: ScramCredentialLo
     const match = CLIENT_FINAL.exec(message);
     if (match === null) throw new SaslFailure('Invalid SCRAM client final message format');
     const [, withoutProof, clientNonce, proof] = match as unknown as [string, string, string, string];
-    if (!clientNonce.endsWith(nonce)) throw new SaslFailure('Invalid client nonce in the final client message.');
+    // Kafka 4.3.1 wants the very nonce of the server's first message (older brokers took any ending in it): a client
+    // that repeats its own nonce (librdkafka 2.0.x) is refused, as Kafka refuses it.
+    if (clientNonce !== nonce) throw new SaslFailure('Invalid client nonce in the final client message.');
     const authMessage = `${clientFirstBare},${serverFirst},${withoutProof}`;
     if (!verifyClientProof(mechanism, credential!, authMessage, Buffer.from(proof, 'base64'))) {
       throw new SaslFailure('Invalid client credentials');
