@@ -100,3 +100,17 @@ export class ScramClient {
     return Buffer.from(`${withoutProof},p=${proof.toString('base64')}`);
   }
 }
+
+/** Runs each scenario on a connection of its own and keeps what it observed, by name. */
+export async function runEach(port: number, scenarios: Record<string, (p: SaslProbe) => Promise<Observation[]>>): Promise<Record<string, Observation[]>> {
+  const results: Record<string, Observation[]> = {};
+  for (const [name, scenario] of Object.entries(scenarios)) {
+    const probe = await SaslProbe.connect(port);
+    try {
+      results[name] = await scenario(probe);
+    } finally {
+      await probe.close();
+    }
+  }
+  return results;
+}

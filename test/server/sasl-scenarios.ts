@@ -1,7 +1,7 @@
-// The SASL state machine scenarios, run by the authenticator test against gregor; scripts/… ran them against Kafka
+// The SASL state machine scenarios, run by the authenticator test against gregor; run against Kafka
 // 4.3.1's reference broker configured the same way (PLAIN with alice/alice-secret, SCRAM-SHA-512 user alice
 // with 8192 iterations) to get the observations the test expects.
-import { plainToken, SaslProbe, ScramClient, type Observation } from './sasl-probe.js';
+import { plainToken, runEach, SaslProbe, ScramClient, type Observation } from './sasl-probe.js';
 
 export type Scenario = (p: SaslProbe) => Promise<Observation[]>;
 
@@ -51,15 +51,6 @@ export const scenarios: Record<string, Scenario> = {
 };
 
 /** Runs every scenario on a fresh connection each. */
-export async function runScenarios(port: number): Promise<Record<string, Observation[]>> {
-  const results: Record<string, Observation[]> = {};
-  for (const [name, scenario] of Object.entries(scenarios)) {
-    const probe = await SaslProbe.connect(port);
-    try {
-      results[name] = await scenario(probe);
-    } finally {
-      await probe.close();
-    }
-  }
-  return results;
+export function runScenarios(port: number): Promise<Record<string, Observation[]>> {
+  return runEach(port, scenarios);
 }

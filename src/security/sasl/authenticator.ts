@@ -169,7 +169,8 @@ export class SaslAuthenticator {
     try {
       challenge = server.evaluate(token);
       if (server.complete && this.reauth !== null && userPrincipal(server.authorizationId!) !== this.reauth.principal) {
-        throw new SaslAuthenticationFailure(`Cannot change principals during re-authentication from ${this.reauth.principal}: User:${server.authorizationId}`);
+        // Kafka's message joins each principal's type and name with a dot.
+        throw new SaslAuthenticationFailure(`Cannot change principals during re-authentication from ${this.reauth.principal.replace(':', '.')}: User.${server.authorizationId}`);
       }
     } catch (err) {
       challenge = Buffer.alloc(0);

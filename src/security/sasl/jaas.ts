@@ -1,6 +1,6 @@
 // An inline JAAS configuration (sasl.jaas.config) read as Kafka's JaasConfig reads it: one or more
 // `LoginModuleClass Flag key=value ... ;` entries, values bare words or double-quoted strings.
-// Errors are one line and never repeat a value (values are passwords).
+// Errors are Kafka's one-line messages and never repeat a value (values are passwords).
 
 export interface JaasLoginModule {
   readonly loginModule: string;
@@ -32,7 +32,7 @@ function tokenize(text: string): Token[] {
         value += text[i];
         i++;
       }
-      if (i >= text.length) throw new Error('Invalid JAAS config: unterminated quoted value');
+      if (i >= text.length) throw new Error('JAAS config entry not terminated by semi-colon');
       i++;
       tokens.push({ kind: 'quoted', text: value });
     } else {
@@ -51,16 +51,16 @@ export function parseJaasConfig(text: string): JaasLoginModule[] {
   let at = 0;
   while (at < tokens.length) {
     const name = tokens[at++]!;
-    if (name.kind !== 'word') throw new Error('Invalid JAAS config: login module class name expected');
+    if (name.kind !== 'word') throw new Error('Login module not specified in JAAS config');
     const flag = tokens[at++];
-    if (flag === undefined || flag.kind !== 'word') throw new Error('Invalid JAAS config: Login module control flag not specified');
-    if (!FLAGS.has(flag.text.toLowerCase())) throw new Error(`Invalid JAAS config: Invalid login module control flag '${flag.text}'`);
+    if (flag === undefined || flag.kind !== 'word') throw new Error('Login module control flag not specified in JAAS config');
+    if (!FLAGS.has(flag.text.toLowerCase())) throw new Error(`Invalid login module control flag '${flag.text}' in JAAS config`);
     const options = new Map<string, string>();
     for (;;) {
       const token = tokens[at++];
       if (token === undefined) throw new Error('JAAS config entry not terminated by semi-colon');
       if (token.kind === ';') break;
-      if (token.kind !== 'word') throw new Error('Invalid JAAS config: option name expected');
+      if (token.kind !== 'word') throw new Error('JAAS config entry not terminated by semi-colon');
       if (tokens[at]?.kind !== '=') throw new Error(`Value not specified for key '${token.text}' in JAAS config`);
       const value = tokens[at + 1];
       if (value === undefined || (value.kind !== 'word' && value.kind !== 'quoted')) {
@@ -71,7 +71,7 @@ export function parseJaasConfig(text: string): JaasLoginModule[] {
     }
     modules.push({ loginModule: name.text, flag: flag.text.toLowerCase() as JaasLoginModule['flag'], options });
   }
-  if (modules.length === 0) throw new Error('JAAS config property does not contain any login modules');
+  if (modules.length === 0) throw new Error('Login module not specified in JAAS config');
   return modules;
 }
 
