@@ -74,6 +74,23 @@ function printedRaw(def: ConfigDefinition, raw: string): string | null {
   }
 }
 
+const LISTENER_PREFIX = 'listener.name.';
+
+/**
+ * A static per-listener setting (listener.name.<l>.[<mechanism>.]<key>) as Kafka describes it: read-only, typed as
+ * its base key, whose value is hidden when that type is a password or not known (Kafka's maybeSensitive), no doc (null).
+ */
+function listenerSettingEntry(name: string, raw: string): ConfigEntry {
+  const rest = name.slice(LISTENER_PREFIX.length).split('.').slice(1);
+  const base = (brokerConfigDefinition(rest.join('.')) ?? brokerConfigDefinition(rest.slice(1).join('.'))) as ConfigDefinition | undefined;
+  const sensitive = base === undefined || base.type === 'PASSWORD';
+  const value = sensitive ? null : raw;
+  return {
+    name, value, source: ConfigSourceId.STATIC_BROKER_CONFIG, readOnly: true, sensitive, type: base === undefined ? 0 : CONFIG_TYPE_IDS[base.type],
+    documentation: '', synonyms: [{ name, value, source: ConfigSourceId.STATIC_BROKER_CONFIG }],
+  };
+}
+
 export class ConfigDescriber {
   private readonly staticSettings: Readonly<Record<string, string>>;
 
@@ -155,7 +172,12 @@ export class ConfigDescriber {
     const names = perBroker ? Object.keys(brokerConfigDefinitions) : [...this.dynamic.clusterDefault.keys()];
     const values = this.config as unknown as Record<string, unknown>;
     const entries: ConfigEntry[] = [];
-    for (const name of names.sort()) {
+    const listenerSettings = perBroker ? Object.keys(this.staticSettings).filter((name) => name.startsWith(LISTENER_PREFIX)) : [];
+    for (const name of [...names, ...listenerSettings].sort()) {
+      if (name.startsWith(LISTENER_PREFIX)) {
+        entries.push(listenerSettingEntry(name, this.staticSettings[name]!));
+        continue;
+      }
       const def = brokerConfigDefinition(name) as ConfigDefinition | undefined;
       if (def === undefined) continue;
       const synonyms = this.synonymsOf(name).filter((s) => perBroker || s.source === ConfigSourceId.DYNAMIC_DEFAULT_BROKER_CONFIG);

@@ -5,8 +5,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import pino from 'pino';
-import { startTestBroker } from './broker-harness.js';
+import { roundTrip, startTestBroker } from './broker-harness.js';
 import { plainToken, SaslProbe } from './sasl-probe.js';
+import { describeConfigsApi } from '../../src/protocol/generated/describe-configs.js';
+import { RawClient } from './raw-client.js';
 
 const JAAS = 'org.apache.kafka.common.security.plain.PlainLoginModule required user_alice="alice-secret";';
 
@@ -86,6 +88,30 @@ test('on a PLAINTEXT listener SaslHandshake and SaslAuthenticate get ILLEGAL_SAS
       'Metadata topics probe-topic:3',
     ]);
     await probe.close();
+  } finally {
+    await broker.close();
+  }
+});
+
+test('DescribeConfigs lists per-listener settings as Kafka 4.3.1 does: a JAAS config sensitive and null', async () => {
+  const broker = await startTestBroker({
+    listeners: 'PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:0', 'node.id': '1', 'sasl.enabled.mechanisms': 'PLAIN',
+    'listener.name.sasl_plaintext.plain.sasl.jaas.config': JAAS,
+    'listener.name.sasl_plaintext.sasl.enabled.mechanisms': 'PLAIN',
+  });
+  try {
+    const client = await RawClient.connect(broker.port);
+    const response = await roundTrip(client, describeConfigsApi, 4, {
+      resources: [{ resourceType: 4, resourceName: '1', configurationKeys: null }], includeSynonyms: true, includeDocumentation: true,
+    });
+    await client.close();
+    const described = response.results[0]!.configs.filter((e) => e.name.startsWith('listener.name.'));
+    assert.deepEqual(described, [
+      { name: 'listener.name.sasl_plaintext.plain.sasl.jaas.config', value: null, readOnly: true, configSource: 4, isSensitive: true,
+        synonyms: [{ name: 'listener.name.sasl_plaintext.plain.sasl.jaas.config', value: null, source: 4 }], configType: 9, documentation: null },
+      { name: 'listener.name.sasl_plaintext.sasl.enabled.mechanisms', value: 'PLAIN', readOnly: true, configSource: 4, isSensitive: false,
+        synonyms: [{ name: 'listener.name.sasl_plaintext.sasl.enabled.mechanisms', value: 'PLAIN', source: 4 }], configType: 7, documentation: null },
+    ]);
   } finally {
     await broker.close();
   }
