@@ -116,7 +116,6 @@ export const reportedBrokerConfigDefinitions = named({
   'sasl.oauthbearer.sub.claim.name': string({ default: 'sub', doc: 'Name of the OAuth token claim holding its subject.' }),
   'sasl.oauthbearer.token.endpoint.url': string({ default: null, doc: 'Where OAuth tokens are obtained from.' }),
   'sasl.server.callback.handler.class': className({ default: null, doc: 'Callback handler class for the broker\'s SASL server side.' }),
-  'sasl.server.max.receive.size': int({ default: 512 * 1024, doc: 'Largest SASL message accepted before authentication completes.' }),
 
   // Principals, providers and delegation tokens: accepted and reported.
   'principal.builder.class': className({ default: 'org.apache.kafka.common.security.authenticator.DefaultKafkaPrincipalBuilder', mode: 'per-broker', doc: 'Class that builds a connection\'s principal from its authentication.' }),

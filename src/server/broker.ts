@@ -116,7 +116,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   const handlers = options.handlers ?? registry;
   // Each SASL listener's mechanisms and users, checked before anything is bound.
   const apiNames = new Map(handlers.map((h) => [h.api.apiKey, h.api.name]));
-  const saslListeners = new Map(listenerSpecs.filter((spec) => spec.securityProtocol === 'SASL_PLAINTEXT').map((spec) => [spec.name,
+  const saslListeners = new Map(listenerSpecs.filter((spec) => spec.securityProtocol === 'SASL_PLAINTEXT' || spec.securityProtocol === 'SASL_SSL').map((spec) => [spec.name,
     saslListenerSettings(config, spec.name, (user, mechanism) => scramCredentials.get(user, mechanism), (key) => apiNames.get(key), (line) => log.warn(line))]));
   const requests = new RequestBudget(config['queued.max.requests']);
   const limits: ConnectionLimits = {
@@ -147,8 +147,15 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       `Accepted connection from ${info.remote} on ${listenerName}`);
     const sasl = saslListeners.get(listenerName);
     let connection: Connection | undefined = undefined;
-    const serve = sasl === undefined ? dispatch! : saslGate(new SaslAuthenticator(sasl), dispatch!, () => connection!, log);
+    const gated = () => ({
+      close: () => void connection!.close(),
+      destroy: (reason: string) => connection!.destroy(reason),
+      authenticated: () => connection!.limitFrames(limits.maxRequestBytes, 'socket.request.max.bytes'),
+    });
+    const serve = sasl === undefined ? dispatch! : saslGate(new SaslAuthenticator(sasl), dispatch!, gated, log);
     connection = new Connection(socket, info, serve, limits, log);
+    // As Kafka's SaslServerAuthenticator, an unauthenticated client's frames are bounded by sasl.server.max.receive.size.
+    if (sasl !== undefined) connection.limitFrames(config['sasl.server.max.receive.size'], 'sasl.server.max.receive.size');
     connections.add(connection);
     void connection.done.then(() => {
       connections.delete(connection);

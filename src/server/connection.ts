@@ -151,6 +151,11 @@ export class Connection {
     return this.done;
   }
 
+  /** Bounds the request frames read from now on; `key` names the bound in the close's reason. */
+  limitFrames(maxBytes: number, key: string): void {
+    this.decoder.limit(maxBytes, key);
+  }
+
   /** Closes at once, dropping anything unanswered. */
   destroy(reason: string): void {
     if (this.closed) return;

@@ -19,6 +19,8 @@ export interface GatedConnection {
   close(): void;
   /** Close at once. */
   destroy(reason: string): void;
+  /** The client is authenticated: requests may be as large as any client's. */
+  authenticated(): void;
 }
 
 export function saslGate(authenticator: SaslAuthenticator, dispatch: Dispatch, connection: () => GatedConnection, log: Log): Dispatch {
@@ -36,6 +38,7 @@ export function saslGate(authenticator: SaslAuthenticator, dispatch: Dispatch, c
           connection().close();
         } else if (authenticator.authenticated) {
           info.principal = authenticator.principal!;
+          connection().authenticated();
           log.debug({ client: info.remote, listener: info.listenerName, principal: info.principal }, 'SASL authentication complete');
         }
         return step.bytes;

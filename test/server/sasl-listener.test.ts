@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import pino from 'pino';
+import { Kafka, logLevel } from 'kafkajs';
 import { roundTrip, startTestBroker } from './broker-harness.js';
 import { plainToken, SaslProbe } from './sasl-probe.js';
 import { describeConfigsApi } from '../../src/protocol/generated/describe-configs.js';
@@ -112,6 +113,28 @@ test('DescribeConfigs lists per-listener settings as Kafka 4.3.1 does: a JAAS co
       { name: 'listener.name.sasl_plaintext.sasl.enabled.mechanisms', value: 'PLAIN', readOnly: true, configSource: 4, isSensitive: false,
         synonyms: [{ name: 'listener.name.sasl_plaintext.sasl.enabled.mechanisms', value: 'PLAIN', source: 4 }], configType: 7, documentation: null },
     ]);
+  } finally {
+    await broker.close();
+  }
+});
+
+test('before authentication a frame over sasl.server.max.receive.size closes the connection, as Kafka 4.3.1 does; after it, larger requests pass', async () => {
+  const broker = await startTestBroker({
+    listeners: 'SASL_PLAINTEXT://127.0.0.1:0', 'sasl.enabled.mechanisms': 'PLAIN', 'listener.name.sasl_plaintext.plain.sasl.jaas.config': JAAS,
+  });
+  try {
+    const probe = await SaslProbe.connect(broker.port);
+    const size = Buffer.alloc(4);
+    size.writeInt32BE(600_000);
+    probe.client.sendRaw(Buffer.concat([size, Buffer.alloc(1000)]));
+    await probe.client.whenClosed;
+
+    const kafka = new Kafka({ brokers: [`127.0.0.1:${broker.port}`], sasl: { mechanism: 'plain', username: 'alice', password: 'alice-secret' }, logLevel: logLevel.NOTHING });
+    const producer = kafka.producer();
+    await producer.connect();
+    const [sent] = await producer.send({ topic: 'big', messages: [{ value: Buffer.alloc(700_000, 1) }] });
+    assert.equal(sent!.errorCode, 0);
+    await producer.disconnect();
   } finally {
     await broker.close();
   }
