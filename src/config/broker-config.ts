@@ -113,6 +113,11 @@ export function listenerPrefixedSettings(config: BrokerConfig, listenerName: str
   return out;
 }
 
+/** One per-listener setting as given (listener.name.<listener, lower-cased>.<key>, Kafka's ListenerName.configPrefix), or undefined. */
+export function listenerSetting(config: BrokerConfig, listenerName: string, key: string): string | undefined {
+  return listenerPrefixedSettings(config, listenerName)[key];
+}
+
 /** The settings that were given explicitly (file, environment, flags) for a resolved config, raw. */
 export function explicitBrokerSettings(config: BrokerConfig): Readonly<Record<string, string>> {
   return explicitSettings.get(config) ?? {};

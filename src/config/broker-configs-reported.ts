@@ -70,7 +70,6 @@ export const reportedBrokerConfigDefinitions = named({
 
   // SASL: accepted and reported; gregor does not authenticate clients.
   'sasl.client.callback.handler.class': className({ default: null, doc: 'Callback handler class for SASL clients this broker opens.' }),
-  'sasl.enabled.mechanisms': list({ default: ['GSSAPI'], mode: 'per-broker', doc: 'SASL mechanisms offered to clients on SASL listeners.' }),
   'sasl.jaas.config': password({ default: null, mode: 'per-broker', doc: 'JAAS login settings, inline, in place of a JAAS file.' }),
   'sasl.kerberos.kinit.cmd': string({ default: '/usr/bin/kinit', mode: 'per-broker', doc: 'Path of the Kerberos kinit command.' }),
   'sasl.kerberos.min.time.before.relogin': long({ default: 60000, mode: 'per-broker', doc: 'Least time between two Kerberos ticket refreshes.' }),
@@ -117,7 +116,6 @@ export const reportedBrokerConfigDefinitions = named({
   'sasl.oauthbearer.sub.claim.name': string({ default: 'sub', doc: 'Name of the OAuth token claim holding its subject.' }),
   'sasl.oauthbearer.token.endpoint.url': string({ default: null, doc: 'Where OAuth tokens are obtained from.' }),
   'sasl.server.callback.handler.class': className({ default: null, doc: 'Callback handler class for the broker\'s SASL server side.' }),
-  'sasl.server.max.receive.size': int({ default: 512 * 1024, doc: 'Largest SASL message accepted before authentication completes.' }),
 
   // Principals, providers and delegation tokens: accepted and reported.
   'principal.builder.class': className({ default: 'org.apache.kafka.common.security.authenticator.DefaultKafkaPrincipalBuilder', mode: 'per-broker', doc: 'Class that builds a connection\'s principal from its authentication.' }),

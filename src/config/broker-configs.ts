@@ -60,6 +60,8 @@ export const actedOnBrokerConfigDefinitions = named({
   'socket.listen.backlog.size': int({ default: 50, valid: atLeast(1), doc: 'Length of the queue of connections waiting to be accepted.' }),
   'connections.max.idle.ms': long({ default: 10 * 60 * 1000, doc: 'A connection idle this long is closed.' }),
   'connections.max.reauth.ms': long({ default: 0, doc: 'Longest session before re-authentication; 0 disables it.' }),
+  'sasl.enabled.mechanisms': list({ default: ['GSSAPI'], mode: 'per-broker', doc: 'SASL mechanisms offered to clients on SASL listeners (listener.name.<listener>.sasl.enabled.mechanisms per listener).' }),
+  'sasl.server.max.receive.size': int({ default: 512 * 1024, doc: 'Largest SASL message accepted before authentication completes.' }),
   'max.connections': int({ default: INT_MAX_VALUE, valid: atLeast(0), mode: 'cluster-wide', doc: 'Most connections the broker accepts at once.' }),
   'max.connections.per.ip': int({ default: INT_MAX_VALUE, valid: atLeast(0), mode: 'cluster-wide', doc: 'Most connections accepted from one IP address.' }),
   'max.connections.per.ip.overrides': string({ default: '', mode: 'cluster-wide', doc: 'Per-address connection limits, as host:count pairs.' }),

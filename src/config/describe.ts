@@ -74,6 +74,23 @@ function printedRaw(def: ConfigDefinition, raw: string): string | null {
   }
 }
 
+const LISTENER_PREFIX = 'listener.name.';
+
+/**
+ * A static per-listener setting (listener.name.<l>.[<mechanism>.]<key>) as Kafka describes it: read-only, typed as
+ * its base key, whose value is hidden when that type is a password or not known (Kafka's maybeSensitive), no doc (null).
+ */
+function listenerSettingEntry(name: string, raw: string): ConfigEntry {
+  const rest = name.slice(LISTENER_PREFIX.length).split('.').slice(1);
+  const base = (brokerConfigDefinition(rest.join('.')) ?? brokerConfigDefinition(rest.slice(1).join('.'))) as ConfigDefinition | undefined;
+  const sensitive = base === undefined || base.type === 'PASSWORD';
+  const value = sensitive ? null : raw;
+  return {
+    name, value, source: ConfigSourceId.STATIC_BROKER_CONFIG, readOnly: true, sensitive, type: base === undefined ? 0 : CONFIG_TYPE_IDS[base.type],
+    documentation: '', synonyms: [{ name, value, source: ConfigSourceId.STATIC_BROKER_CONFIG }],
+  };
+}
+
 export class ConfigDescriber {
   private readonly staticSettings: Readonly<Record<string, string>>;
 
@@ -192,13 +209,15 @@ export class ConfigDescriber {
   private listenerPrefixedEntry(name: string, raw: string): ConfigEntry | undefined {
     const base = name.replace(/^listener\.name\.[^.]+\./, '');
     const def = brokerConfigDefinition(base) as ConfigDefinition | undefined;
-    if (def === undefined) return undefined;
+    // listener.name.<l>.<mechanism>.<key> (a SASL mechanism's JAAS config), or a key gregor has no definition for.
+    if (def === undefined) return listenerSettingEntry(name, raw);
     const value = printedRaw(def, raw);
     const own = { name, value, source: ConfigSourceId.STATIC_BROKER_CONFIG };
     const inherited = this.synonymsOf(base).filter((s) => s.source >= ConfigSourceId.STATIC_BROKER_CONFIG);
     return {
+      // No documentation: Kafka's documentationOf knows only the keys of its ConfigDef, not their prefixed forms.
       name, value, source: ConfigSourceId.STATIC_BROKER_CONFIG, readOnly: true, sensitive: def.sensitive,
-      type: CONFIG_TYPE_IDS[def.type], documentation: def.doc, synonyms: [own, ...inherited],
+      type: CONFIG_TYPE_IDS[def.type], documentation: '', synonyms: [own, ...inherited],
     };
   }
 

@@ -9,7 +9,7 @@ export {
   type BrokerConfigKey,
 } from './broker-configs.js';
 export {
-  defaultBrokerConfig, resolveBrokerConfig, explicitBrokerSettings, listenerPrefixedSettings, type BrokerConfig, type LogEngine, type ResolveOptions,
+  defaultBrokerConfig, resolveBrokerConfig, explicitBrokerSettings, listenerPrefixedSettings, listenerSetting, type BrokerConfig, type LogEngine, type ResolveOptions,
 } from './broker-config.js';
 export {
   parseListeners, parseSecurityProtocolMap, formatListener, usesTls, DEFAULT_SECURITY_PROTOCOL_MAP,

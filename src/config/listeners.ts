@@ -1,6 +1,6 @@
 // Kafka's listener form, NAME://host:port, as listeners and advertised.listeners hold it.
 // An empty host means all interfaces (for listeners); IPv6 hosts are written in brackets.
-// The name's security protocol comes from listener.security.protocol.map.
+// The name's security protocol comes from listener.security.protocol.map; gregor serves all four of Kafka's.
 import { ConfigError } from './config-types.js';
 
 export interface Listener {
@@ -67,10 +67,6 @@ export function parseListeners(values: string[], options: ParseListenersOptions 
     const protocol = protocols.get(name);
     if (protocol === undefined) {
       throw fail(value, `no security protocol for listener ${name}; add ${name}:PLAINTEXT to listener.security.protocol.map`);
-    }
-    // SASL's handshake is not served yet (issue #17's SASL part); SASL_SSL will bind its TLS as SSL does.
-    if (protocol === 'SASL_PLAINTEXT' || protocol === 'SASL_SSL') {
-      throw fail(value, `security protocol ${protocol} is not supported by gregor yet; PLAINTEXT and SSL listeners are`);
     }
     listeners.push({ name, host, port, securityProtocol: protocol });
   }

@@ -7,7 +7,7 @@ import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { notActedOn, parseListeners, usesTls, type BrokerConfig, type LogEngine } from '../config/index.js';
 import { listenerTls } from '../security/tls/listener-tls.js';
-import { ANONYMOUS, tlsPrincipal } from '../security/tls/principal.js';
+import { tlsPrincipal } from '../security/tls/principal.js';
 import { backgroundIntervals, cleanerSettings, logEngine, openLogStore } from '../broker/open-store.js';
 import { ReplicaManager } from '../broker/replica-manager.js';
 import { StoreTopicCatalog } from '../broker/store-topic-catalog.js';
@@ -31,6 +31,12 @@ import { handlers as registry } from './handlers/index.js';
 import { bindListener, type BoundListener } from './listener.js';
 import { RequestBudget } from './request-budget.js';
 import { createDispatch } from './router.js';
+import { saslGate } from './sasl-gate.js';
+import { attachScramCredentials } from './admin/scram-credentials.js';
+import { ANONYMOUS } from '../security/principal.js';
+import { SaslAuthenticator } from '../security/sasl/authenticator.js';
+import { saslListenerSettings } from '../security/sasl/listener-sasl.js';
+import { fileScramCredentialStore, memoryScramCredentialStore, ScramCredentials } from '../security/sasl/scram-credentials.js';
 import type { TopicCatalog } from '../broker/topic-catalog.js';
 
 export interface Broker {
@@ -100,6 +106,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   const engine = logEngine(staticConfig, options.topics !== undefined);
   const metadataDir = metadataDirFor(staticConfig, options.store !== undefined ? 'memory' : engine);
   const dynamic = await DynamicConfigs.open(staticConfig, metadataDir === undefined ? memoryDynamicConfigStore() : fileDynamicConfigStore(metadataDir));
+  const scramCredentials = await ScramCredentials.open(metadataDir === undefined ? memoryScramCredentialStore() : fileScramCredentialStore(metadataDir));
   const clientQuotas = await ClientQuotas.open(metadataDir === undefined ? memoryClientQuotaStore() : fileClientQuotaStore(metadataDir));
   // Group and client metrics configs are kept beside the dynamic broker configs.
   const resourceConfigs = await ResourceConfigs.open(metadataDir === undefined ? memoryResourceConfigStore() : fileResourceConfigStore(metadataDir));
@@ -112,6 +119,10 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   const advertisedSpecs =
     advertisedValues === null ? listenerSpecs : parseListeners(advertisedValues, { key: 'advertised.listeners', securityProtocolMap });
   const handlers = options.handlers ?? registry;
+  // Each SASL listener's mechanisms and users, checked before anything is bound.
+  const apiNames = new Map(handlers.map((h) => [h.api.apiKey, h.api.name]));
+  const saslListeners = new Map(listenerSpecs.filter((spec) => spec.securityProtocol === 'SASL_PLAINTEXT' || spec.securityProtocol === 'SASL_SSL').map((spec) => [spec.name,
+    saslListenerSettings(config, spec.name, (user, mechanism) => scramCredentials.get(user, mechanism), (key) => apiNames.get(key), (line) => log.warn(line))]));
   const requests = new RequestBudget(config['queued.max.requests']);
   const limits: ConnectionLimits = {
     maxRequestBytes: config['socket.request.max.bytes'],
@@ -154,7 +165,17 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
     };
     log.debug({ client: info.remote, listener: listenerName, local: `${socket.localAddress}:${socket.localPort}`, principal },
       `Accepted connection from ${info.remote} on ${listenerName}`);
-    const connection = new Connection(socket, info, dispatch!, limits, log);
+    const sasl = saslListeners.get(listenerName);
+    let connection: Connection | undefined = undefined;
+    const gated = () => ({
+      close: () => void connection!.close(),
+      destroy: (reason: string) => connection!.destroy(reason),
+      authenticated: () => connection!.limitFrames(limits.maxRequestBytes, 'socket.request.max.bytes'),
+    });
+    const serve = sasl === undefined ? dispatch! : saslGate(new SaslAuthenticator(sasl), dispatch!, gated, log);
+    connection = new Connection(socket, info, serve, limits, log);
+    // As Kafka's SaslServerAuthenticator, an unauthenticated client's frames are bounded by sasl.server.max.receive.size.
+    if (sasl !== undefined) connection.limitFrames(config['sasl.server.max.receive.size'], 'sasl.server.max.receive.size');
     connections.add(connection);
     void connection.done.then(() => {
       connections.delete(connection);
@@ -218,6 +239,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
     };
     attachDynamicConfigs(state, dynamic);
     attachClientQuotas(state, clientQuotas);
+    attachScramCredentials(state, scramCredentials);
     attachResourceConfigs(state, resourceConfigs);
     // What captured config at start-up hears of a change; handlers read state.config at request time.
     dynamic.onChange(async (next, previous) => {

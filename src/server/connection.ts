@@ -28,8 +28,9 @@ export interface ConnectionInfo {
   readonly id: number;
   readonly listenerName: string;
   /**
-   * Who the peer is, as Kafka's KafkaPrincipal prints it: from the client certificate on an SSL listener
-   * (ssl.principal.mapping.rules), else User:ANONYMOUS. What the authorizer and SASL will read.
+   * Who the peer is, as Kafka's KafkaPrincipal prints it: User:<name> once SASL authentication completes
+   * (server/sasl-gate.ts), else from the client certificate on an SSL listener (ssl.principal.mapping.rules), else
+   * User:ANONYMOUS. The authorizer reads it.
    */
   principal: string;
   /** "host:port" of the peer. */
@@ -149,6 +150,11 @@ export class Connection {
       this.pump();
     }
     return this.done;
+  }
+
+  /** Bounds the request frames read from now on; `key` names the bound in the close's reason. */
+  limitFrames(maxBytes: number, key: string): void {
+    this.decoder.limit(maxBytes, key);
   }
 
   /** Closes at once, dropping anything unanswered. */

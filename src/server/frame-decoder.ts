@@ -27,7 +27,13 @@ export class FrameDecoder {
   /** Size of the frame whose prefix has been read, or -1 while waiting for a prefix. */
   private frameSize = -1;
 
-  constructor(private readonly maxFrameBytes: number) {}
+  constructor(private maxFrameBytes: number, private limitKey = 'socket.request.max.bytes') {}
+
+  /** Bounds the frames read from now on (a SASL connection reads sasl.server.max.receive.size until authenticated). */
+  limit(maxFrameBytes: number, key: string): void {
+    this.maxFrameBytes = maxFrameBytes;
+    this.limitKey = key;
+  }
 
   push(chunk: Buffer): void {
     if (chunk.length === 0) return;
@@ -56,7 +62,7 @@ export class FrameDecoder {
       const size = this.readSize();
       if (size < 0) throw new FrameError(`invalid frame size ${size}`);
       if (size > this.maxFrameBytes) {
-        throw new FrameError(`frame size ${size} is larger than socket.request.max.bytes (${this.maxFrameBytes})`);
+        throw new FrameError(`frame size ${size} is larger than ${this.limitKey} (${this.maxFrameBytes})`);
       }
       this.frameSize = size;
     }

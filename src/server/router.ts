@@ -16,12 +16,10 @@
  * (UNKNOWN_SERVER_ERROR) and the next request of that API tries again.
  */
 import { Reader } from '../protocol/io/reader.js';
-import { Writer } from '../protocol/io/writer.js';
+import { encodeResponseFrame } from '../protocol/response-frame.js';
 import {
   decodeRequestHeader,
-  encodeResponseHeader,
   requestHeaderVersion,
-  responseHeaderVersion,
 } from '../protocol/generated/headers.js';
 import type { ErrorResponseBuilder } from '../protocol/error-responses/index.js';
 import { CloseConnection, type ConnectionInfo, type Dispatch, type ResponseBytes } from './connection.js';
@@ -232,12 +230,7 @@ async function errorResponseTable(): Promise<ReadonlyMap<number, ErrorResponseBu
 
 /** Size prefix, response header, body: one Writer, whose buffers go to the socket as they are. */
 function encodeResponse(handler: Handler, correlationId: number, response: unknown, version: number): Buffer[] {
-  const w = new Writer();
-  w.int32(0);
-  encodeResponseHeader(w, { correlationId }, responseHeaderVersion(handler.api.apiKey, version));
-  handler.api.encodeResponse(w, response, version);
-  w.patchInt32(0, w.length - 4);
-  return w.finish();
+  return encodeResponseFrame(handler.api, correlationId, response, version);
 }
 
 /** The client id of a request we will not parse, for the log line: a v1+ header has it right after the fixed fields. */

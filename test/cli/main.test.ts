@@ -21,7 +21,7 @@ test('a bad value from --override exits 2 with one line naming the key and what 
 
 test('a bad value from the environment exits 2 the same way', () => {
   assertOneLineUsageError(run([], { GREGOR_AUTO_CREATE_TOPICS_ENABLE: 'maybe' }), 'auto.create.topics.enable', 'true or false');
-  assertOneLineUsageError(run([], { GREGOR_LISTENERS: 'SASL_SSL://:9093' }), 'listeners', 'PLAINTEXT');
+  assertOneLineUsageError(run([], { GREGOR_LISTENERS: 'CLIENT://:9093' }), 'listeners', 'CLIENT:PLAINTEXT');
 });
 
 test('a bad value names where it came from: the config file, the environment variable or the flag', () => {
@@ -124,9 +124,10 @@ test('keys gregor accepts but does not act on yet, and group protocols it does n
     const warnings = records.filter((r) => r.level === 40);
     assert.deepEqual(warnings.map((r) => [r.msg, r['keys']]), [
       // ssl.keystore.password is read by TLS listeners (there is none here, as on Kafka nothing is said).
+      // sasl.enabled.mechanisms is read by SASL listeners (there is none here either).
       ['Config keys accepted but not acted on yet: authorizer.class.name, client.quota.callback.class, ' +
-        'listener.name.plaintext.max.connections, sasl.enabled.mechanisms',
-        ['authorizer.class.name', 'client.quota.callback.class', 'listener.name.plaintext.max.connections', 'sasl.enabled.mechanisms']],
+        'listener.name.plaintext.max.connections',
+        ['authorizer.class.name', 'client.quota.callback.class', 'listener.name.plaintext.max.connections']],
       ['group.coordinator.rebalance.protocols is classic,consumer,streams, but gregor serves classic, consumer groups only so far ' +
         '(streams not served: their heartbeat APIs are not offered)', ['group.coordinator.rebalance.protocols']],
     ]);

@@ -38,16 +38,17 @@ test('each listener needs its own name', () => {
   failsWith(['PLAINTEXT://:9092', 'PLAINTEXT://:9093'], /used twice/);
 });
 
-test('PLAINTEXT and SSL are served, SASL not yet; a name without a protocol is named in the error', () => {
-  failsWith(['SASL_PLAINTEXT://:9093'], /SASL_PLAINTEXT is not supported/);
-  failsWith(['SASL_SSL://:9093'], /SASL_SSL is not supported/);
+test('PLAINTEXT, SSL, SASL_PLAINTEXT and SASL_SSL are served; a name without a protocol is named in the error', () => {
   failsWith(['CLIENT://:9093'], /no security protocol for listener CLIENT/);
   assert.deepEqual(parseListeners(['client://:9093'], { securityProtocolMap: 'CLIENT:PLAINTEXT' }),
     [{ name: 'CLIENT', host: '', port: 9093, securityProtocol: 'PLAINTEXT' }]);
-  assert.deepEqual(parseListeners(['PLAINTEXT://:9092', 'client://:9093', 'SSL://:9094'], { securityProtocolMap: 'CLIENT:SSL,PLAINTEXT:PLAINTEXT,SSL:SSL' }),
-    [{ name: 'PLAINTEXT', host: '', port: 9092, securityProtocol: 'PLAINTEXT' },
-      { name: 'CLIENT', host: '', port: 9093, securityProtocol: 'SSL' },
-      { name: 'SSL', host: '', port: 9094, securityProtocol: 'SSL' }]);
+  assert.deepEqual(parseListeners(['PLAINTEXT://:9092', 'client://:9093', 'SSL://:9094', 'SASL_PLAINTEXT://:9095', 'SASL_SSL://:9096'],
+    { securityProtocolMap: 'CLIENT:SSL,PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT,SASL_SSL:SASL_SSL' }),
+  [{ name: 'PLAINTEXT', host: '', port: 9092, securityProtocol: 'PLAINTEXT' },
+    { name: 'CLIENT', host: '', port: 9093, securityProtocol: 'SSL' },
+    { name: 'SSL', host: '', port: 9094, securityProtocol: 'SSL' },
+    { name: 'SASL_PLAINTEXT', host: '', port: 9095, securityProtocol: 'SASL_PLAINTEXT' },
+    { name: 'SASL_SSL', host: '', port: 9096, securityProtocol: 'SASL_SSL' }]);
 });
 
 test('the security protocol map is NAME:PROTOCOL pairs', () => {

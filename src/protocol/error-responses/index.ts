@@ -8,12 +8,13 @@ import { dataErrorResponses } from './data.js';
 import type { ErrorResponseBuilder } from './define.js';
 import { groupErrorResponses } from './groups.js';
 import { quorumErrorResponses } from './quorum.js';
+import { securityErrorResponses } from './security.js';
 import { transactionErrorResponses } from './transactions.js';
 
 export type { ErrorResponseBuilder } from './define.js';
 
 export const errorResponses: ReadonlyMap<number, ErrorResponseBuilder> = new Map(
   [...dataErrorResponses, ...clusterErrorResponses, ...adminErrorResponses, ...groupErrorResponses, ...transactionErrorResponses,
-    ...quorumErrorResponses]
+    ...quorumErrorResponses, ...securityErrorResponses]
     .map((builder) => [builder.api.apiKey, builder]),
 );

@@ -3,8 +3,7 @@
 // X500Principal.getName() returns: most specific RDN first, "CN=client,OU=eng,O=acme"); User:ANONYMOUS without one.
 import { X509Certificate } from 'node:crypto';
 import type { PeerCertificate } from 'node:tls';
-
-export const ANONYMOUS = 'User:ANONYMOUS';
+import { ANONYMOUS } from '../principal.js';
 
 // Kafka's rule grammar: DEFAULT, or RULE:pattern/replacement/[LU], comma separated.
 const RULE_PATTERN = String.raw`(DEFAULT)|RULE:((\\.|[^\\/])*)/((\\.|[^\\/])*)/([LU]?).*?|(.*?)`;

@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
-import { SslPrincipalMapper, distinguishedName, tlsPrincipal, ANONYMOUS } from '../../../src/security/tls/principal.js';
+import { ANONYMOUS } from '../../../src/security/principal.js';
+import { SslPrincipalMapper, distinguishedName, tlsPrincipal } from '../../../src/security/tls/principal.js';
 import { makeTestCa, CLIENT_DN } from './test-ca.js';
 
 test('the rules Kafka accepts and refuses', () => {

@@ -1,0 +1,29 @@
+// Error responses of the SASL and SCRAM credential APIs, as Kafka's requests build them.
+import { alterUserScramCredentialsApi, createAlterUserScramCredentialsResponse } from '../generated/alter-user-scram-credentials.js';
+import { createDescribeUserScramCredentialsResponse, createDescribeUserScramCredentialsResult, describeUserScramCredentialsApi } from '../generated/describe-user-scram-credentials.js';
+import { createSaslAuthenticateResponse, saslAuthenticateApi } from '../generated/sasl-authenticate.js';
+import { createSaslHandshakeResponse, saslHandshakeApi } from '../generated/sasl-handshake.js';
+import { errorResponse } from './define.js';
+
+export const securityErrorResponses = [
+  errorResponse(saslHandshakeApi, (_request, _version, error) => ({ ...createSaslHandshakeResponse(), errorCode: error.code })),
+
+  errorResponse(saslAuthenticateApi, (_request, _version, error) => ({
+    ...createSaslAuthenticateResponse(), errorCode: error.code, errorMessage: error.message,
+  })),
+
+  // Kafka leaves each result's user unset (empty) here.
+  errorResponse(describeUserScramCredentialsApi, (request, _version, error) => ({
+    ...createDescribeUserScramCredentialsResponse(),
+    errorCode: error.code,
+    errorMessage: error.message,
+    results: (request.users ?? []).map(() => ({ ...createDescribeUserScramCredentialsResult(), errorCode: error.code, errorMessage: error.message })),
+  })),
+
+  // Every user named, once, in sorted order.
+  errorResponse(alterUserScramCredentialsApi, (request, _version, error) => ({
+    ...createAlterUserScramCredentialsResponse(),
+    results: [...new Set([...request.deletions, ...request.upsertions].map((c) => c.name))].sort()
+      .map((user) => ({ user, errorCode: error.code, errorMessage: error.message })),
+  })),
+];

@@ -1,0 +1,22 @@
+// The contract of one mechanism's server side, and the two ways it fails, as in Kafka: a SaslAuthenticationException's
+// message is sent to the client; any other SaslException is not (it may tell whether a user exists), the client gets
+// the authenticator's generic "invalid credentials" message instead.
+
+export interface SaslServer {
+  readonly mechanism: string;
+  /** The next challenge for the client's token (empty when there is none); throws SaslAuthenticationFailure or SaslFailure. */
+  evaluate(token: Buffer): Buffer;
+  readonly complete: boolean;
+  /** The authenticated user name once complete. */
+  readonly authorizationId: string | null;
+}
+
+/** Kafka's SaslAuthenticationException: its message reaches the client. */
+export class SaslAuthenticationFailure extends Error {
+  override readonly name = 'SaslAuthenticationFailure';
+}
+
+/** Kafka's plain SaslException: logged at debug, never sent. */
+export class SaslFailure extends Error {
+  override readonly name = 'SaslFailure';
+}
