@@ -1,25 +1,14 @@
 // Kafka 4.3.1's kafka-configs sets, removes and describes client quotas (users, clients, ips, defaults,
 // user+client-id) on gregor; every line expected is what it printed against Kafka 4.3.1's reference broker
 // for the same commands in the same order.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestBroker } from '../server/broker-harness.js';
-import { installJavaTools, runJavaTool, runJavaToolOk } from './java-tools.js';
+import { runJavaTool, runJavaToolOk, sharedToolsBroker } from './java-tools.js';
 
-let broker: Awaited<ReturnType<typeof startTestBroker>>;
-let bootstrap: string;
+const tools = sharedToolsBroker();
 
-before(async () => {
-  installJavaTools();
-  broker = await startTestBroker({ 'node.id': '1' });
-  bootstrap = `127.0.0.1:${broker.port}`;
-});
-after(async () => {
-  await broker?.close();
-});
-
-const configs = (...args: string[]) => runJavaToolOk('kafka-configs', ['--bootstrap-server', bootstrap, ...args]);
-const configsRun = (...args: string[]) => runJavaTool('kafka-configs', ['--bootstrap-server', bootstrap, ...args]);
+const configs = (...args: string[]) => runJavaToolOk('kafka-configs', ['--bootstrap-server', tools.bootstrap, ...args]);
+const configsRun = (...args: string[]) => runJavaTool('kafka-configs', ['--bootstrap-server', tools.bootstrap, ...args]);
 /** The stdout lines, without the trailing empty one. */
 const lines = (stdout: string) => stdout.split('\n').filter((line) => line !== '');
 

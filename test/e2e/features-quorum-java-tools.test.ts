@@ -3,23 +3,11 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestBroker } from '../server/broker-harness.js';
-import { installJavaTools, runJavaTool } from './java-tools.js';
+import { runJavaTool, sharedToolsBroker } from './java-tools.js';
 
-let broker: Awaited<ReturnType<typeof startTestBroker>>;
-let bootstrap: string;
-
-before(async () => {
-  installJavaTools();
-  broker = await startTestBroker({ 'node.id': '1' });
-  bootstrap = `127.0.0.1:${broker.port}`;
-});
-
-after(async () => {
-  await broker?.close();
-});
+const tools = sharedToolsBroker();
 
 /** `kafka-features describe` on Kafka 4.3.1 (the reference broker), each line without its epoch. */
 const KAFKA_DESCRIBE: Readonly<Record<string, string>> = {
@@ -33,7 +21,7 @@ const KAFKA_DESCRIBE: Readonly<Record<string, string>> = {
 };
 
 async function features(...args: string[]) {
-  return runJavaTool('kafka-features', ['--bootstrap-server', bootstrap, ...args]);
+  return runJavaTool('kafka-features', ['--bootstrap-server', tools.bootstrap, ...args]);
 }
 
 test('kafka-features describe / upgrade / downgrade / disable print what Kafka 4.3.1 prints', { timeout: 600_000 }, async () => {
@@ -79,23 +67,23 @@ test('kafka-features describe / upgrade / downgrade / disable print what Kafka 4
 });
 
 test('kafka-metadata-quorum describe --status and --replication: itself, the only voter, with no observers', { timeout: 300_000 }, async () => {
-  const status = await runJavaTool('kafka-metadata-quorum', ['--bootstrap-server', bootstrap, 'describe', '--status']);
+  const status = await runJavaTool('kafka-metadata-quorum', ['--bootstrap-server', tools.bootstrap, 'describe', '--status']);
   assert.equal(status.code, 0, status.stderr);
   const offset = /^HighWatermark:\s+(\d+)$/m.exec(status.stdout)?.[1];
   assert.ok(offset !== undefined, status.stdout);
   assert.equal(status.stdout, [
-    `ClusterId:              ${broker.clusterId}`,
+    `ClusterId:              ${tools.broker.clusterId}`,
     'LeaderId:               1',
     'LeaderEpoch:            1',
     `HighWatermark:          ${offset}`,
     'MaxFollowerLag:         0',
     'MaxFollowerLagTimeMs:   0',
-    `CurrentVoters:          [{"id": 1, "endpoints": ["PLAINTEXT://127.0.0.1:${broker.port}"]}]`,
+    `CurrentVoters:          [{"id": 1, "endpoints": ["PLAINTEXT://127.0.0.1:${tools.broker.port}"]}]`,
     'CurrentObservers:       []',
     '',
   ].join('\n'));
 
-  const replication = await runJavaTool('kafka-metadata-quorum', ['--bootstrap-server', bootstrap, 'describe', '--replication']);
+  const replication = await runJavaTool('kafka-metadata-quorum', ['--bootstrap-server', tools.bootstrap, 'describe', '--replication']);
   assert.equal(replication.code, 0, replication.stderr);
   const [header, row, ...rest] = replication.stdout.split('\n');
   assert.equal(header, 'NodeId\tDirectoryId           \tLogEndOffset\tLag\tLastFetchTimestamp\tLastCaughtUpTimestamp\tStatus\t');
@@ -109,12 +97,12 @@ test('kafka-metadata-quorum add-controller / remove-controller and kafka-cluster
   try {
     const config = join(dir, 'controller.properties');
     await writeFile(config, [
-      'process.roles=controller', 'node.id=2', `controller.quorum.bootstrap.servers=${bootstrap}`, 'listeners=CONTROLLER://127.0.0.1:0',
+      'process.roles=controller', 'node.id=2', `controller.quorum.bootstrap.servers=${tools.bootstrap}`, 'listeners=CONTROLLER://127.0.0.1:0',
       'controller.listener.names=CONTROLLER', 'listener.security.protocol.map=CONTROLLER:PLAINTEXT', `log.dirs=${join(dir, 'data')}`, '',
     ].join('\n'));
-    const formatted = await runJavaTool('kafka-storage', ['format', '--cluster-id', broker.clusterId, '--config', config, '--no-initial-controllers']);
+    const formatted = await runJavaTool('kafka-storage', ['format', '--cluster-id', tools.broker.clusterId, '--config', config, '--no-initial-controllers']);
     assert.equal(formatted.code, 0, formatted.stderr);
-    const added = await runJavaTool('kafka-metadata-quorum', ['--bootstrap-server', bootstrap, '--command-config', config, 'add-controller']);
+    const added = await runJavaTool('kafka-metadata-quorum', ['--bootstrap-server', tools.bootstrap, '--command-config', config, 'add-controller']);
     assert.equal(added.code, 1);
     assert.match(added.stderr, /^org\.apache\.kafka\.common\.errors\.UnsupportedVersionException: Cluster doesn't support adding voter because the kraft\.version feature is 0$/m);
   } finally {
@@ -122,13 +110,13 @@ test('kafka-metadata-quorum add-controller / remove-controller and kafka-cluster
   }
 
   const removed = await runJavaTool('kafka-metadata-quorum',
-    ['--bootstrap-server', bootstrap, 'remove-controller', '--controller-id', '1', '--controller-directory-id', 'AAAAAAAAAAAAAAAAAAAAAQ']);
+    ['--bootstrap-server', tools.bootstrap, 'remove-controller', '--controller-id', '1', '--controller-directory-id', 'AAAAAAAAAAAAAAAAAAAAAQ']);
   assert.equal(removed.code, 1);
   assert.match(removed.stderr, /^org\.apache\.kafka\.common\.errors\.UnsupportedVersionException: Cluster doesn't support removing voter because the kraft\.version feature is 0$/m);
 
-  const other = await runJavaTool('kafka-cluster', ['unregister', '--bootstrap-server', bootstrap, '--id', '5']);
+  const other = await runJavaTool('kafka-cluster', ['unregister', '--bootstrap-server', tools.bootstrap, '--id', '5']);
   assert.equal(other.code, 1);
   assert.match(other.stderr, /^org\.apache\.kafka\.common\.errors\.BrokerIdNotRegisteredException: Broker ID 5 is not currently registered$/m);
-  const itself = await runJavaTool('kafka-cluster', ['unregister', '--bootstrap-server', bootstrap, '--id', '1']);
+  const itself = await runJavaTool('kafka-cluster', ['unregister', '--bootstrap-server', tools.bootstrap, '--id', '1']);
   assert.deepEqual([itself.code, itself.stdout], [0, 'Broker 1 is no longer registered.\n']);
 });

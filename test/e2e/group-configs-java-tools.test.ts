@@ -1,25 +1,13 @@
 // Kafka 4.3.1's kafka-configs --entity-type groups / client-metrics and kafka-client-metrics against gregor: each
 // command prints what it printed against a Kafka 4.3.1 broker given the same commands (compat-tests/reference).
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestBroker } from '../server/broker-harness.js';
-import { installJavaTools, runJavaTool, runJavaToolOk } from './java-tools.js';
+import { runJavaTool, runJavaToolOk, sharedToolsBroker } from './java-tools.js';
 
-let broker: Awaited<ReturnType<typeof startTestBroker>>;
-let bootstrap: string[];
+const tools = sharedToolsBroker();
 
-before(async () => {
-  installJavaTools();
-  broker = await startTestBroker({ 'node.id': '1' });
-  bootstrap = ['--bootstrap-server', `127.0.0.1:${broker.port}`];
-});
-
-after(async () => {
-  await broker?.close();
-});
-
-const configs = (...args: string[]) => runJavaToolOk('kafka-configs', [...bootstrap, ...args]);
-const clientMetrics = (...args: string[]) => runJavaToolOk('kafka-run-class', ['org.apache.kafka.tools.ClientMetricsCommand', ...bootstrap, ...args]);
+const configs = (...args: string[]) => runJavaToolOk('kafka-configs', ['--bootstrap-server', tools.bootstrap, ...args]);
+const clientMetrics = (...args: string[]) => runJavaToolOk('kafka-run-class', ['org.apache.kafka.tools.ClientMetricsCommand', '--bootstrap-server', tools.bootstrap, ...args]);
 
 test('kafka-configs --entity-type groups: describe, alter, refuse, delete, describe --all', async () => {
   const group = ['--entity-type', 'groups', '--entity-name', 'tg'];
@@ -33,10 +21,10 @@ test('kafka-configs --entity-type groups: describe, alter, refuse, delete, descr
     '',
   ].join('\n'));
 
-  const tooShort = await runJavaTool('kafka-configs', [...bootstrap, ...group, '--alter', '--add-config', 'consumer.session.timeout.ms=1000']);
+  const tooShort = await runJavaTool('kafka-configs', ['--bootstrap-server', tools.bootstrap, ...group, '--alter', '--add-config', 'consumer.session.timeout.ms=1000']);
   assert.equal(tooShort.code, 1);
   assert.match(tooShort.stderr, /InvalidConfigurationException: consumer\.session\.timeout\.ms must be greater than or equal to group\.consumer\.min\.session\.timeout\.ms\n/);
-  const unknown = await runJavaTool('kafka-configs', [...bootstrap, ...group, '--alter', '--add-config', 'nope=1']);
+  const unknown = await runJavaTool('kafka-configs', ['--bootstrap-server', tools.bootstrap, ...group, '--alter', '--add-config', 'nope=1']);
   assert.equal(unknown.code, 1);
   assert.match(unknown.stderr, /InvalidConfigurationException: Unknown group config name: nope\n/);
 

@@ -2,6 +2,8 @@
 // compat-tests/reference/install.sh fetches from Maven Central) for the e2e tests.
 import { spawn, spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
+import { after, before } from 'node:test';
+import { startTestBroker } from '../server/broker-harness.js';
 
 const COMPAT = resolve('compat-tests');
 const TOOL_TIMEOUT_MS = 120_000;
@@ -10,6 +12,35 @@ const TOOL_TIMEOUT_MS = 120_000;
 export function installJavaTools(): void {
   const install = spawnSync(join(COMPAT, 'reference', 'install.sh'), { encoding: 'utf8' });
   if (install.status !== 0) throw new Error(`compat-tests/reference/install.sh failed: ${install.stderr}`);
+}
+
+type TestBroker = Awaited<ReturnType<typeof startTestBroker>>;
+
+/**
+ * One in-process broker for a test file's tool runs (call at the file's top level): the tools installed and the
+ * broker started before its tests, closed after them. Read `broker` and `bootstrap` inside the tests.
+ */
+export function sharedToolsBroker(settings: Record<string, string> = { 'node.id': '1' }): { readonly broker: TestBroker; readonly bootstrap: string } {
+  let started: TestBroker | undefined;
+  before(async () => {
+    installJavaTools();
+    started = await startTestBroker(settings);
+  });
+  after(async () => {
+    await started?.close();
+  });
+  const broker = (): TestBroker => {
+    if (started === undefined) throw new Error('the shared broker starts in before()');
+    return started;
+  };
+  return {
+    get broker() {
+      return broker();
+    },
+    get bootstrap() {
+      return `127.0.0.1:${broker().port}`;
+    },
+  };
 }
 
 export interface ToolRun {

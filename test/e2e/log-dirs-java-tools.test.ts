@@ -2,31 +2,19 @@
 // Admin.alterReplicaLogDirs (AlterReplicaLogDirs v2; java/AlterReplicaLogDirs.java) against an in-process gregor:
 // what they print against the reference broker (compat-tests/reference) for a topic of two partitions, one holding a
 // batch; only the log dir's path differs.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { startTestBroker } from '../server/broker-harness.js';
-import { installJavaTools, runJavaToolOk } from './java-tools.js';
+import { runJavaToolOk, sharedToolsBroker } from './java-tools.js';
 
-let broker: Awaited<ReturnType<typeof startTestBroker>>;
-let bootstrap: string;
-
-before(async () => {
-  installJavaTools();
-  broker = await startTestBroker({ 'node.id': '1' });
-  bootstrap = `127.0.0.1:${broker.port}`;
-});
-
-after(async () => {
-  await broker?.close();
-});
+const tools = sharedToolsBroker();
 
 test('kafka-log-dirs --describe prints what it prints against Kafka 4.3.1', { timeout: 300_000 }, async () => {
   {
-    await runJavaToolOk('kafka-topics', ['--bootstrap-server', bootstrap, '--create', '--topic', 'ld', '--partitions', '2']);
-    await runJavaToolOk('kafka-console-producer', ['--bootstrap-server', bootstrap, '--topic', 'ld', '--command-property', 'partitioner.class=org.apache.kafka.clients.producer.RoundRobinPartitioner'], 'a\n');
-    const out = await runJavaToolOk('kafka-run-class', ['org.apache.kafka.tools.LogDirsCommand', '--bootstrap-server', bootstrap, '--describe', '--topic-list', 'ld']);
+    await runJavaToolOk('kafka-topics', ['--bootstrap-server', tools.bootstrap, '--create', '--topic', 'ld', '--partitions', '2']);
+    await runJavaToolOk('kafka-console-producer', ['--bootstrap-server', tools.bootstrap, '--topic', 'ld', '--command-property', 'partitioner.class=org.apache.kafka.clients.producer.RoundRobinPartitioner'], 'a\n');
+    const out = await runJavaToolOk('kafka-run-class', ['org.apache.kafka.tools.LogDirsCommand', '--bootstrap-server', tools.bootstrap, '--describe', '--topic-list', 'ld']);
     const lines = out.trim().split('\n');
     assert.deepEqual(lines.slice(0, 2), ['Querying brokers for log directories information', 'Received log directory information from brokers 1']);
     const described = JSON.parse(lines[2]!) as { brokers: { logDirs: { partitions: { partition: string }[] }[] }[] };
@@ -69,7 +57,7 @@ function runJava(source: string, args: readonly string[]): Promise<{ code: numbe
 test('Admin.alterReplicaLogDirs: each replica\'s outcome as against Kafka 4.3.1 (its one log dir: no move to make)', { timeout: 300_000 }, async () => {
   const dir = resolve('data');
   const run = await runJava('test/e2e/java/AlterReplicaLogDirs.java', [
-    bootstrap, '1', `ld:0=${dir}`, `ld:1=${dir}/`, `ld:7=${dir}`, `nope:0=${dir}`, 'nope:1=/no/such/dir',
+    tools.bootstrap, '1', `ld:0=${dir}`, `ld:1=${dir}/`, `ld:7=${dir}`, `nope:0=${dir}`, 'nope:1=/no/such/dir',
   ]);
   assert.equal(run.code, 0, run.stderr);
   assert.deepEqual(run.stdout.trim().split('\n'), [
