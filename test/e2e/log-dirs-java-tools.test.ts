@@ -4,9 +4,8 @@
 // batch; only the log dir's path differs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { runJavaToolOk, sharedToolsBroker } from './java-tools.js';
+import { runJavaProgramOk, runJavaToolOk, sharedToolsBroker } from './java-tools.js';
 
 const tools = sharedToolsBroker();
 
@@ -37,30 +36,12 @@ test('kafka-log-dirs --describe prints what it prints against Kafka 4.3.1', { ti
   }
 });
 
-/** Runs a single-file Java program over Kafka 4.3.1's jars; resolves with its exit code and output (the broker runs meanwhile). */
-function runJava(source: string, args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, reject) => {
-    const child = spawn('java', ['-cp', resolve('compat-tests/.cache/kafka-4.3.1/libs/*'), resolve(source), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, stdout, stderr });
-    });
-  });
-}
-
 test('Admin.alterReplicaLogDirs: each replica\'s outcome as against Kafka 4.3.1 (its one log dir: no move to make)', { timeout: 300_000 }, async () => {
   const dir = resolve('data');
-  const run = await runJava('test/e2e/java/AlterReplicaLogDirs.java', [
+  const stdout = await runJavaProgramOk('test/e2e/java/AlterReplicaLogDirs.java', [
     tools.bootstrap, '1', `ld:0=${dir}`, `ld:1=${dir}/`, `ld:7=${dir}`, `nope:0=${dir}`, 'nope:1=/no/such/dir',
   ]);
-  assert.equal(run.code, 0, run.stderr);
-  assert.deepEqual(run.stdout.trim().split('\n'), [
+  assert.deepEqual(stdout.trim().split('\n'), [
     'ld-0 ok',
     'ld-1 LogDirNotFoundException: The user-specified log directory is not found in the broker config.',
     'ld-7 UnknownTopicOrPartitionException: This server does not host this topic-partition.',
