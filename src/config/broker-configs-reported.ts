@@ -195,7 +195,6 @@ export const reportedBrokerConfigDefinitions = named({
   'group.consumer.assignment.interval.ms': int({ default: 1000, valid: atLeast(0), mode: 'cluster-wide', doc: 'Least time between two target assignments of a consumer-protocol group.' }),
   'group.consumer.max.assignment.interval.ms': int({ default: 15000, valid: atLeast(0), doc: 'Longest assignment interval a consumer-protocol group may use.' }),
   'group.consumer.min.assignment.interval.ms': int({ default: 0, valid: atLeast(0), doc: 'Shortest assignment interval a consumer-protocol group may use.' }),
-  'group.consumer.migration.policy': string({ default: 'bidirectional', valid: oneOfIgnoringCase('DISABLED', 'DOWNGRADE', 'UPGRADE', 'BIDIRECTIONAL'), doc: 'Whether groups may convert between the classic and consumer protocols, and which way.' }),
   'group.coordinator.background.threads': int({ default: 2, valid: atLeast(1), doc: 'Threads for group coordinator background work.' }),
   'group.coordinator.cached.buffer.max.bytes': int({ default: MiB + 12, valid: atLeast(512 * 1024), mode: 'cluster-wide', doc: 'Largest write buffer the group coordinator keeps for reuse.' }),
 

@@ -17,7 +17,7 @@
 //   gregor.log.engine    gregor's own: file (segment files under log.dirs) or memory; when neither it nor log.dirs
 //                        is set, the `gregor` command uses file (./data) and an in-process startBroker() memory
 import {
-  atLeast, between, bool, custom, double, eachOneOf, int, list, long, named, oneOf,
+  atLeast, between, bool, custom, double, eachOneOf, int, list, long, named, oneOf, oneOfIgnoringCase,
   short, string,
 } from './define.js';
 import { INT_MAX_VALUE, LONG_MAX_VALUE } from './config-types.js';
@@ -152,6 +152,7 @@ export const actedOnBrokerConfigDefinitions = named({
   'group.consumer.min.heartbeat.interval.ms': int({ default: 5000, valid: atLeast(1), doc: 'Shortest heartbeat interval of consumer-protocol groups.' }),
   'group.consumer.max.heartbeat.interval.ms': int({ default: 15000, valid: atLeast(1), doc: 'Longest heartbeat interval of consumer-protocol groups.' }),
   'group.consumer.max.size': int({ default: INT_MAX_VALUE, valid: atLeast(1), doc: 'Most members in one consumer-protocol group.' }),
+  'group.consumer.migration.policy': string({ default: 'bidirectional', valid: oneOfIgnoringCase('DISABLED', 'DOWNGRADE', 'UPGRADE', 'BIDIRECTIONAL'), doc: 'Which way a group with members may convert between the classic and consumer protocols (KIP-848 online upgrade and downgrade).' }),
   'group.consumer.assignors': list({ default: ['uniform', 'range'], doc: 'Server-side assignors of consumer-protocol groups; the first is the default.' }),
   'offset.metadata.max.bytes': int({ default: 4096, doc: 'Longest metadata string stored with a committed offset.' }),
   'offsets.load.buffer.size': int({ default: 5 * MiB, valid: atLeast(1), doc: 'Batch size for reading the offsets topic at load.' }),

@@ -27,6 +27,7 @@ import {
   type ConsumerGroupHeartbeatResponse,
 } from '../protocol/generated/consumer-group-heartbeat.js';
 import { logStoreTopics } from './group/consumer/log-store-topics.js';
+import { migrationPolicyOf } from './group/consumer/migration.js';
 import { loadXxh3 } from './group/consumer/xxh3.js';
 import { groupConfigFrom } from './group/group-config.js';
 import { GroupShard } from './group/group-shard.js';
@@ -83,6 +84,7 @@ export class GroupCoordinator {
       topics: () => logStoreTopics(store, rack),
       assignors: options.config['group.consumer.assignors'],
       maxSize: options.config['group.consumer.max.size'],
+      migrationPolicy: migrationPolicyOf(options.config['group.consumer.migration.policy']),
       settings: (groupId) => {
         const values = this.groupConfig(groupId);
         return {

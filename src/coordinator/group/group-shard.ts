@@ -24,9 +24,10 @@ import type { ConsumerGroupHeartbeatRequest, ConsumerGroupHeartbeatResponse } fr
 import { consumerGroupAssignors } from './consumer/assignors.js';
 import { ConsumerGroup, CONSUMER_GROUP_TYPE } from './consumer/consumer-group.js';
 import { describeConsumerGroup } from './consumer/describe.js';
+import { ClassicMembersOfConsumerGroups } from './consumer/classic-members.js';
 import { ConsumerGroupHeartbeats, type ConsumerGroupSettings } from './consumer/heartbeat.js';
+import type { MigrationPolicy } from './consumer/migration.js';
 import { StaticTopicsImage, type TopicsImage } from './consumer/topics-image.js';
-import { GroupError } from './group-error.js';
 import { isConsumerGroupRecord } from './consumer/records.js';
 import { replayConsumerRecord, type ConsumerGroupStore } from './consumer/replay.js';
 import type { GroupConfig } from './group-config.js';
@@ -43,6 +44,8 @@ export interface ConsumerGroupOptions {
   readonly assignors: readonly string[];
   /** `group.consumer.max.size`. */
   readonly maxSize: number;
+  /** `group.consumer.migration.policy`: which way a group may change protocols while it has members. */
+  readonly migrationPolicy?: MigrationPolicy;
   /** The group's `consumer.session.timeout.ms`, `.heartbeat.interval.ms` and `.assignment.interval.ms` (broker values unless overridden). */
   readonly settings: (groupId: string) => ConsumerGroupSettings;
 }
@@ -53,6 +56,7 @@ export const DEFAULT_CONSUMER_GROUP_OPTIONS: ConsumerGroupOptions = {
   assignors: ['uniform', 'range'],
   maxSize: 2147483647,
   settings: () => ({ sessionTimeoutMs: 45000, heartbeatIntervalMs: 5000, assignmentIntervalMs: 1000 }),
+  migrationPolicy: 'bidirectional',
 };
 
 export class GroupShard {
@@ -81,8 +85,14 @@ export class GroupShard {
     this.offsetOps = new OffsetOps(this.groups, this.offsets, this.membership, config, clock, this.consumerGroups);
     this.consumerOptions = consumer;
     this.consumerHeartbeats = new ConsumerGroupHeartbeats({
-      consumerGroup: (groupId) => this.liveConsumerGroup(groupId),
-      replaceEmptyClassicGroup: (groupId) => (this.groups.has(groupId) ? [groupTombstone(groupId)] : []),
+      groups: (groupId) => ({ consumer: this.consumerGroups.get(groupId), classic: this.groups.get(groupId) }),
+      abandonClassicGroup: (classic) => this.membership.abandon(classic),
+      installDowngradedGroup: (classic, rebalance) => {
+        this.consumerGroups.delete(classic.groupId);
+        return this.membership.adopt(classic, rebalance);
+      },
+      migrationPolicy: consumer.migrationPolicy ?? 'bidirectional',
+      classicMaxSize: config.maxGroupSize,
       topics: consumer.topics,
       assignors: consumerGroupAssignors(consumer.assignors),
       maxSize: consumer.maxSize,
@@ -91,21 +101,29 @@ export class GroupShard {
       clock,
       newUuid,
     });
+    this.classicMembers = new ClassicMembersOfConsumerGroups(this.consumerHeartbeats, consumer.topics, timer);
+    this.config = config;
   }
+
+  private readonly classicMembers: ClassicMembersOfConsumerGroups;
+  private readonly config: GroupConfig;
 
   // ---- requests ----
 
   /**
    * JoinGroup. On a consumer group id: an empty group gives way to a classic group (its tombstones written first, as
-   * Kafka's maybeDeleteEmptyConsumerGroup); classic members in a non-empty one (KIP-848's mixed groups) are not
-   * served yet and get INCONSISTENT_GROUP_PROTOCOL, Kafka's answer when a group cannot take their protocol.
+   * Kafka's maybeDeleteEmptyConsumerGroup); a non-empty one takes the member as a classic member (KIP-848's mixed
+   * groups, consumer/classic-members.ts).
    */
   joinGroup(ctx: MemberContext, request: JoinGroupRequest, respond: Responder<JoinGroupResponse>): Outcome<void> {
     const consumerGroup = this.consumerGroups.get(request.groupId);
     if (consumerGroup === undefined) return this.membership.join(ctx, request, respond);
     if (consumerGroup.members.size > 0) {
-      respond({ ...createJoinGroupResponse(), memberId: '', errorCode: ErrorCode.INCONSISTENT_GROUP_PROTOCOL });
-      return NOTHING;
+      if (request.sessionTimeoutMs < this.config.minSessionTimeoutMs || request.sessionTimeoutMs > this.config.maxSessionTimeoutMs) {
+        respond({ ...createJoinGroupResponse(), memberId: request.memberId, errorCode: ErrorCode.INVALID_SESSION_TIMEOUT });
+        return NOTHING;
+      }
+      return this.classicMembers.join(ctx, consumerGroup, request, respond);
     }
     const tombstones = consumerGroup.tombstoneRecords();
     for (const record of tombstones) this.replay(record);
@@ -115,14 +133,21 @@ export class GroupShard {
   }
 
   syncGroup(request: SyncGroupRequest, respond: Responder<SyncGroupResponse>): Outcome<void> {
-    return this.membership.sync(request, respond);
+    const consumerGroup = this.consumerGroups.get(request.groupId);
+    if (consumerGroup === undefined) return this.membership.sync(request, respond);
+    respond(this.classicMembers.sync(consumerGroup, request));
+    return NOTHING;
   }
 
   heartbeat(request: HeartbeatRequest): Outcome<HeartbeatResponse> {
+    const consumerGroup = this.consumerGroups.get(request.groupId);
+    if (consumerGroup !== undefined) return outcome(this.classicMembers.heartbeat(consumerGroup, request));
     return outcome(this.membership.heartbeat(request));
   }
 
   leaveGroup(groupId: string, members: readonly MemberIdentity[]): Outcome<{ errorCode: number; members: MemberResponse[] }> {
+    const consumerGroup = this.consumerGroups.get(groupId);
+    if (consumerGroup !== undefined) return this.classicMembers.leave(consumerGroup, members);
     return this.membership.leave(groupId, members);
   }
 
@@ -268,18 +293,6 @@ export class GroupShard {
   private removeGroup(groupId: string): void {
     this.groups.delete(groupId);
     this.consumerGroups.delete(groupId);
-  }
-
-  /**
-   * The consumer group a heartbeat addresses (Kafka's getOrMaybeCreateConsumerGroup): undefined when there is none or
-   * only an empty classic group (which the heartbeat replaces); a classic group with members is not a consumer group.
-   */
-  private liveConsumerGroup(groupId: string): ConsumerGroup | undefined {
-    const group = this.consumerGroups.get(groupId);
-    if (group !== undefined) return group;
-    const classic = this.groups.get(groupId);
-    if (classic !== undefined && !classic.is('Empty')) throw new GroupError('GROUP_ID_NOT_FOUND', `Group ${groupId} is not a consumer group.`);
-    return undefined;
   }
 
   /**

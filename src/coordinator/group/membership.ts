@@ -17,7 +17,7 @@ import { ClassicGroup } from './classic-group.js';
 import { ClassicMember, type Responder } from './classic-member.js';
 import type { GroupConfig } from './group-config.js';
 import { GroupError } from './group-error.js';
-import { groupMetadataRecord } from './records.js';
+import { groupMetadataRecord, type GroupRecord } from './records.js';
 
 /** Who sent a request: Kafka's RequestContext as far as groups need it. */
 export interface MemberContext {
@@ -598,6 +598,28 @@ export class Membership {
       for (const member of group.members.values()) this.rescheduleHeartbeat(group, member);
       if (group.size > this.config.maxGroupSize) this.prepareRebalance(group);
     }
+  }
+
+  /** A group being upgraded (Kafka's convertToConsumerGroup): its parked requests answered REBALANCE_IN_PROGRESS, its timers cancelled. */
+  abandon(group: ClassicGroup): void {
+    for (const member of group.members.values()) {
+      group.completeJoin(member, joinResponse({ memberId: member.memberId, errorCode: ErrorCode.REBALANCE_IN_PROGRESS }));
+      group.completeSync(member, syncResponse({ errorCode: ErrorCode.REBALANCE_IN_PROGRESS }));
+      this.timer.cancel(heartbeatKey(group.groupId, member.memberId));
+    }
+    for (const memberId of group.pendingJoinMembers) this.timer.cancel(heartbeatKey(group.groupId, memberId));
+    this.timer.cancel(joinKey(group.groupId));
+    this.timer.cancel(syncKey(group.groupId));
+  }
+
+  /**
+   * A group downgraded from a consumer group takes the id (Kafka's convertToClassicGroup): its members' sessions start
+   * now and, when a member left, it rebalances. Returns the rebalance's records (none unless its join completes).
+   */
+  adopt(group: ClassicGroup, rebalance: boolean): readonly GroupRecord[] {
+    this.groups.set(group.groupId, group);
+    for (const member of group.members.values()) this.rescheduleHeartbeat(group, member);
+    return rebalance ? this.prepareRebalance(group).records : [];
   }
 
   /** Completes every parked request (broker shutdown): members rejoin elsewhere, as when Kafka unloads a partition. */

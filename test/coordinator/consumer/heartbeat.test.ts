@@ -4,43 +4,18 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ErrorCode } from '../../../src/protocol/error-codes.js';
-import { createConsumerGroupHeartbeatRequest, type ConsumerGroupHeartbeatRequest, type ConsumerGroupHeartbeatResponse } from '../../../src/protocol/generated/consumer-group-heartbeat.js';
+import type { ConsumerGroupHeartbeatRequest, ConsumerGroupHeartbeatResponse } from '../../../src/protocol/generated/consumer-group-heartbeat.js';
 import { createOffsetCommitRequest } from '../../../src/protocol/generated/offset-commit.js';
-import { StaticTopicsImage, type TopicsImage } from '../../../src/coordinator/group/consumer/topics-image.js';
+import { StaticTopicsImage } from '../../../src/coordinator/group/consumer/topics-image.js';
 import { loadXxh3 } from '../../../src/coordinator/group/consumer/xxh3.js';
 import { GroupShard } from '../../../src/coordinator/group/group-shard.js';
 import { KeyedTimer } from '../../../src/coordinator/runtime/keyed-timer.js';
 import type { Outcome } from '../../../src/coordinator/runtime/outcome.js';
 import { ManualScheduler } from '../../../src/storage/scheduler.js';
-import { GroupHarness, TEST_CONFIG } from '../group-harness.js';
+import { TEST_CONFIG } from '../group-harness.js';
+import { ConsumerHarness, T, U } from './consumer-harness.js';
 
 before(loadXxh3);
-
-const T = 'AAAAAAAAAAAAAAAAAAAAAQ'; // topic "t"
-const U = 'AAAAAAAAAAAAAAAAAAAAAg'; // topic "u"
-
-class ConsumerHarness extends GroupHarness {
-  topics: TopicsImage = new StaticTopicsImage([{ id: T, name: 't', numPartitions: 4 }]);
-
-  constructor(options: { maxSize?: number; sessionTimeoutMs?: number; assignmentIntervalMs?: number } = {}) {
-    super({}, {
-      topics: () => this.topics,
-      assignors: ['uniform', 'range'],
-      maxSize: options.maxSize ?? 100,
-      settings: () => ({ sessionTimeoutMs: options.sessionTimeoutMs ?? 45000, heartbeatIntervalMs: 5000, assignmentIntervalMs: options.assignmentIntervalMs ?? 0 }),
-    });
-  }
-
-  hb(fields: Partial<ConsumerGroupHeartbeatRequest>, apiVersion = 1): ConsumerGroupHeartbeatResponse {
-    const request: ConsumerGroupHeartbeatRequest = { ...createConsumerGroupHeartbeatRequest(), groupId: 'g', ...fields };
-    return this.apply(this.shard.consumerGroupHeartbeat({ clientId: 'c', clientHost: '/127.0.0.1', apiVersion }, request));
-  }
-
-  /** A join as the Java client sends it (epoch 0: rebalance timeout, subscription, no owned partitions). */
-  joinConsumer(memberId: string, topics = ['t'], instanceId: string | null = null): ConsumerGroupHeartbeatResponse {
-    return this.hb({ memberId, memberEpoch: 0, instanceId, rebalanceTimeoutMs: 300000, subscribedTopicNames: topics, topicPartitions: [] });
-  }
-}
 
 /** The response's assignment as sorted "topicId:partition" strings (null: none sent). */
 function assigned(response: ConsumerGroupHeartbeatResponse): string[] | null {
@@ -249,13 +224,16 @@ describe('ConsumerGroupHeartbeat', () => {
     assert.deepEqual([full.errorCode, full.errorMessage], [ErrorCode.GROUP_MAX_SIZE_REACHED, 'The consumer group has reached its maximum capacity of 1 members.']);
   });
 
-  test('a classic group with members is not a consumer group; an empty one becomes one', () => {
-    const h = new ConsumerHarness();
+  test('a classic group with members is not upgraded when the policy does not allow it', () => {
+    const h = new ConsumerHarness({ migrationPolicy: 'downgrade' });
     const { memberId } = h.joinNew();
     h.advance(0);
     assert.ok(memberId);
     const r = h.joinConsumer('m1');
-    assert.deepEqual([r.errorCode, r.errorMessage], [ErrorCode.GROUP_ID_NOT_FOUND, 'Group g is not a consumer group.']);
+    assert.deepEqual(
+      [r.errorCode, r.errorMessage],
+      [ErrorCode.GROUP_ID_NOT_FOUND, 'Cannot upgrade classic group g to consumer group because online upgrade is disabled.'],
+    );
   });
 });
 
@@ -317,11 +295,13 @@ describe('the group API on consumer groups', () => {
     assert.equal(h.shard.consumerGroup('g'), undefined);
   });
 
-  test('JoinGroup: a non-empty consumer group refuses classic members; an empty one becomes a classic group', () => {
+  test('JoinGroup: a non-empty consumer group takes classic members; an empty one becomes a classic group', () => {
     const h = new ConsumerHarness();
     h.joinConsumer('m1');
-    const refused = h.join({}).get();
+    const refused = h.join({ protocolType: 'connect' }).get();
     assert.deepEqual([refused.errorCode, refused.memberId], [ErrorCode.INCONSISTENT_GROUP_PROTOCOL, '']);
+    const told = h.join({}).get();
+    assert.deepEqual([told.errorCode, told.memberId], [ErrorCode.MEMBER_ID_REQUIRED, 'uuid1']);
     h.hb({ memberId: 'm1', memberEpoch: -1 });
     const before = h.log.length;
     const joined = h.join({}).get();

@@ -10,7 +10,6 @@ import {
   createConsumerGroupHeartbeatResponse,
   type ConsumerGroupHeartbeatRequest,
   type ConsumerGroupHeartbeatResponse,
-  type ConsumerGroupHeartbeatRequestTopicPartitions,
 } from '../../../protocol/generated/consumer-group-heartbeat.js';
 import { errorCodeOf } from '../../../protocol/kafka-error.js';
 import { compileFullMatch, re2SyntaxError } from '../../../protocol/re2-pattern.js';
@@ -20,7 +19,10 @@ import { GroupError } from '../group-error.js';
 import type { GroupRecord } from '../records.js';
 import type { Clock, MemberContext } from '../membership.js';
 import type { ConsumerGroupAssignor, TopicPartitions } from './assignor.js';
+import type { ClassicGroup } from '../classic-group.js';
+import { groupTombstone } from '../records.js';
 import { ConsumerGroup, subscriptionTypeOf } from './consumer-group.js';
+import { canDowngradeWithout, classicGroupFromConsumer, consumerGroupFromClassic, validateOnlineUpgrade, type MigrationPolicy } from './migration.js';
 import { reconcile, type OwnedTopicPartitions } from './current-assignment.js';
 import { newMember, sameMember, samePartitionEpochs, subscribedRegexOrNull, type ConsumerGroupMember, type PartitionEpochs } from './member.js';
 import { computeMetadataHash } from './metadata-hash.js';
@@ -54,10 +56,18 @@ export interface ConsumerGroupSettings {
 }
 
 export interface ConsumerGroupHeartbeatDeps {
-  /** The group of that id: a consumer group, undefined when none; throws GROUP_ID_NOT_FOUND for a group of another type. */
-  readonly consumerGroup: (groupId: string) => ConsumerGroup | undefined;
-  /** The records that remove an empty classic group of that id before it becomes a consumer group (none when there is none). */
-  readonly replaceEmptyClassicGroup: (groupId: string) => GroupRecord[];
+  /** The group registered under that id, of either protocol (at most one is set). */
+  readonly groups: (groupId: string) => { readonly consumer?: ConsumerGroup; readonly classic?: ClassicGroup };
+  /** A classic group being upgraded: its parked JoinGroup/SyncGroup requests answered REBALANCE_IN_PROGRESS, its timers cancelled. */
+  readonly abandonClassicGroup: (classic: ClassicGroup) => void;
+  /**
+   * Installs the classic group a downgrade built in place of the consumer group (Kafka updates this state directly,
+   * the records are not replayed), schedules its members' heartbeats and starts its rebalance when `rebalance`.
+   */
+  readonly installDowngradedGroup: (classic: ClassicGroup, rebalance: boolean) => readonly GroupRecord[];
+  readonly migrationPolicy: MigrationPolicy;
+  /** `group.max.size`: a downgraded group must fit it. */
+  readonly classicMaxSize: number;
   readonly topics: () => TopicsImage;
   readonly assignors: ReadonlyMap<string, ConsumerGroupAssignor>;
   readonly maxSize: number;
@@ -70,6 +80,9 @@ export interface ConsumerGroupHeartbeatDeps {
 export const consumerSessionKey = (groupId: string, memberId: string): string => `consumer-session-${groupId}-${memberId}`;
 const consumerRegexKey = (groupId: string): string => `consumer-regex-${groupId}`;
 export const consumerRebalanceKey = (groupId: string, memberId: string): string => `consumer-rebalance-${groupId}-${memberId}`;
+/** A classic member's deadlines in a consumer group: to rejoin once told to, to sync once joined. */
+export const consumerJoinKey = (groupId: string, memberId: string): string => `consumer-join-${groupId}-${memberId}`;
+export const consumerSyncKey = (groupId: string, memberId: string): string => `consumer-sync-${groupId}-${memberId}`;
 
 
 /** The request checks of Kafka's throwIfConsumerGroupHeartbeatRequestIsInvalid, with its messages. */
@@ -104,7 +117,7 @@ function validate(request: ConsumerGroupHeartbeatRequest, apiVersion: number, as
 }
 
 /** Whether every partition the member reports is in its assignment (Kafka's isSubset). */
-function isSubset(owned: readonly ConsumerGroupHeartbeatRequestTopicPartitions[] | null, assigned: PartitionEpochs): boolean {
+function isSubset(owned: OwnedTopicPartitions, assigned: PartitionEpochs): boolean {
   if (owned === null) return true;
   return owned.every((t) => {
     const partitions = assigned.get(t.topicId);
@@ -112,7 +125,7 @@ function isSubset(owned: readonly ConsumerGroupHeartbeatRequestTopicPartitions[]
   });
 }
 
-function throwIfEpochInvalid(member: ConsumerGroupMember, received: number, owned: readonly ConsumerGroupHeartbeatRequestTopicPartitions[] | null): void {
+function throwIfEpochInvalid(member: ConsumerGroupMember, received: number, owned: OwnedTopicPartitions): void {
   if (received > member.memberEpoch) {
     throw new GroupError(
       'FENCED_MEMBER_EPOCH',
@@ -154,14 +167,14 @@ function sameTopics(resolved: ReadonlySet<string>, topics: readonly string[]): b
 }
 
 /** The topic names the group subscribes to once `removed` members (and `droppedRegex`) are gone and `updated` replaces its old self. */
-function subscribedNames(group: ConsumerGroup, updated: ConsumerGroupMember | null, removed: ReadonlySet<string>, droppedRegex: string | null = null): Set<string> {
+function subscribedNames(group: ConsumerGroup, updated: ConsumerGroupMember | null, removed: ReadonlySet<string>, droppedRegexes: ReadonlySet<string> = new Set()): Set<string> {
   const names = new Set<string>();
   for (const [memberId, member] of group.members) {
     if (removed.has(memberId) || memberId === updated?.memberId) continue;
     for (const t of member.subscribedTopicNames) names.add(t);
   }
   if (updated !== null) for (const t of updated.subscribedTopicNames) names.add(t);
-  for (const [regex, resolved] of group.resolvedRegularExpressions) if (regex !== droppedRegex) for (const t of resolved.topics) names.add(t);
+  for (const [regex, resolved] of group.resolvedRegularExpressions) if (!droppedRegexes.has(regex)) for (const t of resolved.topics) names.add(t);
   return names;
 }
 
@@ -180,58 +193,18 @@ export class ConsumerGroupHeartbeats {
 
   private join(ctx: MemberContext, request: ConsumerGroupHeartbeatRequest): Outcome<ConsumerGroupHeartbeatResponse> {
     const { groupId, memberEpoch, instanceId } = request;
-    const now = this.deps.clock.now();
     const records: GroupRecord[] = [];
-    let group = this.deps.consumerGroup(groupId);
-    if (group === undefined) {
-      if (memberEpoch !== 0) throw new GroupError('GROUP_ID_NOT_FOUND', `Consumer group ${groupId} not found.`);
-      records.push(...this.deps.replaceEmptyClassicGroup(groupId));
-      group = new ConsumerGroup(groupId);
-    }
+    const group = this.consumerGroupOf(groupId, memberEpoch === 0, records);
     const memberId = request.memberId === '' ? this.deps.newUuid() : request.memberId;
-    if (group.members.size >= this.deps.maxSize && !group.members.has(memberId)) {
-      throw new GroupError('GROUP_MAX_SIZE_REACHED', `The consumer group has reached its maximum capacity of ${this.deps.maxSize} members.`);
-    }
+    this.throwIfFull(group, memberId);
     const owned = request.topicPartitions;
-    let member: ConsumerGroupMember;
-    /** A static member rejoining under a new id replaces this one. */
-    let replaced: ConsumerGroupMember | undefined;
-    if (instanceId === null) {
-      const existing = group.members.get(memberId);
-      if (memberEpoch === 0) member = existing === undefined ? newMember(memberId) : { ...existing, memberEpoch: 0 };
-      else {
-        if (existing === undefined) throw new GroupError('UNKNOWN_MEMBER_ID', `Member ${memberId} is not a member of group ${groupId}.`);
-        throwIfEpochInvalid(existing, memberEpoch, owned);
-        member = existing;
-      }
-    } else {
-      const staticId = group.staticMemberId(instanceId);
-      const existing = staticId === undefined ? undefined : group.members.get(staticId);
-      if (memberEpoch === 0) {
-        if (existing === undefined) member = newMember(memberId);
-        else {
-          if (existing.memberEpoch !== LEAVE_GROUP_STATIC_MEMBER_EPOCH) {
-            throw new GroupError(
-              'UNRELEASED_INSTANCE_ID',
-              `Static member ${memberId} with instance id ${instanceId} cannot join the group because the instance id is owned by ${existing.memberId} member.`,
-            );
-          }
-          // The rejoining instance takes over its predecessor's assignment under its new id.
-          member = { ...existing, memberId, memberEpoch: 0, previousMemberEpoch: 0, state: 'STABLE', partitionsPendingRevocation: new Map() };
-          replaced = existing;
-        }
-      } else {
-        if (existing === undefined) throw new GroupError('UNKNOWN_MEMBER_ID', `Instance id ${instanceId} is unknown.`);
-        if (existing.memberId !== memberId) {
-          throw new GroupError('FENCED_INSTANCE_ID', `Static member ${memberId} with instance id ${instanceId} was fenced by member ${existing.memberId}.`);
-        }
-        throwIfEpochInvalid(existing, memberEpoch, owned);
-        member = existing;
-      }
-    }
+    const { member, replaced } =
+      instanceId === null
+        ? { member: this.dynamicMember(group, memberId, memberEpoch === 0, memberEpoch, owned, false), replaced: undefined }
+        : this.staticMember(group, memberId, instanceId, memberEpoch === 0, memberEpoch, owned, false);
 
     // 1. The member with what this heartbeat changes; its subscription change bumps the group epoch.
-    let updated: ConsumerGroupMember = {
+    const updated: ConsumerGroupMember = {
       ...member,
       instanceId: instanceId ?? member.instanceId,
       rackId: request.rackId ?? member.rackId,
@@ -243,13 +216,125 @@ export class ConsumerGroupHeartbeats {
       clientHost: ctx.clientHost,
       classicMemberMetadata: null,
     };
+    const reconciled = this.advance(group, member, updated, replaced, owned, records);
+    this.scheduleSessionTimeout(groupId, reconciled.memberId);
+
+    const full = memberEpoch === 0 || (request.rebalanceTimeoutMs !== -1 && request.subscribedTopicNames !== null && owned !== null);
+    const response: ConsumerGroupHeartbeatResponse = {
+      ...createConsumerGroupHeartbeatResponse(),
+      memberId: reconciled.memberId,
+      memberEpoch: reconciled.memberEpoch,
+      heartbeatIntervalMs: this.deps.settings(groupId).heartbeatIntervalMs,
+      assignment: full || !samePartitionEpochs(member.assignedPartitions, reconciled.assignedPartitions) ? responseAssignment(reconciled) : null,
+    };
+    return outcome(response, records);
+  }
+
+  /**
+   * Kafka's getOrMaybeCreateConsumerGroup: a joining member (create) makes a new group, replacing an empty classic
+   * group (its tombstone first) or converting a classic group with members (online upgrade, its records first).
+   */
+  consumerGroupOf(groupId: string, create: boolean, records: GroupRecord[]): ConsumerGroup {
+    const existing = this.deps.groups(groupId);
+    if (existing.consumer !== undefined) return existing.consumer;
+    const classic = existing.classic;
+    if (classic === undefined || (classic.is('Empty') && create)) {
+      if (!create) throw new GroupError('GROUP_ID_NOT_FOUND', `Consumer group ${groupId} not found.`);
+      if (classic !== undefined) records.push(groupTombstone(groupId));
+      return new ConsumerGroup(groupId);
+    }
+    if (!create) throw new GroupError('GROUP_ID_NOT_FOUND', `Group ${groupId} is not a consumer group.`);
+    validateOnlineUpgrade(classic, this.deps.migrationPolicy, this.deps.maxSize);
+    const converted = consumerGroupFromClassic(classic, this.deps.topics());
+    // Its members are told to rejoin; their classic timers give way to the consumer group's session timeouts.
+    this.deps.abandonClassicGroup(classic);
+    records.push(...converted.records);
+    for (const member of converted.group.members.values()) {
+      this.scheduleSessionTimeout(groupId, member.memberId, member.classicMemberMetadata?.sessionTimeoutMs);
+    }
+    return converted.group;
+  }
+
+  /** A member id the coordinator gives (a ConsumerGroupHeartbeat v0 or a classic JoinGroup without one). */
+  newMemberId(): string {
+    return this.deps.newUuid();
+  }
+
+  /** Kafka's throwIfConsumerGroupIsFull: a member not in the group yet is refused at `group.consumer.max.size`. */
+  throwIfFull(group: ConsumerGroup, memberId: string): void {
+    if (group.members.size >= this.deps.maxSize && !group.members.has(memberId)) {
+      throw new GroupError('GROUP_MAX_SIZE_REACHED', `The consumer group has reached its maximum capacity of ${this.deps.maxSize} members.`);
+    }
+  }
+
+  /** Kafka's getOrMaybeSubscribeDynamicConsumerGroupMember: a classic member's epoch is not checked here. */
+  dynamicMember(group: ConsumerGroup, memberId: string, create: boolean, memberEpoch: number, owned: OwnedTopicPartitions, classic: boolean): ConsumerGroupMember {
+    const existing = group.members.get(memberId);
+    if (create && existing === undefined) return newMember(memberId);
+    if (existing === undefined) throw new GroupError('UNKNOWN_MEMBER_ID', `Member ${memberId} is not a member of group ${group.groupId}.`);
+    if (classic) return existing;
+    if (create) return { ...existing, memberEpoch: 0 };
+    throwIfEpochInvalid(existing, memberEpoch, owned);
+    return existing;
+  }
+
+  /**
+   * Kafka's getOrMaybeSubscribeStaticConsumerGroupMember: a joining instance takes over its predecessor's assignment
+   * under its new id (a consumer-protocol predecessor must have left with epoch -2 first, unless either speaks classic).
+   */
+  staticMember(
+    group: ConsumerGroup,
+    memberId: string,
+    instanceId: string,
+    create: boolean,
+    memberEpoch: number,
+    owned: OwnedTopicPartitions,
+    classic: boolean,
+  ): { member: ConsumerGroupMember; replaced: ConsumerGroupMember | undefined } {
+    const staticId = group.staticMemberId(instanceId);
+    const existing = staticId === undefined ? undefined : group.members.get(staticId);
+    if (create) {
+      if (existing === undefined) return { member: newMember(memberId), replaced: undefined };
+      if (!classic && existing.classicMemberMetadata === null && existing.memberEpoch !== LEAVE_GROUP_STATIC_MEMBER_EPOCH) {
+        throw new GroupError(
+          'UNRELEASED_INSTANCE_ID',
+          `Static member ${memberId} with instance id ${instanceId} cannot join the group because the instance id is owned by ${existing.memberId} member.`,
+        );
+      }
+      const member = { ...existing, memberId, memberEpoch: 0, previousMemberEpoch: 0, state: 'STABLE' as const, partitionsPendingRevocation: new Map() };
+      return { member, replaced: existing };
+    }
+    if (existing === undefined) throw new GroupError('UNKNOWN_MEMBER_ID', `Instance id ${instanceId} is unknown.`);
+    if (existing.memberId !== memberId) {
+      throw new GroupError('FENCED_INSTANCE_ID', `Static member ${memberId} with instance id ${instanceId} was fenced by member ${existing.memberId}.`);
+    }
+    if (!classic) throwIfEpochInvalid(existing, memberEpoch, owned);
+    return { member: existing, replaced: undefined };
+  }
+
+  /**
+   * Steps 1-3 of a member's heartbeat or classic join: the member's records (replacing a static predecessor), a new
+   * group epoch when its subscription or the metadata hash changed, a new target assignment when the group epoch is
+   * ahead of it, and the member reconciled towards its target. Returns the reconciled member.
+   */
+  advance(
+    group: ConsumerGroup,
+    member: ConsumerGroupMember,
+    updatedMember: ConsumerGroupMember,
+    replaced: ConsumerGroupMember | undefined,
+    owned: OwnedTopicPartitions,
+    records: GroupRecord[],
+  ): ConsumerGroupMember {
+    const groupId = group.groupId;
+    const now = this.deps.clock.now();
+    let updated = updatedMember;
     if (replaced !== undefined) {
       records.push(...removeMemberRecords(groupId, replaced.memberId));
       records.push(memberSubscriptionRecord(groupId, updated));
       records.push(targetAssignmentRecord(groupId, updated.memberId, group.targetAssignmentOf(replaced.memberId)));
       records.push(currentAssignmentRecord(groupId, updated));
     }
-    const isNew = replaced === undefined && !group.members.has(memberId);
+    const isNew = replaced === undefined && !group.members.has(updated.memberId);
     const regexChanged = subscribedRegexOrNull(member) !== subscribedRegexOrNull(updated);
     // A regular expression bumps the epoch here only when already resolved; a new one does once resolved (resolveRegexes).
     const newRegex = subscribedRegexOrNull(updated);
@@ -264,7 +349,7 @@ export class ConsumerGroupHeartbeats {
     const dropped = droppedRegex !== null && group.subscribedRegularExpressions.get(droppedRegex) === 1 && group.resolvedRegularExpressions.has(droppedRegex);
     if (dropped) records.push(regexTombstone(groupId, droppedRegex));
     const metadataHash = computeMetadataHash(
-      subscribedNames(group, updated, new Set(replaced === undefined ? [] : [replaced.memberId]), dropped ? droppedRegex : null),
+      subscribedNames(group, updated, new Set(replaced === undefined ? [] : [replaced.memberId]), new Set(dropped ? [droppedRegex] : [])),
       image,
     );
     if (subscriptionChanged || dropped || metadataHash !== group.metadataHash) {
@@ -326,18 +411,8 @@ export class ConsumerGroupHeartbeats {
       if (recorded === undefined || !sameCurrentAssignment(recorded, updated)) records.push(currentAssignmentRecord(groupId, updated));
       this.scheduleRebalanceTimeout(groupId, updated);
     }
-    this.scheduleSessionTimeout(groupId, updated.memberId);
-    this.maybeResolveRegex(groupId, updated, image, group);
-
-    const full = memberEpoch === 0 || (request.rebalanceTimeoutMs !== -1 && request.subscribedTopicNames !== null && owned !== null);
-    const response: ConsumerGroupHeartbeatResponse = {
-      ...createConsumerGroupHeartbeatResponse(),
-      memberId: updated.memberId,
-      memberEpoch: updated.memberEpoch,
-      heartbeatIntervalMs: this.deps.settings(groupId).heartbeatIntervalMs,
-      assignment: full || !samePartitionEpochs(member.assignedPartitions, updated.assignedPartitions) ? responseAssignment(updated) : null,
-    };
-    return outcome(response, records);
+    this.maybeResolveRegex(groupId, updated, this.deps.topics(), group);
+    return updated;
   }
 
   /** The assignor named by the members most (a member's own choice counts), else the first configured. */
@@ -356,8 +431,7 @@ export class ConsumerGroupHeartbeats {
   /** -1 leaves (the member's records are deleted, the group epoch bumped); -2 keeps a static member's assignment until its session expires. */
   private leave(request: ConsumerGroupHeartbeatRequest): Outcome<ConsumerGroupHeartbeatResponse> {
     const { groupId, memberId, instanceId } = request;
-    const group = this.deps.consumerGroup(groupId);
-    if (group === undefined) throw new GroupError('GROUP_ID_NOT_FOUND', `Consumer group ${groupId} not found.`);
+    const group = this.consumerGroupOf(groupId, false, []);
     let member: ConsumerGroupMember | undefined;
     if (instanceId === null) {
       member = group.members.get(memberId);
@@ -376,20 +450,47 @@ export class ConsumerGroupHeartbeats {
       this.deps.timer.cancel(consumerRebalanceKey(groupId, memberId));
       return outcome(response, [currentAssignmentRecord(groupId, leaving)]);
     }
-    return this.fence(group, member, response);
+    return this.fence(group, [member], response);
   }
 
-  /** Kafka's consumerGroupFenceMember: the member's records deleted, the group epoch bumped without it. */
-  private fence<T>(group: ConsumerGroup, member: ConsumerGroupMember, response: T): Outcome<T> {
-    const records: ConsumerGroupRecord[] = removeMemberRecords(group.groupId, member.memberId);
-    const regex = subscribedRegexOrNull(member);
-    const dropped = regex !== null && group.subscribedRegularExpressions.get(regex) === 1 && group.resolvedRegularExpressions.has(regex);
-    if (dropped) records.push(regexTombstone(group.groupId, regex));
-    const hash = computeMetadataHash(subscribedNames(group, null, new Set([member.memberId]), dropped ? regex : null), this.deps.topics());
-    records.push(groupEpochRecord(group.groupId, group.groupEpoch + 1, hash));
-    this.deps.timer.cancel(consumerSessionKey(group.groupId, member.memberId));
-    this.deps.timer.cancel(consumerRebalanceKey(group.groupId, member.memberId));
+  /**
+   * Kafka's consumerGroupFenceMembers: when only classic members would remain, the group is downgraded to a classic
+   * group instead (its records not replayed: the state is installed directly); otherwise the members' records are
+   * deleted and the group epoch bumped without them.
+   */
+  fence<T>(group: ConsumerGroup, members: readonly ConsumerGroupMember[], response: T): Outcome<T> {
+    if (members.length === 0) return outcome(response);
+    const groupId = group.groupId;
+    const leaving = new Set(members.map((m) => m.memberId));
+    for (const id of leaving) this.cancelTimers(groupId, id);
+    if (canDowngradeWithout(group, leaving, this.deps.migrationPolicy, this.deps.classicMaxSize)) {
+      const downgraded = classicGroupFromConsumer(group, leaving, this.deps.topics(), this.deps.clock.now());
+      for (const id of group.members.keys()) this.cancelTimers(groupId, id);
+      const more = this.deps.installDowngradedGroup(downgraded.classic, true);
+      return outcome(response, [...downgraded.records, ...more], false);
+    }
+    const records: ConsumerGroupRecord[] = [];
+    for (const id of leaving) records.push(...removeMemberRecords(groupId, id));
+    const droppedRegexes = new Set<string>();
+    const leavingByRegex = new Map<string, number>();
+    for (const m of members) {
+      const regex = subscribedRegexOrNull(m);
+      if (regex !== null) leavingByRegex.set(regex, (leavingByRegex.get(regex) ?? 0) + 1);
+    }
+    for (const [regex, count] of leavingByRegex) {
+      if (group.subscribedRegularExpressions.get(regex) === count && group.resolvedRegularExpressions.has(regex)) {
+        droppedRegexes.add(regex);
+        records.push(regexTombstone(groupId, regex));
+      }
+    }
+    const hash = computeMetadataHash(subscribedNames(group, null, leaving, droppedRegexes), this.deps.topics());
+    records.push(groupEpochRecord(groupId, group.groupEpoch + 1, hash));
     return outcome(response, records);
+  }
+
+  /** Every timer of a member of a consumer group (Kafka's cancelTimers). */
+  cancelTimers(groupId: string, memberId: string): void {
+    for (const key of [consumerSessionKey, consumerRebalanceKey, consumerJoinKey, consumerSyncKey]) this.deps.timer.cancel(key(groupId, memberId));
   }
 
   /**
@@ -405,12 +506,7 @@ export class ConsumerGroupHeartbeats {
   }
 
   private resolveRegexes(groupId: string): Outcome<void> {
-    let group: ConsumerGroup | undefined;
-    try {
-      group = this.deps.consumerGroup(groupId);
-    } catch {
-      return NOTHING;
-    }
+    const group = this.deps.groups(groupId).consumer;
     if (group === undefined) return NOTHING;
     const image = this.deps.topics();
     const records: ConsumerGroupRecord[] = [];
@@ -429,9 +525,20 @@ export class ConsumerGroupHeartbeats {
     return outcome(undefined, records);
   }
 
-  private scheduleSessionTimeout(groupId: string, memberId: string): void {
-    const { sessionTimeoutMs } = this.deps.settings(groupId);
+  /** A classic member's session timeout is its own (JoinGroup's); a consumer-protocol member's is the group's. */
+  scheduleSessionTimeout(groupId: string, memberId: string, sessionTimeoutMs = this.deps.settings(groupId).sessionTimeoutMs): void {
     this.deps.timer.schedule(consumerSessionKey(groupId, memberId), sessionTimeoutMs, () => this.expire(groupId, memberId, null));
+  }
+
+  /** A classic member told to rejoin has its rebalance timeout to do so (Kafka's scheduleConsumerGroupJoinTimeoutIfAbsent). */
+  scheduleJoinTimeoutIfAbsent(groupId: string, memberId: string, rebalanceTimeoutMs: number): void {
+    const key = consumerJoinKey(groupId, memberId);
+    if (!this.deps.timer.isScheduled(key)) this.deps.timer.schedule(key, rebalanceTimeoutMs, () => this.expire(groupId, memberId, null));
+  }
+
+  /** A classic member that joined has its rebalance timeout to send SyncGroup. */
+  scheduleSyncTimeout(groupId: string, memberId: string, rebalanceTimeoutMs: number): void {
+    this.deps.timer.schedule(consumerSyncKey(groupId, memberId), rebalanceTimeoutMs, () => this.expire(groupId, memberId, null));
   }
 
   /** A member that must revoke partitions has its rebalance timeout to do so (from each change); otherwise the timer goes. */
@@ -443,16 +550,11 @@ export class ConsumerGroupHeartbeats {
 
   /** A session (epoch null) or rebalance (at that epoch) timeout fell due: the member is fenced if still there. */
   private expire(groupId: string, memberId: string, epoch: number | null): Outcome<void> {
-    let group: ConsumerGroup | undefined;
-    try {
-      group = this.deps.consumerGroup(groupId);
-    } catch {
-      return NOTHING;
-    }
+    const group = this.deps.groups(groupId).consumer;
     const member = group?.members.get(memberId);
     if (group === undefined || member === undefined) return NOTHING;
     if (epoch !== null && member.memberEpoch !== epoch) return NOTHING;
-    return this.fence(group, member, undefined);
+    return this.fence(group, [member], undefined);
   }
 }
 
