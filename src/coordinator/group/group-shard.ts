@@ -82,7 +82,7 @@ export class GroupShard {
     consumer: ConsumerGroupOptions = DEFAULT_CONSUMER_GROUP_OPTIONS,
   ) {
     this.membership = new Membership(this.groups, config, timer, clock, newUuid, log);
-    this.offsetOps = new OffsetOps(this.groups, this.offsets, this.membership, config, clock, this.consumerGroups);
+    this.offsetOps = new OffsetOps(this.groups, this.offsets, this.membership, config, clock, this.consumerGroups, consumer.topics);
     this.consumerOptions = consumer;
     this.consumerHeartbeats = new ConsumerGroupHeartbeats({
       groups: (groupId) => ({ consumer: this.consumerGroups.get(groupId), classic: this.groups.get(groupId) }),

@@ -13,6 +13,7 @@ import type { GroupConfig } from './group-config.js';
 import { GroupError } from './group-error.js';
 import type { ConsumerGroup } from './consumer/consumer-group.js';
 import type { ConsumerGroupMember } from './consumer/member.js';
+import { StaticTopicsImage, type TopicsImage } from './consumer/topics-image.js';
 import { validateMember, type Clock, type Membership } from './membership.js';
 import { offsetCommitRecord, offsetTombstone, type GroupRecord, type OffsetAndMetadata, type OffsetCommitRecord } from './records.js';
 
@@ -76,6 +77,8 @@ export class OffsetOps {
     private readonly config: GroupConfig,
     private readonly clock: Clock,
     private readonly consumerGroups: ReadonlyMap<string, ConsumerGroup> = new Map(),
+    /** Topic ids by name: a commit naming its topics is checked by id, as Kafka's KafkaApis fills the ids in first. */
+    private readonly topics: () => TopicsImage = () => new StaticTopicsImage([]),
   ) {}
 
   /** `transactional`: a TxnOffsetCommit validated as an OffsetCommit (KIP-447). */
@@ -85,7 +88,15 @@ export class OffsetOps {
     const consumerGroup = this.consumerGroups.get(request.groupId);
     if (consumerGroup !== undefined) {
       try {
-        validateConsumerOffsetCommit(consumerGroup, request.memberId, request.generationIdOrMemberEpoch, apiVersion, transactional);
+        const check = validateConsumerOffsetCommit(consumerGroup, request, apiVersion, transactional);
+        if (check !== null) {
+          const image = this.topics();
+          // A partition the member may not commit fails the whole request, as Kafka's validator throws.
+          for (const topic of request.topics) {
+            const topicId = topic.topicId !== ZERO_UUID ? topic.topicId : (image.byName(topic.name)?.id ?? ZERO_UUID);
+            for (const p of topic.partitions) check(topic.name, topicId, p.partitionIndex);
+          }
+        }
       } catch (error) {
         return failAll(GroupError.codeOf(error));
       }
@@ -307,14 +318,35 @@ function consumerMember(group: ConsumerGroup, memberId: string): ConsumerGroupMe
   return member;
 }
 
-/** Kafka's ConsumerGroup.validateOffsetCommit: epoch -1 commits into an empty group only. */
-function validateConsumerOffsetCommit(group: ConsumerGroup, memberId: string, memberEpoch: number, apiVersion: number, transactional: boolean): void {
-  if (memberEpoch < 0 && group.members.size === 0) return;
-  const member = consumerMember(group, memberId);
+/** A check of one partition of a commit (Kafka's CommitPartitionValidator); throws when it may not be committed. */
+type PartitionCheck = (topic: string, topicId: string, partition: number) => void;
+
+/**
+ * Kafka 4.3.1's ConsumerGroup.validateOffsetCommit: epoch -1 commits into an empty group (or, transactional, from no
+ * member); the member's epoch commits anything; a newer one is refused; an older one (KIP-1251) commits the partitions
+ * the member held since that epoch (the returned check). A classic member, or a TxnOffsetCommit (whose API has no
+ * STALE_MEMBER_EPOCH), is told ILLEGAL_GENERATION where a consumer-protocol member is told STALE_MEMBER_EPOCH.
+ */
+function validateConsumerOffsetCommit(group: ConsumerGroup, request: OffsetCommitRequest, apiVersion: number, transactional: boolean): PartitionCheck | null {
+  const memberEpoch = request.generationIdOrMemberEpoch;
+  if (memberEpoch < 0 && group.members.size === 0) return null;
+  if (transactional && memberEpoch === -1 && request.memberId === '' && request.groupInstanceId === null) return null;
+  const member = consumerMember(group, request.memberId);
   if (!transactional && member.classicMemberMetadata === null && apiVersion < 9) {
-    throw new GroupError('UNSUPPORTED_VERSION', 'OffsetCommit version 9 or above must be used by members using the modern group protocol');
+    throw new GroupError('UNSUPPORTED_VERSION', 'OffsetCommit version 9 or above must be used by members using the consumer group protocol');
   }
-  validateMemberEpoch(memberEpoch, member.memberEpoch, transactional || member.classicMemberMetadata !== null);
+  if (memberEpoch === member.memberEpoch) return null;
+  const classic = transactional || member.classicMemberMetadata !== null;
+  const refuse = (message: string): never => {
+    throw new GroupError(classic ? 'ILLEGAL_GENERATION' : 'STALE_MEMBER_EPOCH', message);
+  };
+  const received = classic ? 'generation id' : 'member epoch';
+  if (memberEpoch > member.memberEpoch) refuse(`Received ${received} ${memberEpoch} is newer than current member epoch ${member.memberEpoch}.`);
+  return (topic, topicId, partition) => {
+    const epoch = member.assignedPartitions.get(topicId)?.get(partition) ?? member.partitionsPendingRevocation.get(topicId)?.get(partition);
+    if (epoch === undefined) refuse(`Partition ${topic}-${partition} is not assigned or pending revocation for member.`);
+    else if (memberEpoch < epoch) refuse(`Received ${received} ${memberEpoch} is older than assignment epoch ${epoch} for partition ${topic}-${partition}.`);
+  };
 }
 
 /** Kafka's ConsumerGroup.validateOffsetFetch. */

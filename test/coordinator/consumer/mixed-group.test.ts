@@ -9,6 +9,8 @@ import { decodeAssignment } from '../../../src/coordinator/group/consumer/classi
 import { loadXxh3 } from '../../../src/coordinator/group/consumer/xxh3.js';
 import { encodeConsumerProtocolAssignment } from '../../../src/protocol/generated/data/consumer-protocol-assignment.js';
 import { Writer } from '../../../src/protocol/io/writer.js';
+import { createOffsetCommitRequest } from '../../../src/protocol/generated/offset-commit.js';
+import { ZERO_UUID } from '../../../src/protocol/uuid.js';
 import { ConsumerHarness } from './consumer-harness.js';
 
 before(loadXxh3);
@@ -133,6 +135,37 @@ describe('mixed groups', () => {
     await h.advance(5001);
     assert.deepEqual([...h.shard.consumerGroup('g')!.members.keys()], ['c1']);
     assert.equal(h.heartbeat(classic, 1), ErrorCode.UNKNOWN_MEMBER_ID);
+  });
+
+  test('OffsetCommit with member epochs: a classic member by its generation, partitions checked by assignment epoch', async () => {
+    const h = new ConsumerHarness();
+    const classic = await stableClassicGroup(h);
+    h.joinConsumer('c1');
+    const commit = (memberId: string, epoch: number, partition: number, transactional = false) =>
+      h.apply(
+        h.shard.commitOffsets(
+          {
+            ...createOffsetCommitRequest(),
+            groupId: 'g',
+            memberId,
+            generationIdOrMemberEpoch: epoch,
+            topics: [{ name: 't', topicId: ZERO_UUID, partitions: [{ partitionIndex: partition, committedOffset: 5n, committedLeaderEpoch: -1, committedMetadata: '' }] }],
+          },
+          transactional ? 8 : 9,
+          transactional,
+        ),
+      )[0]!.partitions[0]!.errorCode;
+    // The classic member is still at generation 1, owning all four partitions since then.
+    assert.equal(commit(classic, 1, 3), ErrorCode.NONE);
+    assert.equal(commit(classic, 2, 3), ErrorCode.ILLEGAL_GENERATION, 'newer than its epoch');
+    assert.equal(commit(classic, 0, 3), ErrorCode.ILLEGAL_GENERATION, 'older than the partition\'s assignment epoch');
+    // The consumer member at epoch 2 owns nothing yet: an older epoch may commit no partition.
+    assert.equal(commit('c1', 2, 0), ErrorCode.NONE);
+    assert.equal(commit('c1', 1, 0), ErrorCode.STALE_MEMBER_EPOCH);
+    assert.equal(commit('c1', 3, 0), ErrorCode.STALE_MEMBER_EPOCH);
+    assert.equal(commit('c1', 1, 0, true), ErrorCode.ILLEGAL_GENERATION, 'TxnOffsetCommit has no STALE_MEMBER_EPOCH');
+    assert.equal(commit('', -1, 0, true), ErrorCode.NONE, 'a transactional commit from no member');
+    assert.equal(commit('', -1, 0), ErrorCode.UNKNOWN_MEMBER_ID);
   });
 
   test('LeaveGroup of a classic member, and the migration policy', async () => {
