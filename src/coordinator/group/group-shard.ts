@@ -313,6 +313,7 @@ export class GroupShard {
 
   onLoaded(): void {
     this.membership.onLoaded();
+    for (const group of this.consumerGroups.values()) this.consumerHeartbeats.onLoaded(group);
   }
 
   unload(): void {

@@ -137,6 +137,21 @@ describe('mixed groups', () => {
     assert.equal(h.heartbeat(classic, 1), ErrorCode.UNKNOWN_MEMBER_ID);
   });
 
+  test('after a restart every member of a mixed group has the group session timeout until it heartbeats', async () => {
+    const h = new ConsumerHarness();
+    const classic = await stableClassicGroup(h);
+    h.joinConsumer('c1');
+    const restarted = new ConsumerHarness();
+    for (const record of h.log) restarted.shard.replay(record);
+    restarted.shard.onLoaded();
+    // Past the classic member's own 10 s, not the group's 45 s: still there.
+    await restarted.advance(40000);
+    restarted.hb({ memberId: 'c1', memberEpoch: 2 });
+    assert.deepEqual([...restarted.shard.consumerGroup('g')!.members.keys()].sort(), [classic, 'c1'].sort());
+    await restarted.advance(5001);
+    assert.deepEqual([...restarted.shard.consumerGroup('g')!.members.keys()], ['c1']);
+  });
+
   test('OffsetCommit with member epochs: a classic member by its generation, partitions checked by assignment epoch', async () => {
     const h = new ConsumerHarness();
     const classic = await stableClassicGroup(h);

@@ -525,6 +525,17 @@ export class ConsumerGroupHeartbeats {
     return outcome(undefined, records);
   }
 
+  /**
+   * After load (Kafka's onLoaded): every member's session starts now, with the group's session timeout (a classic
+   * member too, until its next heartbeat), and a member revoking partitions has its rebalance timeout again.
+   */
+  onLoaded(group: ConsumerGroup): void {
+    for (const member of group.members.values()) {
+      this.scheduleSessionTimeout(group.groupId, member.memberId);
+      if (member.state === 'UNREVOKED_PARTITIONS') this.scheduleRebalanceTimeout(group.groupId, member);
+    }
+  }
+
   /** A classic member's session timeout is its own (JoinGroup's); a consumer-protocol member's is the group's. */
   scheduleSessionTimeout(groupId: string, memberId: string, sessionTimeoutMs = this.deps.settings(groupId).sessionTimeoutMs): void {
     this.deps.timer.schedule(consumerSessionKey(groupId, memberId), sessionTimeoutMs, () => this.expire(groupId, memberId, null));
