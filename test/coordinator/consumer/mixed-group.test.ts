@@ -183,6 +183,40 @@ describe('mixed groups', () => {
     assert.equal(commit('', -1, 0), ErrorCode.UNKNOWN_MEMBER_ID);
   });
 
+  test('a classic static member replacing the last consumer-protocol member downgrades the group, keeping its assignment', () => {
+    const h = new ConsumerHarness();
+    const c1 = h.joinConsumer('c1', ['t'], 'i1');
+    assert.deepEqual((c1.assignment?.topicPartitions ?? []).flatMap((t) => t.partitions).sort(), [0, 1, 2, 3]);
+    // A classic static member joins the consumer group (no member id needed): a mixed group.
+    const joined = h.join({ groupInstanceId: 'i2' }).get();
+    assert.equal(joined.errorCode, ErrorCode.NONE);
+    const classicId = joined.memberId;
+    assert.equal(h.shard.consumerGroup('g')!.numClassicProtocolMembers, 1);
+    // Instance i1 comes back speaking the classic protocol with the same subscription.
+    const c1Target = [...h.shard.consumerGroup('g')!.targetAssignment.get('c1')!.values()].flatMap((ps) => [...ps]).sort();
+    const before = h.log.length;
+    const replacing = h.join({ groupInstanceId: 'i1' }).get();
+    assert.equal(replacing.errorCode, ErrorCode.NONE);
+    assert.equal(h.shard.consumerGroup('g'), undefined);
+    const classic = h.shard.group('g')!;
+    assert.equal(classic.state, 'Stable', 'the same subscription: no rebalance');
+    assert.deepEqual([...classic.members.keys()].sort(), [classicId, replacing.memberId].sort());
+    assert.equal(classic.generationId, replacing.generationId);
+    // It holds what c1 held, in ConsumerProtocol bytes, and heartbeats at the generation it was told.
+    assert.deepEqual(partitionsOf(classic.member(replacing.memberId)!.assignment), c1Target);
+    assert.equal(c1Target.length, 2);
+    assert.equal(h.heartbeat(replacing.memberId, replacing.generationId, 'i1'), ErrorCode.NONE);
+    // The records: c1 replaced by the new member, the consumer group's tombstones under the new id, the classic group.
+    const written = h.log.slice(before);
+    assert.equal(written.at(-1)!.type, 'group');
+    const deletedMembers = new Set(written.filter((r) => r.type === 'consumer-member' && r.value === null).map((r) => (r as { memberId: string }).memberId));
+    assert.deepEqual([...deletedMembers].sort(), ['c1', classicId, replacing.memberId].sort());
+    const restarted = new ConsumerHarness();
+    for (const record of h.log) restarted.shard.replay(record);
+    assert.equal(restarted.shard.consumerGroup('g'), undefined);
+    assert.deepEqual([...restarted.shard.group('g')!.members.keys()].sort(), [classicId, replacing.memberId].sort());
+  });
+
   test('LeaveGroup of a classic member, and the migration policy', async () => {
     const h = new ConsumerHarness();
     const classic = await stableClassicGroup(h);

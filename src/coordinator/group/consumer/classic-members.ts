@@ -108,7 +108,11 @@ export class ClassicMembersOfConsumerGroups {
         clientHost: ctx.clientHost,
         classicMemberMetadata: { sessionTimeoutMs, supportedProtocols: request.protocols.map((p) => ({ name: p.name, metadata: p.metadata })) },
       };
-      const reconciled = this.heartbeats.advance(group, member, updated, replaced, ownedByTopicId(subscription, this.topics()), records);
+      const existingStatic = instanceId === null ? undefined : group.members.get(group.staticMemberId(instanceId) ?? '');
+      const downgrade = existingStatic !== undefined && this.heartbeats.downgradesReplacing(group, existingStatic);
+      const advanced = this.heartbeats.advance(group, member, updated, replaced, ownedByTopicId(subscription, this.topics()), records, downgrade);
+      const reconciled = advanced.member;
+      if (downgrade) this.heartbeats.downgradeReplacing(group, existingStatic, reconciled, advanced.subscriptionChanged, records);
       const response: JoinGroupResponse = {
         ...createJoinGroupResponse(),
         memberId: reconciled.memberId,
@@ -116,11 +120,14 @@ export class ClassicMembersOfConsumerGroups {
         protocolType: CONSUMER_PROTOCOL_TYPE,
         protocolName: protocolNameOf(reconciled),
       };
-      return outcome(undefined, records, true, (error) => {
+      // A downgrade installed the classic group itself: its records are not replayed.
+      return outcome(undefined, records, !downgrade, (error) => {
         if (error !== null) return;
         this.timer.cancel(consumerJoinKey(groupId, reconciled.memberId));
-        this.heartbeats.scheduleSessionTimeout(groupId, reconciled.memberId, sessionTimeoutMs);
-        this.heartbeats.scheduleSyncTimeout(groupId, reconciled.memberId, request.rebalanceTimeoutMs);
+        if (!downgrade) {
+          this.heartbeats.scheduleSessionTimeout(groupId, reconciled.memberId, sessionTimeoutMs);
+          this.heartbeats.scheduleSyncTimeout(groupId, reconciled.memberId, request.rebalanceTimeoutMs);
+        }
         respond(response);
       });
     } catch (error) {

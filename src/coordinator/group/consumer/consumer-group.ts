@@ -172,9 +172,12 @@ export class ConsumerGroup {
     }
   }
 
-  /** The records that delete the group, in Kafka's order (ConsumerGroup.createGroupTombstoneRecords). */
-  tombstoneRecords(): ConsumerGroupRecord[] {
-    const ids = [...this.members.keys()];
+  /**
+   * The records that delete the group, in Kafka's order (ConsumerGroup.createGroupTombstoneRecords); with `replaced`,
+   * a static member's records go under the id of the member replacing it (createGroupTombstoneRecordsWithReplacedMember).
+   */
+  tombstoneRecords(replaced?: { readonly memberId: string; readonly by: string }): ConsumerGroupRecord[] {
+    const ids = [...this.members.keys()].map((id) => (id === replaced?.memberId ? replaced.by : id));
     return [
       ...ids.map((id) => currentAssignmentTombstone(this.groupId, id)),
       ...ids.map((id) => targetAssignmentTombstone(this.groupId, id)),

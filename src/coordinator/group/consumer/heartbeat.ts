@@ -22,7 +22,7 @@ import type { ConsumerGroupAssignor, TopicPartitions } from './assignor.js';
 import type { ClassicGroup } from '../classic-group.js';
 import { groupTombstone } from '../records.js';
 import { ConsumerGroup, subscriptionTypeOf } from './consumer-group.js';
-import { canDowngradeWithout, classicGroupFromConsumer, consumerGroupFromClassic, validateOnlineUpgrade, type MigrationPolicy } from './migration.js';
+import { canDowngradeWithout, classicGroupFromConsumer, consumerGroupFromClassic, isDowngradeEnabled, validateOnlineUpgrade, type MigrationPolicy } from './migration.js';
 import { reconcile, type OwnedTopicPartitions } from './current-assignment.js';
 import { newMember, sameMember, samePartitionEpochs, subscribedRegexOrNull, type ConsumerGroupMember, type PartitionEpochs } from './member.js';
 import { computeMetadataHash } from './metadata-hash.js';
@@ -216,7 +216,7 @@ export class ConsumerGroupHeartbeats {
       clientHost: ctx.clientHost,
       classicMemberMetadata: null,
     };
-    const reconciled = this.advance(group, member, updated, replaced, owned, records);
+    const reconciled = this.advance(group, member, updated, replaced, owned, records).member;
     this.scheduleSessionTimeout(groupId, reconciled.memberId);
 
     const full = memberEpoch === 0 || (request.rebalanceTimeoutMs !== -1 && request.subscribedTopicNames !== null && owned !== null);
@@ -315,7 +315,9 @@ export class ConsumerGroupHeartbeats {
   /**
    * Steps 1-3 of a member's heartbeat or classic join: the member's records (replacing a static predecessor), a new
    * group epoch when its subscription or the metadata hash changed, a new target assignment when the group epoch is
-   * ahead of it, and the member reconciled towards its target. Returns the reconciled member.
+   * ahead of it, and the member reconciled towards its target. Returns the reconciled member. A static member replacing
+   * one before the group downgrades (`downgrading`) gets no new target assignment, and no reconciliation when its
+   * subscription changed (the classic group rebalances then), as in Kafka's classicGroupJoinToConsumerGroup.
    */
   advance(
     group: ConsumerGroup,
@@ -324,7 +326,8 @@ export class ConsumerGroupHeartbeats {
     replaced: ConsumerGroupMember | undefined,
     owned: OwnedTopicPartitions,
     records: GroupRecord[],
-  ): ConsumerGroupMember {
+    downgrading = false,
+  ): { member: ConsumerGroupMember; subscriptionChanged: boolean } {
     const groupId = group.groupId;
     const now = this.deps.clock.now();
     let updated = updatedMember;
@@ -363,7 +366,7 @@ export class ConsumerGroupHeartbeats {
     // (as Kafka 4.3.1: a heartbeat within it reconciles towards the previous target; the first one after computes it).
     let targetEpoch = group.assignmentEpoch;
     let target: TopicPartitions;
-    if (groupEpoch > group.assignmentEpoch && now - group.assignmentTimestamp >= this.deps.settings(groupId).assignmentIntervalMs) {
+    if (!downgrading && groupEpoch > group.assignmentEpoch && now - group.assignmentTimestamp >= this.deps.settings(groupId).assignmentIntervalMs) {
       const members = new Map(group.members);
       if (replaced !== undefined) members.delete(replaced.memberId);
       const numMembers = members.size + (members.has(updated.memberId) ? 0 : 1);
@@ -390,6 +393,7 @@ export class ConsumerGroupHeartbeats {
     }
 
     // 3. Reconcile the member towards its target.
+    if (downgrading && subscriptionChanged) return { member: updated, subscriptionChanged };
     const before = updated;
     updated = reconcile({
       member: updated,
@@ -412,7 +416,7 @@ export class ConsumerGroupHeartbeats {
       this.scheduleRebalanceTimeout(groupId, updated);
     }
     this.maybeResolveRegex(groupId, updated, this.deps.topics(), group);
-    return updated;
+    return { member: updated, subscriptionChanged };
   }
 
   /** The assignor named by the members most (a member's own choice counts), else the first configured. */
@@ -486,6 +490,31 @@ export class ConsumerGroupHeartbeats {
     const hash = computeMetadataHash(subscribedNames(group, null, leaving, droppedRegexes), this.deps.topics());
     records.push(groupEpochRecord(groupId, group.groupEpoch + 1, hash));
     return outcome(response, records);
+  }
+
+  /**
+   * Kafka's validateOnlineDowngradeWithReplacedMember: a classic static member replacing the group's only
+   * consumer-protocol member downgrades the group, when the policy allows it and the group fits `group.max.size`.
+   */
+  downgradesReplacing(group: ConsumerGroup, replaced: ConsumerGroupMember): boolean {
+    return (
+      replaced.classicMemberMetadata === null &&
+      group.numClassicProtocolMembers === group.members.size - 1 &&
+      isDowngradeEnabled(this.deps.migrationPolicy) &&
+      group.members.size <= this.deps.classicMaxSize
+    );
+  }
+
+  /**
+   * Kafka's convertToClassicGroup for a static member replacement: the consumer group's tombstones (the joining member's
+   * in place of the one it replaces), then the classic group's record; the classic group installed directly, rebalancing
+   * when the joining member's subscription changed. Returns the records, not to be replayed.
+   */
+  downgradeReplacing(group: ConsumerGroup, replaced: ConsumerGroupMember, joining: ConsumerGroupMember, subscriptionChanged: boolean, records: GroupRecord[]): void {
+    const downgraded = classicGroupFromConsumer(group, new Set(), this.deps.topics(), this.deps.clock.now(), joining);
+    for (const id of group.members.keys()) this.cancelTimers(group.groupId, id);
+    records.push(...group.tombstoneRecords({ memberId: replaced.memberId, by: joining.memberId }), downgraded.records.at(-1)!);
+    records.push(...this.deps.installDowngradedGroup(downgraded.classic, subscriptionChanged));
   }
 
   /** Every timer of a member of a consumer group (Kafka's cancelTimers). */

@@ -140,24 +140,33 @@ export function classicGroupFromConsumer(
   leaving: ReadonlySet<string>,
   image: TopicsImage,
   now: number,
+  joining?: ConsumerGroupMember,
 ): { classic: ClassicGroup; records: GroupRecord[] } {
   const classic = new ClassicGroup(group.groupId, 'Stable', now, group.groupEpoch, CONSUMER_PROTOCOL_TYPE);
-  for (const id of memberIdOrder(group.members.keys())) {
-    if (leaving.has(id)) continue;
-    const m = group.members.get(id)!;
+  const add = (m: ConsumerGroupMember): void => {
     const classicMetadata = m.classicMemberMetadata!;
     classic.add(
       new ClassicMember(m.memberId, m.instanceId, m.clientId, m.clientHost, m.rebalanceTimeoutMs, classicMetadata.sessionTimeoutMs, CONSUMER_PROTOCOL_TYPE, classicMetadata.supportedProtocols),
       null,
     );
+  };
+  for (const id of memberIdOrder(group.members.keys())) {
+    const m = group.members.get(id)!;
+    // The static member a joining one replaces is left out; the joining one comes last.
+    if (leaving.has(id) || (joining !== undefined && joining.instanceId !== null && m.instanceId === joining.instanceId)) continue;
+    add(m);
   }
+  const replacedId = joining === undefined ? undefined : group.staticMemberId(joining.instanceId);
+  if (joining !== undefined) add(joining);
   classic.protocolName = classic.selectProtocol();
   classic.subscribedTopics = classic.computeSubscribedTopics();
   const assignments = new Map<string, Buffer>();
   try {
     for (const m of classic.members.values()) {
       const chosen = m.protocols.filter((p) => p.name === classic.protocolName);
-      m.assignment = encodeAssignment(group.targetAssignment.get(m.memberId) ?? new Map(), image, chosen);
+      // The joining static member takes the assignment of the one it replaces.
+      const targetId = joining !== undefined && m.memberId === joining.memberId ? (replacedId ?? m.memberId) : m.memberId;
+      m.assignment = encodeAssignment(group.targetAssignment.get(targetId) ?? new Map(), image, chosen);
       assignments.set(m.memberId, m.assignment);
     }
   } catch (error) {
