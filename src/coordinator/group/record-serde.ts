@@ -109,5 +109,7 @@ function decodeOffsetValue(value: Buffer): OffsetAndMetadata {
     metadata: v.metadata,
     commitTimestamp: Number(v.commitTimestamp),
     expireTimestamp: v.expireTimestamp === NO_TIMESTAMP ? null : Number(v.expireTimestamp),
+    // A commit by topic id (OffsetCommit v10+) keeps it, so the record reads back to its bytes.
+    ...(v.topicId === ZERO_UUID ? {} : { topicId: v.topicId }),
   };
 }

@@ -1,4 +1,4 @@
-// The __consumer_offsets records Kafka 4.3.1 wrote for two consumer groups (test/fixtures/consumer-groups/README.md).
+// The __consumer_offsets records Kafka 4.3.1 wrote for two consumer groups and a mixed one (test/fixtures/consumer-groups/README.md).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { StaticTopicsImage } from '../../../src/coordinator/group/consumer/topics-image.js';
@@ -9,7 +9,7 @@ export interface KafkaRecord {
   readonly value: Buffer | null;
 }
 
-export function kafkaRecords(group: 'g1' | 'g2'): KafkaRecord[] {
+export function kafkaRecords(group: 'g1' | 'g2' | 'mixed'): KafkaRecord[] {
   const file = join(process.cwd(), 'test', 'fixtures', 'consumer-groups', `kafka-4.3.1-${group}.jsonl`);
   return readFileSync(file, 'utf8')
     .trim()
@@ -18,7 +18,7 @@ export function kafkaRecords(group: 'g1' | 'g2'): KafkaRecord[] {
     .map((r) => ({ offset: r.offset, key: Buffer.from(r.key, 'hex'), value: r.value === null ? null : Buffer.from(r.value, 'hex') }));
 }
 
-export function kafkaRecord(group: 'g1' | 'g2', offset: number): KafkaRecord {
+export function kafkaRecord(group: 'g1' | 'g2' | 'mixed', offset: number): KafkaRecord {
   const record = kafkaRecords(group).find((r) => r.offset === offset);
   if (record === undefined) throw new Error(`no record at offset ${offset} of ${group}`);
   return record;

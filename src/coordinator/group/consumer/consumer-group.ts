@@ -4,6 +4,7 @@
  * expressions with the topics they resolved to), which member owns each partition at which epoch, and the state
  * Kafka derives from them. Mutated only by replaying records (consumer/replay.ts), the same at load and live.
  */
+import { javaHashOrder, javaStringHash } from '../../runtime/java-hash-map.js';
 import type { TopicPartitions, SubscriptionType } from './assignor.js';
 import { isReconciledTo, subscribedRegexOrNull, type ConsumerGroupMember, type PartitionEpochs } from './member.js';
 import {
@@ -177,7 +178,8 @@ export class ConsumerGroup {
    * a static member's records go under the id of the member replacing it (createGroupTombstoneRecordsWithReplacedMember).
    */
   tombstoneRecords(replaced?: { readonly memberId: string; readonly by: string }): ConsumerGroupRecord[] {
-    const ids = [...this.members.keys()].map((id) => (id === replaced?.memberId ? replaced.by : id));
+    // Kafka walks its members' HashMap: Java's iteration order of the ids.
+    const ids = javaHashOrder([...this.members.keys()], javaStringHash).map((id) => (id === replaced?.memberId ? replaced.by : id));
     return [
       ...ids.map((id) => currentAssignmentTombstone(this.groupId, id)),
       ...ids.map((id) => targetAssignmentTombstone(this.groupId, id)),
