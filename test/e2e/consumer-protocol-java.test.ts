@@ -119,3 +119,26 @@ test('both protocols in one group: a classic consumer, a consumer-protocol one j
     await broker.close();
   }
 });
+
+test('three classic consumers upgraded one by one to group.protocol=consumer and back: no record lost, partitions exclusive, as against Kafka 4.3.1', { timeout: 300_000 }, async () => {
+  installJavaTools();
+  const broker = await startBroker(resolveBrokerConfig({ listeners: 'PLAINTEXT://127.0.0.1:0', 'gregor.log.engine': 'memory' }));
+  try {
+    const bootstrap = `127.0.0.1:${broker.addresses[0]!.port}`;
+    await runJavaToolOk('kafka-topics', ['--bootstrap-server', bootstrap, '--create', '--topic', 'r', '--partitions', '6']);
+    const printed = await runJava([resolve('test/e2e/java/RollingProtocolUpgrade.java'), bootstrap, 'r', 'rg']);
+    assert.deepEqual(printed, [
+      'classic: 6 partitions, exclusive; read 30 of 30',
+      'm0 now consumer: 6 partitions, exclusive; read 90 of 90',
+      'm1 now consumer: 6 partitions, exclusive; read 150 of 150',
+      'm2 now consumer: 6 partitions, exclusive; read 210 of 210',
+      'm0 now classic: 6 partitions, exclusive; read 270 of 270',
+      'm1 now classic: 6 partitions, exclusive; read 330 of 330',
+      'm2 now classic: 6 partitions, exclusive; read 390 of 390',
+    ]);
+    const listed = await runJavaToolOk('kafka-consumer-groups', ['--bootstrap-server', bootstrap, '--list', '--type']);
+    assert.match(listed, /^rg +Classic +$/m);
+  } finally {
+    await broker.close();
+  }
+});
