@@ -305,7 +305,7 @@ export interface FetchingMember {
 
 const NO_MEMBER: FetchingMember = { memberId: null, memberEpoch: -1 };
 
-/** Kafka's ConsumerGroup.validateMemberEpoch: a classic-speaking request (TxnOffsetCommit) is told ILLEGAL_GENERATION. */
+/** Kafka's ConsumerGroup.validateMemberEpoch: a classic member is told ILLEGAL_GENERATION, a consumer-protocol one STALE_MEMBER_EPOCH. */
 function validateMemberEpoch(received: number, expected: number, classic = false): void {
   if (received === expected) return;
   if (classic) throw new GroupError('ILLEGAL_GENERATION', `The received generation id ${received} does not match the expected member epoch ${expected}.`);
@@ -352,7 +352,9 @@ function validateConsumerOffsetCommit(group: ConsumerGroup, request: OffsetCommi
 /** Kafka's ConsumerGroup.validateOffsetFetch. */
 function validateConsumerOffsetFetch(group: ConsumerGroup, member: FetchingMember): void {
   if (member.memberId === null && member.memberEpoch < 0) return;
-  validateMemberEpoch(member.memberEpoch, consumerMember(group, member.memberId ?? '').memberEpoch);
+  const found = consumerMember(group, member.memberId ?? '');
+  // A classic member is told ILLEGAL_GENERATION, as for its commits.
+  validateMemberEpoch(member.memberEpoch, found.memberEpoch, found.classicMemberMetadata !== null);
 }
 
 /** Kafka's ClassicGroup.validateOffsetCommit. */

@@ -8,6 +8,8 @@
  * - v4+: a new member first gets MEMBER_ID_REQUIRED with its id and must rejoin with it.
  * - v5+: static membership (group.instance.id, FENCED_INSTANCE_ID). v7+: protocol type in the response;
  *   before v7 a null protocol name is sent as "". v8+: reason. v9+: skip_assignment for a static leader.
+ * A non-empty consumer group takes the member as a classic member (KIP-848 mixed groups: the broker assigns, the
+ * response names no leader and no members; coordinator/group/consumer/classic-members.ts).
  */
 import { joinGroupApi, type JoinGroupRequest, type JoinGroupResponse } from '../../protocol/generated/join-group.js';
 import { memberContextOf } from '../../coordinator/request-context.js';

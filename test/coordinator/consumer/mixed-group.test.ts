@@ -181,6 +181,10 @@ describe('mixed groups', () => {
     assert.equal(commit('c1', 1, 0, true), ErrorCode.ILLEGAL_GENERATION, 'TxnOffsetCommit has no STALE_MEMBER_EPOCH');
     assert.equal(commit('', -1, 0, true), ErrorCode.NONE, 'a transactional commit from no member');
     assert.equal(commit('', -1, 0), ErrorCode.UNKNOWN_MEMBER_ID);
+    // OffsetFetch v9+ naming the member: its epoch must match, a classic member's generation too.
+    assert.equal(h.shard.fetchOffsets('g', null, { memberId: classic, memberEpoch: 1 }).errorCode, ErrorCode.NONE);
+    assert.equal(h.shard.fetchOffsets('g', null, { memberId: classic, memberEpoch: 2 }).errorCode, ErrorCode.ILLEGAL_GENERATION);
+    assert.equal(h.shard.fetchOffsets('g', null, { memberId: 'c1', memberEpoch: 1 }).errorCode, ErrorCode.STALE_MEMBER_EPOCH);
   });
 
   test('a classic static member replacing the last consumer-protocol member downgrades the group, keeping its assignment', () => {
