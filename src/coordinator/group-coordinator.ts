@@ -6,7 +6,7 @@
  */
 import { resolveGroupConfig, type BrokerConfig, type GroupConfigLookup } from '../config/index.js';
 import { ErrorCode } from '../protocol/error-codes.js';
-import { ZERO_UUID } from '../protocol/uuid.js';
+import { randomUuid, ZERO_UUID } from '../protocol/uuid.js';
 import type { DescribedGroup } from '../protocol/generated/describe-groups.js';
 import type { HeartbeatRequest, HeartbeatResponse } from '../protocol/generated/heartbeat.js';
 import { createJoinGroupResponse, type JoinGroupRequest, type JoinGroupResponse } from '../protocol/generated/join-group.js';
@@ -83,6 +83,8 @@ export class GroupCoordinator {
     this.shard = new GroupShard(config, this.timer, this.scheduler, newUuid, this.log, {
       topics: () => logStoreTopics(store, rack),
       assignors: options.config['group.consumer.assignors'],
+      // Kafka names a member of a consumer group with a Uuid (22 characters), a classic one clientId-UUID.
+      ...(options.newUuid === undefined ? { newMemberId: randomUuid } : {}),
       maxSize: options.config['group.consumer.max.size'],
       migrationPolicy: migrationPolicyOf(options.config['group.consumer.migration.policy']),
       settings: (groupId) => {

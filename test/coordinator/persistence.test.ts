@@ -11,6 +11,7 @@ import { ErrorCode } from '../../src/protocol/error-codes.js';
 import { createJoinGroupRequest, type JoinGroupResponse } from '../../src/protocol/generated/join-group.js';
 import { createOffsetCommitRequest } from '../../src/protocol/generated/offset-commit.js';
 import { createSyncGroupRequest } from '../../src/protocol/generated/sync-group.js';
+import { createConsumerGroupHeartbeatRequest } from '../../src/protocol/generated/consumer-group-heartbeat.js';
 import { decodeBatchRecords, encodeRecordBatch } from '../../src/protocol/records/index.js';
 import { replayBatches } from '../../src/storage/log-replay.js';
 import { MemoryLogStore } from '../../src/storage/memory/memory-store.js';
@@ -167,4 +168,34 @@ test('a closed coordinator answers COORDINATOR_NOT_AVAILABLE', async () => {
   await coordinator.close();
   assert.equal(coordinator.heartbeat({ groupId: 'g', memberId: 'm', generationId: 1, groupInstanceId: null }).errorCode, ErrorCode.COORDINATOR_NOT_AVAILABLE);
   assert.equal((await coordinator.commitOffsets(commit('g', { t: 1 }), 8))[0]!.partitions[0]!.errorCode, ErrorCode.COORDINATOR_NOT_AVAILABLE);
+});
+
+test('a mixed group through the runtime: a classic member of a consumer group gets a Kafka Uuid id, and the group reloads', async () => {
+  const store = new MemoryLogStore({ nodeId: 1 });
+  await store.createTopic('t', 2);
+  const scheduler = new ManualScheduler(5_000);
+  const coordinator = await GroupCoordinator.open({ store, config, scheduler });
+  await coordinator.ensureTopic();
+  const heartbeat = await coordinator.consumerGroupHeartbeat(
+    { ...ctx, apiVersion: 1 },
+    { ...createConsumerGroupHeartbeatRequest(), groupId: 'mx', memberId: 'c1', memberEpoch: 0, rebalanceTimeoutMs: 30000, subscribedTopicNames: ['t'], topicPartitions: [] },
+  );
+  assert.equal(heartbeat.errorCode, ErrorCode.NONE);
+  const join = (memberId: string): Promise<JoinGroupResponse> =>
+    coordinator.joinGroup(
+      { ...ctx, apiVersion: 9 },
+      { ...createJoinGroupRequest(), groupId: 'mx', memberId, sessionTimeoutMs: 10000, rebalanceTimeoutMs: 30000, protocolType: 'consumer', protocols: [{ name: 'range', metadata: subscription(['t']) }] },
+    );
+  const told = await join('');
+  assert.equal(told.errorCode, ErrorCode.MEMBER_ID_REQUIRED);
+  assert.match(told.memberId, /^[A-Za-z0-9_][A-Za-z0-9_-]{21}$/, "Kafka's Uuid text, not clientId-UUID");
+  const joined = await join(told.memberId);
+  assert.equal(joined.errorCode, ErrorCode.NONE);
+  await coordinator.close();
+
+  const reloaded = await GroupCoordinator.open({ store, config, scheduler });
+  const group = reloaded.shard.consumerGroup('mx')!;
+  assert.deepEqual([...group.members.keys()].sort(), ['c1', told.memberId].sort());
+  assert.equal(group.members.get(told.memberId)!.classicMemberMetadata!.sessionTimeoutMs, 10000);
+  await reloaded.close();
 });

@@ -44,6 +44,8 @@ export interface ConsumerGroupOptions {
   readonly assignors: readonly string[];
   /** `group.consumer.max.size`. */
   readonly maxSize: number;
+  /** A member id the coordinator gives in a consumer group (Kafka's Uuid text); default: the shard's newUuid. */
+  readonly newMemberId?: () => string;
   /** `group.consumer.migration.policy`: which way a group may change protocols while it has members. */
   readonly migrationPolicy?: MigrationPolicy;
   /** The group's `consumer.session.timeout.ms`, `.heartbeat.interval.ms` and `.assignment.interval.ms` (broker values unless overridden). */
@@ -99,7 +101,7 @@ export class GroupShard {
       settings: consumer.settings,
       timer,
       clock,
-      newUuid,
+      newUuid: consumer.newMemberId ?? newUuid,
     });
     this.classicMembers = new ClassicMembersOfConsumerGroups(this.consumerHeartbeats, consumer.topics, timer);
     this.config = config;
