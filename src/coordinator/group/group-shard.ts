@@ -88,7 +88,8 @@ export class GroupShard {
     this.consumerOptions = consumer;
     this.consumerHeartbeats = new ConsumerGroupHeartbeats({
       groups: (groupId) => ({ consumer: this.consumerGroups.get(groupId), classic: this.groups.get(groupId) }),
-      abandonClassicGroup: (classic) => this.membership.abandon(classic),
+      answerParkedRequests: (classic) => this.membership.answerParked(classic, ErrorCode.REBALANCE_IN_PROGRESS),
+      cancelClassicTimers: (classic) => this.membership.cancelTimers(classic),
       installDowngradedGroup: (classic, rebalance) => {
         this.consumerGroups.delete(classic.groupId);
         return this.membership.adopt(classic, rebalance);

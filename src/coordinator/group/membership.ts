@@ -600,14 +600,17 @@ export class Membership {
     }
   }
 
-  /** A group being upgraded (Kafka's convertToConsumerGroup): its parked requests answered REBALANCE_IN_PROGRESS, its timers cancelled. */
-  abandon(group: ClassicGroup): void {
+  /** Kafka's completeAllJoinFutures and completeAllSyncFutures: every parked request answered with the error. */
+  answerParked(group: ClassicGroup, errorCode: number): void {
     for (const member of group.members.values()) {
-      group.completeJoin(member, joinResponse({ memberId: member.memberId, errorCode: ErrorCode.REBALANCE_IN_PROGRESS }));
-      group.completeSync(member, syncResponse({ errorCode: ErrorCode.REBALANCE_IN_PROGRESS }));
-      this.timer.cancel(heartbeatKey(group.groupId, member.memberId));
+      group.completeJoin(member, joinResponse({ memberId: member.memberId, errorCode }));
+      group.completeSync(member, syncResponse({ errorCode }));
     }
-    for (const memberId of group.pendingJoinMembers) this.timer.cancel(heartbeatKey(group.groupId, memberId));
+  }
+
+  /** A group upgraded to a consumer group: its heartbeat, join and sync timers cancelled. */
+  cancelTimers(group: ClassicGroup): void {
+    for (const memberId of [...group.members.keys(), ...group.pendingJoinMembers]) this.timer.cancel(heartbeatKey(group.groupId, memberId));
     this.timer.cancel(joinKey(group.groupId));
     this.timer.cancel(syncKey(group.groupId));
   }
@@ -624,12 +627,7 @@ export class Membership {
 
   /** Completes every parked request (broker shutdown): members rejoin elsewhere, as when Kafka unloads a partition. */
   unload(): void {
-    for (const group of this.groups.values()) {
-      for (const member of group.members.values()) {
-        group.completeJoin(member, joinResponse({ memberId: member.memberId, errorCode: ErrorCode.NOT_COORDINATOR }));
-        group.completeSync(member, syncResponse({ errorCode: ErrorCode.NOT_COORDINATOR }));
-      }
-    }
+    for (const group of this.groups.values()) this.answerParked(group, ErrorCode.NOT_COORDINATOR);
   }
 }
 

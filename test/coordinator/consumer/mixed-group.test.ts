@@ -124,6 +124,17 @@ describe('mixed groups', () => {
     assert.deepEqual([...afterRestart.shard.group('g')!.members.keys()], [classic]);
   });
 
+  test('a classic group upgraded while rebalancing: the parked JoinGroup is told to rejoin, its member converted', async () => {
+    const h = new ConsumerHarness();
+    const first = await stableClassicGroup(h);
+    const { memberId: second, pending } = h.joinNew();
+    assert.equal(h.shard.groupState('g'), 'PreparingRebalance');
+    assert.equal(pending.done, false);
+    assert.equal(h.joinConsumer('c1').errorCode, ErrorCode.NONE);
+    assert.deepEqual([pending.get().errorCode, pending.get().memberId], [ErrorCode.REBALANCE_IN_PROGRESS, second]);
+    assert.deepEqual([...h.shard.consumerGroup('g')!.members.keys()].sort(), [first, second, 'c1'].sort());
+  });
+
   test("a classic member's session expires in a consumer group: it is fenced", async () => {
     const h = new ConsumerHarness();
     const classic = await stableClassicGroup(h);

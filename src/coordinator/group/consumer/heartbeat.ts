@@ -58,8 +58,10 @@ export interface ConsumerGroupSettings {
 export interface ConsumerGroupHeartbeatDeps {
   /** The group registered under that id, of either protocol (at most one is set). */
   readonly groups: (groupId: string) => { readonly consumer?: ConsumerGroup; readonly classic?: ClassicGroup };
-  /** A classic group being upgraded: its parked JoinGroup/SyncGroup requests answered REBALANCE_IN_PROGRESS, its timers cancelled. */
-  readonly abandonClassicGroup: (classic: ClassicGroup) => void;
+  /** A classic group being upgraded: its parked JoinGroup/SyncGroup requests answered REBALANCE_IN_PROGRESS. */
+  readonly answerParkedRequests: (classic: ClassicGroup) => void;
+  /** A classic group upgraded: its members' heartbeat, join and sync timers cancelled. */
+  readonly cancelClassicTimers: (classic: ClassicGroup) => void;
   /**
    * Installs the classic group a downgrade built in place of the consumer group (Kafka updates this state directly,
    * the records are not replayed), schedules its members' heartbeats and starts its rebalance when `rebalance`.
@@ -245,9 +247,11 @@ export class ConsumerGroupHeartbeats {
     }
     if (!create) throw new GroupError('GROUP_ID_NOT_FOUND', `Group ${groupId} is not a consumer group.`);
     validateOnlineUpgrade(classic, this.deps.migrationPolicy, this.deps.maxSize);
+    // Its parked requests are told to rejoin first (as Kafka does, even when the conversion then fails).
+    this.deps.answerParkedRequests(classic);
     const converted = consumerGroupFromClassic(classic, this.deps.topics());
-    // Its members are told to rejoin; their classic timers give way to the consumer group's session timeouts.
-    this.deps.abandonClassicGroup(classic);
+    // Its classic timers give way to the consumer group's session timeouts.
+    this.deps.cancelClassicTimers(classic);
     records.push(...converted.records);
     for (const member of converted.group.members.values()) {
       this.scheduleSessionTimeout(groupId, member.memberId, member.classicMemberMetadata?.sessionTimeoutMs);
