@@ -148,6 +148,33 @@ describe('mixed groups', () => {
     assert.equal(h.heartbeat(classic, 1), ErrorCode.UNKNOWN_MEMBER_ID);
   });
 
+  test('a classic member told to rejoin that does not within its rebalance timeout is fenced, heartbeats or not', async () => {
+    const h = new ConsumerHarness();
+    const classic = await stableClassicGroup(h);
+    h.joinConsumer('c1');
+    for (let t = 0; t < 30000; t += 5000) {
+      assert.equal(h.heartbeat(classic, 1), ErrorCode.REBALANCE_IN_PROGRESS);
+      h.hb({ memberId: 'c1', memberEpoch: 2 });
+      await h.advance(5000);
+    }
+    assert.deepEqual([...h.shard.consumerGroup('g')!.members.keys()], ['c1']);
+    // One that joins but never syncs is fenced after its rebalance timeout too.
+    const joined = h.join({}).get();
+    const rejoined = h.join({ memberId: joined.memberId }).get();
+    assert.equal(rejoined.errorCode, ErrorCode.NONE);
+    assert.equal(h.shard.consumerGroup('g')!.members.size, 2);
+    // Its heartbeats keep its session (10 s) alive; the sync deadline (30 s) is what fences it.
+    for (let t = 0; t < 25000; t += 5000) {
+      await h.advance(5000);
+      h.heartbeat(rejoined.memberId, rejoined.generationId);
+      h.hb({ memberId: 'c1', memberEpoch: h.shard.consumerGroup('g')!.members.get('c1')!.memberEpoch });
+    }
+    await h.advance(4999);
+    assert.equal(h.shard.consumerGroup('g')!.members.has(rejoined.memberId), true, 'still there at 29999 ms');
+    await h.advance(1);
+    assert.equal(h.shard.consumerGroup('g')!.members.has(rejoined.memberId), false);
+  });
+
   test('after a restart every member of a mixed group has the group session timeout until it heartbeats', async () => {
     const h = new ConsumerHarness();
     const classic = await stableClassicGroup(h);
