@@ -89,7 +89,6 @@ export class GroupShard {
     this.consumerHeartbeats = new ConsumerGroupHeartbeats({
       groups: (groupId) => ({ consumer: this.consumerGroups.get(groupId), classic: this.groups.get(groupId) }),
       answerParkedRequests: (classic) => this.membership.answerParked(classic, ErrorCode.REBALANCE_IN_PROGRESS),
-      cancelClassicTimers: (classic) => this.membership.cancelTimers(classic),
       installDowngradedGroup: (classic, rebalance) => {
         this.consumerGroups.delete(classic.groupId);
         return this.membership.adopt(classic, rebalance);
@@ -294,6 +293,9 @@ export class GroupShard {
   }
 
   private removeGroup(groupId: string): void {
+    // A classic group's timers go with it (an upgrade, a deletion): none may fire on a later group of that id.
+    const classic = this.groups.get(groupId);
+    if (classic !== undefined) this.membership.cancelTimers(classic);
     this.groups.delete(groupId);
     this.consumerGroups.delete(groupId);
   }

@@ -214,6 +214,7 @@ describe('ConsumerGroupHeartbeat', () => {
         'ServerAssignor sticky is not supported. Supported assignors: uniform, range.',
       ],
       [{ groupId: 'nope', memberId: 'm', memberEpoch: 3 }, ErrorCode.GROUP_ID_NOT_FOUND, 'Consumer group nope not found.'],
+      [{ groupId: 'nope', memberId: 'm', memberEpoch: -1 }, ErrorCode.GROUP_ID_NOT_FOUND, 'Group nope not found.'],
     ];
     for (const [fields, code, message] of cases) {
       const r = h.hb(fields);

@@ -135,6 +135,18 @@ describe('mixed groups', () => {
     assert.deepEqual([...h.shard.consumerGroup('g')!.members.keys()].sort(), [first, second, 'c1'].sort());
   });
 
+  test('an upgrade the joining member cannot finish leaves the classic group as it was, its sessions running', async () => {
+    const h = new ConsumerHarness({ maxSize: 1 });
+    const classic = await stableClassicGroup(h);
+    const r = h.joinConsumer('c1');
+    assert.deepEqual([r.errorCode, r.errorMessage], [ErrorCode.GROUP_MAX_SIZE_REACHED, 'The consumer group has reached its maximum capacity of 1 members.']);
+    assert.equal(h.shard.groupState('g'), 'Stable');
+    assert.equal(h.heartbeat(classic, 1), ErrorCode.NONE);
+    // Its session (10 s) still expires it.
+    await h.advance(10001);
+    assert.equal(h.shard.group('g')!.members.has(classic), false);
+  });
+
   test("a classic member's session expires in a consumer group: it is fenced", async () => {
     const h = new ConsumerHarness();
     const classic = await stableClassicGroup(h);

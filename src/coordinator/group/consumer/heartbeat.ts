@@ -60,8 +60,6 @@ export interface ConsumerGroupHeartbeatDeps {
   readonly groups: (groupId: string) => { readonly consumer?: ConsumerGroup; readonly classic?: ClassicGroup };
   /** A classic group being upgraded: its parked JoinGroup/SyncGroup requests answered REBALANCE_IN_PROGRESS. */
   readonly answerParkedRequests: (classic: ClassicGroup) => void;
-  /** A classic group upgraded: its members' heartbeat, join and sync timers cancelled. */
-  readonly cancelClassicTimers: (classic: ClassicGroup) => void;
   /**
    * Installs the classic group a downgrade built in place of the consumer group (Kafka updates this state directly,
    * the records are not replayed), schedules its members' heartbeats and starts its rebalance when `rebalance`.
@@ -249,9 +247,8 @@ export class ConsumerGroupHeartbeats {
     validateOnlineUpgrade(classic, this.deps.migrationPolicy, this.deps.maxSize);
     // Its parked requests are told to rejoin first (as Kafka does, even when the conversion then fails).
     this.deps.answerParkedRequests(classic);
+    // Its classic timers go when its tombstone is replayed (a heartbeat failing after this writes nothing).
     const converted = consumerGroupFromClassic(classic, this.deps.topics());
-    // Its classic timers give way to the consumer group's session timeouts.
-    this.deps.cancelClassicTimers(classic);
     records.push(...converted.records);
     for (const member of converted.group.members.values()) {
       this.scheduleSessionTimeout(groupId, member.memberId, member.classicMemberMetadata?.sessionTimeoutMs);
@@ -439,7 +436,12 @@ export class ConsumerGroupHeartbeats {
   /** -1 leaves (the member's records are deleted, the group epoch bumped); -2 keeps a static member's assignment until its session expires. */
   private leave(request: ConsumerGroupHeartbeatRequest): Outcome<ConsumerGroupHeartbeatResponse> {
     const { groupId, memberId, instanceId } = request;
-    const group = this.consumerGroupOf(groupId, false, []);
+    // Kafka's consumerGroup(groupId): a missing group is "Group ... not found." here.
+    const found = this.deps.groups(groupId);
+    if (found.consumer === undefined) {
+      throw new GroupError('GROUP_ID_NOT_FOUND', found.classic === undefined ? `Group ${groupId} not found.` : `Group ${groupId} is not a consumer group.`);
+    }
+    const group = found.consumer;
     let member: ConsumerGroupMember | undefined;
     if (instanceId === null) {
       member = group.members.get(memberId);
