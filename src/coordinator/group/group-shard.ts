@@ -33,6 +33,9 @@ import type { GroupConfig } from './group-config.js';
 import { groupMetadataValue, Membership, type Clock, type MemberContext } from './membership.js';
 import { OffsetOps, OffsetStore, type FetchedGroup, type FetchingMember, type FetchTopic } from './offsets.js';
 import { groupTombstone, type GroupRecord, type OffsetCommitRecord } from './records.js';
+import { isShareGroupRecord } from './share/records.js';
+import { replayShareRecord, type ShareGroupStore } from './share/replay.js';
+import { ShareGroup, SHARE_GROUP_TYPE } from './share/share-group.js';
 
 export const CLASSIC_GROUP_TYPE = 'classic';
 
@@ -57,8 +60,13 @@ export const DEFAULT_CONSUMER_GROUP_OPTIONS: ConsumerGroupOptions = {
 
 export class GroupShard {
   private readonly groups = new Map<string, ClassicGroup>();
-  /** A group id is in one of the two maps at most. */
+  /** A group id is in one of the three maps at most. */
   private readonly consumerGroups = new Map<string, ConsumerGroup>();
+  private readonly shareGroups = new Map<string, ShareGroup>();
+  private readonly shareGroupStore: ShareGroupStore = {
+    shareGroup: (groupId, create) => this.persistedShareGroup(groupId, create),
+    removeGroup: (groupId) => this.removeGroup(groupId),
+  };
   private readonly consumerGroupStore: ConsumerGroupStore = {
     consumerGroup: (groupId, create) => this.persistedConsumerGroup(groupId, create),
     removeGroup: (groupId) => this.removeGroup(groupId),
@@ -69,6 +77,8 @@ export class GroupShard {
   private readonly consumerHeartbeats: ConsumerGroupHeartbeats;
   private readonly consumerOptions: ConsumerGroupOptions;
 
+  private readonly clock: Clock;
+
   constructor(
     config: GroupConfig,
     timer: CoordinatorTimer<Outcome<void>>,
@@ -77,6 +87,7 @@ export class GroupShard {
     log?: Log,
     consumer: ConsumerGroupOptions = DEFAULT_CONSUMER_GROUP_OPTIONS,
   ) {
+    this.clock = clock;
     this.membership = new Membership(this.groups, config, timer, clock, newUuid, log);
     this.offsetOps = new OffsetOps(this.groups, this.offsets, this.membership, config, clock, this.consumerGroups);
     this.consumerOptions = consumer;
@@ -166,7 +177,9 @@ export class GroupShard {
       authorizedOperations: -2147483648,
     };
     // Kafka 4.3.1 describes the empty group id like any other; DescribeGroups before v6 turns this into NONE.
-    if (this.consumerGroups.has(groupId)) return { ...described, errorCode: ErrorCode.GROUP_ID_NOT_FOUND, errorMessage: `Group ${groupId} is not a classic group.` };
+    if (this.consumerGroups.has(groupId) || this.shareGroups.has(groupId)) {
+      return { ...described, errorCode: ErrorCode.GROUP_ID_NOT_FOUND, errorMessage: `Group ${groupId} is not a classic group.` };
+    }
     if (group === undefined) return { ...described, errorCode: ErrorCode.GROUP_ID_NOT_FOUND, errorMessage: `Group ${groupId} not found.` };
     // Member metadata and assignments are shown only once the group is Stable.
     const stable = group.is('Stable');
@@ -201,6 +214,11 @@ export class GroupShard {
       if (types.size > 0 && !types.has(CONSUMER_GROUP_TYPE)) continue;
       listed.push({ groupId: group.groupId, protocolType: CONSUMER_GROUP_TYPE, groupState: group.state, groupType: CONSUMER_GROUP_TYPE });
     }
+    for (const group of this.shareGroups.values()) {
+      if (states.size > 0 && !states.has(group.state.toLowerCase())) continue;
+      if (types.size > 0 && !types.has(SHARE_GROUP_TYPE)) continue;
+      listed.push({ groupId: group.groupId, protocolType: SHARE_GROUP_TYPE, groupState: group.state, groupType: SHARE_GROUP_TYPE });
+    }
     return listed;
   }
 
@@ -213,6 +231,12 @@ export class GroupShard {
         if (consumerGroup.members.size > 0) return { groupId, errorCode: ErrorCode.NON_EMPTY_GROUP };
         this.offsetOps.deleteAll(groupId, records);
         records.push(...consumerGroup.tombstoneRecords());
+        return { groupId, errorCode: ErrorCode.NONE };
+      }
+      const shareGroup = this.shareGroups.get(groupId);
+      if (shareGroup !== undefined) {
+        if (shareGroup.members.size > 0) return { groupId, errorCode: ErrorCode.NON_EMPTY_GROUP };
+        records.push(...shareGroup.tombstoneRecords());
         return { groupId, errorCode: ErrorCode.NONE };
       }
       const group = this.groups.get(groupId);
@@ -248,6 +272,10 @@ export class GroupShard {
       replayConsumerRecord(this.consumerGroupStore, record);
       return;
     }
+    if (isShareGroupRecord(record)) {
+      replayShareRecord(this.shareGroupStore, record, this.clock.now());
+      return;
+    }
     if (record.type === 'offset') {
       // Offsets of a group unknown so far belong to a "simple" group (commits outside group management).
       if (record.value !== null && !this.groups.has(record.group) && !this.consumerGroups.has(record.group)) {
@@ -268,6 +296,21 @@ export class GroupShard {
   private removeGroup(groupId: string): void {
     this.groups.delete(groupId);
     this.consumerGroups.delete(groupId);
+    this.shareGroups.delete(groupId);
+  }
+
+  /** Kafka's getOrMaybeCreatePersistedShareGroup: a group of another type under the id is refused. */
+  private persistedShareGroup(groupId: string, create: boolean): ShareGroup | undefined {
+    const existing = this.shareGroups.get(groupId);
+    if (existing !== undefined) return existing;
+    if (this.groups.has(groupId) || this.consumerGroups.has(groupId)) {
+      if (!create) return undefined;
+      throw new Error(`Group ${groupId} is not a share group.`);
+    }
+    if (!create) return undefined;
+    const group = new ShareGroup(groupId);
+    this.shareGroups.set(groupId, group);
+    return group;
   }
 
   /**
@@ -278,7 +321,7 @@ export class GroupShard {
     const group = this.consumerGroups.get(groupId);
     if (group !== undefined) return group;
     const classic = this.groups.get(groupId);
-    if (classic !== undefined && !classic.is('Empty')) throw new GroupError('GROUP_ID_NOT_FOUND', `Group ${groupId} is not a consumer group.`);
+    if ((classic !== undefined && !classic.is('Empty')) || this.shareGroups.has(groupId)) throw new GroupError('GROUP_ID_NOT_FOUND', `Group ${groupId} is not a consumer group.`);
     return undefined;
   }
 
@@ -289,6 +332,10 @@ export class GroupShard {
   private persistedConsumerGroup(groupId: string, create: boolean): ConsumerGroup | undefined {
     const existing = this.consumerGroups.get(groupId);
     if (existing !== undefined) return existing;
+    if (this.shareGroups.has(groupId)) {
+      if (!create) return undefined;
+      throw new Error(`Group ${groupId} is not a consumer group`);
+    }
     const classic = this.groups.get(groupId);
     if (classic === undefined && !create) return undefined;
     if (classic !== undefined && !(classic.protocolType === null && classic.members.size === 0)) throw new Error(`Group ${groupId} is not a consumer group`);
@@ -314,6 +361,10 @@ export class GroupShard {
 
   consumerGroup(groupId: string): ConsumerGroup | undefined {
     return this.consumerGroups.get(groupId);
+  }
+
+  shareGroup(groupId: string): ShareGroup | undefined {
+    return this.shareGroups.get(groupId);
   }
 
   groupState(groupId: string): GroupState | 'Dead' {
