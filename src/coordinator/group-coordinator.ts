@@ -26,6 +26,12 @@ import {
   type ConsumerGroupHeartbeatRequest,
   type ConsumerGroupHeartbeatResponse,
 } from '../protocol/generated/consumer-group-heartbeat.js';
+import { createDescribedGroup as createShareDescribedGroup, type ShareGroupDescribeResponse } from '../protocol/generated/share-group-describe.js';
+import {
+  createShareGroupHeartbeatResponse,
+  type ShareGroupHeartbeatRequest,
+  type ShareGroupHeartbeatResponse,
+} from '../protocol/generated/share-group-heartbeat.js';
 import { logStoreTopics } from './group/consumer/log-store-topics.js';
 import { loadXxh3 } from './group/consumer/xxh3.js';
 import { groupConfigFrom } from './group/group-config.js';
@@ -91,6 +97,16 @@ export class GroupCoordinator {
           assignmentIntervalMs: values['consumer.assignment.interval.ms'],
         };
       },
+    }, {
+      maxSize: options.config['group.share.max.size'],
+      settings: (groupId) => {
+        const values = this.groupConfig(groupId);
+        return {
+          sessionTimeoutMs: values['share.session.timeout.ms'],
+          heartbeatIntervalMs: values['share.heartbeat.interval.ms'],
+          assignmentIntervalMs: values['share.assignment.interval.ms'],
+        };
+      },
     });
     this.offsetsLog = new OffsetsLog(options.store, options.config, () => this.scheduler.now());
     this.cleanupIntervalMs = config.offsetsRetentionCheckIntervalMs;
@@ -152,27 +168,44 @@ export class GroupCoordinator {
   }
 
   /** ConsumerGroupHeartbeat (KIP-848): the answer once the records it wrote are in the log. */
-  async consumerGroupHeartbeat(ctx: MemberContext, request: ConsumerGroupHeartbeatRequest): Promise<ConsumerGroupHeartbeatResponse> {
-    const unavailable = (): ConsumerGroupHeartbeatResponse => ({ ...createConsumerGroupHeartbeatResponse(), errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE });
+  consumerGroupHeartbeat(ctx: MemberContext, request: ConsumerGroupHeartbeatRequest): Promise<ConsumerGroupHeartbeatResponse> {
+    return this.modernHeartbeat(() => this.shard.consumerGroupHeartbeat(ctx, request), createConsumerGroupHeartbeatResponse);
+  }
+
+  consumerGroupDescribe(groupIds: readonly string[]): ConsumerGroupDescribeResponse['groups'] {
+    if (!this.active) return this.unavailableGroups(groupIds, createDescribedGroup);
+    return this.shard.consumerGroupDescribe(groupIds);
+  }
+
+  /** ShareGroupHeartbeat (KIP-932): the answer once the records it wrote are in the log. */
+  shareGroupHeartbeat(ctx: MemberContext, request: ShareGroupHeartbeatRequest): Promise<ShareGroupHeartbeatResponse> {
+    return this.modernHeartbeat(() => this.shard.shareGroupHeartbeat(ctx, request), createShareGroupHeartbeatResponse);
+  }
+
+  shareGroupDescribe(groupIds: readonly string[]): ShareGroupDescribeResponse['groups'] {
+    if (!this.active) return this.unavailableGroups(groupIds, createShareDescribedGroup);
+    return this.shard.shareGroupDescribe(groupIds);
+  }
+
+  private xxh3Loaded: Promise<void> | undefined;
+
+  /** A consumer or share group heartbeat: COORDINATOR_NOT_AVAILABLE while inactive or when its records cannot be written. */
+  private async modernHeartbeat<R extends { errorCode: number }>(run: () => Outcome<R>, empty: () => R): Promise<R> {
+    const unavailable = (): R => ({ ...empty(), errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE });
     if (!this.active) return unavailable();
-    // The metadata hash's XXH3 is loaded on the first consumer group request, not at start-up.
+    // The metadata hash's XXH3 is loaded on the first consumer or share group request, not at start-up.
     await (this.xxh3Loaded ??= loadXxh3());
     if (!this.active) return unavailable();
     try {
-      return await this.apply(this.shard.consumerGroupHeartbeat(ctx, request));
+      return await this.apply(run());
     } catch {
       return unavailable();
     }
   }
 
-  consumerGroupDescribe(groupIds: readonly string[]): ConsumerGroupDescribeResponse['groups'] {
-    if (!this.active) {
-      return groupIds.map((groupId) => ({ ...createDescribedGroup(), groupId, errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, authorizedOperations: -2147483648 }));
-    }
-    return this.shard.consumerGroupDescribe(groupIds);
+  private unavailableGroups<G extends { groupId: string; errorCode: number; authorizedOperations: number }>(groupIds: readonly string[], empty: () => G): G[] {
+    return groupIds.map((groupId) => ({ ...empty(), groupId, errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, authorizedOperations: -2147483648 }));
   }
-
-  private xxh3Loaded: Promise<void> | undefined;
 
   async leaveGroup(groupId: string, members: readonly MemberIdentity[]): Promise<{ errorCode: number; members: MemberResponse[] }> {
     if (!this.active) return { errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, members: [] };

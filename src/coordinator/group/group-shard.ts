@@ -36,6 +36,10 @@ import { groupTombstone, type GroupRecord, type OffsetCommitRecord } from './rec
 import { isShareGroupRecord } from './share/records.js';
 import { replayShareRecord, type ShareGroupStore } from './share/replay.js';
 import { ShareGroup, SHARE_GROUP_TYPE } from './share/share-group.js';
+import { describeShareGroup } from './share/describe.js';
+import { ShareGroupHeartbeats, type ShareGroupSettings } from './share/heartbeat.js';
+import type { ShareGroupDescribeResponse } from '../../protocol/generated/share-group-describe.js';
+import type { ShareGroupHeartbeatRequest, ShareGroupHeartbeatResponse } from '../../protocol/generated/share-group-heartbeat.js';
 
 export const CLASSIC_GROUP_TYPE = 'classic';
 
@@ -58,6 +62,23 @@ export const DEFAULT_CONSUMER_GROUP_OPTIONS: ConsumerGroupOptions = {
   settings: () => ({ sessionTimeoutMs: 45000, heartbeatIntervalMs: 5000, assignmentIntervalMs: 1000 }),
 };
 
+/** What share groups (KIP-932) need: their size bound and each group's timeouts (the topics are the consumer options'). */
+export interface ShareGroupOptions {
+  /** `group.share.max.size`. */
+  readonly maxSize: number;
+  /** The group's `share.session.timeout.ms`, `.heartbeat.interval.ms` and `.assignment.interval.ms`. */
+  readonly settings: (groupId: string) => ShareGroupSettings;
+}
+
+/** Kafka 4.3.1's defaults. */
+export const DEFAULT_SHARE_GROUP_OPTIONS: ShareGroupOptions = {
+  maxSize: 200,
+  settings: () => ({ sessionTimeoutMs: 45000, heartbeatIntervalMs: 5000, assignmentIntervalMs: 1000 }),
+};
+
+/** `group.share.initialize.retry.interval.ms` (Kafka's default; an internal setting): a share partition's initialization older than this is tried again. */
+const SHARE_INITIALIZE_RETRY_INTERVAL_MS = 30000;
+
 export class GroupShard {
   private readonly groups = new Map<string, ClassicGroup>();
   /** A group id is in one of the three maps at most. */
@@ -76,6 +97,7 @@ export class GroupShard {
   private readonly offsetOps: OffsetOps;
   private readonly consumerHeartbeats: ConsumerGroupHeartbeats;
   private readonly consumerOptions: ConsumerGroupOptions;
+  private readonly shareHeartbeats: ShareGroupHeartbeats;
 
   private readonly clock: Clock;
 
@@ -86,6 +108,7 @@ export class GroupShard {
     newUuid: () => string,
     log?: Log,
     consumer: ConsumerGroupOptions = DEFAULT_CONSUMER_GROUP_OPTIONS,
+    share: ShareGroupOptions = DEFAULT_SHARE_GROUP_OPTIONS,
   ) {
     this.clock = clock;
     this.membership = new Membership(this.groups, config, timer, clock, newUuid, log);
@@ -101,6 +124,15 @@ export class GroupShard {
       timer,
       clock,
       newUuid,
+    });
+    this.shareHeartbeats = new ShareGroupHeartbeats({
+      shareGroup: (groupId) => this.liveShareGroup(groupId),
+      topics: consumer.topics,
+      maxSize: share.maxSize,
+      initializeRetryIntervalMs: SHARE_INITIALIZE_RETRY_INTERVAL_MS,
+      settings: share.settings,
+      timer,
+      clock,
     });
   }
 
@@ -139,6 +171,17 @@ export class GroupShard {
 
   consumerGroupHeartbeat(ctx: MemberContext, request: ConsumerGroupHeartbeatRequest): Outcome<ConsumerGroupHeartbeatResponse> {
     return this.consumerHeartbeats.heartbeat(ctx, request);
+  }
+
+  shareGroupHeartbeat(ctx: MemberContext, request: ShareGroupHeartbeatRequest): Outcome<ShareGroupHeartbeatResponse> {
+    return this.shareHeartbeats.heartbeat(ctx, request);
+  }
+
+  shareGroupDescribe(groupIds: readonly string[]): ShareGroupDescribeResponse['groups'] {
+    const image = this.consumerOptions.topics();
+    return groupIds.map((groupId) =>
+      describeShareGroup(groupId, this.shareGroups.get(groupId), this.groups.has(groupId) || this.consumerGroups.has(groupId), image),
+    );
   }
 
   consumerGroupDescribe(groupIds: readonly string[]): ConsumerGroupDescribeResponse['groups'] {
@@ -299,6 +342,14 @@ export class GroupShard {
     this.shareGroups.delete(groupId);
   }
 
+  /** The share group a heartbeat addresses: undefined when none; a group of another type is refused as Kafka does. */
+  private liveShareGroup(groupId: string): ShareGroup | undefined {
+    const group = this.shareGroups.get(groupId);
+    if (group !== undefined) return group;
+    if (this.groups.has(groupId) || this.consumerGroups.has(groupId)) throw new GroupError('GROUP_ID_NOT_FOUND', `Group ${groupId} is not a share group.`);
+    return undefined;
+  }
+
   /** Kafka's getOrMaybeCreatePersistedShareGroup: a group of another type under the id is refused. */
   private persistedShareGroup(groupId: string, create: boolean): ShareGroup | undefined {
     const existing = this.shareGroups.get(groupId);
@@ -347,6 +398,8 @@ export class GroupShard {
 
   onLoaded(): void {
     this.membership.onLoaded();
+    // Kafka's onLoaded: every loaded share member's session starts over.
+    for (const group of this.shareGroups.values()) for (const memberId of group.members.keys()) this.shareHeartbeats.startSession(group.groupId, memberId);
   }
 
   unload(): void {

@@ -46,11 +46,11 @@ export function sameShareMember(a: ShareGroupMember, b: ShareGroupMember): boole
     a.rackId === b.rackId &&
     a.clientId === b.clientId &&
     a.clientHost === b.clientHost &&
-    sameNames(a.subscribedTopicNames, b.subscribedTopicNames) &&
+    sameSet(a.subscribedTopicNames, b.subscribedTopicNames) &&
     sameAssignment(a.assignedPartitions, b.assignedPartitions)
   );
 }
 
-export function sameNames(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+export function sameSet<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): boolean {
   return a.size === b.size && [...a].every((t) => b.has(t));
 }

@@ -49,12 +49,14 @@ export function replayShareRecord(store: ShareGroupStore, record: ShareGroupReco
     case 'share-target':
       if (record.value !== null) {
         group.assignmentEpoch = record.value.assignmentEpoch;
+        group.assignmentTimestamp = Number(record.value.assignmentTimestamp);
         return;
       }
       if (group.targetAssignment.size > 0) {
         throw new Error(`Received a tombstone record to delete target assignment of ${group.groupId} but the assignment still has ${group.targetAssignment.size} members.`);
       }
       group.assignmentEpoch = -1;
+      group.assignmentTimestamp = 0;
       return;
     case 'share-target-member':
       if (record.value === null) group.targetAssignment.delete(record.memberId);

@@ -28,6 +28,7 @@ export class ShareGroup {
   groupEpoch = 1;
   metadataHash = 0n;
   assignmentEpoch = 1;
+  assignmentTimestamp = 0;
   readonly members = new Map<string, ShareGroupMember>();
   readonly targetAssignment = new Map<string, TopicPartitions>();
   /** topic name → how many members subscribe to it. */

@@ -1,0 +1,157 @@
+// ShareGroupHeartbeat through the GroupShard state machine (records replayed as the runtime does), with the injected
+// clock: Kafka 4.3.1's own run replayed record for record, session expiry, the request checks and their messages,
+// partitions shared by more members than there are partitions, and the group APIs' view of share groups.
+import { before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ErrorCode } from '../../../src/protocol/error-codes.js';
+import { createShareGroupHeartbeatRequest, type ShareGroupHeartbeatRequest, type ShareGroupHeartbeatResponse } from '../../../src/protocol/generated/share-group-heartbeat.js';
+import { StaticTopicsImage, type TopicsImage } from '../../../src/coordinator/group/consumer/topics-image.js';
+import { loadXxh3 } from '../../../src/coordinator/group/consumer/xxh3.js';
+import { encodeRecordKey, encodeRecordValue } from '../../../src/coordinator/group/record-serde.js';
+import { GroupHarness } from '../group-harness.js';
+import { kafkaShareRecords, MEMBER_A, MEMBER_B, SHARE_IMAGE } from './kafka-records.js';
+
+before(loadXxh3);
+
+class ShareHarness extends GroupHarness {
+  topics: TopicsImage;
+
+  constructor(topics: TopicsImage, options: { maxSize?: number; sessionTimeoutMs?: number } = {}) {
+    super(
+      {},
+      { topics: () => this.topics, assignors: ['uniform'], maxSize: 100, settings: () => ({ sessionTimeoutMs: 45000, heartbeatIntervalMs: 5000, assignmentIntervalMs: 1000 }) },
+      { maxSize: options.maxSize ?? 200, settings: () => ({ sessionTimeoutMs: options.sessionTimeoutMs ?? 45000, heartbeatIntervalMs: 5000, assignmentIntervalMs: 1000 }) },
+    );
+    this.topics = topics;
+  }
+
+  hb(fields: Partial<ShareGroupHeartbeatRequest>, clientId = 'c'): ShareGroupHeartbeatResponse {
+    const request: ShareGroupHeartbeatRequest = { ...createShareGroupHeartbeatRequest(), groupId: 's1', ...fields };
+    return this.apply(this.shard.shareGroupHeartbeat({ clientId, clientHost: '/127.0.0.1', apiVersion: 1 }, request));
+  }
+
+  /** Moves the clock to `time` (ms since the epoch), running what falls due. */
+  async at(time: number): Promise<void> {
+    await this.advance(time - this.scheduler.now());
+  }
+}
+
+/** The response's assignment as sorted partition numbers (null: none sent). */
+const assigned = (r: ShareGroupHeartbeatResponse): number[] | null =>
+  r.assignment === null ? null : r.assignment.topicPartitions.flatMap((t) => t.partitions).sort((a, b) => a - b);
+
+describe('ShareGroupHeartbeat', () => {
+  test("Kafka 4.3.1's run: every record, in order, the bytes the reference broker wrote", async () => {
+    const h = new ShareHarness(SHARE_IMAGE);
+    await h.at(1796313115431);
+    const joined = h.hb({ memberId: MEMBER_A, memberEpoch: 0, subscribedTopicNames: ['jobs'] }, 'c-a');
+    // Nothing is assigned until the share partitions are initialized, which the task after the request does.
+    assert.deepEqual([joined.memberEpoch, assigned(joined), joined.heartbeatIntervalMs], [2, [], 5000]);
+    await h.at(1796313115473);
+    await h.at(1796313120473);
+    const a3 = h.hb({ memberId: MEMBER_A, memberEpoch: 2 }, 'c-a');
+    assert.deepEqual([a3.memberEpoch, assigned(a3)], [3, [0, 1, 2]]);
+    await h.at(1796313127680);
+    const b = h.hb({ memberId: MEMBER_B, memberEpoch: 0, subscribedTopicNames: ['jobs'] }, 'c-b');
+    assert.deepEqual([b.memberEpoch, assigned(b)], [4, [0, 1]]);
+    await h.at(1796313130494);
+    const a4 = h.hb({ memberId: MEMBER_A, memberEpoch: 3 }, 'c-a');
+    assert.deepEqual([a4.memberEpoch, assigned(a4)], [4, [2]]);
+    await h.at(1796313144506);
+    assert.equal(h.hb({ memberId: MEMBER_B, memberEpoch: -1 }, 'c-b').memberEpoch, -1);
+    await h.at(1796313145707);
+    const a5 = h.hb({ memberId: MEMBER_A, memberEpoch: 4 }, 'c-a');
+    assert.deepEqual([a5.memberEpoch, assigned(a5)], [5, [0, 1, 2]]);
+    await h.at(1796313154584);
+    h.hb({ memberId: MEMBER_A, memberEpoch: -1 }, 'c-a');
+
+    const kafka = kafkaShareRecords();
+    assert.deepEqual(
+      h.log.map((r) => [encodeRecordKey(r).toString('hex'), encodeRecordValue(r)?.toString('hex') ?? null]),
+      kafka.map((r) => [r.key.toString('hex'), r.value?.toString('hex') ?? null]),
+    );
+    assert.equal(h.shard.shareGroup('s1')!.state, 'Empty');
+  });
+
+  test('a member that stops heartbeating is fenced when its session times out: its records deleted, the epoch bumped', async () => {
+    const h = new ShareHarness(SHARE_IMAGE, { sessionTimeoutMs: 45000 });
+    const a = h.hb({ memberId: MEMBER_A, memberEpoch: 0, subscribedTopicNames: ['jobs'] });
+    await h.advance(0);
+    const b = h.hb({ memberId: MEMBER_B, memberEpoch: 0, subscribedTopicNames: ['jobs'] });
+    await h.advance(30000);
+    assert.equal(h.hb({ memberId: MEMBER_A, memberEpoch: a.memberEpoch }).errorCode, ErrorCode.NONE);
+    const before = h.log.length;
+    await h.advance(15000); // B's session (last heartbeat 45 s ago) runs out; A's does not
+    assert.deepEqual(h.log.slice(before).map((r) => r.type), ['share-current-member', 'share-target-member', 'share-member', 'share-group']);
+    const group = h.shard.shareGroup('s1')!;
+    assert.deepEqual([...group.members.keys()], [MEMBER_A]);
+    const gone = h.hb({ memberId: MEMBER_B, memberEpoch: b.memberEpoch });
+    assert.deepEqual([gone.errorCode, gone.errorMessage], [ErrorCode.UNKNOWN_MEMBER_ID, `Member ${MEMBER_B} is not a member of group s1.`]);
+  });
+
+  test("the request checks and epoch fencing answer Kafka's codes and messages", () => {
+    const h = new ShareHarness(SHARE_IMAGE, { maxSize: 1 });
+    const cases: [Partial<ShareGroupHeartbeatRequest>, number, string][] = [
+      [{ memberId: '', memberEpoch: 0, subscribedTopicNames: ['jobs'] }, ErrorCode.INVALID_REQUEST, "MemberId can't be empty."],
+      [{ groupId: '', memberId: 'm', memberEpoch: 0, subscribedTopicNames: ['jobs'] }, ErrorCode.INVALID_REQUEST, "GroupId can't be empty."],
+      [{ memberId: 'm', rackId: '', memberEpoch: 0, subscribedTopicNames: ['jobs'] }, ErrorCode.INVALID_REQUEST, "RackId can't be empty."],
+      [{ memberId: 'm', memberEpoch: 0, subscribedTopicNames: [] }, ErrorCode.INVALID_REQUEST, 'SubscribedTopicNames must be set in first request.'],
+      [{ memberId: 'm', memberEpoch: -2 }, ErrorCode.INVALID_REQUEST, 'MemberEpoch is invalid.'],
+      [{ memberId: 'm', memberEpoch: 1 }, ErrorCode.GROUP_ID_NOT_FOUND, 'Share group s1 not found.'],
+    ];
+    for (const [fields, code, message] of cases) {
+      const r = h.hb(fields);
+      assert.deepEqual([r.errorCode, r.errorMessage], [code, message], JSON.stringify(fields));
+    }
+    assert.equal(h.hb({ memberId: 'm', memberEpoch: 0, subscribedTopicNames: ['jobs'] }).memberEpoch, 2);
+    const full = h.hb({ memberId: 'other', memberEpoch: 0, subscribedTopicNames: ['jobs'] });
+    assert.deepEqual([full.errorCode, full.errorMessage], [ErrorCode.GROUP_MAX_SIZE_REACHED, 'The share group has reached its maximum capacity of 1 members.']);
+    const ahead = h.hb({ memberId: 'm', memberEpoch: 5 });
+    assert.deepEqual([ahead.errorCode, ahead.errorMessage], [
+      ErrorCode.FENCED_MEMBER_EPOCH,
+      'The share group member has a greater member epoch (5) than the one known by the group coordinator (2). The member must abandon all its partitions and rejoin.',
+    ]);
+    const behind = h.hb({ memberId: 'm', memberEpoch: 1 });
+    assert.deepEqual([behind.errorCode, behind.errorMessage], [
+      ErrorCode.FENCED_MEMBER_EPOCH,
+      'The share group member has a smaller member epoch (1) than the one known by the group coordinator (2), and it does not match the previous member epoch (0). The member must abandon all its partitions and rejoin.',
+    ]);
+    // The previous epoch is accepted (the response that bumped it may have been lost).
+    assert.equal(h.hb({ memberId: 'm', memberEpoch: 0, subscribedTopicNames: ['jobs'] }).errorCode, ErrorCode.NONE);
+    const unknown = h.hb({ memberId: 'nobody', memberEpoch: -1 });
+    assert.deepEqual([unknown.errorCode, unknown.errorMessage], [ErrorCode.UNKNOWN_MEMBER_ID, 'Member nobody is not a member of group s1.']);
+  });
+
+  test('three members on a one-partition topic all share partition 0; a consumer group id is not a share group', async () => {
+    const q = 'AAAAAAAAAAAAAAAAAAAAAQ';
+    const h = new ShareHarness(new StaticTopicsImage([{ id: q, name: 'q', numPartitions: 1 }]));
+    // Within the assignment interval the second and third joins keep the first target (epoch 2, nothing initialized).
+    const joins = ['m1', 'm2', 'm3'].map((m) => h.hb({ memberId: m, memberEpoch: 0, subscribedTopicNames: ['q'] }));
+    assert.deepEqual(joins.map((r) => [r.memberEpoch, assigned(r)]), [[2, []], [2, []], [2, []]]);
+    await h.advance(1000);
+    const next = ['m1', 'm2', 'm3'].map((m) => h.hb({ memberId: m, memberEpoch: 2 }));
+    assert.deepEqual(next.map((r) => [r.memberEpoch, assigned(r)]), [[4, [0]], [4, [0]], [4, [0]]]);
+    const group = h.shard.shareGroup('s1')!;
+    assert.deepEqual([...group.targetAssignment.values()].map((t) => [...t.get(q)!]), [[0], [0], [0]]);
+
+    h.apply(h.shard.consumerGroupHeartbeat({ clientId: 'c', clientHost: '/127.0.0.1', apiVersion: 1 }, {
+      groupId: 'cg', memberId: 'x', memberEpoch: 0, instanceId: null, rackId: null, rebalanceTimeoutMs: 1000,
+      subscribedTopicNames: ['q'], subscribedTopicRegex: null, serverAssignor: null, topicPartitions: [], classicMemberMetadata: null,
+    } as never));
+    const wrong = h.hb({ groupId: 'cg', memberId: 'm', memberEpoch: 0, subscribedTopicNames: ['q'] });
+    assert.deepEqual([wrong.errorCode, wrong.errorMessage], [ErrorCode.GROUP_ID_NOT_FOUND, 'Group cg is not a share group.']);
+    assert.deepEqual(h.shard.shareGroupDescribe(['cg', 'none']).map((g) => [g.errorCode, g.errorMessage]), [
+      [ErrorCode.GROUP_ID_NOT_FOUND, 'Group cg is not a share group.'],
+      [ErrorCode.GROUP_ID_NOT_FOUND, 'Group none not found.'],
+    ]);
+    const [described] = h.shard.shareGroupDescribe(['s1']);
+    assert.deepEqual(
+      [described!.groupState, described!.groupEpoch, described!.assignmentEpoch, described!.assignorName, described!.members.length],
+      ['Stable', 4, 4, 'simple', 3],
+    );
+    assert.deepEqual(described!.members[0]!.assignment.topicPartitions, [{ topicId: q, topicName: 'q', partitions: [0] }]);
+    assert.deepEqual(h.shard.listGroups([], ['share']).map((g) => [g.groupId, g.groupType, g.protocolType, g.groupState]), [['s1', 'share', 'share', 'Stable']]);
+    assert.equal(h.shard.deleteGroups(['s1']).response[0]!.errorCode, ErrorCode.NON_EMPTY_GROUP);
+    assert.equal(h.shard.describeGroup('s1').errorMessage, 'Group s1 is not a classic group.');
+  });
+});
