@@ -144,6 +144,12 @@ export class GroupShard {
    * served yet and get INCONSISTENT_GROUP_PROTOCOL, Kafka's answer when a group cannot take their protocol.
    */
   joinGroup(ctx: MemberContext, request: JoinGroupRequest, respond: Responder<JoinGroupResponse>): Outcome<void> {
+    // A share group takes no classic member (Kafka's answer, as to a consumer group with members).
+    if (this.shareGroups.has(request.groupId)) {
+      // JoinGroupResponse: the protocol name null from v7 (where it may be), "" before.
+      respond({ ...createJoinGroupResponse(), memberId: '', protocolName: ctx.apiVersion >= 7 ? null : '', errorCode: ErrorCode.INCONSISTENT_GROUP_PROTOCOL });
+      return NOTHING;
+    }
     const consumerGroup = this.consumerGroups.get(request.groupId);
     if (consumerGroup === undefined) return this.membership.join(ctx, request, respond);
     if (consumerGroup.members.size > 0) {
@@ -191,6 +197,14 @@ export class GroupShard {
   }
 
   commitOffsets(request: OffsetCommitRequest, apiVersion: number, transactional = false): Outcome<OffsetCommitResponseTopic[]> {
+    // A share group has no committed offsets (Kafka's ShareGroup.validateOffsetCommit: "not a consumer group").
+    if (this.shareGroups.has(request.groupId)) {
+      return outcome(request.topics.map((t) => ({
+        name: t.name,
+        topicId: t.topicId,
+        partitions: t.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode: ErrorCode.GROUP_ID_NOT_FOUND })),
+      })));
+    }
     return this.offsetOps.commit(request, apiVersion, transactional);
   }
 
@@ -321,7 +335,7 @@ export class GroupShard {
     }
     if (record.type === 'offset') {
       // Offsets of a group unknown so far belong to a "simple" group (commits outside group management).
-      if (record.value !== null && !this.groups.has(record.group) && !this.consumerGroups.has(record.group)) {
+      if (record.value !== null && !this.groups.has(record.group) && !this.consumerGroups.has(record.group) && !this.shareGroups.has(record.group)) {
         this.groups.set(record.group, new ClassicGroup(record.group, 'Empty', null));
       }
       this.offsets.replay(record);

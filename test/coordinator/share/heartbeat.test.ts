@@ -4,6 +4,7 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ErrorCode } from '../../../src/protocol/error-codes.js';
+import { createOffsetCommitRequest } from '../../../src/protocol/generated/offset-commit.js';
 import { createShareGroupHeartbeatRequest, type ShareGroupHeartbeatRequest, type ShareGroupHeartbeatResponse } from '../../../src/protocol/generated/share-group-heartbeat.js';
 import { StaticTopicsImage, type TopicsImage } from '../../../src/coordinator/group/consumer/topics-image.js';
 import { loadXxh3 } from '../../../src/coordinator/group/consumer/xxh3.js';
@@ -153,5 +154,17 @@ describe('ShareGroupHeartbeat', () => {
     assert.deepEqual(h.shard.listGroups([], ['share']).map((g) => [g.groupId, g.groupType, g.protocolType, g.groupState]), [['s1', 'share', 'share', 'Stable']]);
     assert.equal(h.shard.deleteGroups(['s1']).response[0]!.errorCode, ErrorCode.NON_EMPTY_GROUP);
     assert.equal(h.shard.describeGroup('s1').errorMessage, 'Group s1 is not a classic group.');
+    // The classic and offset APIs on a share group's id answer as Kafka 4.3.1 did on the reference broker, and
+    // leave no classic group behind.
+    const commit = h.apply(h.shard.commitOffsets({
+      ...createOffsetCommitRequest(), groupId: 's1', generationIdOrMemberEpoch: -1,
+      topics: [{ name: 'q', topicId: q, partitions: [{ partitionIndex: 0, committedOffset: 1n, committedLeaderEpoch: -1, committedMetadata: '' }] }],
+    }, 9));
+    assert.deepEqual(commit[0]!.partitions, [{ partitionIndex: 0, errorCode: ErrorCode.GROUP_ID_NOT_FOUND }]);
+    assert.deepEqual(h.shard.fetchOffsets('s1', null), { errorCode: ErrorCode.NONE, topics: [] });
+    assert.equal(h.apply(h.shard.deleteOffsets({ groupId: 's1', topics: [{ name: 'q', partitions: [{ partitionIndex: 0 }] }] })).errorCode, ErrorCode.GROUP_ID_NOT_FOUND);
+    const joined = h.join({ groupId: 's1' }).get();
+    assert.deepEqual([joined.errorCode, joined.memberId, joined.protocolName], [ErrorCode.INCONSISTENT_GROUP_PROTOCOL, '', null]);
+    assert.equal(h.shard.group('s1'), undefined);
   });
 });
