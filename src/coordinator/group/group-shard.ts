@@ -293,7 +293,7 @@ export class GroupShard {
       const shareGroup = this.shareGroups.get(groupId);
       if (shareGroup !== undefined) {
         if (shareGroup.members.size > 0) return { groupId, errorCode: ErrorCode.NON_EMPTY_GROUP };
-        records.push(...shareGroup.tombstoneRecords());
+        records.push(...shareGroup.deletingRecords(this.consumerOptions.topics()), ...shareGroup.tombstoneRecords());
         return { groupId, errorCode: ErrorCode.NONE };
       }
       const group = this.groups.get(groupId);

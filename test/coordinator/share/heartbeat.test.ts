@@ -74,6 +74,25 @@ describe('ShareGroupHeartbeat', () => {
     assert.equal(h.shard.shareGroup('s1')!.state, 'Empty');
   });
 
+  test("DeleteGroups of an empty share group: its share partitions recorded deleting, then its tombstones (Kafka 4.3.1's bytes)", async () => {
+    const h = new ShareHarness(SHARE_IMAGE);
+    const a = h.hb({ groupId: 'fresh1', memberId: MEMBER_A, memberEpoch: 0, subscribedTopicNames: ['jobs'] });
+    await h.advance(0);
+    assert.equal(h.shard.deleteGroups(['fresh1']).response[0]!.errorCode, ErrorCode.NON_EMPTY_GROUP);
+    assert.equal(a.memberEpoch, 2);
+    h.hb({ groupId: 'fresh1', memberId: MEMBER_A, memberEpoch: -1 });
+    const before = h.log.length;
+    assert.deepEqual(h.apply(h.shard.deleteGroups(['fresh1'])), [{ groupId: 'fresh1', errorCode: ErrorCode.NONE }]);
+    // What the reference broker wrote when kafka-share-groups --delete deleted its group fresh1 (same topic id).
+    assert.deepEqual(h.log.slice(before).map((r) => [encodeRecordKey(r).toString('hex'), encodeRecordValue(r)?.toString('hex') ?? null]), [
+      ['000f0006667265736831', '000001010234aa84b1895c4e6a943bd5e64eb74977056a6f62730000'],
+      ['000c0006667265736831', null],
+      ['000f0006667265736831', null],
+      ['000b0006667265736831', null],
+    ]);
+    assert.equal(h.shard.shareGroup('fresh1'), undefined);
+  });
+
   test('a member that stops heartbeating is fenced when its session times out: its records deleted, the epoch bumped', async () => {
     const h = new ShareHarness(SHARE_IMAGE, { sessionTimeoutMs: 45000 });
     const a = h.hb({ memberId: MEMBER_A, memberEpoch: 0, subscribedTopicNames: ['jobs'] });

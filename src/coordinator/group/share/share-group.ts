@@ -5,12 +5,14 @@
  * with any: a share group has no reconciling state. Mutated only by replaying records (share/replay.ts).
  */
 import type { TopicPartitions } from '../consumer/assignor.js';
+import type { TopicsImage } from '../consumer/topics-image.js';
 import {
   shareCurrentAssignmentTombstone,
   shareGroupEpochTombstone,
   shareMemberTombstone,
   shareTargetMemberTombstone,
   shareTargetMetadataTombstone,
+  statePartitionMetadataRecord,
   statePartitionMetadataTombstone,
   type ShareGroupRecord,
   type StatePartitionMetadata,
@@ -67,6 +69,22 @@ export class ShareGroup {
   /** The member of that id, a new one added when absent (Kafka's getOrMaybeCreateMember on the replay path). */
   memberOrNew(memberId: string): ShareGroupMember {
     return this.members.get(memberId) ?? newShareMember(memberId);
+  }
+
+  /**
+   * Kafka's shareGroupBuildPartitionDeleteRequest, written before a share group's tombstones: every share partition
+   * initialized or initializing, and any still marked deleting whose topic exists, is recorded as deleting (Kafka then
+   * deletes their share state; gregor has none yet).
+   */
+  deletingRecords(image: TopicsImage): ShareGroupRecord[] {
+    if (this.statePartitions === null) return [];
+    const deleting = new Map<string, string>();
+    for (const [id, topic] of [...this.statePartitions.initialized, ...this.statePartitions.initializing]) deleting.set(id, topic.name);
+    for (const id of this.statePartitions.deleting.keys()) {
+      const topic = image.byId(id);
+      if (topic !== undefined) deleting.set(id, topic.name);
+    }
+    return [statePartitionMetadataRecord(this.groupId, { initializing: new Map(), initialized: new Map(), deleting })];
   }
 
   /** The records that delete the group, in Kafka's order (ShareGroup.createGroupTombstoneRecords). */
