@@ -287,12 +287,15 @@ export class GroupCoordinator {
   /**
    * A topic was deleted (Kafka's onPartitionsDeleted): every group's offsets on its partitions, committed or
    * pending in an open transaction, get tombstones, so they stay gone after a restart and a topic re-created
-   * under the name starts with none. A failed write is logged, as Kafka does; the deletion stands.
+   * under the name starts with none; share groups record their share partitions' state without it. A failed write
+   * is logged, as Kafka does; the deletion stands.
    */
-  async onPartitionsDeleted(topic: string, partitionCount: number): Promise<void> {
+  async onPartitionsDeleted(topic: string, partitionCount: number, topicId?: string): Promise<void> {
     if (!this.active) return;
     try {
       await this.apply(this.shard.onPartitionsDeleted(topic, partitionCount, this.pendingTxn.all()));
+      // Then, as Kafka's service does, the share groups' state without the topic.
+      if (topicId !== undefined) await this.apply(this.shard.onShareTopicsDeleted(new Set([topicId])));
     } catch (error) {
       this.log.error({ err: error, topic }, 'could not delete the offsets of a deleted topic');
     }

@@ -216,6 +216,19 @@ export class GroupShard {
     return this.offsetOps.delete(request);
   }
 
+  /**
+   * Topics were deleted (Kafka's maybeCleanupShareGroupState): each share group whose share partitions were
+   * initializing, initialized or deleting on them records its state without them.
+   */
+  onShareTopicsDeleted(topicIds: ReadonlySet<string>): Outcome<void> {
+    const records: GroupRecord[] = [];
+    for (const group of this.shareGroups.values()) {
+      const record = group.withoutTopicsRecord(topicIds);
+      if (record !== undefined) records.push(record);
+    }
+    return outcome(undefined, records);
+  }
+
   /** A topic was deleted: tombstones for its offsets, committed or pending in a transaction. */
   onPartitionsDeleted(topic: string, partitionCount: number, pending: Iterable<OffsetCommitRecord>): Outcome<void> {
     return outcome(undefined, this.offsetOps.onPartitionsDeleted(topic, partitionCount, pending));

@@ -10,7 +10,8 @@ import { StaticTopicsImage, type TopicsImage } from '../../../src/coordinator/gr
 import { loadXxh3 } from '../../../src/coordinator/group/consumer/xxh3.js';
 import { encodeRecordKey, encodeRecordValue } from '../../../src/coordinator/group/record-serde.js';
 import { GroupHarness } from '../group-harness.js';
-import { kafkaShareRecords, MEMBER_A, MEMBER_B, SHARE_IMAGE } from './kafka-records.js';
+import type { GroupRecord } from '../../../src/coordinator/group/records.js';
+import { JOBS_ID, kafkaShareRecords, MEMBER_A, MEMBER_B, SHARE_IMAGE } from './kafka-records.js';
 
 before(loadXxh3);
 
@@ -91,6 +92,25 @@ describe('ShareGroupHeartbeat', () => {
       ['000b0006667265736831', null],
     ]);
     assert.equal(h.shard.shareGroup('fresh1'), undefined);
+  });
+
+  test("a deleted topic leaves the share groups' state (Kafka 4.3.1's bytes for two topics, then one)", async () => {
+    const dt = 'Ml5zZVxdQEmEjX4UcVmm8A'; // topic "dt" (2 partitions) on the reference broker
+    const h = new ShareHarness(new StaticTopicsImage([{ id: JOBS_ID, name: 'jobs', numPartitions: 3 }, { id: dt, name: 'dt', numPartitions: 2 }]));
+    h.hb({ groupId: 'dg1', memberId: MEMBER_A, memberEpoch: 0, subscribedTopicNames: ['dt', 'jobs'] });
+    await h.advance(0);
+    const bytes = (r: GroupRecord) => [encodeRecordKey(r).toString('hex'), encodeRecordValue(r)?.toString('hex') ?? null];
+    assert.deepEqual(bytes(h.log.at(-1)!), [
+      '000f0003646731',
+      '0000010334aa84b1895c4e6a943bd5e64eb74977056a6f62730400000000000000010000000200325e73655c5d4049848d7e147159a6f0036474030000000000000001000100',
+    ]);
+    h.topics = new StaticTopicsImage([{ id: JOBS_ID, name: 'jobs', numPartitions: 3 }]);
+    const deleted = h.apply(h.shard.onShareTopicsDeleted(new Set([dt])));
+    assert.equal(deleted, undefined);
+    assert.deepEqual(bytes(h.log.at(-1)!), ['000f0003646731', '0000010234aa84b1895c4e6a943bd5e64eb74977056a6f627304000000000000000100000002000100']);
+    const before = h.log.length;
+    h.apply(h.shard.onShareTopicsDeleted(new Set([dt])));
+    assert.equal(h.log.length, before, 'a topic no group holds any more writes nothing');
   });
 
   test('a member that stops heartbeating is fenced when its session times out: its records deleted, the epoch bumped', async () => {

@@ -87,6 +87,14 @@ export class ShareGroup {
     return [statePartitionMetadataRecord(this.groupId, { initializing: new Map(), initialized: new Map(), deleting })];
   }
 
+  /** The share partitions' state without the deleted topics; undefined when it names none of them. */
+  withoutTopicsRecord(deleted: ReadonlySet<string>): ShareGroupRecord | undefined {
+    const state = this.statePartitions;
+    if (state === null || ![...state.initializing.keys(), ...state.initialized.keys(), ...state.deleting.keys()].some((id) => deleted.has(id))) return undefined;
+    const keep = <V>(m: ReadonlyMap<string, V>) => new Map([...m].filter(([id]) => !deleted.has(id)));
+    return statePartitionMetadataRecord(this.groupId, { initializing: keep(state.initializing), initialized: keep(state.initialized), deleting: keep(state.deleting) });
+  }
+
   /** The records that delete the group, in Kafka's order (ShareGroup.createGroupTombstoneRecords). */
   tombstoneRecords(): ShareGroupRecord[] {
     const ids = [...this.members.keys()];
