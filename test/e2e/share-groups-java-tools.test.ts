@@ -11,7 +11,8 @@ import { roundTrip } from '../server/broker-harness.js';
 import { RawClient } from '../server/raw-client.js';
 import { runJavaTool, runJavaToolOk, sharedToolsBroker } from './java-tools.js';
 
-const tools = sharedToolsBroker();
+// Sessions long enough that the members need no heartbeat while the tools run (each takes seconds on a busy machine).
+const tools = sharedToolsBroker({ 'node.id': '1', 'group.share.max.session.timeout.ms': '600000', 'group.share.session.timeout.ms': '600000' });
 const shareGroups = (...args: string[]) => runJavaToolOk('kafka-share-groups', ['--bootstrap-server', tools.bootstrap, ...args]);
 const [M1, M2] = ['m1aaaaaaaaaaaaaaaaaaaa', 'm2aaaaaaaaaaaaaaaaaaaa'];
 
