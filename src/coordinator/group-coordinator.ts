@@ -26,6 +26,12 @@ import {
   type ConsumerGroupHeartbeatRequest,
   type ConsumerGroupHeartbeatResponse,
 } from '../protocol/generated/consumer-group-heartbeat.js';
+import { createDescribedGroup as createShareDescribedGroup, type ShareGroupDescribeResponse } from '../protocol/generated/share-group-describe.js';
+import {
+  createShareGroupHeartbeatResponse,
+  type ShareGroupHeartbeatRequest,
+  type ShareGroupHeartbeatResponse,
+} from '../protocol/generated/share-group-heartbeat.js';
 import { logStoreTopics } from './group/consumer/log-store-topics.js';
 import { migrationPolicyOf } from './group/consumer/migration.js';
 import { loadXxh3 } from './group/consumer/xxh3.js';
@@ -95,6 +101,16 @@ export class GroupCoordinator {
           assignmentIntervalMs: values['consumer.assignment.interval.ms'],
         };
       },
+    }, {
+      maxSize: options.config['group.share.max.size'],
+      settings: (groupId) => {
+        const values = this.groupConfig(groupId);
+        return {
+          sessionTimeoutMs: values['share.session.timeout.ms'],
+          heartbeatIntervalMs: values['share.heartbeat.interval.ms'],
+          assignmentIntervalMs: values['share.assignment.interval.ms'],
+        };
+      },
     });
     this.offsetsLog = new OffsetsLog(options.store, options.config, () => this.scheduler.now());
     this.cleanupIntervalMs = config.offsetsRetentionCheckIntervalMs;
@@ -156,27 +172,44 @@ export class GroupCoordinator {
   }
 
   /** ConsumerGroupHeartbeat (KIP-848): the answer once the records it wrote are in the log. */
-  async consumerGroupHeartbeat(ctx: MemberContext, request: ConsumerGroupHeartbeatRequest): Promise<ConsumerGroupHeartbeatResponse> {
-    const unavailable = (): ConsumerGroupHeartbeatResponse => ({ ...createConsumerGroupHeartbeatResponse(), errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE });
+  consumerGroupHeartbeat(ctx: MemberContext, request: ConsumerGroupHeartbeatRequest): Promise<ConsumerGroupHeartbeatResponse> {
+    return this.modernHeartbeat(() => this.shard.consumerGroupHeartbeat(ctx, request), createConsumerGroupHeartbeatResponse);
+  }
+
+  consumerGroupDescribe(groupIds: readonly string[]): ConsumerGroupDescribeResponse['groups'] {
+    if (!this.active) return this.unavailableGroups(groupIds, createDescribedGroup);
+    return this.shard.consumerGroupDescribe(groupIds);
+  }
+
+  /** ShareGroupHeartbeat (KIP-932): the answer once the records it wrote are in the log. */
+  shareGroupHeartbeat(ctx: MemberContext, request: ShareGroupHeartbeatRequest): Promise<ShareGroupHeartbeatResponse> {
+    return this.modernHeartbeat(() => this.shard.shareGroupHeartbeat(ctx, request), createShareGroupHeartbeatResponse);
+  }
+
+  shareGroupDescribe(groupIds: readonly string[]): ShareGroupDescribeResponse['groups'] {
+    if (!this.active) return this.unavailableGroups(groupIds, createShareDescribedGroup);
+    return this.shard.shareGroupDescribe(groupIds);
+  }
+
+  private xxh3Loaded: Promise<void> | undefined;
+
+  /** A consumer or share group heartbeat: COORDINATOR_NOT_AVAILABLE while inactive or when its records cannot be written. */
+  private async modernHeartbeat<R extends { errorCode: number }>(run: () => Outcome<R>, empty: () => R): Promise<R> {
+    const unavailable = (): R => ({ ...empty(), errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE });
     if (!this.active) return unavailable();
-    // The metadata hash's XXH3 is loaded on the first consumer group request, not at start-up.
+    // The metadata hash's XXH3 is loaded on the first consumer or share group request, not at start-up.
     await (this.xxh3Loaded ??= loadXxh3());
     if (!this.active) return unavailable();
     try {
-      return await this.apply(this.shard.consumerGroupHeartbeat(ctx, request));
+      return await this.apply(run());
     } catch {
       return unavailable();
     }
   }
 
-  consumerGroupDescribe(groupIds: readonly string[]): ConsumerGroupDescribeResponse['groups'] {
-    if (!this.active) {
-      return groupIds.map((groupId) => ({ ...createDescribedGroup(), groupId, errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, authorizedOperations: -2147483648 }));
-    }
-    return this.shard.consumerGroupDescribe(groupIds);
+  private unavailableGroups<G extends { groupId: string; errorCode: number; authorizedOperations: number }>(groupIds: readonly string[], empty: () => G): G[] {
+    return groupIds.map((groupId) => ({ ...empty(), groupId, errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, authorizedOperations: -2147483648 }));
   }
-
-  private xxh3Loaded: Promise<void> | undefined;
 
   async leaveGroup(groupId: string, members: readonly MemberIdentity[]): Promise<{ errorCode: number; members: MemberResponse[] }> {
     if (!this.active) return { errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, members: [] };
@@ -258,12 +291,15 @@ export class GroupCoordinator {
   /**
    * A topic was deleted (Kafka's onPartitionsDeleted): every group's offsets on its partitions, committed or
    * pending in an open transaction, get tombstones, so they stay gone after a restart and a topic re-created
-   * under the name starts with none. A failed write is logged, as Kafka does; the deletion stands.
+   * under the name starts with none; share groups record their share partitions' state without it. A failed write
+   * is logged, as Kafka does; the deletion stands.
    */
-  async onPartitionsDeleted(topic: string, partitionCount: number): Promise<void> {
+  async onPartitionsDeleted(topic: string, partitionCount: number, topicId?: string): Promise<void> {
     if (!this.active) return;
     try {
       await this.apply(this.shard.onPartitionsDeleted(topic, partitionCount, this.pendingTxn.all()));
+      // Then, as Kafka's service does, the share groups' state without the topic.
+      if (topicId !== undefined) await this.apply(this.shard.onShareTopicsDeleted(new Set([topicId])));
     } catch (error) {
       this.log.error({ err: error, topic }, 'could not delete the offsets of a deleted topic');
     }

@@ -19,13 +19,15 @@ function refusal(features: Features, updates: FeatureUpdate[]): string | null {
   }
 }
 
-test('the defaults: metadata.version 4.3-IV0 (30), eligible.leader.replicas.version 1, group.version 1, transaction.version 2, kraft.version 0 (not finalized)', () => {
+test('the defaults: metadata.version 4.3-IV0 (30), eligible.leader.replicas.version 1, group.version 1, share.version 1, transaction.version 2, kraft.version 0 (not finalized)', () => {
   const features = new Features();
   assert.deepEqual(features.supported().map((f) => [f.name, f.minVersion, f.maxVersion]), [
-    ['eligible.leader.replicas.version', 0, 1], ['group.version', 0, 1], ['kraft.version', 0, 1], ['metadata.version', 7, 30], ['transaction.version', 0, 2],
+    ['eligible.leader.replicas.version', 0, 1], ['group.version', 0, 1], ['kraft.version', 0, 1], ['metadata.version', 7, 30], ['share.version', 0, 1],
+    ['transaction.version', 0, 2],
   ]);
   assert.deepEqual(features.finalized(), [
-    { name: 'eligible.leader.replicas.version', level: 1 }, { name: 'group.version', level: 1 }, { name: 'metadata.version', level: 30 }, { name: 'transaction.version', level: 2 },
+    { name: 'eligible.leader.replicas.version', level: 1 }, { name: 'group.version', level: 1 }, { name: 'metadata.version', level: 30 },
+    { name: 'share.version', level: 1 }, { name: 'transaction.version', level: 2 },
   ]);
   assert.equal(features.level('kraft.version'), 0);
   assert.equal(features.level('group.version'), 1);
@@ -76,6 +78,10 @@ test('a newer level by a downgrade type, and a dependency the request leaves unm
   const older = new Features(undefined, new Map([['metadata.version', 21], ['group.version', 0]]));
   assert.equal(refusal(older, [{ name: 'group.version', level: 1, upgradeType: UPGRADE }]),
     'Invalid update version 1 for feature group.version. group.version could not be set to 1 because it depends on metadata.version level 22');
+  // share.version 1 (share groups) needs metadata.version 4.2-IV0 (28).
+  const before42 = new Features(undefined, new Map([['metadata.version', 27], ['share.version', 0]]));
+  assert.equal(refusal(before42, [{ name: 'share.version', level: 1, upgradeType: UPGRADE }]),
+    'Invalid update version 1 for feature share.version. share.version could not be set to 1 because it depends on metadata.version level 28');
   // A downgrade across no metadata change is allowed (24 and 25 changed nothing since 23).
   assert.equal(refusal(new Features(undefined, new Map([['metadata.version', 25]])), [{ name: 'metadata.version', level: 23, upgradeType: SAFE_DOWNGRADE }]), null);
 });
@@ -91,12 +97,15 @@ test('levels applied are kept in the log dir with their epoch, and read back at 
     assert.deepEqual(heard, [[{ name: 'eligible.leader.replicas.version', level: 0 }]]);
     assert.equal(first.epoch, 2n);
     assert.deepEqual(JSON.parse(await readFile(join(dir, FEATURES_FILE), 'utf8')), {
-      version: 1, epoch: '2', levels: { 'eligible.leader.replicas.version': 0, 'group.version': 1, 'kraft.version': 0, 'metadata.version': 30, 'transaction.version': 2 },
+      version: 1, epoch: '2', levels: { 'eligible.leader.replicas.version': 0, 'group.version': 1, 'kraft.version': 0, 'metadata.version': 30, 'share.version': 1,
+        'transaction.version': 2 },
     });
     const second = await Features.open(fileFeatureStore(dir));
     assert.equal(second.epoch, 2n);
     assert.equal(second.level('eligible.leader.replicas.version'), 0);
-    assert.deepEqual(second.finalized(), [{ name: 'group.version', level: 1 }, { name: 'metadata.version', level: 30 }, { name: 'transaction.version', level: 2 }]);
+    assert.deepEqual(second.finalized(), [
+      { name: 'group.version', level: 1 }, { name: 'metadata.version', level: 30 }, { name: 'share.version', level: 1 }, { name: 'transaction.version', level: 2 },
+    ]);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -6,7 +6,7 @@ import type { HeartbeatResponse } from '../../src/protocol/generated/heartbeat.j
 import { encodeConsumerProtocolSubscription } from '../../src/protocol/generated/data/consumer-protocol-subscription.js';
 import { Writer } from '../../src/protocol/io/writer.js';
 import type { GroupConfig } from '../../src/coordinator/group/group-config.js';
-import { GroupShard, type ConsumerGroupOptions } from '../../src/coordinator/group/group-shard.js';
+import { GroupShard, type ConsumerGroupOptions, type ShareGroupOptions } from '../../src/coordinator/group/group-shard.js';
 import type { MemberContext } from '../../src/coordinator/group/membership.js';
 import type { GroupRecord } from '../../src/coordinator/group/records.js';
 import { KeyedTimer } from '../../src/coordinator/runtime/keyed-timer.js';
@@ -58,8 +58,8 @@ export class GroupHarness {
   readonly timer = new KeyedTimer<Outcome<void>>(this.scheduler, (o) => void this.apply(o));
   readonly shard: GroupShard;
 
-  constructor(config: Partial<GroupConfig> = {}, consumer?: ConsumerGroupOptions) {
-    this.shard = new GroupShard({ ...TEST_CONFIG, ...config }, this.timer, this.scheduler, () => `uuid${this.nextUuid++}`, undefined, consumer);
+  constructor(config: Partial<GroupConfig> = {}, consumer?: ConsumerGroupOptions, share?: ShareGroupOptions) {
+    this.shard = new GroupShard({ ...TEST_CONFIG, ...config }, this.timer, this.scheduler, () => `uuid${this.nextUuid++}`, undefined, consumer, share);
   }
 
   apply<R>(outcome: Outcome<R>): R {

@@ -31,7 +31,8 @@ test('kafka-features describe / upgrade / downgrade / disable print what Kafka 4
   const names = Object.keys(KAFKA_DESCRIBE);
   const lines = described.stdout.trim().split('\n');
   const printed = lines.map((line) => /^Feature: (\S+)/.exec(line)?.[1]);
-  assert.ok(printed.includes('metadata.version') && printed.includes('kraft.version') && printed.includes('eligible.leader.replicas.version') && printed.includes('group.version'));
+  assert.ok(printed.includes('metadata.version') && printed.includes('kraft.version') && printed.includes('eligible.leader.replicas.version') && printed.includes('group.version') &&
+    printed.includes('share.version'));
   for (const [i, name] of printed.entries()) {
     assert.ok(name !== undefined && names.includes(name), lines[i]);
     assert.equal(lines[i], `${KAFKA_DESCRIBE[name]}1`);

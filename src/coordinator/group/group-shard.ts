@@ -34,6 +34,14 @@ import type { GroupConfig } from './group-config.js';
 import { groupMetadataValue, Membership, type Clock, type MemberContext } from './membership.js';
 import { OffsetOps, OffsetStore, type FetchedGroup, type FetchingMember, type FetchTopic } from './offsets.js';
 import { groupTombstone, type GroupRecord, type OffsetCommitRecord } from './records.js';
+import { GroupError } from './group-error.js';
+import { isShareGroupRecord } from './share/records.js';
+import { replayShareRecord, type ShareGroupStore } from './share/replay.js';
+import { ShareGroup, SHARE_GROUP_TYPE } from './share/share-group.js';
+import { describeShareGroup } from './share/describe.js';
+import { ShareGroupHeartbeats, type ShareGroupSettings } from './share/heartbeat.js';
+import type { ShareGroupDescribeResponse } from '../../protocol/generated/share-group-describe.js';
+import type { ShareGroupHeartbeatRequest, ShareGroupHeartbeatResponse } from '../../protocol/generated/share-group-heartbeat.js';
 
 export const CLASSIC_GROUP_TYPE = 'classic';
 
@@ -61,10 +69,32 @@ export const DEFAULT_CONSUMER_GROUP_OPTIONS: ConsumerGroupOptions = {
   migrationPolicy: 'bidirectional',
 };
 
+/** What share groups (KIP-932) need: their size bound and each group's timeouts (the topics are the consumer options'). */
+export interface ShareGroupOptions {
+  /** `group.share.max.size`. */
+  readonly maxSize: number;
+  /** The group's `share.session.timeout.ms`, `.heartbeat.interval.ms` and `.assignment.interval.ms`. */
+  readonly settings: (groupId: string) => ShareGroupSettings;
+}
+
+/** Kafka 4.3.1's defaults. */
+export const DEFAULT_SHARE_GROUP_OPTIONS: ShareGroupOptions = {
+  maxSize: 200,
+  settings: () => ({ sessionTimeoutMs: 45000, heartbeatIntervalMs: 5000, assignmentIntervalMs: 1000 }),
+};
+
+/** `group.share.initialize.retry.interval.ms` (Kafka's default; an internal setting): a share partition's initialization older than this is tried again. */
+const SHARE_INITIALIZE_RETRY_INTERVAL_MS = 30000;
+
 export class GroupShard {
   private readonly groups = new Map<string, ClassicGroup>();
-  /** A group id is in one of the two maps at most. */
+  /** A group id is in one of the three maps at most. */
   private readonly consumerGroups = new Map<string, ConsumerGroup>();
+  private readonly shareGroups = new Map<string, ShareGroup>();
+  private readonly shareGroupStore: ShareGroupStore = {
+    shareGroup: (groupId, create) => this.persistedShareGroup(groupId, create),
+    removeGroup: (groupId) => this.removeGroup(groupId),
+  };
   private readonly consumerGroupStore: ConsumerGroupStore = {
     consumerGroup: (groupId, create) => this.persistedConsumerGroup(groupId, create),
     removeGroup: (groupId) => this.removeGroup(groupId),
@@ -74,6 +104,9 @@ export class GroupShard {
   private readonly offsetOps: OffsetOps;
   private readonly consumerHeartbeats: ConsumerGroupHeartbeats;
   private readonly consumerOptions: ConsumerGroupOptions;
+  private readonly shareHeartbeats: ShareGroupHeartbeats;
+
+  private readonly clock: Clock;
 
   constructor(
     config: GroupConfig,
@@ -82,12 +115,17 @@ export class GroupShard {
     newUuid: () => string,
     log?: Log,
     consumer: ConsumerGroupOptions = DEFAULT_CONSUMER_GROUP_OPTIONS,
+    share: ShareGroupOptions = DEFAULT_SHARE_GROUP_OPTIONS,
   ) {
+    this.clock = clock;
     this.membership = new Membership(this.groups, config, timer, clock, newUuid, log);
     this.offsetOps = new OffsetOps(this.groups, this.offsets, this.membership, config, clock, this.consumerGroups, consumer.topics);
     this.consumerOptions = consumer;
     this.consumerHeartbeats = new ConsumerGroupHeartbeats({
-      groups: (groupId) => ({ consumer: this.consumerGroups.get(groupId), classic: this.groups.get(groupId) }),
+      groups: (groupId) => {
+        if (this.shareGroups.has(groupId)) throw new GroupError('GROUP_ID_NOT_FOUND', `Group ${groupId} is not a consumer group.`);
+        return { consumer: this.consumerGroups.get(groupId), classic: this.groups.get(groupId) };
+      },
       answerParkedRequests: (classic) => this.membership.answerParked(classic, ErrorCode.REBALANCE_IN_PROGRESS),
       installDowngradedGroup: (classic, rebalance) => {
         this.consumerGroups.delete(classic.groupId);
@@ -105,6 +143,15 @@ export class GroupShard {
     });
     this.classicMembers = new ClassicMembersOfConsumerGroups(this.consumerHeartbeats, consumer.topics, timer);
     this.config = config;
+    this.shareHeartbeats = new ShareGroupHeartbeats({
+      shareGroup: (groupId) => this.liveShareGroup(groupId),
+      topics: consumer.topics,
+      maxSize: share.maxSize,
+      initializeRetryIntervalMs: SHARE_INITIALIZE_RETRY_INTERVAL_MS,
+      settings: share.settings,
+      timer,
+      clock,
+    });
   }
 
   private readonly classicMembers: ClassicMembersOfConsumerGroups;
@@ -118,6 +165,12 @@ export class GroupShard {
    * groups, consumer/classic-members.ts).
    */
   joinGroup(ctx: MemberContext, request: JoinGroupRequest, respond: Responder<JoinGroupResponse>): Outcome<void> {
+    // A share group takes no classic member (Kafka's answer, as to a consumer group with members).
+    if (this.shareGroups.has(request.groupId)) {
+      // JoinGroupResponse: the protocol name null from v7 (where it may be), "" before.
+      respond({ ...createJoinGroupResponse(), memberId: '', protocolName: ctx.apiVersion >= 7 ? null : '', errorCode: ErrorCode.INCONSISTENT_GROUP_PROTOCOL });
+      return NOTHING;
+    }
     const consumerGroup = this.consumerGroups.get(request.groupId);
     if (consumerGroup === undefined) return this.membership.join(ctx, request, respond);
     if (consumerGroup.members.size > 0) {
@@ -157,6 +210,17 @@ export class GroupShard {
     return this.consumerHeartbeats.heartbeat(ctx, request);
   }
 
+  shareGroupHeartbeat(ctx: MemberContext, request: ShareGroupHeartbeatRequest): Outcome<ShareGroupHeartbeatResponse> {
+    return this.shareHeartbeats.heartbeat(ctx, request);
+  }
+
+  shareGroupDescribe(groupIds: readonly string[]): ShareGroupDescribeResponse['groups'] {
+    const image = this.consumerOptions.topics();
+    return groupIds.map((groupId) =>
+      describeShareGroup(groupId, this.shareGroups.get(groupId), this.groups.has(groupId) || this.consumerGroups.has(groupId), image),
+    );
+  }
+
   consumerGroupDescribe(groupIds: readonly string[]): ConsumerGroupDescribeResponse['groups'] {
     const image = this.consumerOptions.topics();
     const defaultAssignor = this.consumerOptions.assignors[0] ?? 'uniform';
@@ -164,6 +228,14 @@ export class GroupShard {
   }
 
   commitOffsets(request: OffsetCommitRequest, apiVersion: number, transactional = false): Outcome<OffsetCommitResponseTopic[]> {
+    // A share group has no committed offsets (Kafka's ShareGroup.validateOffsetCommit: "not a consumer group").
+    if (this.shareGroups.has(request.groupId)) {
+      return outcome(request.topics.map((t) => ({
+        name: t.name,
+        topicId: t.topicId,
+        partitions: t.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode: ErrorCode.GROUP_ID_NOT_FOUND })),
+      })));
+    }
     return this.offsetOps.commit(request, apiVersion, transactional);
   }
 
@@ -173,6 +245,19 @@ export class GroupShard {
 
   deleteOffsets(request: OffsetDeleteRequest): Outcome<{ errorCode: number; topics: OffsetDeleteResponseTopic[] }> {
     return this.offsetOps.delete(request);
+  }
+
+  /**
+   * Topics were deleted (Kafka's maybeCleanupShareGroupState): each share group whose share partitions were
+   * initializing, initialized or deleting on them records its state without them.
+   */
+  onShareTopicsDeleted(topicIds: ReadonlySet<string>): Outcome<void> {
+    const records: GroupRecord[] = [];
+    for (const group of this.shareGroups.values()) {
+      const record = group.withoutTopicsRecord(topicIds);
+      if (record !== undefined) records.push(record);
+    }
+    return outcome(undefined, records);
   }
 
   /** A topic was deleted: tombstones for its offsets, committed or pending in a transaction. */
@@ -193,7 +278,9 @@ export class GroupShard {
       authorizedOperations: -2147483648,
     };
     // Kafka 4.3.1 describes the empty group id like any other; DescribeGroups before v6 turns this into NONE.
-    if (this.consumerGroups.has(groupId)) return { ...described, errorCode: ErrorCode.GROUP_ID_NOT_FOUND, errorMessage: `Group ${groupId} is not a classic group.` };
+    if (this.consumerGroups.has(groupId) || this.shareGroups.has(groupId)) {
+      return { ...described, errorCode: ErrorCode.GROUP_ID_NOT_FOUND, errorMessage: `Group ${groupId} is not a classic group.` };
+    }
     if (group === undefined) return { ...described, errorCode: ErrorCode.GROUP_ID_NOT_FOUND, errorMessage: `Group ${groupId} not found.` };
     // Member metadata and assignments are shown only once the group is Stable.
     const stable = group.is('Stable');
@@ -228,6 +315,11 @@ export class GroupShard {
       if (types.size > 0 && !types.has(CONSUMER_GROUP_TYPE)) continue;
       listed.push({ groupId: group.groupId, protocolType: CONSUMER_GROUP_TYPE, groupState: group.state, groupType: CONSUMER_GROUP_TYPE });
     }
+    for (const group of this.shareGroups.values()) {
+      if (states.size > 0 && !states.has(group.state.toLowerCase())) continue;
+      if (types.size > 0 && !types.has(SHARE_GROUP_TYPE)) continue;
+      listed.push({ groupId: group.groupId, protocolType: SHARE_GROUP_TYPE, groupState: group.state, groupType: SHARE_GROUP_TYPE });
+    }
     return listed;
   }
 
@@ -240,6 +332,12 @@ export class GroupShard {
         if (consumerGroup.members.size > 0) return { groupId, errorCode: ErrorCode.NON_EMPTY_GROUP };
         this.offsetOps.deleteAll(groupId, records);
         records.push(...consumerGroup.tombstoneRecords());
+        return { groupId, errorCode: ErrorCode.NONE };
+      }
+      const shareGroup = this.shareGroups.get(groupId);
+      if (shareGroup !== undefined) {
+        if (shareGroup.members.size > 0) return { groupId, errorCode: ErrorCode.NON_EMPTY_GROUP };
+        records.push(...shareGroup.deletingRecords(this.consumerOptions.topics()), ...shareGroup.tombstoneRecords());
         return { groupId, errorCode: ErrorCode.NONE };
       }
       const group = this.groups.get(groupId);
@@ -275,9 +373,13 @@ export class GroupShard {
       replayConsumerRecord(this.consumerGroupStore, record);
       return;
     }
+    if (isShareGroupRecord(record)) {
+      replayShareRecord(this.shareGroupStore, record, this.clock.now());
+      return;
+    }
     if (record.type === 'offset') {
       // Offsets of a group unknown so far belong to a "simple" group (commits outside group management).
-      if (record.value !== null && !this.groups.has(record.group) && !this.consumerGroups.has(record.group)) {
+      if (record.value !== null && !this.groups.has(record.group) && !this.consumerGroups.has(record.group) && !this.shareGroups.has(record.group)) {
         this.groups.set(record.group, new ClassicGroup(record.group, 'Empty', null));
       }
       this.offsets.replay(record);
@@ -298,6 +400,29 @@ export class GroupShard {
     if (classic !== undefined) this.membership.cancelTimers(classic);
     this.groups.delete(groupId);
     this.consumerGroups.delete(groupId);
+    this.shareGroups.delete(groupId);
+  }
+
+  /** The share group a heartbeat addresses: undefined when none; a group of another type is refused as Kafka does. */
+  private liveShareGroup(groupId: string): ShareGroup | undefined {
+    const group = this.shareGroups.get(groupId);
+    if (group !== undefined) return group;
+    if (this.groups.has(groupId) || this.consumerGroups.has(groupId)) throw new GroupError('GROUP_ID_NOT_FOUND', `Group ${groupId} is not a share group.`);
+    return undefined;
+  }
+
+  /** Kafka's getOrMaybeCreatePersistedShareGroup: a group of another type under the id is refused. */
+  private persistedShareGroup(groupId: string, create: boolean): ShareGroup | undefined {
+    const existing = this.shareGroups.get(groupId);
+    if (existing !== undefined) return existing;
+    if (this.groups.has(groupId) || this.consumerGroups.has(groupId)) {
+      if (!create) return undefined;
+      throw new Error(`Group ${groupId} is not a share group.`);
+    }
+    if (!create) return undefined;
+    const group = new ShareGroup(groupId);
+    this.shareGroups.set(groupId, group);
+    return group;
   }
 
   /**
@@ -307,6 +432,10 @@ export class GroupShard {
   private persistedConsumerGroup(groupId: string, create: boolean): ConsumerGroup | undefined {
     const existing = this.consumerGroups.get(groupId);
     if (existing !== undefined) return existing;
+    if (this.shareGroups.has(groupId)) {
+      if (!create) return undefined;
+      throw new Error(`Group ${groupId} is not a consumer group`);
+    }
     const classic = this.groups.get(groupId);
     if (classic === undefined && !create) return undefined;
     if (classic !== undefined && !(classic.protocolType === null && classic.members.size === 0)) throw new Error(`Group ${groupId} is not a consumer group`);
@@ -319,6 +448,8 @@ export class GroupShard {
   onLoaded(): void {
     this.membership.onLoaded();
     for (const group of this.consumerGroups.values()) this.consumerHeartbeats.onLoaded(group);
+    // Kafka's onLoaded: every loaded share member's session starts over.
+    for (const group of this.shareGroups.values()) for (const memberId of group.members.keys()) this.shareHeartbeats.startSession(group.groupId, memberId);
   }
 
   unload(): void {
@@ -333,6 +464,10 @@ export class GroupShard {
 
   consumerGroup(groupId: string): ConsumerGroup | undefined {
     return this.consumerGroups.get(groupId);
+  }
+
+  shareGroup(groupId: string): ShareGroup | undefined {
+    return this.shareGroups.get(groupId);
   }
 
   groupState(groupId: string): GroupState | 'Dead' {

@@ -1,4 +1,4 @@
-// Error responses of the consumer-group APIs.
+// Error responses of the consumer-group and share-group APIs.
 import { errorInfo } from '../error-codes.js';
 import { consumerGroupDescribeApi, createConsumerGroupDescribeResponse, createDescribedGroup as createConsumerDescribedGroup } from '../generated/consumer-group-describe.js';
 import { consumerGroupHeartbeatApi, createConsumerGroupHeartbeatResponse } from '../generated/consumer-group-heartbeat.js';
@@ -13,6 +13,8 @@ import { createOffsetCommitResponse, offsetCommitApi } from '../generated/offset
 import { createOffsetDeleteResponse, offsetDeleteApi } from '../generated/offset-delete.js';
 import { createOffsetFetchResponse, createOffsetFetchResponsePartition, offsetFetchApi } from '../generated/offset-fetch.js';
 import { createSyncGroupResponse, syncGroupApi } from '../generated/sync-group.js';
+import { createDescribedGroup as createShareDescribedGroup, createShareGroupDescribeResponse, shareGroupDescribeApi } from '../generated/share-group-describe.js';
+import { createShareGroupHeartbeatResponse, shareGroupHeartbeatApi } from '../generated/share-group-heartbeat.js';
 import { AUTHORIZED_OPERATIONS_OMITTED, errorResponse } from './define.js';
 
 /** Node.noNode(): what a coordinator lookup that failed names. */
@@ -114,5 +116,12 @@ export const groupErrorResponses = [
   errorResponse(consumerGroupDescribeApi, (request, _version, error) => ({
     ...createConsumerGroupDescribeResponse(),
     groups: request.groupIds.map((groupId) => ({ ...createConsumerDescribedGroup(), groupId, errorCode: error.code })),
+  })),
+
+  errorResponse(shareGroupHeartbeatApi, (_request, _version, error) => ({ ...createShareGroupHeartbeatResponse(), errorCode: error.code })),
+
+  errorResponse(shareGroupDescribeApi, (request, _version, error) => ({
+    ...createShareGroupDescribeResponse(),
+    groups: request.groupIds.map((groupId) => ({ ...createShareDescribedGroup(), groupId, errorCode: error.code })),
   })),
 ];

@@ -83,7 +83,7 @@ export const deleteTopicsHandler: Handler = defineHandler<DeleteTopicsRequest, D
       const partitionCount = store.topic(name)?.partitions ?? 0;
       return store.deleteTopic(name).then(
         async () => {
-          await groups.onPartitionsDeleted(name, partitionCount);
+          await groups.onPartitionsDeleted(name, partitionCount, id);
           result(name, id, { code: ErrorCode.NONE, message: null });
         },
         (error: unknown) => result(name, id, apiErrorOf(error)),

@@ -73,12 +73,12 @@ test('UpdateFeatures: validateOnly changes nothing; a change shows in ApiVersion
       const r = await roundTrip(client, apiVersionsApi, 4, { clientSoftwareName: 't', clientSoftwareVersion: '1' });
       return { epoch: r.finalizedFeaturesEpoch, names: r.finalizedFeatures.map((f) => `${f.name}=${f.maxVersionLevel}`) };
     };
-    assert.deepEqual(await finalized(), { epoch: 1n, names: ['eligible.leader.replicas.version=1', 'group.version=1', 'metadata.version=30', 'transaction.version=2'] });
+    assert.deepEqual(await finalized(), { epoch: 1n, names: ['eligible.leader.replicas.version=1', 'group.version=1', 'metadata.version=30', 'share.version=1', 'transaction.version=2'] });
     const downgrade = { timeoutMs: 60000, featureUpdates: [update('eligible.leader.replicas.version', 0, 2)] };
     assert.equal((await roundTrip(client, updateFeaturesApi, 2, { ...downgrade, validateOnly: true })).errorCode, ErrorCode.NONE);
-    assert.deepEqual(await finalized(), { epoch: 1n, names: ['eligible.leader.replicas.version=1', 'group.version=1', 'metadata.version=30', 'transaction.version=2'] });
+    assert.deepEqual(await finalized(), { epoch: 1n, names: ['eligible.leader.replicas.version=1', 'group.version=1', 'metadata.version=30', 'share.version=1', 'transaction.version=2'] });
     assert.equal((await roundTrip(client, updateFeaturesApi, 2, { ...downgrade, validateOnly: false })).errorCode, ErrorCode.NONE);
-    assert.deepEqual(await finalized(), { epoch: 2n, names: ['group.version=1', 'metadata.version=30', 'transaction.version=2'] });
+    assert.deepEqual(await finalized(), { epoch: 2n, names: ['group.version=1', 'metadata.version=30', 'share.version=1', 'transaction.version=2'] });
   });
 });
 
@@ -210,7 +210,7 @@ test('file engine: a feature change outlives a restart, epoch included', async (
     }, settings);
     await withBroker(async (client) => {
       const r = await roundTrip(client, apiVersionsApi, 4, { clientSoftwareName: 't', clientSoftwareVersion: '1' });
-      assert.deepEqual([r.finalizedFeaturesEpoch, r.finalizedFeatures.map((f) => f.name)], [2n, ['group.version', 'metadata.version', 'transaction.version']]);
+      assert.deepEqual([r.finalizedFeaturesEpoch, r.finalizedFeatures.map((f) => f.name)], [2n, ['group.version', 'metadata.version', 'share.version', 'transaction.version']]);
     }, settings);
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -153,11 +153,15 @@ export function targetAssignmentMetadataTombstone(group: string): ConsumerGroupT
 
 /** A member's target assignment, topics and partitions in the order of the Java hash map Kafka writes it from. */
 export function targetAssignmentRecord(group: string, memberId: string, partitions: TopicPartitions): ConsumerGroupTargetMemberRecord {
-  const topicPartitions = javaHashOrder([...partitions.keys()], javaUuidHash).map((topicId) => ({
+  return { type: 'consumer-target-member', group, memberId, value: { topicPartitions: topicPartitionsInJavaOrder(partitions) } };
+}
+
+/** Topics and partitions in the order of the Java hash map and sets Kafka writes an assignment from (consumer and share groups). */
+export function topicPartitionsInJavaOrder(partitions: TopicPartitions): { topicId: string; partitions: number[] }[] {
+  return javaHashOrder([...partitions.keys()], javaUuidHash).map((topicId) => ({
     topicId,
     partitions: javaHashOrder([...partitions.get(topicId)!], javaIntegerHash),
   }));
-  return { type: 'consumer-target-member', group, memberId, value: { topicPartitions } };
 }
 
 export function targetAssignmentTombstone(group: string, memberId: string): ConsumerGroupTargetMemberRecord {

@@ -29,13 +29,7 @@ export function replayConsumerRecord(store: ConsumerGroupStore, record: Consumer
         group.metadataHash = record.value.metadataHash;
         return;
       }
-      if (group.members.size > 0) throw new Error(`Received a tombstone record to delete group ${group.groupId} but the group still has ${group.members.size} members.`);
-      if (group.targetAssignment.size > 0) {
-        throw new Error(`Received a tombstone record to delete group ${group.groupId} but the target assignment still has ${group.targetAssignment.size} members.`);
-      }
-      if (group.assignmentEpoch !== -1) {
-        throw new Error(`Received a tombstone record to delete group ${group.groupId} but did not receive ConsumerGroupTargetAssignmentMetadataValue tombstone.`);
-      }
+      throwIfNotDeletable(group, 'did not receive ConsumerGroupTargetAssignmentMetadataValue tombstone');
       store.removeGroup(group.groupId);
       return;
     }
@@ -108,7 +102,19 @@ export function replayConsumerRecord(store: ConsumerGroupStore, record: Consumer
   }
 }
 
-function assignmentFromRecord(topics: readonly { topicId: string; partitions: number[] }[]): TopicPartitions {
+/** Kafka's checks before a group's epoch tombstone removes it: members, target and its epoch must be gone first. */
+export function throwIfNotDeletable(
+  group: { readonly groupId: string; readonly members: ReadonlyMap<string, unknown>; readonly targetAssignment: ReadonlyMap<string, unknown>; readonly assignmentEpoch: number },
+  epochNotDeleted: string,
+): void {
+  if (group.members.size > 0) throw new Error(`Received a tombstone record to delete group ${group.groupId} but the group still has ${group.members.size} members.`);
+  if (group.targetAssignment.size > 0) {
+    throw new Error(`Received a tombstone record to delete group ${group.groupId} but the target assignment still has ${group.targetAssignment.size} members.`);
+  }
+  if (group.assignmentEpoch !== -1) throw new Error(`Received a tombstone record to delete group ${group.groupId} but ${epochNotDeleted}.`);
+}
+
+export function assignmentFromRecord(topics: readonly { topicId: string; partitions: number[] }[]): TopicPartitions {
   return new Map(topics.map((t) => [t.topicId, new Set(t.partitions)] as const));
 }
 

@@ -1,0 +1,81 @@
+// Kafka 4.3.1's kafka-share-groups against gregor: two share group members (raw ShareGroupHeartbeats, as the
+// reference run had them: ShareFetch is not served yet, so Kafka's share consumer cannot stay in a group) and what
+// --list and --describe (--members, --state, --verbose) print, line for line what the tool printed against a Kafka
+// 4.3.1 broker given the same members (compat-tests/reference); only the assignment's partitions depend on the
+// topic's id, which differs between the two brokers.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createFindCoordinatorRequest, findCoordinatorApi } from '../../src/protocol/generated/find-coordinator.js';
+import { createShareGroupHeartbeatRequest, shareGroupHeartbeatApi, type ShareGroupHeartbeatResponse } from '../../src/protocol/generated/share-group-heartbeat.js';
+import { roundTrip } from '../server/broker-harness.js';
+import { RawClient } from '../server/raw-client.js';
+import { runJavaTool, runJavaToolOk, sharedToolsBroker } from './java-tools.js';
+
+// Sessions long enough that the members need no heartbeat while the tools run (each takes seconds on a busy machine).
+const tools = sharedToolsBroker({ 'node.id': '1', 'group.share.max.session.timeout.ms': '600000', 'group.share.session.timeout.ms': '600000' });
+const shareGroups = (...args: string[]) => runJavaToolOk('kafka-share-groups', ['--bootstrap-server', tools.bootstrap, ...args]);
+const [M1, M2] = ['m1aaaaaaaaaaaaaaaaaaaa', 'm2aaaaaaaaaaaaaaaaaaaa'];
+
+test('kafka-share-groups --list and --describe print what Kafka 4.3.1 prints for two members of a share group', async () => {
+  await runJavaToolOk('kafka-topics', ['--bootstrap-server', tools.bootstrap, '--create', '--topic', 'jobs', '--partitions', '3']);
+  const client = await RawClient.connect(tools.broker.port);
+  try {
+    await roundTrip(client, findCoordinatorApi, 6, { ...createFindCoordinatorRequest(), keyType: 0, coordinatorKeys: ['tg1'] });
+    const epochs = new Map<string, number>();
+    const beat = async (memberId: string, fields: { subscribedTopicNames?: string[]; memberEpoch?: number } = {}): Promise<ShareGroupHeartbeatResponse> => {
+      const r = await roundTrip(client, shareGroupHeartbeatApi, 1, {
+        ...createShareGroupHeartbeatRequest(), groupId: 'tg1', memberId, memberEpoch: epochs.get(memberId) ?? 0, ...fields,
+      });
+      assert.equal(r.errorCode, 0);
+      epochs.set(memberId, r.memberEpoch);
+      return r;
+    };
+    // As in the reference run: both join, then heartbeat until the initialized partitions are assigned (epoch 3).
+    await beat(M1, { subscribedTopicNames: ['jobs'] });
+    await beat(M2, { subscribedTopicNames: ['jobs'] });
+    while (epochs.get(M1) !== 3 || epochs.get(M2) !== 3) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await beat(M1);
+      await beat(M2);
+    }
+
+    assert.equal(await shareGroups('--list'), 'tg1\n');
+    const port = tools.broker.port;
+    const members = (await shareGroups('--describe', '--group', 'tg1', '--members')).split('\n');
+    assert.deepEqual(members.slice(0, 2), ['', 'GROUP           CONSUMER-ID            HOST            CLIENT-ID       #PARTITIONS  ASSIGNMENT']);
+    assert.match(members[2]!, /^tg1             m1aaaaaaaaaaaaaaaaaaaa \/127\.0\.0\.1      test-client     2            jobs:\d,\d$/);
+    assert.match(members[3]!, /^tg1             m2aaaaaaaaaaaaaaaaaaaa \/127\.0\.0\.1      test-client     1            jobs:\d$/);
+    const assigned = members.slice(2, 4).flatMap((line) => line.split('jobs:')[1]!.split(',')).sort();
+    assert.deepEqual(assigned, ['0', '1', '2']);
+    const verbose = (await shareGroups('--describe', '--group', 'tg1', '--members', '--verbose')).split('\n');
+    assert.equal(verbose[1], 'GROUP           CONSUMER-ID            HOST            CLIENT-ID       #PARTITIONS  MEMBER-EPOCH  ASSIGNMENT');
+    assert.match(verbose[2]!, /^tg1             m1aaaaaaaaaaaaaaaaaaaa \/127\.0\.0\.1      test-client     2            3             jobs:\d,\d$/);
+    assert.equal(await shareGroups('--describe', '--group', 'tg1', '--state'), [
+      '',
+      'GROUP           COORDINATOR (ID)          STATE           #MEMBERS',
+      `tg1             127.0.0.1:${port}  (1)      Stable          2`,
+      '',
+    ].join('\n'));
+    assert.equal(await shareGroups('--describe', '--group', 'tg1', '--state', '--verbose'), [
+      '',
+      'GROUP           COORDINATOR (ID)          STATE           GROUP-EPOCH  ASSIGNMENT-EPOCH  #MEMBERS',
+      `tg1             127.0.0.1:${port}  (1)      Stable          3            3                 2`,
+      '',
+    ].join('\n'));
+    const missing = await runJavaTool('kafka-share-groups', ['--bootstrap-server', tools.bootstrap, '--describe', '--group', 'nosuch', '--state']);
+    assert.match(missing.stdout + missing.stderr, /Error: Executing share group command failed due to org\.apache\.kafka\.common\.errors\.GroupIdNotFoundException: Group nosuch not found\./);
+
+    await beat(M1, { memberEpoch: -1 });
+    await beat(M2, { memberEpoch: -1 });
+    const empty = await runJavaTool('kafka-share-groups', ['--bootstrap-server', tools.bootstrap, '--describe', '--group', 'tg1', '--members']);
+    assert.deepEqual([empty.code, empty.stdout, empty.stderr], [0, '', "\nShare group 'tg1' has no active members.\n"]);
+    assert.equal(await shareGroups('--describe', '--group', 'tg1', '--state', '--verbose'), [
+      '',
+      'GROUP           COORDINATOR (ID)          STATE           GROUP-EPOCH  ASSIGNMENT-EPOCH  #MEMBERS',
+      `tg1             127.0.0.1:${port}  (1)      Empty           5            3                 0`,
+      '',
+    ].join('\n'));
+  } finally {
+    await client.close();
+  }
+});
