@@ -13,7 +13,6 @@
 //   group.initial.rebalance.delay.ms  0 (Kafka: 3000) — no wait before the first rebalance of a new group
 //   offsets.topic.replication.factor, transaction.state.log.replication.factor,
 //   transaction.state.log.min.isr    1 (Kafka: 3, 3, 2) — there is only one broker
-//   group.coordinator.rebalance.protocols  classic,consumer (Kafka: classic,consumer,streams) — streams groups are not served yet
 //   gregor.log.engine    gregor's own: file (segment files under log.dirs) or memory; when neither it nor log.dirs
 //                        is set, the `gregor` command uses file (./data) and an in-process startBroker() memory
 import {
@@ -142,7 +141,7 @@ export const actedOnBrokerConfigDefinitions = named({
   'group.max.session.timeout.ms': int({ default: 1800000, doc: 'Longest session timeout a classic-protocol consumer may ask for.' }),
   'group.initial.rebalance.delay.ms': int({ default: 0, kafkaDefault: 3000, doc: 'How long a new classic group waits for more members before its first rebalance; gregor does not wait.' }),
   'group.max.size': int({ default: INT_MAX_VALUE, valid: atLeast(1), doc: 'Most members in one classic group.' }),
-  'group.coordinator.rebalance.protocols': list({ default: ['classic', 'consumer'], kafkaDefault: ['classic', 'consumer', 'streams'], valid: eachOneOf('consumer', 'classic', 'share', 'streams'), doc: 'Group protocols the coordinator serves; gregor serves classic and consumer groups so far.' }),
+  'group.coordinator.rebalance.protocols': list({ default: ['classic', 'consumer', 'streams'], valid: eachOneOf('consumer', 'classic', 'share', 'streams'), doc: 'Group protocols the coordinator serves.' }),
   'group.coordinator.threads': int({ default: 4, valid: atLeast(1), doc: 'Threads running the group coordinator (Kafka tuning).' }),
   'group.coordinator.append.linger.ms': int({ default: -1, valid: atLeast(-1), doc: 'How long the coordinator gathers records before writing them; -1 writes when the batch is full or nothing else is queued.' }),
   'group.consumer.session.timeout.ms': int({ default: 45000, valid: atLeast(1), doc: 'Session timeout of members of consumer-protocol groups.' }),

@@ -28,6 +28,9 @@ import {
 } from '../protocol/generated/consumer-group-heartbeat.js';
 import { logStoreTopics } from './group/consumer/log-store-topics.js';
 import { loadXxh3 } from './group/consumer/xxh3.js';
+import { createDescribedGroup as createStreamsDescribedGroup, type DescribedGroup as StreamsDescribedGroup } from '../protocol/generated/streams-group-describe.js';
+import { createStreamsGroupHeartbeatResponse, type StreamsGroupHeartbeatRequest } from '../protocol/generated/streams-group-heartbeat.js';
+import type { StreamsHeartbeatResult } from './group/streams/heartbeat.js';
 import { groupConfigFrom } from './group/group-config.js';
 import { GroupShard } from './group/group-shard.js';
 import type { MemberContext } from './group/membership.js';
@@ -89,6 +92,17 @@ export class GroupCoordinator {
           sessionTimeoutMs: values['consumer.session.timeout.ms'],
           heartbeatIntervalMs: values['consumer.heartbeat.interval.ms'],
           assignmentIntervalMs: values['consumer.assignment.interval.ms'],
+        };
+      },
+      streamsMaxSize: options.config['group.streams.max.size'],
+      streamsSettings: (groupId) => {
+        const values = this.groupConfig(groupId);
+        return {
+          sessionTimeoutMs: values['streams.session.timeout.ms'],
+          heartbeatIntervalMs: values['streams.heartbeat.interval.ms'],
+          assignmentIntervalMs: values['streams.assignment.interval.ms'],
+          initialRebalanceDelayMs: values['streams.initial.rebalance.delay.ms'],
+          numStandbyReplicas: values['streams.num.standby.replicas'],
         };
       },
     });
@@ -173,6 +187,25 @@ export class GroupCoordinator {
   }
 
   private xxh3Loaded: Promise<void> | undefined;
+
+  /** StreamsGroupHeartbeat (KIP-1071): the answer once its records are in the log, with the internal topics to create. */
+  async streamsGroupHeartbeat(ctx: MemberContext, request: StreamsGroupHeartbeatRequest): Promise<StreamsHeartbeatResult> {
+    const unavailable = (): StreamsHeartbeatResult => ({ response: { ...createStreamsGroupHeartbeatResponse(), errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE }, internalTopicsToCreate: [] });
+    if (!this.active) return unavailable();
+    await (this.xxh3Loaded ??= loadXxh3());
+    if (!this.active) return unavailable();
+    try {
+      return await this.apply(this.shard.streamsGroupHeartbeat(ctx, request));
+    } catch {
+      return unavailable();
+    }
+  }
+
+  async streamsGroupDescribe(groupIds: readonly string[]): Promise<StreamsDescribedGroup[]> {
+    if (!this.active) return groupIds.map((groupId) => ({ ...createStreamsDescribedGroup(), groupId, errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE }));
+    await (this.xxh3Loaded ??= loadXxh3());
+    return this.shard.streamsGroupDescribe(groupIds);
+  }
 
   async leaveGroup(groupId: string, members: readonly MemberIdentity[]): Promise<{ errorCode: number; members: MemberResponse[] }> {
     if (!this.active) return { errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, members: [] };

@@ -47,10 +47,10 @@ test('kafka-features describe / upgrade / downgrade / disable print what Kafka 4
   assert.equal(refusedMv.stdout, 'Could not downgrade metadata.version to 29. The update failed for all features since the following feature ' +
     'had an error: Unsupported metadata.version downgrade from 30 to 29. Refusing to perform the requested downgrade because it might delete metadata information.\n');
 
-  const unsupported = await features('upgrade', '--feature', 'streams.version=1');
+  const unsupported = await features('upgrade', '--feature', 'share.version=1');
   assert.equal(unsupported.code, 1);
-  assert.equal(unsupported.stdout, 'Could not upgrade streams.version to 1. The update failed for all features since the following feature ' +
-    'had an error: Invalid update version 1 for feature streams.version. Local controller 1 does not support this feature.\n');
+  assert.equal(unsupported.stdout, 'Could not upgrade share.version to 1. The update failed for all features since the following feature ' +
+    'had an error: Invalid update version 1 for feature share.version. Local controller 1 does not support this feature.\n');
 
   const dryRun = await features('downgrade', '--feature', 'eligible.leader.replicas.version=0', '--dry-run');
   assert.deepEqual([dryRun.code, dryRun.stdout], [0, 'eligible.leader.replicas.version can be downgraded to 0.\n']);

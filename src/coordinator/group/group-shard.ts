@@ -1,6 +1,7 @@
 /**
  * The group coordinator's state machine (Kafka's GroupCoordinatorShard): classic groups, consumer groups
- * (KIP-848: consumer/heartbeat.ts, changed only by replaying their records) and committed offsets. Every request or timer event becomes an Outcome; `replay` applies a record, the same at
+ * (KIP-848: consumer/heartbeat.ts), streams groups (KIP-1071: streams/heartbeat.ts), both changed only by replaying
+ * their records, and committed offsets. Every request or timer event becomes an Outcome; `replay` applies a record, the same at
  * load and live; the clock and timers are injected. Group admin (DescribeGroups, ListGroups,
  * DeleteGroups) lives here; membership and offsets in their own modules.
  */
@@ -33,6 +34,13 @@ import type { GroupConfig } from './group-config.js';
 import { groupMetadataValue, Membership, type Clock, type MemberContext } from './membership.js';
 import { OffsetOps, OffsetStore, type FetchedGroup, type FetchingMember, type FetchTopic } from './offsets.js';
 import { groupTombstone, type GroupRecord, type OffsetCommitRecord } from './records.js';
+import type { DescribedGroup as StreamsDescribedGroup } from '../../protocol/generated/streams-group-describe.js';
+import type { StreamsGroupHeartbeatRequest } from '../../protocol/generated/streams-group-heartbeat.js';
+import { describeStreamsGroup } from './streams/describe.js';
+import { StreamsGroupHeartbeats, type StreamsGroupSettings, type StreamsHeartbeatResult } from './streams/heartbeat.js';
+import { isStreamsGroupRecord } from './streams/records.js';
+import { replayStreamsRecord, type StreamsGroupStore } from './streams/replay.js';
+import { StreamsGroup, STREAMS_GROUP_TYPE } from './streams/streams-group.js';
 
 export const CLASSIC_GROUP_TYPE = 'classic';
 
@@ -45,7 +53,14 @@ export interface ConsumerGroupOptions {
   readonly maxSize: number;
   /** The group's `consumer.session.timeout.ms`, `.heartbeat.interval.ms` and `.assignment.interval.ms` (broker values unless overridden). */
   readonly settings: (groupId: string) => ConsumerGroupSettings;
+  /** `group.streams.max.size`. */
+  readonly streamsMaxSize?: number;
+  /** A streams group's effective `streams.*` settings. */
+  readonly streamsSettings?: (groupId: string) => StreamsGroupSettings;
 }
+
+/** Kafka 4.3.1's default streams group settings. */
+const DEFAULT_STREAMS_SETTINGS: StreamsGroupSettings = { sessionTimeoutMs: 45000, heartbeatIntervalMs: 5000, assignmentIntervalMs: 1000, initialRebalanceDelayMs: 3000, numStandbyReplicas: 0 };
 
 /** Kafka 4.3.1's defaults, over no topics (tests that use classic groups only). */
 export const DEFAULT_CONSUMER_GROUP_OPTIONS: ConsumerGroupOptions = {
@@ -57,8 +72,16 @@ export const DEFAULT_CONSUMER_GROUP_OPTIONS: ConsumerGroupOptions = {
 
 export class GroupShard {
   private readonly groups = new Map<string, ClassicGroup>();
-  /** A group id is in one of the two maps at most. */
+  /** A group id is in one of the three maps at most. */
   private readonly consumerGroups = new Map<string, ConsumerGroup>();
+  private readonly streamsGroups = new Map<string, StreamsGroup>();
+  private readonly streamsGroupStore: StreamsGroupStore = {
+    streamsGroup: (groupId, create) => this.persistedStreamsGroup(groupId, create),
+    removeGroup: (groupId) => this.removeGroup(groupId),
+  };
+  private readonly streamsHeartbeats: StreamsGroupHeartbeats;
+  /** A new streams group a heartbeat is creating, adopted by the replay of its first record. */
+  private newStreamsGroup: StreamsGroup | undefined;
   private readonly consumerGroupStore: ConsumerGroupStore = {
     consumerGroup: (groupId, create) => this.persistedConsumerGroup(groupId, create),
     removeGroup: (groupId) => this.removeGroup(groupId),
@@ -78,7 +101,7 @@ export class GroupShard {
     consumer: ConsumerGroupOptions = DEFAULT_CONSUMER_GROUP_OPTIONS,
   ) {
     this.membership = new Membership(this.groups, config, timer, clock, newUuid, log);
-    this.offsetOps = new OffsetOps(this.groups, this.offsets, this.membership, config, clock, this.consumerGroups);
+    this.offsetOps = new OffsetOps(this.groups, this.offsets, this.membership, config, clock, this.consumerGroups, this.streamsGroups);
     this.consumerOptions = consumer;
     this.consumerHeartbeats = new ConsumerGroupHeartbeats({
       consumerGroup: (groupId) => this.liveConsumerGroup(groupId),
@@ -90,6 +113,16 @@ export class GroupShard {
       timer,
       clock,
       newUuid,
+    });
+    this.streamsHeartbeats = new StreamsGroupHeartbeats({
+      streamsGroup: (groupId) => this.liveStreamsGroup(groupId),
+      newStreamsGroup: (groupId) => (this.newStreamsGroup = new StreamsGroup(groupId)),
+      replaceEmptyClassicGroup: (groupId) => (this.groups.has(groupId) ? [groupTombstone(groupId)] : []),
+      topics: consumer.topics,
+      maxSize: consumer.streamsMaxSize ?? 2147483647,
+      settings: consumer.streamsSettings ?? (() => DEFAULT_STREAMS_SETTINGS),
+      timer,
+      clock,
     });
   }
 
@@ -136,6 +169,14 @@ export class GroupShard {
     return groupIds.map((groupId) => describeConsumerGroup(groupId, this.consumerGroups.get(groupId), this.groups.has(groupId), image, defaultAssignor));
   }
 
+  streamsGroupHeartbeat(ctx: MemberContext, request: StreamsGroupHeartbeatRequest): Outcome<StreamsHeartbeatResult> {
+    return this.streamsHeartbeats.heartbeat(ctx, request);
+  }
+
+  streamsGroupDescribe(groupIds: readonly string[]): StreamsDescribedGroup[] {
+    return groupIds.map((groupId) => describeStreamsGroup(groupId, this.streamsGroups.get(groupId), this.groups.has(groupId) || this.consumerGroups.has(groupId)));
+  }
+
   commitOffsets(request: OffsetCommitRequest, apiVersion: number, transactional = false): Outcome<OffsetCommitResponseTopic[]> {
     return this.offsetOps.commit(request, apiVersion, transactional);
   }
@@ -166,7 +207,9 @@ export class GroupShard {
       authorizedOperations: -2147483648,
     };
     // Kafka 4.3.1 describes the empty group id like any other; DescribeGroups before v6 turns this into NONE.
-    if (this.consumerGroups.has(groupId)) return { ...described, errorCode: ErrorCode.GROUP_ID_NOT_FOUND, errorMessage: `Group ${groupId} is not a classic group.` };
+    if (this.consumerGroups.has(groupId) || this.streamsGroups.has(groupId)) {
+      return { ...described, errorCode: ErrorCode.GROUP_ID_NOT_FOUND, errorMessage: `Group ${groupId} is not a classic group.` };
+    }
     if (group === undefined) return { ...described, errorCode: ErrorCode.GROUP_ID_NOT_FOUND, errorMessage: `Group ${groupId} not found.` };
     // Member metadata and assignments are shown only once the group is Stable.
     const stable = group.is('Stable');
@@ -201,6 +244,11 @@ export class GroupShard {
       if (types.size > 0 && !types.has(CONSUMER_GROUP_TYPE)) continue;
       listed.push({ groupId: group.groupId, protocolType: CONSUMER_GROUP_TYPE, groupState: group.state, groupType: CONSUMER_GROUP_TYPE });
     }
+    for (const group of this.streamsGroups.values()) {
+      if (states.size > 0 && !states.has(group.state.toLowerCase())) continue;
+      if (types.size > 0 && !types.has(STREAMS_GROUP_TYPE)) continue;
+      listed.push({ groupId: group.groupId, protocolType: STREAMS_GROUP_TYPE, groupState: group.state, groupType: STREAMS_GROUP_TYPE });
+    }
     return listed;
   }
 
@@ -213,6 +261,13 @@ export class GroupShard {
         if (consumerGroup.members.size > 0) return { groupId, errorCode: ErrorCode.NON_EMPTY_GROUP };
         this.offsetOps.deleteAll(groupId, records);
         records.push(...consumerGroup.tombstoneRecords());
+        return { groupId, errorCode: ErrorCode.NONE };
+      }
+      const streamsGroup = this.streamsGroups.get(groupId);
+      if (streamsGroup !== undefined) {
+        if (streamsGroup.state !== 'Empty') return { groupId, errorCode: ErrorCode.NON_EMPTY_GROUP };
+        this.offsetOps.deleteAll(groupId, records);
+        records.push(...streamsGroup.tombstoneRecords());
         return { groupId, errorCode: ErrorCode.NONE };
       }
       const group = this.groups.get(groupId);
@@ -248,9 +303,13 @@ export class GroupShard {
       replayConsumerRecord(this.consumerGroupStore, record);
       return;
     }
+    if (isStreamsGroupRecord(record)) {
+      replayStreamsRecord(this.streamsGroupStore, record);
+      return;
+    }
     if (record.type === 'offset') {
       // Offsets of a group unknown so far belong to a "simple" group (commits outside group management).
-      if (record.value !== null && !this.groups.has(record.group) && !this.consumerGroups.has(record.group)) {
+      if (record.value !== null && !this.groups.has(record.group) && !this.consumerGroups.has(record.group) && !this.streamsGroups.has(record.group)) {
         this.groups.set(record.group, new ClassicGroup(record.group, 'Empty', null));
       }
       this.offsets.replay(record);
@@ -262,12 +321,14 @@ export class GroupShard {
     }
     // A classic group's record replaces a consumer group of that id (a downgrade writes the consumer group's tombstones first).
     this.consumerGroups.delete(record.group);
+    this.streamsGroups.delete(record.group);
     this.groups.set(record.group, groupFromRecord(record.group, record.value));
   }
 
   private removeGroup(groupId: string): void {
     this.groups.delete(groupId);
     this.consumerGroups.delete(groupId);
+    this.streamsGroups.delete(groupId);
   }
 
   /**
@@ -278,8 +339,31 @@ export class GroupShard {
     const group = this.consumerGroups.get(groupId);
     if (group !== undefined) return group;
     const classic = this.groups.get(groupId);
-    if (classic !== undefined && !classic.is('Empty')) throw new GroupError('GROUP_ID_NOT_FOUND', `Group ${groupId} is not a consumer group.`);
+    if (this.streamsGroups.has(groupId) || (classic !== undefined && !classic.is('Empty'))) throw new GroupError('GROUP_ID_NOT_FOUND', `Group ${groupId} is not a consumer group.`);
     return undefined;
+  }
+
+  /** The streams group a heartbeat addresses (Kafka's getOrCreateStreamsGroup): an empty classic group gives way to it. */
+  private liveStreamsGroup(groupId: string): StreamsGroup | undefined {
+    const group = this.streamsGroups.get(groupId);
+    if (group !== undefined) return group;
+    const classic = this.groups.get(groupId);
+    if (this.consumerGroups.has(groupId) || (classic !== undefined && !classic.is('Empty'))) throw new GroupError('GROUP_ID_NOT_FOUND', `Group ${groupId} is not a streams group.`);
+    return undefined;
+  }
+
+  /** Kafka's getOrMaybeCreatePersistedStreamsGroup: a simple group (offsets only) gives way to a new streams group. */
+  private persistedStreamsGroup(groupId: string, create: boolean): StreamsGroup | undefined {
+    const existing = this.streamsGroups.get(groupId);
+    if (existing !== undefined) return existing;
+    const classic = this.groups.get(groupId);
+    if ((classic === undefined && !create) || this.consumerGroups.has(groupId)) return undefined;
+    if (classic !== undefined && !(classic.protocolType === null && classic.members.size === 0)) throw new Error(`Group ${groupId} is not a streams group`);
+    this.groups.delete(groupId);
+    const group = this.newStreamsGroup?.groupId === groupId ? this.newStreamsGroup : new StreamsGroup(groupId);
+    this.newStreamsGroup = undefined;
+    this.streamsGroups.set(groupId, group);
+    return group;
   }
 
   /**
@@ -314,6 +398,10 @@ export class GroupShard {
 
   consumerGroup(groupId: string): ConsumerGroup | undefined {
     return this.consumerGroups.get(groupId);
+  }
+
+  streamsGroup(groupId: string): StreamsGroup | undefined {
+    return this.streamsGroups.get(groupId);
   }
 
   groupState(groupId: string): GroupState | 'Dead' {

@@ -1,8 +1,8 @@
 /**
  * Bytes of the __consumer_offsets records (Kafka's GroupCoordinatorRecordSerde): key and value each
  * start with an int16: before the key the record type (its spec's apiKey; the key itself is version 0), before
- * the value its version. Consumer group records (types 3-8, 16) are consumer/record-serde.ts's; keys of record
- * types this coordinator does not serve (share and streams groups) decode to null and are skipped.
+ * the value its version. Consumer group records (types 3-8, 16) are consumer/record-serde.ts's, streams group records (17-23)
+ * streams/record-serde.ts's; keys of record types this coordinator does not serve (share groups) decode to null and are skipped.
  */
 import { ZERO_UUID } from '../../protocol/uuid.js';
 import {
@@ -31,6 +31,8 @@ import { Reader } from '../../protocol/io/reader.js';
 import { Writer } from '../../protocol/io/writer.js';
 import { decodeConsumerRecord, encodeConsumerRecordKey, encodeConsumerRecordValue } from './consumer/record-serde.js';
 import { isConsumerGroupRecord } from './consumer/records.js';
+import { decodeStreamsRecord, encodeStreamsRecordKey, encodeStreamsRecordValue } from './streams/record-serde.js';
+import { isStreamsGroupRecord } from './streams/records.js';
 import {
   GROUP_METADATA_VALUE_VERSION,
   type GroupRecord,
@@ -42,6 +44,7 @@ const NO_TIMESTAMP = -1n;
 
 export function encodeRecordKey(record: GroupRecord): Buffer {
   if (isConsumerGroupRecord(record)) return encodeConsumerRecordKey(record);
+  if (isStreamsGroupRecord(record)) return encodeStreamsRecordKey(record);
   const w = new Writer(64);
   if (record.type === 'offset') {
     w.int16(OFFSET_COMMIT_KEY_RECORD_TYPE);
@@ -55,6 +58,7 @@ export function encodeRecordKey(record: GroupRecord): Buffer {
 
 export function encodeRecordValue(record: GroupRecord): Buffer | null {
   if (isConsumerGroupRecord(record)) return encodeConsumerRecordValue(record);
+  if (isStreamsGroupRecord(record)) return encodeStreamsRecordValue(record);
   if (record.value === null) return null;
   const w = new Writer(128);
   if (record.type === 'offset') {
@@ -81,7 +85,7 @@ export function encodeRecordValue(record: GroupRecord): Buffer | null {
   return w.toBuffer();
 }
 
-/** The record a key/value pair holds, null for record types of share and streams groups. Throws ProtocolError on bad bytes. */
+/** The record a key/value pair holds, null for record types of share groups. Throws ProtocolError on bad bytes. */
 export function decodeRecord(key: Buffer, value: Buffer | null): GroupRecord | null {
   const kr = new Reader(key);
   const recordType = kr.int16();
@@ -96,7 +100,7 @@ export function decodeRecord(key: Buffer, value: Buffer | null): GroupRecord | n
     const valueVersion = vr.int16();
     return { type: 'group', group: k.group, value: decodeGroupMetadataValue(vr, valueVersion) };
   }
-  return decodeConsumerRecord(recordType, kr, value) ?? null;
+  return decodeConsumerRecord(recordType, kr, value) ?? decodeStreamsRecord(recordType, kr, value) ?? null;
 }
 
 function decodeOffsetValue(value: Buffer): OffsetAndMetadata {

@@ -2,10 +2,11 @@
  * The records the group coordinator writes to __consumer_offsets, with the key and value versions
  * Kafka 4.x writes (GroupCoordinatorRecordHelpers + MetadataVersion): OffsetCommitKey v1 and
  * OffsetCommitValue v4 (v1 when the commit carries an expire timestamp), GroupMetadataKey v2 and
- * GroupMetadataValue v3; consumer groups' records are in consumer/records.ts. A null value is a tombstone.
+ * GroupMetadataValue v3; consumer groups' records are in consumer/records.ts, streams groups' in streams/records.ts. A null value is a tombstone.
  */
 import type { GroupMetadataValue } from '../../protocol/generated/internal/group-coordinator/group-metadata-value.js';
 import { consumerRecordKey, isConsumerGroupRecord, type ConsumerGroupRecord } from './consumer/records.js';
+import { isStreamsGroupRecord, streamsRecordKey, type StreamsGroupRecord } from './streams/records.js';
 
 export const GROUP_METADATA_VALUE_VERSION = 3;
 
@@ -36,7 +37,7 @@ export interface GroupMetadataRecord {
   readonly value: GroupMetadataValue | null;
 }
 
-export type GroupRecord = OffsetCommitRecord | GroupMetadataRecord | ConsumerGroupRecord;
+export type GroupRecord = OffsetCommitRecord | GroupMetadataRecord | ConsumerGroupRecord | StreamsGroupRecord;
 
 export function offsetCommitRecord(group: string, topic: string, partition: number, value: OffsetAndMetadata): OffsetCommitRecord {
   return { type: 'offset', group, topic, partition, value };
@@ -57,5 +58,6 @@ export function groupTombstone(group: string): GroupMetadataRecord {
 /** The identity of a record for "last record per key wins". */
 export function recordKey(record: GroupRecord): string {
   if (isConsumerGroupRecord(record)) return consumerRecordKey(record);
+  if (isStreamsGroupRecord(record)) return streamsRecordKey(record);
   return record.type === 'offset' ? `o\u0000${record.group}\u0000${record.topic}\u0000${record.partition}` : `g\u0000${record.group}`;
 }
