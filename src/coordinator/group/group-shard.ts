@@ -384,6 +384,7 @@ export class GroupShard {
 
   onLoaded(): void {
     this.membership.onLoaded();
+    this.streamsHeartbeats.onLoaded(this.streamsGroups.values());
   }
 
   unload(): void {

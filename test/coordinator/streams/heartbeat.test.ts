@@ -201,6 +201,18 @@ describe('StreamsGroupHeartbeat', () => {
     assert.deepEqual([...r.shard.streamsGroup('app')!.members.keys()], ['m2']);
   });
 
+  test('after a load, each member\'s session starts again: one that never comes back is fenced when it expires', async () => {
+    const h = new StreamsHarness();
+    h.joinMember('m1');
+    const loaded = new StreamsHarness();
+    for (const record of h.log) loaded.shard.replay(record);
+    loaded.shard.onLoaded();
+    await loaded.advance(44999);
+    assert.equal(loaded.shard.streamsGroup('app')!.members.size, 1);
+    await loaded.advance(1);
+    assert.deepEqual([loaded.shard.streamsGroup('app')!.members.size, loaded.shard.streamsGroup('app')!.groupEpoch], [0, 3]);
+  });
+
   test('epochs: a newer one, an older one with tasks it was not given, an unknown member are refused with Kafka\'s messages', () => {
     const h = new StreamsHarness();
     h.joinMember('m1');

@@ -273,9 +273,8 @@ export class StreamsGroupHeartbeats {
       const reconciled = reconcileStreamsMember({ member: updated, targetAssignmentEpoch: targetEpoch, targetAssignment: target, group, owned });
       if (!sameStreamsMember(reconciled, updated)) {
         records.push(streamsCurrentAssignmentRecord(groupId, reconciled));
-        if (reconciled.state === 'UNREVOKED_TASKS') {
-          this.deps.timer.schedule(rebalanceKey(groupId, memberId), reconciled.rebalanceTimeoutMs, () => this.expire(groupId, memberId, reconciled.memberEpoch));
-        } else this.deps.timer.cancel(rebalanceKey(groupId, memberId));
+        if (reconciled.state === 'UNREVOKED_TASKS') this.scheduleRebalanceTimeout(groupId, reconciled);
+        else this.deps.timer.cancel(rebalanceKey(groupId, memberId));
       }
       updated = reconciled;
     }
@@ -330,6 +329,21 @@ export class StreamsGroupHeartbeats {
     this.deps.timer.cancel(streamsSessionKey(group.groupId, member.memberId));
     this.deps.timer.cancel(rebalanceKey(group.groupId, member.memberId));
     return outcome(response, records);
+  }
+
+  /** After a load, every member's session starts now, and a member revoking tasks has its rebalance timeout (Kafka's onLoaded). */
+  onLoaded(groups: Iterable<StreamsGroup>): void {
+    for (const group of groups) {
+      for (const member of group.members.values()) {
+        this.scheduleSessionTimeout(group.groupId, member.memberId);
+        if (member.state === 'UNREVOKED_TASKS') this.scheduleRebalanceTimeout(group.groupId, member);
+      }
+    }
+  }
+
+  /** A member revoking tasks must do so within its rebalance timeout, at that epoch. */
+  private scheduleRebalanceTimeout(groupId: string, member: StreamsGroupMember): void {
+    this.deps.timer.schedule(rebalanceKey(groupId, member.memberId), member.rebalanceTimeoutMs, () => this.expire(groupId, member.memberId, member.memberEpoch));
   }
 
   private scheduleSessionTimeout(groupId: string, memberId: string): void {
