@@ -129,18 +129,19 @@ export class GroupShard {
   // ---- requests ----
 
   /**
-   * JoinGroup. On a consumer group id: an empty group gives way to a classic group (its tombstones written first, as
-   * Kafka's maybeDeleteEmptyConsumerGroup); classic members in a non-empty one (KIP-848's mixed groups) are not
-   * served yet and get INCONSISTENT_GROUP_PROTOCOL, Kafka's answer when a group cannot take their protocol.
+   * JoinGroup. On a consumer or streams group id: an empty group gives way to a classic group (its tombstones written
+   * first, as Kafka's maybeDeleteEmptyConsumerGroup/maybeDeleteEmptyStreamsGroup); classic members in a non-empty one
+   * get INCONSISTENT_GROUP_PROTOCOL (KIP-848's mixed consumer groups are not served yet; streams groups take none).
    */
   joinGroup(ctx: MemberContext, request: JoinGroupRequest, respond: Responder<JoinGroupResponse>): Outcome<void> {
-    const consumerGroup = this.consumerGroups.get(request.groupId);
-    if (consumerGroup === undefined) return this.membership.join(ctx, request, respond);
-    if (consumerGroup.members.size > 0) {
+    // A streams group takes no classic members either; an empty one gives way (Kafka's maybeDeleteEmptyStreamsGroup).
+    const modernGroup = this.consumerGroups.get(request.groupId) ?? this.streamsGroups.get(request.groupId);
+    if (modernGroup === undefined) return this.membership.join(ctx, request, respond);
+    if (modernGroup.members.size > 0) {
       respond({ ...createJoinGroupResponse(), memberId: '', errorCode: ErrorCode.INCONSISTENT_GROUP_PROTOCOL });
       return NOTHING;
     }
-    const tombstones = consumerGroup.tombstoneRecords();
+    const tombstones = modernGroup.tombstoneRecords();
     for (const record of tombstones) this.replay(record);
     const joined = this.membership.join(ctx, request, respond);
     // The tombstones are applied; the classic group's own records are not replayed live.
@@ -287,8 +288,8 @@ export class GroupShard {
       const allExpired = this.offsetOps.expire(groupId, records);
       if (allExpired && group.is('Empty')) records.push(groupTombstone(groupId));
     }
-    // An empty consumer group's offsets age from their commit; once none is left, the group goes too.
-    for (const [groupId, group] of this.consumerGroups) {
+    // An empty consumer or streams group's offsets age from their commit; once none is left, the group goes too.
+    for (const [groupId, group] of [...this.consumerGroups, ...this.streamsGroups]) {
       if (group.members.size > 0) continue;
       if (this.offsetOps.expireByCommit(groupId, records)) records.push(...group.tombstoneRecords());
     }

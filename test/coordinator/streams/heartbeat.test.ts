@@ -299,4 +299,32 @@ describe('StreamsGroupHeartbeat', () => {
     assert.deepEqual(h.apply(h.shard.deleteGroups(['app'])), [{ groupId: 'app', errorCode: ErrorCode.NONE }]);
     assert.equal(h.shard.streamsGroup('app'), undefined);
   });
+
+  test('JoinGroup: a streams group with members is INCONSISTENT_GROUP_PROTOCOL; an empty one gives way to a classic group', () => {
+    const h = new StreamsHarness();
+    h.joinMember('m1');
+    assert.equal(h.join({ groupId: 'app' }).get().errorCode, ErrorCode.INCONSISTENT_GROUP_PROTOCOL);
+    h.hb({ memberId: 'm1', memberEpoch: -1 });
+    const before = h.log.length;
+    const joined = h.join({ groupId: 'app' }).get();
+    assert.equal(joined.errorCode, ErrorCode.MEMBER_ID_REQUIRED);
+    assert.deepEqual(h.log.slice(before).map((r) => r.type), ['streams-target', 'streams-group', 'streams-topology', 'group']);
+    assert.equal(h.shard.streamsGroup('app'), undefined);
+    assert.equal(h.shard.groupState('app'), 'Empty');
+  });
+
+  test('an empty streams group goes once its offsets expire (aged from their commit)', async () => {
+    const h = new StreamsHarness();
+    h.joinMember('m1');
+    h.apply(h.shard.commitOffsets({
+      ...createOffsetCommitRequest(), groupId: 'app', memberId: 'm1', generationIdOrMemberEpoch: 2,
+      topics: [{ name: 'in', topicId: 'AAAAAAAAAAAAAAAAAAAAAA', partitions: [{ partitionIndex: 0, committedOffset: 5n, committedLeaderEpoch: -1, committedMetadata: '' }] }],
+    }, 9));
+    h.hb({ memberId: 'm1', memberEpoch: -1 });
+    h.apply(h.shard.cleanupExpired());
+    assert.notEqual(h.shard.streamsGroup('app'), undefined);
+    await h.advance(7 * 24 * 3600 * 1000);
+    h.apply(h.shard.cleanupExpired());
+    assert.equal(h.shard.streamsGroup('app'), undefined);
+  });
 });
