@@ -167,7 +167,7 @@ export class GroupShard {
   consumerGroupDescribe(groupIds: readonly string[]): ConsumerGroupDescribeResponse['groups'] {
     const image = this.consumerOptions.topics();
     const defaultAssignor = this.consumerOptions.assignors[0] ?? 'uniform';
-    return groupIds.map((groupId) => describeConsumerGroup(groupId, this.consumerGroups.get(groupId), this.groups.has(groupId), image, defaultAssignor));
+    return groupIds.map((groupId) => describeConsumerGroup(groupId, this.consumerGroups.get(groupId), this.groups.has(groupId) || this.streamsGroups.has(groupId), image, defaultAssignor));
   }
 
   streamsGroupHeartbeat(ctx: MemberContext, request: StreamsGroupHeartbeatRequest): Outcome<StreamsHeartbeatResult> {

@@ -144,6 +144,23 @@ describe('StreamsGroupHeartbeat', () => {
     assert.deepEqual([a.memberEpoch, activeOf(a), b.memberEpoch, activeOf(b)], [3, ['0:1,3', '1:1,3'], 3, ['0:0,2', '1:0,2']]);
   });
 
+  test('the initial delay ends before the internal topics exist: an empty target first, as Kafka 4.3.1 wrote it', async () => {
+    const h = new StreamsHarness();
+    h.settings = { ...h.settings, initialRebalanceDelayMs: 3000 };
+    h.topics = new StaticTopicsImage([IN]);
+    h.joinMember('m1');
+    await h.advance(3000);
+    h.topics = new StaticTopicsImage([IN, ...INTERNAL]);
+    const r = h.beat('m1', 1, {});
+    assert.deepEqual([r.memberEpoch, activeOf(r)], [3, ['0:0,1,2,3', '1:0,1,2,3']]);
+    // The record types of the reference's first ten (test/fixtures/streams-groups/kafka-4.3.1-s1b.jsonl, offsets 0-9).
+    assert.deepEqual(h.log.map((x) => x.type), [
+      'streams-member', 'streams-topology', 'streams-group', 'streams-current-member', 'streams-target-member', 'streams-target',
+      'streams-group', 'streams-target-member', 'streams-target', 'streams-current-member',
+    ]);
+    assert.deepEqual(h.log.filter((x) => x.type === 'streams-group').map((x) => x.value && 'validatedTopologyEpoch' in x.value ? [x.value.epoch, x.value.validatedTopologyEpoch] : null), [[2, -1], [3, 0]]);
+  });
+
   test('a second member: the first revokes half its tasks before the second gets them', () => {
     const h = new StreamsHarness();
     h.joinMember('m1');
@@ -282,6 +299,17 @@ describe('StreamsGroupHeartbeat', () => {
     assert.deepEqual(h.shard.listGroups([], ['streams']), [{ groupId: 'app', protocolType: 'streams', groupState: 'Stable', groupType: 'streams' }]);
     assert.deepEqual(h.shard.listGroups([], ['consumer']), []);
     assert.equal(h.shard.describeGroup('app').errorMessage, 'Group app is not a classic group.');
+    assert.equal(h.shard.consumerGroupDescribe(['app'])[0]!.errorMessage, 'Group app is not a consumer group.');
+    assert.deepEqual(h.shard.streamsGroupDescribe(['nope']).map((g) => [g.errorCode, g.errorMessage]), [[ErrorCode.GROUP_ID_NOT_FOUND, 'Group nope not found.']]);
+    const described = h.shard.streamsGroupDescribe(['app'])[0]!;
+    assert.deepEqual([described.groupState, described.groupEpoch, described.assignmentEpoch, described.topology!.epoch], ['Stable', 2, 2, 0]);
+    assert.deepEqual(described.topology!.subtopologies!.map((st) => [st.subtopologyId, st.sourceTopics, st.repartitionSourceTopics.map((x) => `${x.name}/${x.partitions}`), st.stateChangelogTopics.map((x) => `${x.name}/${x.partitions}`)]), [
+      ['0', ['in'], [], []],
+      ['1', [], ['app-words-repartition/4'], ['app-counts-changelog/4']],
+    ]);
+    assert.deepEqual(described.members.map((m) => [m.memberId, m.memberEpoch, m.processId, m.assignment.activeTasks.map((x) => `${x.subtopologyId}:${x.partitions.join(',')}`)]), [
+      ['m1', 2, 'p-m1', ['0:0,1,2,3', '1:0,1,2,3']],
+    ]);
     assert.deepEqual(h.apply(h.shard.deleteGroups(['app'])), [{ groupId: 'app', errorCode: ErrorCode.NON_EMPTY_GROUP }]);
     const commit = (memberEpoch: number, apiVersion = 9) => h.apply(h.shard.commitOffsets({
       ...createOffsetCommitRequest(), groupId: 'app', memberId: 'm1', generationIdOrMemberEpoch: memberEpoch,

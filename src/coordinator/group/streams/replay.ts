@@ -49,8 +49,8 @@ export function replayStreamsRecord(store: StreamsGroupStore, record: StreamsGro
       return;
     }
     case 'streams-topology':
+      // The configured topology stays: the heartbeat that wrote this record configured it (Kafka's setTopology).
       group.topology = record.value ?? undefined;
-      group.configuredTopology = undefined;
       return;
     case 'streams-member': {
       const old = group.members.get(record.memberId);
