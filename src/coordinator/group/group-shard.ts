@@ -115,7 +115,7 @@ export class GroupShard {
       newUuid,
     });
     this.streamsHeartbeats = new StreamsGroupHeartbeats({
-      streamsGroup: (groupId) => this.liveStreamsGroup(groupId),
+      streamsGroup: (groupId, joining) => this.liveStreamsGroup(groupId, joining),
       newStreamsGroup: (groupId) => (this.newStreamsGroup = new StreamsGroup(groupId)),
       replaceEmptyClassicGroup: (groupId) => (this.groups.has(groupId) ? [groupTombstone(groupId)] : []),
       topics: consumer.topics,
@@ -344,12 +344,17 @@ export class GroupShard {
     return undefined;
   }
 
-  /** The streams group a heartbeat addresses (Kafka's getOrCreateStreamsGroup): an empty classic group gives way to it. */
-  private liveStreamsGroup(groupId: string): StreamsGroup | undefined {
+  /**
+   * The streams group a heartbeat addresses: for a joining member (Kafka's getOrCreateStreamsGroup) an empty classic
+   * group gives way to it; otherwise (getStreamsGroupOrThrow) any group of another type is not a streams group.
+   */
+  private liveStreamsGroup(groupId: string, joining: boolean): StreamsGroup | undefined {
     const group = this.streamsGroups.get(groupId);
     if (group !== undefined) return group;
     const classic = this.groups.get(groupId);
-    if (this.consumerGroups.has(groupId) || (classic !== undefined && !classic.is('Empty'))) throw new GroupError('GROUP_ID_NOT_FOUND', `Group ${groupId} is not a streams group.`);
+    if (this.consumerGroups.has(groupId) || (classic !== undefined && (!joining || !classic.is('Empty')))) {
+      throw new GroupError('GROUP_ID_NOT_FOUND', `Group ${groupId} is not a streams group.`);
+    }
     return undefined;
   }
 

@@ -89,7 +89,7 @@ describe('StreamsGroupHeartbeat', () => {
     const h = new StreamsHarness();
     const r = h.joinMember('m1');
     assert.equal(r.errorCode, ErrorCode.NONE);
-    assert.deepEqual([r.memberId, r.memberEpoch, r.heartbeatIntervalMs], ['m1', 2, 5000]);
+    assert.deepEqual([r.memberId, r.memberEpoch, r.heartbeatIntervalMs, r.endpointInformationEpoch], ['m1', 2, 5000, 0]);
     assert.deepEqual(activeOf(r), ['0:0,1,2,3', '1:0,1,2,3']);
     assert.deepEqual(r.status, []);
     assert.deepEqual(h.log.map((x) => x.type), ['streams-member', 'streams-topology', 'streams-group', 'streams-target-member', 'streams-target', 'streams-current-member']);
@@ -243,6 +243,17 @@ describe('StreamsGroupHeartbeat', () => {
     assert.deepEqual([unknown.errorCode, unknown.errorMessage], [ErrorCode.UNKNOWN_MEMBER_ID, 'Member m9 is not a member of group app.']);
     const noGroup = h.hb({ groupId: 'other', memberId: 'm1', memberEpoch: 2 });
     assert.deepEqual([noGroup.errorCode, noGroup.errorMessage], [ErrorCode.GROUP_ID_NOT_FOUND, 'Streams group other not found.']);
+    const leaveNoGroup = h.hb({ groupId: 'other', memberId: 'm1', memberEpoch: -1 });
+    assert.deepEqual([leaveNoGroup.errorCode, leaveNoGroup.errorMessage], [ErrorCode.GROUP_ID_NOT_FOUND, 'Group other not found.']);
+    // An empty classic group (offsets only) is not a streams group for a member already in one; a joining one replaces it.
+    h.apply(h.shard.commitOffsets({
+      ...createOffsetCommitRequest(), groupId: 'simple', generationIdOrMemberEpoch: -1,
+      topics: [{ name: 'in', topicId: 'AAAAAAAAAAAAAAAAAAAAAA', partitions: [{ partitionIndex: 0, committedOffset: 1n, committedLeaderEpoch: -1, committedMetadata: '' }] }],
+    }, 9));
+    const classic = h.hb({ groupId: 'simple', memberId: 'm1', memberEpoch: 2 });
+    assert.deepEqual([classic.errorCode, classic.errorMessage], [ErrorCode.GROUP_ID_NOT_FOUND, 'Group simple is not a streams group.']);
+    assert.equal(h.hb({ groupId: 'simple', memberId: 'm1', memberEpoch: 0, rebalanceTimeoutMs: 1000, topology: TOPOLOGY, activeTasks: [], standbyTasks: [], warmupTasks: [] }).errorCode, ErrorCode.NONE);
+    assert.equal(h.shard.streamsGroup('simple')!.members.size, 1);
     const invalidTask = h.beat('m1', 2, { 0: [9] });
     assert.deepEqual([invalidTask.errorCode, invalidTask.errorMessage], [ErrorCode.INVALID_REQUEST, 'Task 9 for subtopology 0 is invalid. Number of tasks for this subtopology: 4']);
   });
@@ -291,6 +302,22 @@ describe('StreamsGroupHeartbeat', () => {
     assert.deepEqual(standby('m2'), active('m1'));
     assert.equal(target.get('m1')!.standby.has('0'), false); // subtopology 0 has no state
     assert.deepEqual([...h.shard.streamsGroup('app')!.lastAssignmentConfigs], [['num.standby.replicas', '1']]);
+  });
+
+  test('user endpoints: each member with one gets the partitions of every endpoint, once per endpoint information epoch', () => {
+    const h = new StreamsHarness();
+    const join = (memberId: string, port: number) =>
+      h.hb({ memberId, memberEpoch: 0, rebalanceTimeoutMs: 1000, topology: TOPOLOGY, processId: `p-${memberId}`, userEndpoint: { host: 'h', port }, activeTasks: [], standbyTasks: [], warmupTasks: [] });
+    const first = join('m1', 1);
+    const show = (r: StreamsGroupHeartbeatResponse) =>
+      r.partitionsByUserEndpoint?.map((e) => `${e.userEndpoint.port}: ${e.activePartitions.map((tp) => `${tp.topic}[${tp.partitions.join(',')}]`).sort().join(' ')}`) ?? null;
+    assert.deepEqual(show(first), ['1: app-words-repartition[0,1,2,3] in[0,1,2,3]']);
+    assert.equal(first.endpointInformationEpoch, 0); // a new group's is not told, as Kafka
+    const second = join('m2', 2);
+    assert.equal(second.endpointInformationEpoch, 2);
+    // The one that knows epoch 2 gets no list; m1, at 0, gets both endpoints (its own last).
+    assert.equal(h.hb({ memberId: 'm2', memberEpoch: 3, endpointInformationEpoch: 2 }).partitionsByUserEndpoint, null);
+    assert.deepEqual(show(h.hb({ memberId: 'm1', memberEpoch: 2, endpointInformationEpoch: 0 })), ['2: ', '1: app-words-repartition[0,1] in[0,1]']);
   });
 
   test('the group API: ListGroups type streams, DescribeGroups not a classic group, DeleteGroups only when Empty, commits with member epochs', () => {

@@ -16,6 +16,8 @@ import {
   type StreamsGroupHeartbeatRequestTaskIds,
 } from '../../../protocol/generated/streams-group-heartbeat.js';
 import { errorCodeOf } from '../../../protocol/kafka-error.js';
+import { javaStringHashCode } from '../../runtime/java-hash.js';
+import { javaHashOrder } from '../../runtime/java-hash-map.js';
 import { kafkaMemberOrder } from '../../runtime/java-hash-table.js';
 import type { CoordinatorTimer } from '../../runtime/keyed-timer.js';
 import { NOTHING, outcome, type Outcome } from '../../runtime/outcome.js';
@@ -54,8 +56,11 @@ export interface StreamsGroupSettings {
 }
 
 export interface StreamsGroupHeartbeatDeps {
-  /** The streams group of that id, undefined when none (or only an empty classic group); throws GROUP_ID_NOT_FOUND for another type. */
-  readonly streamsGroup: (groupId: string) => StreamsGroup | undefined;
+  /**
+   * The streams group of that id, undefined when none (or, for a joining member, only an empty classic group, which
+   * it replaces); throws GROUP_ID_NOT_FOUND for a group of another type.
+   */
+  readonly streamsGroup: (groupId: string, joining: boolean) => StreamsGroup | undefined;
   /**
    * A new group for a first member; the replay of its records adopts this object, so what is not recorded (the
    * configured topology) survives, as on Kafka's group object.
@@ -168,7 +173,8 @@ export class StreamsGroupHeartbeats {
     const now = this.deps.clock.now();
     const records: GroupRecord[] = [];
     const status: Status[] = [];
-    let group = this.deps.streamsGroup(groupId);
+    let group = this.deps.streamsGroup(groupId, memberEpoch === 0);
+    const isNewGroup = group === undefined;
     if (group === undefined) {
       if (memberEpoch !== 0) throw new GroupError('GROUP_ID_NOT_FOUND', `Streams group ${groupId} not found.`);
       records.push(...this.deps.replaceEmptyClassicGroup(groupId));
@@ -296,7 +302,8 @@ export class StreamsGroupHeartbeats {
     if (group.endpointInformationEpoch !== request.endpointInformationEpoch) {
       response.partitionsByUserEndpoint = endpointToPartitions(group, updated, image);
     }
-    response.endpointInformationEpoch = group.endpointInformationEpoch;
+    // Kafka tells the epoch only for a group that existed before this heartbeat.
+    if (!isNewGroup) response.endpointInformationEpoch = group.endpointInformationEpoch;
     let internalTopicsToCreate: readonly ConfiguredInternalTopic[] = [];
     if (configured.error !== null) {
       internalTopicsToCreate = configured.internalTopicsToCreate;
@@ -314,8 +321,9 @@ export class StreamsGroupHeartbeats {
 
   /** -1 (and -2) leave: the member's records deleted, the group epoch bumped. */
   private leave(request: StreamsGroupHeartbeatRequest): Outcome<StreamsHeartbeatResult> {
-    const group = this.deps.streamsGroup(request.groupId);
-    if (group === undefined) throw new GroupError('GROUP_ID_NOT_FOUND', `Streams group ${request.groupId} not found.`);
+    const group = this.deps.streamsGroup(request.groupId, false);
+    // Kafka's streamsGroup(groupId): the generic lookup's message.
+    if (group === undefined) throw new GroupError('GROUP_ID_NOT_FOUND', `Group ${request.groupId} not found.`);
     if (request.shutdownApplication && group.shutdownRequestMemberId === null) group.shutdownRequestMemberId = request.memberId;
     const member = group.members.get(request.memberId);
     if (member === undefined) throw new GroupError('UNKNOWN_MEMBER_ID', `Member ${request.memberId} is not a member of group ${request.groupId}.`);
@@ -352,14 +360,14 @@ export class StreamsGroupHeartbeats {
 
   /** A session (epoch null) or rebalance (at that epoch) timeout fell due: the member is fenced if still there. */
   private expire(groupId: string, memberId: string, epoch: number | null): Outcome<void> {
-    return expireMember<StreamsGroup, StreamsGroupMember>(() => this.deps.streamsGroup(groupId), memberId, epoch, (group, member) => this.fence(group, member, undefined));
+    return expireMember<StreamsGroup, StreamsGroupMember>(() => this.deps.streamsGroup(groupId, false), memberId, epoch, (group, member) => this.fence(group, member, undefined));
   }
 
   /** The initial rebalance delay ended: the group's first target assignment (Kafka's computeDelayedTargetAssignment). */
   private delayedTargetAssignment(groupId: string): Outcome<void> {
     let group: StreamsGroup | undefined;
     try {
-      group = this.deps.streamsGroup(groupId);
+      group = this.deps.streamsGroup(groupId, false);
     } catch {
       return NOTHING;
     }
@@ -419,7 +427,10 @@ function buildTargetAssignment(
   return { records, target: assignment };
 }
 
-/** Kafka's buildEndpointToPartitions: every member with an endpoint (this one last), its tasks as partitions of its input topics. */
+/**
+ * Kafka's buildEndpointToPartitions: every member with an endpoint (this one last), its active and standby tasks as
+ * partitions of its subtopology's input topics (Kafka's subtopology order comes from an immutable map, which varies).
+ */
 function endpointToPartitions(group: StreamsGroup, updated: StreamsGroupMember, image: TopicsImage): StreamsGroupHeartbeatResponse['partitionsByUserEndpoint'] {
   const subtopologies = group.configuredTopology?.subtopologies;
   const list: NonNullable<StreamsGroupHeartbeatResponse['partitionsByUserEndpoint']> = [];
@@ -429,10 +440,12 @@ function endpointToPartitions(group: StreamsGroup, updated: StreamsGroupMember, 
       [...tasks].flatMap(([s, parts]) => {
         const sub = subtopologies.get(s);
         if (sub === undefined) return [];
-        return [...new Set([...sub.sourceTopics, ...sub.repartitionSourceTopics.keys()])].map((topic) => {
+        // Topics in the order of Kafka's HashSet of names; partitions ascending, as its HashSet of small ints iterates.
+        const topics = javaHashOrder([...new Set([...sub.sourceTopics, ...sub.repartitionSourceTopics.keys()])], javaStringHashCode);
+        return topics.map((topic) => {
           const n = image.byName(topic)?.numPartitions ?? 0;
           const sorted = [...parts].sort((a, b) => a - b);
-          return { topic, partitions: n < parts.size ? sorted.slice(0, n) : [...parts] };
+          return { topic, partitions: n < parts.size ? sorted.slice(0, n) : sorted };
         });
       });
     list.push({ userEndpoint: { host: m.userEndpoint.host, port: m.userEndpoint.port }, activePartitions: partitions(activeTaskSets(m.assignedTasks)), standbyPartitions: partitions(m.assignedTasks.standby) });
