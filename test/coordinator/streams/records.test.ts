@@ -10,6 +10,10 @@ import { decodeRecord, encodeRecordKey, encodeRecordValue } from '../../../src/c
 import { recordKey, type GroupRecord } from '../../../src/coordinator/group/records.js';
 import { isStreamsGroupRecord } from '../../../src/coordinator/group/streams/records.js';
 import type { StreamsGroup } from '../../../src/coordinator/group/streams/streams-group.js';
+import type { StreamsGroupTopologyValue } from '../../../src/protocol/generated/internal/group-coordinator/streams-group-topology-value.js';
+import { computeMetadataHash } from '../../../src/coordinator/group/consumer/metadata-hash.js';
+import { StaticTopicsImage } from '../../../src/coordinator/group/consumer/topics-image.js';
+import { requiredTopics } from '../../../src/coordinator/group/streams/topology.js';
 import { GroupHarness } from '../group-harness.js';
 
 before(loadXxh3);
@@ -84,4 +88,20 @@ test('compacted (last record per key), the log rebuilds the same group; deleting
   assert.deepEqual(deleted, [{ groupId: 's1b', errorCode: 0 }]);
   assert.deepEqual(h.log.filter(isStreamsGroupRecord).map((r) => r.type), ['streams-target', 'streams-group', 'streams-topology']);
   assert.equal(h.shard.streamsGroup('s1b'), undefined);
+});
+
+test('the metadata hash of the topology\'s topics is the one Kafka recorded, before and after its internal topics existed', () => {
+  // The reference broker's topics (kafka-topics --describe): ids as it created them.
+  const IN = { id: 'sJpSBDKBS8SsXofKN_AZcQ', name: 's1b-in', numPartitions: 4 };
+  const internal = [
+    { id: 'CzaP_pr3S4Wi4BMOk83QBQ', name: 's1b-words-repartition', numPartitions: 4 },
+    { id: 'S2uJ9CQdS4mETjItnaMHvA', name: 's1b-counts-changelog', numPartitions: 4 },
+  ];
+  const records = RAW.map((r) => decodeRecord(r.key, r.value)!).filter(isStreamsGroupRecord);
+  const topology = records.find((r) => r.type === 'streams-topology')!.value as StreamsGroupTopologyValue;
+  const hashes = [...new Set(records.flatMap((r) => (r.type === 'streams-group' && r.value !== null ? [r.value.metadataHash] : [])))];
+  assert.deepEqual(hashes, [
+    computeMetadataHash(requiredTopics(topology), new StaticTopicsImage([IN])),
+    computeMetadataHash(requiredTopics(topology), new StaticTopicsImage([IN, ...internal])),
+  ]);
 });
