@@ -30,6 +30,7 @@ export const ELIGIBLE_LEADER_REPLICAS_VERSION = 'eligible.leader.replicas.versio
 export const TRANSACTION_VERSION = 'transaction.version';
 export const GROUP_VERSION = 'group.version';
 export const SHARE_VERSION = 'share.version';
+export const STREAMS_VERSION = 'streams.version';
 
 /**
  * metadata.version from 3.3-IV3 (level 7, Kafka 4.x's floor) to 4.3-IV0 (level 30), finalized at the top: what it
@@ -43,6 +44,8 @@ export const SHARE_VERSION = 'share.version';
  * 4.3.1, where it needs metadata.version 4.0-IV0 (22).
  * share.version 0–1 at 1: level 1 serves share groups (KIP-932: ShareGroupHeartbeat and ShareGroupDescribe so far),
  * as in Kafka 4.3.1, where it needs metadata.version 4.2-IV0 (28).
+ * streams.version 0–1 at 1: level 1 serves the KIP-1071 streams group protocol (StreamsGroupHeartbeat), as in Kafka
+ * 4.3.1 (`kafka-features describe` on the reference: 0-1 finalized at 1).
  */
 export const SUPPORTED_FEATURES: readonly SupportedFeature[] = [
   { name: ELIGIBLE_LEADER_REPLICAS_VERSION, minVersion: 0, maxVersion: 1, defaultLevel: 1, dependencies: { 1: { [METADATA_VERSION]: 23 } } },
@@ -50,6 +53,7 @@ export const SUPPORTED_FEATURES: readonly SupportedFeature[] = [
   { name: KRAFT_VERSION, minVersion: 0, maxVersion: 1, defaultLevel: 0 },
   { name: METADATA_VERSION, minVersion: 7, maxVersion: 30, defaultLevel: 30 },
   { name: SHARE_VERSION, minVersion: 0, maxVersion: 1, defaultLevel: 1, dependencies: { 1: { [METADATA_VERSION]: 28 } } },
+  { name: STREAMS_VERSION, minVersion: 0, maxVersion: 1, defaultLevel: 1 },
   { name: TRANSACTION_VERSION, minVersion: 0, maxVersion: 2, defaultLevel: 2 },
 ];
 

@@ -1,5 +1,5 @@
 // The broker configs gregor accepts and reports but does not act on: TLS and SASL, quotas, the KRaft
-// quorum, replica fetchers, tiered storage, share and streams groups, metrics. With broker-configs.ts
+// quorum, replica fetchers, tiered storage, share groups, metrics. With broker-configs.ts
 // (the configs gregor acts on) they make up the set Kafka 4.3.1 reports for a broker, so DescribeConfigs
 // and `kafka-configs --describe --all` list the same names with Kafka's type, default, read-only flag
 // and sensitivity. Types, defaults and validators were read from Kafka 4.3.1's broker ConfigDef; update
@@ -15,7 +15,7 @@ import {
   atLeast, between, bool, className, custom, double, int, list, long, named, oneOf, oneOfIgnoringCase,
   password, short, string,
 } from './define.js';
-import { INT_MAX_VALUE, LONG_MAX_VALUE } from './config-types.js';
+import { LONG_MAX_VALUE } from './config-types.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
@@ -197,21 +197,6 @@ export const reportedBrokerConfigDefinitions = named({
   'group.consumer.min.assignment.interval.ms': int({ default: 0, valid: atLeast(0), doc: 'Shortest assignment interval a consumer-protocol group may use.' }),
   'group.coordinator.background.threads': int({ default: 2, valid: atLeast(1), doc: 'Threads for group coordinator background work.' }),
   'group.coordinator.cached.buffer.max.bytes': int({ default: MiB + 12, valid: atLeast(512 * 1024), mode: 'cluster-wide', doc: 'Largest write buffer the group coordinator keeps for reuse.' }),
-
-  // Streams groups (KIP-1071): accepted and reported.
-  'group.streams.assignment.interval.ms': int({ default: 1000, valid: atLeast(0), mode: 'cluster-wide', doc: 'Least time between two target assignments of a streams group.' }),
-  'group.streams.heartbeat.interval.ms': int({ default: 5000, valid: atLeast(1), doc: 'Heartbeat interval told to members of streams groups.' }),
-  'group.streams.initial.rebalance.delay.ms': int({ default: 3000, valid: atLeast(0), doc: 'How long a new streams group waits before its first assignment.' }),
-  'group.streams.max.assignment.interval.ms': int({ default: 15000, valid: atLeast(0), doc: 'Longest assignment interval a streams group may use.' }),
-  'group.streams.max.heartbeat.interval.ms': int({ default: 15000, valid: atLeast(1), doc: 'Longest heartbeat interval of streams groups.' }),
-  'group.streams.max.session.timeout.ms': int({ default: 60000, valid: atLeast(1), doc: 'Longest session timeout of streams groups.' }),
-  'group.streams.max.size': int({ default: INT_MAX_VALUE, valid: atLeast(1), doc: 'Most members in one streams group.' }),
-  'group.streams.max.standby.replicas': int({ default: 2, valid: atLeast(0), doc: 'Most standby replicas a streams group may ask for.' }),
-  'group.streams.min.assignment.interval.ms': int({ default: 0, valid: atLeast(0), doc: 'Shortest assignment interval a streams group may use.' }),
-  'group.streams.min.heartbeat.interval.ms': int({ default: 5000, valid: atLeast(1), doc: 'Shortest heartbeat interval of streams groups.' }),
-  'group.streams.min.session.timeout.ms': int({ default: 45000, valid: atLeast(1), doc: 'Shortest session timeout of streams groups.' }),
-  'group.streams.num.standby.replicas': int({ default: 0, valid: atLeast(0), doc: 'Standby replicas per task in streams groups.' }),
-  'group.streams.session.timeout.ms': int({ default: 45000, valid: atLeast(1), doc: 'Session timeout of members of streams groups.' }),
 
   // Share groups and the share coordinator (KIP-932): accepted and reported (membership's keys are in broker-configs.ts).
   'group.share.assignors': list({ default: ['simple'], doc: 'Server-side assignors of share groups; the first is the default.' }),

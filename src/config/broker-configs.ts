@@ -13,7 +13,6 @@
 //   group.initial.rebalance.delay.ms  0 (Kafka: 3000) — no wait before the first rebalance of a new group
 //   offsets.topic.replication.factor, transaction.state.log.replication.factor,
 //   transaction.state.log.min.isr    1 (Kafka: 3, 3, 2) — there is only one broker
-//   group.coordinator.rebalance.protocols  classic,consumer (Kafka: classic,consumer,streams) — streams groups are not served yet
 //   gregor.log.engine    gregor's own: file (segment files under log.dirs) or memory; when neither it nor log.dirs
 //                        is set, the `gregor` command uses file (./data) and an in-process startBroker() memory
 import {
@@ -142,7 +141,7 @@ export const actedOnBrokerConfigDefinitions = named({
   'group.max.session.timeout.ms': int({ default: 1800000, doc: 'Longest session timeout a classic-protocol consumer may ask for.' }),
   'group.initial.rebalance.delay.ms': int({ default: 0, kafkaDefault: 3000, doc: 'How long a new classic group waits for more members before its first rebalance; gregor does not wait.' }),
   'group.max.size': int({ default: INT_MAX_VALUE, valid: atLeast(1), doc: 'Most members in one classic group.' }),
-  'group.coordinator.rebalance.protocols': list({ default: ['classic', 'consumer'], kafkaDefault: ['classic', 'consumer', 'streams'], valid: eachOneOf('consumer', 'classic', 'share', 'streams'), doc: 'Group protocols the coordinator serves; gregor serves classic and consumer groups so far.' }),
+  'group.coordinator.rebalance.protocols': list({ default: ['classic', 'consumer', 'streams'], valid: eachOneOf('consumer', 'classic', 'share', 'streams'), doc: 'Group protocols the coordinator serves.' }),
   'group.coordinator.threads': int({ default: 4, valid: atLeast(1), doc: 'Threads running the group coordinator (Kafka tuning).' }),
   'group.coordinator.append.linger.ms': int({ default: -1, valid: atLeast(-1), doc: 'How long the coordinator gathers records before writing them; -1 writes when the batch is full or nothing else is queued.' }),
   'group.consumer.session.timeout.ms': int({ default: 45000, valid: atLeast(1), doc: 'Session timeout of members of consumer-protocol groups.' }),
@@ -164,6 +163,19 @@ export const actedOnBrokerConfigDefinitions = named({
   'group.share.min.heartbeat.interval.ms': int({ default: 5000, valid: atLeast(1), doc: 'Shortest heartbeat interval of share groups.' }),
   'group.share.max.heartbeat.interval.ms': int({ default: 15000, valid: atLeast(1), doc: 'Longest heartbeat interval of share groups.' }),
   'group.share.max.size': int({ default: 200, valid: between(1, 1000), doc: 'Most members in one share group.' }),
+  'group.streams.assignment.interval.ms': int({ default: 1000, valid: atLeast(0), mode: 'cluster-wide', doc: 'Least time between two target assignments of a streams group.' }),
+  'group.streams.heartbeat.interval.ms': int({ default: 5000, valid: atLeast(1), doc: 'Heartbeat interval told to members of streams groups.' }),
+  'group.streams.initial.rebalance.delay.ms': int({ default: 3000, valid: atLeast(0), doc: 'How long a new streams group waits before its first assignment.' }),
+  'group.streams.max.assignment.interval.ms': int({ default: 15000, valid: atLeast(0), doc: 'Longest assignment interval a streams group may use.' }),
+  'group.streams.max.heartbeat.interval.ms': int({ default: 15000, valid: atLeast(1), doc: 'Longest heartbeat interval of streams groups.' }),
+  'group.streams.max.session.timeout.ms': int({ default: 60000, valid: atLeast(1), doc: 'Longest session timeout of streams groups.' }),
+  'group.streams.max.size': int({ default: INT_MAX_VALUE, valid: atLeast(1), doc: 'Most members in one streams group.' }),
+  'group.streams.max.standby.replicas': int({ default: 2, valid: atLeast(0), doc: 'Most standby replicas a streams group may ask for.' }),
+  'group.streams.min.assignment.interval.ms': int({ default: 0, valid: atLeast(0), doc: 'Shortest assignment interval a streams group may use.' }),
+  'group.streams.min.heartbeat.interval.ms': int({ default: 5000, valid: atLeast(1), doc: 'Shortest heartbeat interval of streams groups.' }),
+  'group.streams.min.session.timeout.ms': int({ default: 45000, valid: atLeast(1), doc: 'Shortest session timeout of streams groups.' }),
+  'group.streams.num.standby.replicas': int({ default: 0, valid: atLeast(0), doc: 'Standby replicas per task in streams groups.' }),
+  'group.streams.session.timeout.ms': int({ default: 45000, valid: atLeast(1), doc: 'Session timeout of members of streams groups.' }),
   'offset.metadata.max.bytes': int({ default: 4096, doc: 'Longest metadata string stored with a committed offset.' }),
   'offsets.load.buffer.size': int({ default: 5 * MiB, valid: atLeast(1), doc: 'Batch size for reading the offsets topic at load.' }),
   'offsets.retention.minutes': int({ default: 7 * 24 * 60, valid: atLeast(1), doc: 'How long committed offsets of an empty group are kept.' }),

@@ -12,7 +12,7 @@ const TLS_KEYS_ACTED_ON: ReadonlySet<string> = new Set([
 ]);
 
 /** The group protocols gregor's coordinator serves; consumer only when listed, classic always (as Kafka). */
-const SERVED_GROUP_PROTOCOLS: readonly string[] = ['classic', 'consumer'];
+const SERVED_GROUP_PROTOCOLS: readonly string[] = ['classic', 'consumer', 'share', 'streams'];
 const ALWAYS_SERVED_GROUP_PROTOCOLS: readonly string[] = ['classic'];
 
 export interface NotActedOn {

@@ -35,6 +35,9 @@ import {
 import { logStoreTopics } from './group/consumer/log-store-topics.js';
 import { migrationPolicyOf } from './group/consumer/migration.js';
 import { loadXxh3 } from './group/consumer/xxh3.js';
+import { createDescribedGroup as createStreamsDescribedGroup, type DescribedGroup as StreamsDescribedGroup } from '../protocol/generated/streams-group-describe.js';
+import { createStreamsGroupHeartbeatResponse, type StreamsGroupHeartbeatRequest } from '../protocol/generated/streams-group-heartbeat.js';
+import type { StreamsHeartbeatResult } from './group/streams/heartbeat.js';
 import { groupConfigFrom } from './group/group-config.js';
 import { GroupShard } from './group/group-shard.js';
 import type { MemberContext } from './group/membership.js';
@@ -99,6 +102,17 @@ export class GroupCoordinator {
           sessionTimeoutMs: values['consumer.session.timeout.ms'],
           heartbeatIntervalMs: values['consumer.heartbeat.interval.ms'],
           assignmentIntervalMs: values['consumer.assignment.interval.ms'],
+        };
+      },
+      streamsMaxSize: options.config['group.streams.max.size'],
+      streamsSettings: (groupId) => {
+        const values = this.groupConfig(groupId);
+        return {
+          sessionTimeoutMs: values['streams.session.timeout.ms'],
+          heartbeatIntervalMs: values['streams.heartbeat.interval.ms'],
+          assignmentIntervalMs: values['streams.assignment.interval.ms'],
+          initialRebalanceDelayMs: values['streams.initial.rebalance.delay.ms'],
+          numStandbyReplicas: values['streams.num.standby.replicas'],
         };
       },
     }, {
@@ -209,6 +223,25 @@ export class GroupCoordinator {
 
   private unavailableGroups<G extends { groupId: string; errorCode: number; authorizedOperations: number }>(groupIds: readonly string[], empty: () => G): G[] {
     return groupIds.map((groupId) => ({ ...empty(), groupId, errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, authorizedOperations: -2147483648 }));
+  }
+
+  /** StreamsGroupHeartbeat (KIP-1071): the answer once its records are in the log, with the internal topics to create. */
+  async streamsGroupHeartbeat(ctx: MemberContext, request: StreamsGroupHeartbeatRequest): Promise<StreamsHeartbeatResult> {
+    const unavailable = (): StreamsHeartbeatResult => ({ response: { ...createStreamsGroupHeartbeatResponse(), errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE }, internalTopicsToCreate: [] });
+    if (!this.active) return unavailable();
+    await (this.xxh3Loaded ??= loadXxh3());
+    if (!this.active) return unavailable();
+    try {
+      return await this.apply(this.shard.streamsGroupHeartbeat(ctx, request));
+    } catch {
+      return unavailable();
+    }
+  }
+
+  async streamsGroupDescribe(groupIds: readonly string[]): Promise<StreamsDescribedGroup[]> {
+    if (!this.active) return groupIds.map((groupId) => ({ ...createStreamsDescribedGroup(), groupId, errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE }));
+    await (this.xxh3Loaded ??= loadXxh3());
+    return this.shard.streamsGroupDescribe(groupIds);
   }
 
   async leaveGroup(groupId: string, members: readonly MemberIdentity[]): Promise<{ errorCode: number; members: MemberResponse[] }> {

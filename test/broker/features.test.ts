@@ -22,16 +22,17 @@ function refusal(features: Features, updates: FeatureUpdate[]): string | null {
 test('the defaults: metadata.version 4.3-IV0 (30), eligible.leader.replicas.version 1, group.version 1, share.version 1, transaction.version 2, kraft.version 0 (not finalized)', () => {
   const features = new Features();
   assert.deepEqual(features.supported().map((f) => [f.name, f.minVersion, f.maxVersion]), [
-    ['eligible.leader.replicas.version', 0, 1], ['group.version', 0, 1], ['kraft.version', 0, 1], ['metadata.version', 7, 30], ['share.version', 0, 1],
+    ['eligible.leader.replicas.version', 0, 1], ['group.version', 0, 1], ['kraft.version', 0, 1], ['metadata.version', 7, 30], ['share.version', 0, 1], ['streams.version', 0, 1],
     ['transaction.version', 0, 2],
   ]);
   assert.deepEqual(features.finalized(), [
     { name: 'eligible.leader.replicas.version', level: 1 }, { name: 'group.version', level: 1 }, { name: 'metadata.version', level: 30 },
-    { name: 'share.version', level: 1 }, { name: 'transaction.version', level: 2 },
+    { name: 'share.version', level: 1 }, { name: 'streams.version', level: 1 }, { name: 'transaction.version', level: 2 },
   ]);
   assert.equal(features.level('kraft.version'), 0);
   assert.equal(features.level('group.version'), 1);
-  assert.equal(features.level('streams.version'), 0);
+  assert.equal(features.level('streams.version'), 1);
+  assert.equal(features.level('share.version'), 1);
   assert.equal(features.epoch, 1n);
 });
 
@@ -39,7 +40,6 @@ test('every refusal carries Kafka 4.3.1\'s message', () => {
   const features = new Features();
   const cases: [FeatureUpdate[], string][] = [
     [[{ name: 'foo.bar', level: 1, upgradeType: UPGRADE }], 'Invalid update version 1 for feature foo.bar. Local controller 1 does not support this feature.'],
-    [[{ name: 'streams.version', level: 1, upgradeType: UPGRADE }], 'Invalid update version 1 for feature streams.version. Local controller 1 does not support this feature.'],
     [[{ name: 'metadata.version', level: 31, upgradeType: UPGRADE }], 'Invalid update version 31 for feature metadata.version. Local controller 1 only supports versions 7-30'],
     [[{ name: 'metadata.version', level: 31, upgradeType: SAFE_DOWNGRADE }], 'Invalid update version 31 for feature metadata.version. Local controller 1 only supports versions 7-30'],
     [[{ name: 'eligible.leader.replicas.version', level: -1, upgradeType: SAFE_DOWNGRADE }],
@@ -97,14 +97,14 @@ test('levels applied are kept in the log dir with their epoch, and read back at 
     assert.deepEqual(heard, [[{ name: 'eligible.leader.replicas.version', level: 0 }]]);
     assert.equal(first.epoch, 2n);
     assert.deepEqual(JSON.parse(await readFile(join(dir, FEATURES_FILE), 'utf8')), {
-      version: 1, epoch: '2', levels: { 'eligible.leader.replicas.version': 0, 'group.version': 1, 'kraft.version': 0, 'metadata.version': 30, 'share.version': 1,
+      version: 1, epoch: '2', levels: { 'eligible.leader.replicas.version': 0, 'group.version': 1, 'kraft.version': 0, 'metadata.version': 30, 'share.version': 1, 'streams.version': 1,
         'transaction.version': 2 },
     });
     const second = await Features.open(fileFeatureStore(dir));
     assert.equal(second.epoch, 2n);
     assert.equal(second.level('eligible.leader.replicas.version'), 0);
     assert.deepEqual(second.finalized(), [
-      { name: 'group.version', level: 1 }, { name: 'metadata.version', level: 30 }, { name: 'share.version', level: 1 }, { name: 'transaction.version', level: 2 },
+      { name: 'group.version', level: 1 }, { name: 'metadata.version', level: 30 }, { name: 'share.version', level: 1 }, { name: 'streams.version', level: 1 }, { name: 'transaction.version', level: 2 },
     ]);
   } finally {
     await rm(dir, { recursive: true, force: true });

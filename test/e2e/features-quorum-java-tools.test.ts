@@ -32,7 +32,7 @@ test('kafka-features describe / upgrade / downgrade / disable print what Kafka 4
   const lines = described.stdout.trim().split('\n');
   const printed = lines.map((line) => /^Feature: (\S+)/.exec(line)?.[1]);
   assert.ok(printed.includes('metadata.version') && printed.includes('kraft.version') && printed.includes('eligible.leader.replicas.version') && printed.includes('group.version') &&
-    printed.includes('share.version'));
+    printed.includes('share.version') && printed.includes('streams.version'));
   for (const [i, name] of printed.entries()) {
     assert.ok(name !== undefined && names.includes(name), lines[i]);
     assert.equal(lines[i], `${KAFKA_DESCRIBE[name]}1`);
@@ -48,10 +48,10 @@ test('kafka-features describe / upgrade / downgrade / disable print what Kafka 4
   assert.equal(refusedMv.stdout, 'Could not downgrade metadata.version to 29. The update failed for all features since the following feature ' +
     'had an error: Unsupported metadata.version downgrade from 30 to 29. Refusing to perform the requested downgrade because it might delete metadata information.\n');
 
-  const unsupported = await features('upgrade', '--feature', 'streams.version=1');
+  const unsupported = await features('upgrade', '--feature', 'foo.bar=1');
   assert.equal(unsupported.code, 1);
-  assert.equal(unsupported.stdout, 'Could not upgrade streams.version to 1. The update failed for all features since the following feature ' +
-    'had an error: Invalid update version 1 for feature streams.version. Local controller 1 does not support this feature.\n');
+  assert.equal(unsupported.stdout, 'Could not upgrade foo.bar to 1. The update failed for all features since the following feature ' +
+    'had an error: Invalid update version 1 for feature foo.bar. Local controller 1 does not support this feature.\n');
 
   const dryRun = await features('downgrade', '--feature', 'eligible.leader.replicas.version=0', '--dry-run');
   assert.deepEqual([dryRun.code, dryRun.stdout], [0, 'eligible.leader.replicas.version can be downgraded to 0.\n']);

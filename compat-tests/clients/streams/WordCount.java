@@ -2,7 +2,9 @@
 // words, grouped by word (through a repartition topic) and counted in Kafka Streams' default persistent store
 // (RocksDB; after an unclean stop exactly-once wipes it and restores it from its changelog with read_committed);
 // each new count goes to the output topic (key: word, value: 8-byte long).
-// Usage: java -cp '<streams libs>/*' WordCount.java <bootstrap> <application.id> <input> <output> <state.dir>
+// Usage: java -cp '<streams libs>/*' WordCount.java <bootstrap> <application.id> <input> <output> <state.dir> [classic|streams]
+// The last argument picks the rebalance protocol: classic (the default; static membership) or streams (KIP-1071,
+// group.protocol=streams: the broker assigns the tasks; Kafka 4.3.1 serves no static members there).
 // Prints "STATE <state>" on every state change; stops cleanly when stdin closes, or dies on SIGKILL.
 import java.time.Duration;
 import java.util.Arrays;
@@ -21,8 +23,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 public class WordCount {
   public static void main(String[] args) throws Exception {
-    if (args.length != 5) {
-      System.err.println("usage: WordCount <bootstrap> <application.id> <input> <output> <state.dir>");
+    if (args.length != 5 && args.length != 6) {
+      System.err.println("usage: WordCount <bootstrap> <application.id> <input> <output> <state.dir> [classic|streams]");
       System.exit(2);
     }
     Properties props = new Properties();
@@ -38,8 +40,13 @@ public class WordCount {
     // the session timeout. A persistent store makes Streams keep its process id in the state dir, so a restart
     // on the same dir has the same transactional id: its InitProducerId fences the old instance and aborts its
     // open transaction at once.
-    props.put(StreamsConfig.consumerPrefix("group.instance.id"), args[1] + "-instance");
-    props.put(StreamsConfig.consumerPrefix("session.timeout.ms"), 10000);
+    boolean streamsProtocol = args.length == 6 && args[5].equals("streams");
+    if (streamsProtocol) {
+      props.put(StreamsConfig.GROUP_PROTOCOL_CONFIG, "streams");
+    } else {
+      props.put(StreamsConfig.consumerPrefix("group.instance.id"), args[1] + "-instance");
+      props.put(StreamsConfig.consumerPrefix("session.timeout.ms"), 10000);
+    }
     props.put(StreamsConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 500);
     props.put(StreamsConfig.RETRY_BACKOFF_MS_CONFIG, 100);
 

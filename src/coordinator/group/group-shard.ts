@@ -1,6 +1,7 @@
 /**
  * The group coordinator's state machine (Kafka's GroupCoordinatorShard): classic groups, consumer groups
- * (KIP-848: consumer/heartbeat.ts, changed only by replaying their records) and committed offsets. Every request or timer event becomes an Outcome; `replay` applies a record, the same at
+ * (KIP-848: consumer/heartbeat.ts), streams groups (KIP-1071: streams/heartbeat.ts), both changed only by replaying
+ * their records, and committed offsets. Every request or timer event becomes an Outcome; `replay` applies a record, the same at
  * load and live; the clock and timers are injected. Group admin (DescribeGroups, ListGroups,
  * DeleteGroups) lives here; membership and offsets in their own modules.
  */
@@ -42,6 +43,13 @@ import { describeShareGroup } from './share/describe.js';
 import { ShareGroupHeartbeats, type ShareGroupSettings } from './share/heartbeat.js';
 import type { ShareGroupDescribeResponse } from '../../protocol/generated/share-group-describe.js';
 import type { ShareGroupHeartbeatRequest, ShareGroupHeartbeatResponse } from '../../protocol/generated/share-group-heartbeat.js';
+import type { DescribedGroup as StreamsDescribedGroup } from '../../protocol/generated/streams-group-describe.js';
+import type { StreamsGroupHeartbeatRequest } from '../../protocol/generated/streams-group-heartbeat.js';
+import { describeStreamsGroup } from './streams/describe.js';
+import { StreamsGroupHeartbeats, type StreamsGroupSettings, type StreamsHeartbeatResult } from './streams/heartbeat.js';
+import { isStreamsGroupRecord } from './streams/records.js';
+import { replayStreamsRecord, type StreamsGroupStore } from './streams/replay.js';
+import { StreamsGroup, STREAMS_GROUP_TYPE } from './streams/streams-group.js';
 
 export const CLASSIC_GROUP_TYPE = 'classic';
 
@@ -58,7 +66,14 @@ export interface ConsumerGroupOptions {
   readonly migrationPolicy?: MigrationPolicy;
   /** The group's `consumer.session.timeout.ms`, `.heartbeat.interval.ms` and `.assignment.interval.ms` (broker values unless overridden). */
   readonly settings: (groupId: string) => ConsumerGroupSettings;
+  /** `group.streams.max.size`. */
+  readonly streamsMaxSize?: number;
+  /** A streams group's effective `streams.*` settings. */
+  readonly streamsSettings?: (groupId: string) => StreamsGroupSettings;
 }
+
+/** Kafka 4.3.1's default streams group settings. */
+const DEFAULT_STREAMS_SETTINGS: StreamsGroupSettings = { sessionTimeoutMs: 45000, heartbeatIntervalMs: 5000, assignmentIntervalMs: 1000, initialRebalanceDelayMs: 3000, numStandbyReplicas: 0 };
 
 /** Kafka 4.3.1's defaults, over no topics (tests that use classic groups only). */
 export const DEFAULT_CONSUMER_GROUP_OPTIONS: ConsumerGroupOptions = {
@@ -95,6 +110,14 @@ export class GroupShard {
     shareGroup: (groupId, create) => this.persistedShareGroup(groupId, create),
     removeGroup: (groupId) => this.removeGroup(groupId),
   };
+  private readonly streamsGroups = new Map<string, StreamsGroup>();
+  private readonly streamsGroupStore: StreamsGroupStore = {
+    streamsGroup: (groupId, create) => this.persistedStreamsGroup(groupId, create),
+    removeGroup: (groupId) => this.removeGroup(groupId),
+  };
+  private readonly streamsHeartbeats: StreamsGroupHeartbeats;
+  /** A new streams group a heartbeat is creating, adopted by the replay of its first record. */
+  private newStreamsGroup: StreamsGroup | undefined;
   private readonly consumerGroupStore: ConsumerGroupStore = {
     consumerGroup: (groupId, create) => this.persistedConsumerGroup(groupId, create),
     removeGroup: (groupId) => this.removeGroup(groupId),
@@ -119,11 +142,11 @@ export class GroupShard {
   ) {
     this.clock = clock;
     this.membership = new Membership(this.groups, config, timer, clock, newUuid, log);
-    this.offsetOps = new OffsetOps(this.groups, this.offsets, this.membership, config, clock, this.consumerGroups, consumer.topics);
+    this.offsetOps = new OffsetOps(this.groups, this.offsets, this.membership, config, clock, this.consumerGroups, consumer.topics, this.streamsGroups);
     this.consumerOptions = consumer;
     this.consumerHeartbeats = new ConsumerGroupHeartbeats({
       groups: (groupId) => {
-        if (this.shareGroups.has(groupId)) throw new GroupError('GROUP_ID_NOT_FOUND', `Group ${groupId} is not a consumer group.`);
+        if (this.heldByOtherModernGroup(groupId, 'consumer')) throw new GroupError('GROUP_ID_NOT_FOUND', `Group ${groupId} is not a consumer group.`);
         return { consumer: this.consumerGroups.get(groupId), classic: this.groups.get(groupId) };
       },
       answerParkedRequests: (classic) => this.membership.answerParked(classic, ErrorCode.REBALANCE_IN_PROGRESS),
@@ -152,6 +175,16 @@ export class GroupShard {
       timer,
       clock,
     });
+    this.streamsHeartbeats = new StreamsGroupHeartbeats({
+      streamsGroup: (groupId, joining) => this.liveStreamsGroup(groupId, joining),
+      newStreamsGroup: (groupId) => (this.newStreamsGroup = new StreamsGroup(groupId)),
+      replaceEmptyClassicGroup: (groupId) => (this.groups.has(groupId) ? [groupTombstone(groupId)] : []),
+      topics: consumer.topics,
+      maxSize: consumer.streamsMaxSize ?? 2147483647,
+      settings: consumer.streamsSettings ?? (() => DEFAULT_STREAMS_SETTINGS),
+      timer,
+      clock,
+    });
   }
 
   private readonly classicMembers: ClassicMembersOfConsumerGroups;
@@ -160,27 +193,30 @@ export class GroupShard {
   // ---- requests ----
 
   /**
-   * JoinGroup. On a consumer group id: an empty group gives way to a classic group (its tombstones written first, as
-   * Kafka's maybeDeleteEmptyConsumerGroup); a non-empty one takes the member as a classic member (KIP-848's mixed
-   * groups, consumer/classic-members.ts).
+   * JoinGroup. On a consumer or streams group id: an empty group gives way to a classic group (its tombstones written
+   * first, as Kafka's maybeDeleteEmptyConsumerGroup/maybeDeleteEmptyStreamsGroup); a non-empty consumer group takes the
+   * member as a classic member (KIP-848's mixed groups, consumer/classic-members.ts); a non-empty streams group and any
+   * share group take none (INCONSISTENT_GROUP_PROTOCOL, as Kafka).
    */
   joinGroup(ctx: MemberContext, request: JoinGroupRequest, respond: Responder<JoinGroupResponse>): Outcome<void> {
-    // A share group takes no classic member (Kafka's answer, as to a consumer group with members).
-    if (this.shareGroups.has(request.groupId)) {
+    const inconsistent = (): Outcome<void> => {
       // JoinGroupResponse: the protocol name null from v7 (where it may be), "" before.
       respond({ ...createJoinGroupResponse(), memberId: '', protocolName: ctx.apiVersion >= 7 ? null : '', errorCode: ErrorCode.INCONSISTENT_GROUP_PROTOCOL });
       return NOTHING;
-    }
+    };
+    if (this.shareGroups.has(request.groupId)) return inconsistent();
     const consumerGroup = this.consumerGroups.get(request.groupId);
-    if (consumerGroup === undefined) return this.membership.join(ctx, request, respond);
-    if (consumerGroup.members.size > 0) {
+    const modernGroup = consumerGroup ?? this.streamsGroups.get(request.groupId);
+    if (modernGroup === undefined) return this.membership.join(ctx, request, respond);
+    if (modernGroup.members.size > 0) {
+      if (consumerGroup === undefined) return inconsistent();
       if (request.sessionTimeoutMs < this.config.minSessionTimeoutMs || request.sessionTimeoutMs > this.config.maxSessionTimeoutMs) {
         respond({ ...createJoinGroupResponse(), memberId: request.memberId, errorCode: ErrorCode.INVALID_SESSION_TIMEOUT });
         return NOTHING;
       }
       return this.classicMembers.join(ctx, consumerGroup, request, respond);
     }
-    const tombstones = consumerGroup.tombstoneRecords();
+    const tombstones = modernGroup.tombstoneRecords();
     for (const record of tombstones) this.replay(record);
     const joined = this.membership.join(ctx, request, respond);
     // The tombstones are applied; the classic group's own records are not replayed live.
@@ -224,7 +260,15 @@ export class GroupShard {
   consumerGroupDescribe(groupIds: readonly string[]): ConsumerGroupDescribeResponse['groups'] {
     const image = this.consumerOptions.topics();
     const defaultAssignor = this.consumerOptions.assignors[0] ?? 'uniform';
-    return groupIds.map((groupId) => describeConsumerGroup(groupId, this.consumerGroups.get(groupId), this.groups.has(groupId), image, defaultAssignor));
+    return groupIds.map((groupId) => describeConsumerGroup(groupId, this.consumerGroups.get(groupId), this.groups.has(groupId) || this.streamsGroups.has(groupId), image, defaultAssignor));
+  }
+
+  streamsGroupHeartbeat(ctx: MemberContext, request: StreamsGroupHeartbeatRequest): Outcome<StreamsHeartbeatResult> {
+    return this.streamsHeartbeats.heartbeat(ctx, request);
+  }
+
+  streamsGroupDescribe(groupIds: readonly string[]): StreamsDescribedGroup[] {
+    return groupIds.map((groupId) => describeStreamsGroup(groupId, this.streamsGroups.get(groupId), this.groups.has(groupId) || this.consumerGroups.has(groupId)));
   }
 
   commitOffsets(request: OffsetCommitRequest, apiVersion: number, transactional = false): Outcome<OffsetCommitResponseTopic[]> {
@@ -278,7 +322,7 @@ export class GroupShard {
       authorizedOperations: -2147483648,
     };
     // Kafka 4.3.1 describes the empty group id like any other; DescribeGroups before v6 turns this into NONE.
-    if (this.consumerGroups.has(groupId) || this.shareGroups.has(groupId)) {
+    if (this.consumerGroups.has(groupId) || this.shareGroups.has(groupId) || this.streamsGroups.has(groupId)) {
       return { ...described, errorCode: ErrorCode.GROUP_ID_NOT_FOUND, errorMessage: `Group ${groupId} is not a classic group.` };
     }
     if (group === undefined) return { ...described, errorCode: ErrorCode.GROUP_ID_NOT_FOUND, errorMessage: `Group ${groupId} not found.` };
@@ -320,6 +364,11 @@ export class GroupShard {
       if (types.size > 0 && !types.has(SHARE_GROUP_TYPE)) continue;
       listed.push({ groupId: group.groupId, protocolType: SHARE_GROUP_TYPE, groupState: group.state, groupType: SHARE_GROUP_TYPE });
     }
+    for (const group of this.streamsGroups.values()) {
+      if (states.size > 0 && !states.has(group.state.toLowerCase())) continue;
+      if (types.size > 0 && !types.has(STREAMS_GROUP_TYPE)) continue;
+      listed.push({ groupId: group.groupId, protocolType: STREAMS_GROUP_TYPE, groupState: group.state, groupType: STREAMS_GROUP_TYPE });
+    }
     return listed;
   }
 
@@ -340,6 +389,13 @@ export class GroupShard {
         records.push(...shareGroup.deletingRecords(this.consumerOptions.topics()), ...shareGroup.tombstoneRecords());
         return { groupId, errorCode: ErrorCode.NONE };
       }
+      const streamsGroup = this.streamsGroups.get(groupId);
+      if (streamsGroup !== undefined) {
+        if (streamsGroup.state !== 'Empty') return { groupId, errorCode: ErrorCode.NON_EMPTY_GROUP };
+        this.offsetOps.deleteAll(groupId, records);
+        records.push(...streamsGroup.tombstoneRecords());
+        return { groupId, errorCode: ErrorCode.NONE };
+      }
       const group = this.groups.get(groupId);
       if (group === undefined || group.is('Dead')) return { groupId, errorCode: ErrorCode.GROUP_ID_NOT_FOUND };
       if (!group.is('Empty')) return { groupId, errorCode: ErrorCode.NON_EMPTY_GROUP };
@@ -357,8 +413,8 @@ export class GroupShard {
       const allExpired = this.offsetOps.expire(groupId, records);
       if (allExpired && group.is('Empty')) records.push(groupTombstone(groupId));
     }
-    // An empty consumer group's offsets age from their commit; once none is left, the group goes too.
-    for (const [groupId, group] of this.consumerGroups) {
+    // An empty consumer or streams group's offsets age from their commit; once none is left, the group goes too.
+    for (const [groupId, group] of [...this.consumerGroups, ...this.streamsGroups]) {
       if (group.members.size > 0) continue;
       if (this.offsetOps.expireByCommit(groupId, records)) records.push(...group.tombstoneRecords());
     }
@@ -377,9 +433,13 @@ export class GroupShard {
       replayShareRecord(this.shareGroupStore, record, this.clock.now());
       return;
     }
+    if (isStreamsGroupRecord(record)) {
+      replayStreamsRecord(this.streamsGroupStore, record);
+      return;
+    }
     if (record.type === 'offset') {
       // Offsets of a group unknown so far belong to a "simple" group (commits outside group management).
-      if (record.value !== null && !this.groups.has(record.group) && !this.consumerGroups.has(record.group) && !this.shareGroups.has(record.group)) {
+      if (record.value !== null && !this.groups.has(record.group) && !this.consumerGroups.has(record.group) && !this.shareGroups.has(record.group) && !this.streamsGroups.has(record.group)) {
         this.groups.set(record.group, new ClassicGroup(record.group, 'Empty', null));
       }
       this.offsets.replay(record);
@@ -391,6 +451,7 @@ export class GroupShard {
     }
     // A classic group's record replaces a consumer group of that id (a downgrade writes the consumer group's tombstones first).
     this.consumerGroups.delete(record.group);
+    this.streamsGroups.delete(record.group);
     this.groups.set(record.group, groupFromRecord(record.group, record.value));
   }
 
@@ -401,13 +462,14 @@ export class GroupShard {
     this.groups.delete(groupId);
     this.consumerGroups.delete(groupId);
     this.shareGroups.delete(groupId);
+    this.streamsGroups.delete(groupId);
   }
 
   /** The share group a heartbeat addresses: undefined when none; a group of another type is refused as Kafka does. */
   private liveShareGroup(groupId: string): ShareGroup | undefined {
     const group = this.shareGroups.get(groupId);
     if (group !== undefined) return group;
-    if (this.groups.has(groupId) || this.consumerGroups.has(groupId)) throw new GroupError('GROUP_ID_NOT_FOUND', `Group ${groupId} is not a share group.`);
+    if (this.groups.has(groupId) || this.heldByOtherModernGroup(groupId, 'share')) throw new GroupError('GROUP_ID_NOT_FOUND', `Group ${groupId} is not a share group.`);
     return undefined;
   }
 
@@ -415,7 +477,7 @@ export class GroupShard {
   private persistedShareGroup(groupId: string, create: boolean): ShareGroup | undefined {
     const existing = this.shareGroups.get(groupId);
     if (existing !== undefined) return existing;
-    if (this.groups.has(groupId) || this.consumerGroups.has(groupId)) {
+    if (this.groups.has(groupId) || this.heldByOtherModernGroup(groupId, 'share')) {
       if (!create) return undefined;
       throw new Error(`Group ${groupId} is not a share group.`);
     }
@@ -426,13 +488,41 @@ export class GroupShard {
   }
 
   /**
+   * The streams group a heartbeat addresses: for a joining member (Kafka's getOrCreateStreamsGroup) an empty classic
+   * group gives way to it; otherwise (getStreamsGroupOrThrow) any group of another type is not a streams group.
+   */
+  private liveStreamsGroup(groupId: string, joining: boolean): StreamsGroup | undefined {
+    const group = this.streamsGroups.get(groupId);
+    if (group !== undefined) return group;
+    const classic = this.groups.get(groupId);
+    if (this.heldByOtherModernGroup(groupId, 'streams') || (classic !== undefined && (!joining || !classic.is('Empty')))) {
+      throw new GroupError('GROUP_ID_NOT_FOUND', `Group ${groupId} is not a streams group.`);
+    }
+    return undefined;
+  }
+
+  /** Kafka's getOrMaybeCreatePersistedStreamsGroup: a simple group (offsets only) gives way to a new streams group. */
+  private persistedStreamsGroup(groupId: string, create: boolean): StreamsGroup | undefined {
+    const existing = this.streamsGroups.get(groupId);
+    if (existing !== undefined) return existing;
+    const classic = this.groups.get(groupId);
+    if ((classic === undefined && !create) || this.heldByOtherModernGroup(groupId, 'streams')) return undefined;
+    if (classic !== undefined && !(classic.protocolType === null && classic.members.size === 0)) throw new Error(`Group ${groupId} is not a streams group`);
+    this.groups.delete(groupId);
+    const group = this.newStreamsGroup?.groupId === groupId ? this.newStreamsGroup : new StreamsGroup(groupId);
+    this.newStreamsGroup = undefined;
+    this.streamsGroups.set(groupId, group);
+    return group;
+  }
+
+  /**
    * Kafka's getOrMaybeCreatePersistedConsumerGroup: a simple group (offsets only) gives way to a new consumer group,
    * even for a tombstone (as in Kafka, which then finds nothing to delete in it).
    */
   private persistedConsumerGroup(groupId: string, create: boolean): ConsumerGroup | undefined {
     const existing = this.consumerGroups.get(groupId);
     if (existing !== undefined) return existing;
-    if (this.shareGroups.has(groupId)) {
+    if (this.heldByOtherModernGroup(groupId, 'consumer')) {
       if (!create) return undefined;
       throw new Error(`Group ${groupId} is not a consumer group`);
     }
@@ -445,11 +535,17 @@ export class GroupShard {
     return group;
   }
 
+  /** Whether a consumer, share or streams group other than `kind` holds the id (a group of `kind` is then refused). */
+  private heldByOtherModernGroup(groupId: string, kind: 'consumer' | 'share' | 'streams'): boolean {
+    return (kind !== 'consumer' && this.consumerGroups.has(groupId)) || (kind !== 'share' && this.shareGroups.has(groupId)) || (kind !== 'streams' && this.streamsGroups.has(groupId));
+  }
+
   onLoaded(): void {
     this.membership.onLoaded();
     for (const group of this.consumerGroups.values()) this.consumerHeartbeats.onLoaded(group);
     // Kafka's onLoaded: every loaded share member's session starts over.
     for (const group of this.shareGroups.values()) for (const memberId of group.members.keys()) this.shareHeartbeats.startSession(group.groupId, memberId);
+    this.streamsHeartbeats.onLoaded(this.streamsGroups.values());
   }
 
   unload(): void {
@@ -468,6 +564,10 @@ export class GroupShard {
 
   shareGroup(groupId: string): ShareGroup | undefined {
     return this.shareGroups.get(groupId);
+  }
+
+  streamsGroup(groupId: string): StreamsGroup | undefined {
+    return this.streamsGroups.get(groupId);
   }
 
   groupState(groupId: string): GroupState | 'Dead' {

@@ -14,6 +14,8 @@ import { GroupError } from './group-error.js';
 import type { ConsumerGroup } from './consumer/consumer-group.js';
 import type { ConsumerGroupMember } from './consumer/member.js';
 import { StaticTopicsImage, type TopicsImage } from './consumer/topics-image.js';
+import type { StreamsGroup } from './streams/streams-group.js';
+import { validateStreamsOffsetCommit, validateStreamsOffsetFetch, type PartitionValidator } from './streams/offset-validation.js';
 import { validateMember, type Clock, type Membership } from './membership.js';
 import { offsetCommitRecord, offsetTombstone, type GroupRecord, type OffsetAndMetadata, type OffsetCommitRecord } from './records.js';
 
@@ -79,6 +81,7 @@ export class OffsetOps {
     private readonly consumerGroups: ReadonlyMap<string, ConsumerGroup> = new Map(),
     /** Topic ids by name: a commit naming its topics is checked by id, as Kafka's KafkaApis fills the ids in first. */
     private readonly topics: () => TopicsImage = () => new StaticTopicsImage([]),
+    private readonly streamsGroups: ReadonlyMap<string, StreamsGroup> = new Map(),
   ) {}
 
   /** `transactional`: a TxnOffsetCommit validated as an OffsetCommit (KIP-447). */
@@ -102,6 +105,16 @@ export class OffsetOps {
       }
       return this.commitRecords(request);
     }
+    const streamsGroup = this.streamsGroups.get(request.groupId);
+    if (streamsGroup !== undefined) {
+      let check: PartitionValidator;
+      try {
+        check = validateStreamsOffsetCommit(streamsGroup, request.memberId, request.groupInstanceId, request.generationIdOrMemberEpoch, transactional, apiVersion);
+      } catch (error) {
+        return failAll(GroupError.codeOf(error));
+      }
+      return this.commitRecords(request, check);
+    }
     // "" is a group like any other here, as in Kafka (kept for old clients); TxnOffsetCommit refuses it before.
     let group = this.groups.get(request.groupId);
     try {
@@ -124,7 +137,7 @@ export class OffsetOps {
     return this.commitRecords(request);
   }
 
-  private commitRecords(request: OffsetCommitRequest): Outcome<OffsetCommitResponseTopic[]> {
+  private commitRecords(request: OffsetCommitRequest, check: PartitionValidator = () => undefined): Outcome<OffsetCommitResponseTopic[]> {
     const now = this.clock.now();
     const expireTimestamp = request.retentionTimeMs === DEFAULT_RETENTION_TIME ? null : now + Number(request.retentionTimeMs);
     const records: GroupRecord[] = [];
@@ -133,6 +146,11 @@ export class OffsetOps {
       topicId: topic.topicId, // v10+: answered by the id asked
       partitions: topic.partitions.map((p) => {
         const metadata = p.committedMetadata ?? '';
+        try {
+          check(topic.name, p.partitionIndex);
+        } catch (error) {
+          return { partitionIndex: p.partitionIndex, errorCode: GroupError.codeOf(error) };
+        }
         if (Buffer.byteLength(metadata) > this.config.offsetMetadataMaxBytes) {
           return { partitionIndex: p.partitionIndex, errorCode: ErrorCode.OFFSET_METADATA_TOO_LARGE };
         }
@@ -165,8 +183,16 @@ export class OffsetOps {
         return { errorCode: GroupError.codeOf(error), topics: [] };
       }
     }
+    const streamsGroup = this.streamsGroups.get(groupId);
+    if (streamsGroup !== undefined) {
+      try {
+        validateStreamsOffsetFetch(streamsGroup, member.memberId, member.memberEpoch);
+      } catch (error) {
+        return { errorCode: GroupError.codeOf(error), topics: [] };
+      }
+    }
     const group = this.groups.get(groupId);
-    const stored = consumerGroup === undefined && (group === undefined || group.is('Dead')) ? undefined : this.offsets.topics(groupId);
+    const stored = consumerGroup === undefined && streamsGroup === undefined && (group === undefined || group.is('Dead')) ? undefined : this.offsets.topics(groupId);
     if (topics === null) {
       const all: OffsetFetchResponseTopics[] = [];
       for (const [name, partitions] of stored ?? []) {
@@ -204,7 +230,8 @@ export class OffsetOps {
     const fail = (errorCode: number) => outcome({ errorCode, topics: [] as OffsetDeleteResponseTopic[] });
     if (request.groupId === '') return fail(ErrorCode.INVALID_GROUP_ID);
     // A consumer group's offsets may be deleted while it has members, except for topics it subscribes to.
-    const group: { isSubscribedToTopic(topic: string): boolean } | undefined = this.consumerGroups.get(request.groupId) ?? this.groups.get(request.groupId);
+    const group: { isSubscribedToTopic(topic: string): boolean } | undefined =
+      this.consumerGroups.get(request.groupId) ?? this.streamsGroups.get(request.groupId) ?? this.groups.get(request.groupId);
     if (group === undefined || (group instanceof ClassicGroup && group.is('Dead'))) return fail(ErrorCode.GROUP_ID_NOT_FOUND);
     if (group instanceof ClassicGroup && !group.is('Empty') && !group.usesConsumerProtocol()) return fail(ErrorCode.NON_EMPTY_GROUP);
 

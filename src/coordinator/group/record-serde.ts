@@ -2,8 +2,8 @@
  * Bytes of the __consumer_offsets records (Kafka's GroupCoordinatorRecordSerde): key and value each
  * start with an int16: before the key the record type (its spec's apiKey; the key itself is version 0), before
  * the value its version. Consumer group records (types 3-8, 16) are consumer/record-serde.ts's, share group records
- * (10-15) share/record-serde.ts's; keys of record types this coordinator does not serve (streams groups) decode to
- * null and are skipped.
+ * (10-15) share/record-serde.ts's, streams group records (17-23) streams/record-serde.ts's; keys of other record types
+ * decode to null and are skipped.
  */
 import { ZERO_UUID } from '../../protocol/uuid.js';
 import {
@@ -34,6 +34,8 @@ import { decodeConsumerRecord, encodeConsumerRecordKey, encodeConsumerRecordValu
 import { isConsumerGroupRecord } from './consumer/records.js';
 import { decodeShareRecord, encodeShareRecordKey, encodeShareRecordValue } from './share/record-serde.js';
 import { isShareGroupRecord } from './share/records.js';
+import { decodeStreamsRecord, encodeStreamsRecordKey, encodeStreamsRecordValue } from './streams/record-serde.js';
+import { isStreamsGroupRecord } from './streams/records.js';
 import {
   GROUP_METADATA_VALUE_VERSION,
   type GroupRecord,
@@ -46,6 +48,7 @@ const NO_TIMESTAMP = -1n;
 export function encodeRecordKey(record: GroupRecord): Buffer {
   if (isConsumerGroupRecord(record)) return encodeConsumerRecordKey(record);
   if (isShareGroupRecord(record)) return encodeShareRecordKey(record);
+  if (isStreamsGroupRecord(record)) return encodeStreamsRecordKey(record);
   const w = new Writer(64);
   if (record.type === 'offset') {
     w.int16(OFFSET_COMMIT_KEY_RECORD_TYPE);
@@ -60,6 +63,7 @@ export function encodeRecordKey(record: GroupRecord): Buffer {
 export function encodeRecordValue(record: GroupRecord): Buffer | null {
   if (isConsumerGroupRecord(record)) return encodeConsumerRecordValue(record);
   if (isShareGroupRecord(record)) return encodeShareRecordValue(record);
+  if (isStreamsGroupRecord(record)) return encodeStreamsRecordValue(record);
   if (record.value === null) return null;
   const w = new Writer(128);
   if (record.type === 'offset') {
@@ -86,7 +90,7 @@ export function encodeRecordValue(record: GroupRecord): Buffer | null {
   return w.toBuffer();
 }
 
-/** The record a key/value pair holds, null for record types of streams groups. Throws ProtocolError on bad bytes. */
+/** The record a key/value pair holds, null for record types no group here uses. Throws ProtocolError on bad bytes. */
 export function decodeRecord(key: Buffer, value: Buffer | null): GroupRecord | null {
   const kr = new Reader(key);
   const recordType = kr.int16();
@@ -101,7 +105,7 @@ export function decodeRecord(key: Buffer, value: Buffer | null): GroupRecord | n
     const valueVersion = vr.int16();
     return { type: 'group', group: k.group, value: decodeGroupMetadataValue(vr, valueVersion) };
   }
-  return decodeConsumerRecord(recordType, kr, value) ?? decodeShareRecord(recordType, kr, value) ?? null;
+  return decodeConsumerRecord(recordType, kr, value) ?? decodeShareRecord(recordType, kr, value) ?? decodeStreamsRecord(recordType, kr, value) ?? null;
 }
 
 function decodeOffsetValue(value: Buffer): OffsetAndMetadata {

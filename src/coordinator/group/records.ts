@@ -2,11 +2,13 @@
  * The records the group coordinator writes to __consumer_offsets, with the key and value versions
  * Kafka 4.x writes (GroupCoordinatorRecordHelpers + MetadataVersion): OffsetCommitKey v1 and
  * OffsetCommitValue v4 (v1 when the commit carries an expire timestamp), GroupMetadataKey v2 and
- * GroupMetadataValue v3; consumer groups' records are in consumer/records.ts, share groups' in share/records.ts. A null value is a tombstone.
+ * GroupMetadataValue v3; consumer groups' records are in consumer/records.ts, share groups' in share/records.ts,
+ * streams groups' in streams/records.ts. A null value is a tombstone.
  */
 import type { GroupMetadataValue } from '../../protocol/generated/internal/group-coordinator/group-metadata-value.js';
 import { consumerRecordKey, isConsumerGroupRecord, type ConsumerGroupRecord } from './consumer/records.js';
 import { isShareGroupRecord, shareRecordKey, type ShareGroupRecord } from './share/records.js';
+import { isStreamsGroupRecord, streamsRecordKey, type StreamsGroupRecord } from './streams/records.js';
 
 export const GROUP_METADATA_VALUE_VERSION = 3;
 
@@ -37,7 +39,7 @@ export interface GroupMetadataRecord {
   readonly value: GroupMetadataValue | null;
 }
 
-export type GroupRecord = OffsetCommitRecord | GroupMetadataRecord | ConsumerGroupRecord | ShareGroupRecord;
+export type GroupRecord = OffsetCommitRecord | GroupMetadataRecord | ConsumerGroupRecord | ShareGroupRecord | StreamsGroupRecord;
 
 export function offsetCommitRecord(group: string, topic: string, partition: number, value: OffsetAndMetadata): OffsetCommitRecord {
   return { type: 'offset', group, topic, partition, value };
@@ -59,5 +61,6 @@ export function groupTombstone(group: string): GroupMetadataRecord {
 export function recordKey(record: GroupRecord): string {
   if (isConsumerGroupRecord(record)) return consumerRecordKey(record);
   if (isShareGroupRecord(record)) return shareRecordKey(record);
+  if (isStreamsGroupRecord(record)) return streamsRecordKey(record);
   return record.type === 'offset' ? `o\u0000${record.group}\u0000${record.topic}\u0000${record.partition}` : `g\u0000${record.group}`;
 }

@@ -1,5 +1,7 @@
 // Error responses of the consumer-group and share-group APIs.
 import { errorInfo } from '../error-codes.js';
+import { createStreamsGroupDescribeResponse, createDescribedGroup as createStreamsDescribedGroup, streamsGroupDescribeApi } from '../generated/streams-group-describe.js';
+import { createStreamsGroupHeartbeatResponse, streamsGroupHeartbeatApi } from '../generated/streams-group-heartbeat.js';
 import { consumerGroupDescribeApi, createConsumerGroupDescribeResponse, createDescribedGroup as createConsumerDescribedGroup } from '../generated/consumer-group-describe.js';
 import { consumerGroupHeartbeatApi, createConsumerGroupHeartbeatResponse } from '../generated/consumer-group-heartbeat.js';
 import { createDeleteGroupsResponse, deleteGroupsApi } from '../generated/delete-groups.js';
@@ -123,5 +125,12 @@ export const groupErrorResponses = [
   errorResponse(shareGroupDescribeApi, (request, _version, error) => ({
     ...createShareGroupDescribeResponse(),
     groups: request.groupIds.map((groupId) => ({ ...createShareDescribedGroup(), groupId, errorCode: error.code })),
+  })),
+
+  errorResponse(streamsGroupHeartbeatApi, (_request, _version, error) => ({ ...createStreamsGroupHeartbeatResponse(), errorCode: error.code, errorMessage: error.message })),
+
+  errorResponse(streamsGroupDescribeApi, (request, _version, error) => ({
+    ...createStreamsGroupDescribeResponse(),
+    groups: request.groupIds.map((groupId) => ({ ...createStreamsDescribedGroup(), groupId, errorCode: error.code, errorMessage: error.message })),
   })),
 ];

@@ -50,11 +50,11 @@ test('UpdateFeatures v0-v2: success has per-feature results (message "NONE") up 
           : [],
       }, `v${version}`);
       const refused = await roundTrip(client, updateFeaturesApi, version, {
-        timeoutMs: 60000, validateOnly: version >= 1, featureUpdates: [update('streams.version', 1)],
+        timeoutMs: 60000, validateOnly: version >= 1, featureUpdates: [update('foo.bar', 1)],
       });
       assert.deepEqual(refused, {
         throttleTimeMs: 0, errorCode: ErrorCode.INVALID_UPDATE_VERSION,
-        errorMessage: `${PREFIX}Invalid update version 1 for feature streams.version. Local controller 1 does not support this feature.`,
+        errorMessage: `${PREFIX}Invalid update version 1 for feature foo.bar. Local controller 1 does not support this feature.`,
         results: [],
       }, `v${version}`);
     }
@@ -73,12 +73,12 @@ test('UpdateFeatures: validateOnly changes nothing; a change shows in ApiVersion
       const r = await roundTrip(client, apiVersionsApi, 4, { clientSoftwareName: 't', clientSoftwareVersion: '1' });
       return { epoch: r.finalizedFeaturesEpoch, names: r.finalizedFeatures.map((f) => `${f.name}=${f.maxVersionLevel}`) };
     };
-    assert.deepEqual(await finalized(), { epoch: 1n, names: ['eligible.leader.replicas.version=1', 'group.version=1', 'metadata.version=30', 'share.version=1', 'transaction.version=2'] });
+    assert.deepEqual(await finalized(), { epoch: 1n, names: ['eligible.leader.replicas.version=1', 'group.version=1', 'metadata.version=30', 'share.version=1', 'streams.version=1', 'transaction.version=2'] });
     const downgrade = { timeoutMs: 60000, featureUpdates: [update('eligible.leader.replicas.version', 0, 2)] };
     assert.equal((await roundTrip(client, updateFeaturesApi, 2, { ...downgrade, validateOnly: true })).errorCode, ErrorCode.NONE);
-    assert.deepEqual(await finalized(), { epoch: 1n, names: ['eligible.leader.replicas.version=1', 'group.version=1', 'metadata.version=30', 'share.version=1', 'transaction.version=2'] });
+    assert.deepEqual(await finalized(), { epoch: 1n, names: ['eligible.leader.replicas.version=1', 'group.version=1', 'metadata.version=30', 'share.version=1', 'streams.version=1', 'transaction.version=2'] });
     assert.equal((await roundTrip(client, updateFeaturesApi, 2, { ...downgrade, validateOnly: false })).errorCode, ErrorCode.NONE);
-    assert.deepEqual(await finalized(), { epoch: 2n, names: ['group.version=1', 'metadata.version=30', 'share.version=1', 'transaction.version=2'] });
+    assert.deepEqual(await finalized(), { epoch: 2n, names: ['group.version=1', 'metadata.version=30', 'share.version=1', 'streams.version=1', 'transaction.version=2'] });
   });
 });
 
@@ -210,7 +210,7 @@ test('file engine: a feature change outlives a restart, epoch included', async (
     }, settings);
     await withBroker(async (client) => {
       const r = await roundTrip(client, apiVersionsApi, 4, { clientSoftwareName: 't', clientSoftwareVersion: '1' });
-      assert.deepEqual([r.finalizedFeaturesEpoch, r.finalizedFeatures.map((f) => f.name)], [2n, ['group.version', 'metadata.version', 'share.version', 'transaction.version']]);
+      assert.deepEqual([r.finalizedFeaturesEpoch, r.finalizedFeatures.map((f) => f.name)], [2n, ['group.version', 'metadata.version', 'share.version', 'streams.version', 'transaction.version']]);
     }, settings);
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -16,6 +16,7 @@ import { compileFullMatch, re2SyntaxError } from '../../../protocol/re2-pattern.
 import type { CoordinatorTimer } from '../../runtime/keyed-timer.js';
 import { NOTHING, outcome, type Outcome } from '../../runtime/outcome.js';
 import { GroupError } from '../group-error.js';
+import { expireMember } from '../member-timeout.js';
 import type { GroupRecord } from '../records.js';
 import type { Clock, MemberContext } from '../membership.js';
 import type { ConsumerGroupAssignor, TopicPartitions } from './assignor.js';
@@ -596,11 +597,7 @@ export class ConsumerGroupHeartbeats {
 
   /** A session (epoch null) or rebalance (at that epoch) timeout fell due: the member is fenced if still there. */
   private expire(groupId: string, memberId: string, epoch: number | null): Outcome<void> {
-    const group = this.deps.groups(groupId).consumer;
-    const member = group?.members.get(memberId);
-    if (group === undefined || member === undefined) return NOTHING;
-    if (epoch !== null && member.memberEpoch !== epoch) return NOTHING;
-    return this.fence(group, [member], undefined);
+    return expireMember<ConsumerGroup, ConsumerGroupMember>(() => this.deps.groups(groupId).consumer, memberId, epoch, (group, member) => this.fence(group, [member], undefined));
   }
 }
 

@@ -14,11 +14,13 @@ export const MEMBER_STATE_VALUE: Readonly<Record<MemberState, number>> = {
   UNKNOWN: 127,
 };
 
-/** A recorded state byte; one this version does not know is UNKNOWN (the member must rejoin). */
-export function memberStateFromValue(value: number): MemberState {
-  for (const [state, v] of Object.entries(MEMBER_STATE_VALUE)) if (v === value) return state as MemberState;
+/** A recorded state byte by `values`; one this version does not know is UNKNOWN (the member must rejoin). */
+export function stateFromValue<S extends string>(values: Readonly<Record<S, number>>, value: number): S | 'UNKNOWN' {
+  for (const [state, v] of Object.entries(values) as [S, number][]) if (v === value) return state;
   return 'UNKNOWN';
 }
+
+export const memberStateFromValue = (value: number): MemberState => stateFromValue(MEMBER_STATE_VALUE, value);
 
 /** Partitions by topic id, each with the epoch at which it was assigned to the member (fences zombie commits). */
 export type PartitionEpochs = ReadonlyMap<string, ReadonlyMap<number, number>>;
