@@ -75,11 +75,10 @@ test('record bytes: OffsetCommitKey v1 / OffsetCommitValue v4 (v1 with an expire
   const group = { type: 'group', group: 'g', value: null } as const;
   assert.equal(encodeRecordKey(group).toString('hex'), '0002' + '000167');
   assert.equal(encodeRecordValue(group), null);
-  // Consumer and share group records decode (test/coordinator/consumer/, share/); streams group ones are not ours:
-  // skipped, not an error.
+  // Consumer, share and streams group records decode (their own tests are under test/coordinator/consumer/, share/, streams/).
   assert.deepEqual(decodeRecord(Buffer.from('0003000167', 'hex'), null), { type: 'consumer-group', group: 'g', value: null });
   assert.deepEqual(decodeRecord(Buffer.from('000b000167', 'hex'), null), { type: 'share-group', group: 'g', value: null });
-  assert.equal(decodeRecord(Buffer.from('0011000167', 'hex'), null), null);
+  assert.deepEqual(decodeRecord(Buffer.from('0011000167', 'hex'), null), { type: 'streams-group', group: 'g', value: null });
 });
 
 test('offsets and a stable group survive a reload from __consumer_offsets', async () => {
