@@ -122,7 +122,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   // Each SASL listener's mechanisms and users, checked before anything is bound.
   const apiNames = new Map(handlers.map((h) => [h.api.apiKey, h.api.name]));
   const saslListeners = new Map(listenerSpecs.filter((spec) => spec.securityProtocol === 'SASL_PLAINTEXT' || spec.securityProtocol === 'SASL_SSL').map((spec) => [spec.name,
-    saslListenerSettings(config, spec.name, (user, mechanism) => scramCredentials.get(user, mechanism), (key) => apiNames.get(key), (line) => log.warn(line))]));
+    saslListenerSettings(config, spec.name, (user, mechanism) => scramCredentials.get(user, mechanism), (key) => apiNames.get(key), (line) => log.warn(line), (line) => log.debug(line))]));
   const requests = new RequestBudget(config['queued.max.requests']);
   const limits: ConnectionLimits = {
     maxRequestBytes: config['socket.request.max.bytes'],
