@@ -37,6 +37,7 @@ export function saslGate(authenticator: SaslAuthenticator, dispatch: Dispatch, c
           connection().close();
         } else if (authenticator.authenticated) {
           info.principal = authenticator.principal!;
+          info.tokenAuthenticated = authenticator.tokenAuthenticated;
           connection().authenticated();
           log.debug({ client: info.remote, listener: info.listenerName, principal: info.principal }, 'SASL authentication complete');
         }

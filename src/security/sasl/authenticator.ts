@@ -68,6 +68,8 @@ export class SaslAuthenticator {
   private badReauthMechanism: string | null = null;
   /** The outcome of a token still being checked, which the next frames wait for. */
   private pending: Promise<unknown> | null = null;
+  /** Authenticated with a delegation token. */
+  tokenAuthenticated = false;
   /** KafkaPrincipal of the authenticated client, "User:<name>". */
   principal: string | null = null;
 
@@ -203,6 +205,7 @@ export class SaslAuthenticator {
     if (server.complete) {
       lifetimeMs = this.sessionLifetime(server);
       this.principal = userPrincipal(server.authorizationId!);
+      this.tokenAuthenticated = server.tokenAuthenticated === true;
       this.reauth = null;
       this.state = 'complete';
     }

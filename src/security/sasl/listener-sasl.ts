@@ -6,7 +6,7 @@ import type { SaslListenerSettings } from './authenticator.js';
 import { parseJaasConfig, plainUsersOf } from './jaas.js';
 import { plainServer } from './plain-server.js';
 import type { SaslServer } from './sasl-server.js';
-import type { ScramCredentialLookup } from './scram-server.js';
+import type { ScramCredentialLookup, TokenCredentialLookup } from './scram-server.js';
 import { scramServer } from './scram-server.js';
 import { scramMechanismByName } from './scram-formatter.js';
 import { oauthBearerServer } from './oauthbearer/oauthbearer-server.js';
@@ -18,6 +18,7 @@ export function saslListenerSettings(
   config: BrokerConfig,
   listenerName: string,
   scram: ScramCredentialLookup,
+  tokens: TokenCredentialLookup,
   apiName: (apiKey: number) => string | undefined,
   onWarning: (line: string) => void,
   onDebug: (line: string) => void = () => {},
@@ -64,7 +65,7 @@ export function saslListenerSettings(
     newServer(mechanism): SaslServer {
       if (mechanism === 'PLAIN') return plainServer(plainUsers!);
       if (mechanism === 'OAUTHBEARER') return oauthBearerServer(oauthBearer!, (reason) => onDebug(`OAUTHBEARER token refused: ${reason}`));
-      return scramServer(scramMechanismByName(mechanism)!, scram);
+      return scramServer(scramMechanismByName(mechanism)!, scram, tokens);
     },
     sessionLifetimeMs: lifetime,
     apiName,

@@ -14,6 +14,8 @@ export interface SaslServer {
   readonly authorizationId: string | null;
   /** When the credential expires (ms since the epoch) once complete, if it does (Kafka's CREDENTIAL_LIFETIME_MS). */
   readonly credentialExpiresAtMs?: number | null;
+  /** Authenticated with a delegation token (SCRAM tokenauth=true): such a client may not ask for tokens. */
+  readonly tokenAuthenticated?: boolean;
 }
 
 /** Kafka's SaslAuthenticationException: its message reaches the client. */
