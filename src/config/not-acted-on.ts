@@ -16,6 +16,7 @@ const SASL_KEYS_ACTED_ON: ReadonlySet<string> = new Set([
   'sasl.oauthbearer.jwks.endpoint.url', 'sasl.oauthbearer.jwks.endpoint.refresh.ms', 'sasl.oauthbearer.expected.audience',
   'sasl.oauthbearer.expected.issuer', 'sasl.oauthbearer.clock.skew.seconds', 'sasl.oauthbearer.sub.claim.name',
   'sasl.oauthbearer.scope.claim.name', 'oauthbearer.sasl.jaas.config', 'oauthbearer.sasl.server.callback.handler.class',
+  'delegation.token.secret.key', 'delegation.token.max.lifetime.ms', 'delegation.token.expiry.time.ms', 'delegation.token.expiry.check.interval.ms',
 ]);
 const actedOn = (key: string): boolean => TLS_KEYS_ACTED_ON.has(key) || SASL_KEYS_ACTED_ON.has(key);
 
