@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Kafka, logLevel } from 'kafkajs';
+import { firstValue } from './kafkajs-first-value.js';
 import { runJavaTool } from './java-tools.js';
 
 const run = promisify(execFile);
@@ -35,12 +36,7 @@ async function kafkajs(bootstrap: string, claims: object, topic: string): Promis
     await admin.disconnect();
     await producer.disconnect();
   }
-  const consumer = kafka.consumer({ groupId: `g-${topic}` });
-  await consumer.connect();
-  await consumer.subscribe({ topic, fromBeginning: true });
-  const value = await new Promise<string>((resolve) => void consumer.run({ eachMessage: async ({ message }) => resolve(message.value!.toString()) }));
-  await consumer.disconnect();
-  return `read ${value}`;
+  return `read ${await firstValue(kafka, topic)}`;
 }
 
 async function java(bootstrap: string, dir: string, loginOptions: string): Promise<string> {

@@ -9,6 +9,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startTestBroker } from './broker-harness.js';
 import { SaslProbe } from './sasl-probe.js';
 import {
@@ -18,21 +20,36 @@ import {
 const dir = mkdtempSync(join(tmpdir(), 'gregor-oauthbearer-'));
 let key: Awaited<ReturnType<typeof signingKey>>;
 let broker: Awaited<ReturnType<typeof startTestBroker>>;
+// An http JWKS endpoint: serves `served` (one request counted per fetch).
+let served = '';
+let fetches = 0;
+const jwksServer = createServer((_req, res) => {
+  fetches++;
+  res.writeHead(200, { 'content-type': 'application/json' }).end(served);
+});
 
 before(async () => {
   key = await signingKey();
   writeFileSync(join(dir, 'jwks.json'), key.jwks);
+  served = key.jwks;
+  await new Promise<void>((resolve) => jwksServer.listen(0, '127.0.0.1', resolve));
+  const jwksPort = (jwksServer.address() as AddressInfo).port;
   broker = await startTestBroker({
-    listeners: 'PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:0,JWKS://127.0.0.1:0,SHORT://127.0.0.1:0',
-    'listener.security.protocol.map': 'PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,JWKS:SASL_PLAINTEXT,SHORT:SASL_PLAINTEXT',
+    listeners: 'PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:0,JWKS://127.0.0.1:0,SHORT://127.0.0.1:0,HTTPJWKS://127.0.0.1:0',
+    'listener.security.protocol.map': 'PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT,JWKS:SASL_PLAINTEXT,SHORT:SASL_PLAINTEXT,HTTPJWKS:SASL_PLAINTEXT',
+    'listener.name.httpjwks.sasl.enabled.mechanisms': 'OAUTHBEARER',
+    'listener.name.httpjwks.oauthbearer.sasl.jaas.config': 'org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;',
+    'listener.name.httpjwks.oauthbearer.sasl.server.callback.handler.class': JWKS_HANDLER,
+    'listener.name.httpjwks.sasl.oauthbearer.jwks.endpoint.url': `http://127.0.0.1:${jwksPort}/jwks`,
     'listener.name.sasl_plaintext.sasl.enabled.mechanisms': 'SCRAM-SHA-512,OAUTHBEARER',
     'listener.name.sasl_plaintext.oauthbearer.sasl.jaas.config': UNSECURED_JAAS,
     'listener.name.jwks.sasl.enabled.mechanisms': 'OAUTHBEARER',
     'listener.name.jwks.oauthbearer.sasl.jaas.config': 'org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required;',
     'listener.name.jwks.oauthbearer.sasl.server.callback.handler.class': JWKS_HANDLER,
     'sasl.oauthbearer.jwks.endpoint.url': pathToFileURL(join(dir, 'jwks.json')).href,
-    'sasl.oauthbearer.expected.audience': EXPECTED_AUDIENCE,
-    'sasl.oauthbearer.expected.issuer': EXPECTED_ISSUER,
+    // The JWKS listener's own expectations (Kafka's reference had them broker-wide); the http one has none.
+    'listener.name.jwks.sasl.oauthbearer.expected.audience': EXPECTED_AUDIENCE,
+    'listener.name.jwks.sasl.oauthbearer.expected.issuer': EXPECTED_ISSUER,
     'listener.name.short.sasl.enabled.mechanisms': 'OAUTHBEARER',
     'listener.name.short.oauthbearer.sasl.jaas.config': UNSECURED_JAAS,
     'listener.name.short.oauthbearer.connections.max.reauth.ms': '60000',
@@ -40,6 +57,7 @@ before(async () => {
 });
 after(async () => {
   await broker?.close();
+  jwksServer.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -104,4 +122,43 @@ test('an OAUTHBEARER listener gregor cannot serve as configured stops the start 
     { message: 'The OAuth configuration option sasl.oauthbearer.jwks.endpoint.url contains a file (/no/such/jwks.json) that doesn\'t exist' });
   await assert.rejects(start({ [jaas]: UNSECURED_JAAS, [handler]: 'com.example.MyHandler' }),
     { message: `${handler}: com.example.MyHandler is not served by gregor (${JWKS_HANDLER} and the default unsecured validator are)` });
+});
+
+/** One OAUTHBEARER exchange on a listener: the SaslAuthenticate observations. */
+async function authenticate(port: number, token: string): Promise<string[]> {
+  const probe = await SaslProbe.connect(port);
+  try {
+    await probe.handshake('OAUTHBEARER');
+    const seen = [await probe.authenticate(Buffer.from(`n,,\u0001auth=Bearer ${token}\u0001\u0001`))];
+    if (probe.lastAuthBytes.length > 0) seen.push(await probe.authenticate(Buffer.from([1])));
+    return seen.map((o) => o.replace(/lifetime [1-9]\d*$/, 'lifetime <token>'));
+  } finally {
+    await probe.close();
+  }
+}
+
+test('the JWKS is read again: a file when it changes, an http endpoint when it was not fetched yet', async () => {
+  const now = Math.floor(Date.now() / 1000);
+  const claims = { sub: 'bob', iat: now, exp: now + 3600, aud: EXPECTED_AUDIENCE, iss: EXPECTED_ISSUER };
+  const accepted = ['SaslAuthenticate error 0 message  lifetime <token>'];
+  const refused = ['SaslAuthenticate error 0 message  lifetime 0', 'SaslAuthenticate error 58 message {"status":"invalid_token"} lifetime 0'];
+  // The file: a rotated key is refused until the file holds it.
+  const rotated = await signingKey();
+  assert.deepEqual(await authenticate(broker.addresses[2]!.port, await rotated.sign(claims)), refused);
+  writeFileSync(join(dir, 'jwks.json'), rotated.jwks);
+  assert.deepEqual(await authenticate(broker.addresses[2]!.port, await rotated.sign(claims)), accepted);
+  assert.deepEqual(await authenticate(broker.addresses[2]!.port, await key.sign(claims)), refused);
+  writeFileSync(join(dir, 'jwks.json'), key.jwks);
+  // http: fetched on the first token, not before; then kept (sasl.oauthbearer.jwks.endpoint.refresh.ms, an hour).
+  // This listener expects no audience and no issuer: as from Kafka 4.3.1 configured so, a token naming an audience
+  // is refused (jose4j's default audience check), a blank subject and a future nbf too, a future iat is accepted.
+  const plain = { sub: 'bob', iat: now, exp: now + 3600 };
+  assert.equal(fetches, 0);
+  assert.deepEqual(await authenticate(broker.addresses[4]!.port, await key.sign(plain)), accepted);
+  assert.equal(fetches, 1);
+  assert.deepEqual(await authenticate(broker.addresses[4]!.port, await key.sign({ ...plain, aud: 'any' })), refused);
+  assert.deepEqual(await authenticate(broker.addresses[4]!.port, await key.sign({ ...plain, sub: ' ' })), refused);
+  assert.deepEqual(await authenticate(broker.addresses[4]!.port, await key.sign({ ...plain, iat: now + 600 })), accepted);
+  assert.deepEqual(await authenticate(broker.addresses[4]!.port, await key.sign({ ...plain, nbf: now + 600 })), refused);
+  assert.equal(fetches, 1);
 });
