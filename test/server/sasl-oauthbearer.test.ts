@@ -152,6 +152,7 @@ test('the JWKS is read again: a file when it changes, an http endpoint when it w
   // http: fetched on the first token, not before; then kept (sasl.oauthbearer.jwks.endpoint.refresh.ms, an hour).
   // This listener expects no audience and no issuer: as from Kafka 4.3.1 configured so, a token naming an audience
   // is refused (jose4j's default audience check), a blank subject and a future nbf too, a future iat is accepted.
+  // (Each outcome below is what the reference gave.)
   const plain = { sub: 'bob', iat: now, exp: now + 3600 };
   assert.equal(fetches, 0);
   assert.deepEqual(await authenticate(broker.addresses[4]!.port, await key.sign(plain)), accepted);
@@ -160,5 +161,9 @@ test('the JWKS is read again: a file when it changes, an http endpoint when it w
   assert.deepEqual(await authenticate(broker.addresses[4]!.port, await key.sign({ ...plain, sub: ' ' })), refused);
   assert.deepEqual(await authenticate(broker.addresses[4]!.port, await key.sign({ ...plain, iat: now + 600 })), accepted);
   assert.deepEqual(await authenticate(broker.addresses[4]!.port, await key.sign({ ...plain, nbf: now + 600 })), refused);
+  // Scopes: a blank one or one twice is refused (ClaimValidationUtils.validateScopes); a string is one scope.
+  assert.deepEqual(await authenticate(broker.addresses[4]!.port, await key.sign({ ...plain, scope: ['a', 'a'] })), refused);
+  assert.deepEqual(await authenticate(broker.addresses[4]!.port, await key.sign({ ...plain, scope: ['a', ' '] })), refused);
+  assert.deepEqual(await authenticate(broker.addresses[4]!.port, await key.sign({ ...plain, scope: 'a b' })), accepted);
   assert.equal(fetches, 1);
 });

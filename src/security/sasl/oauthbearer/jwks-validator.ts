@@ -83,6 +83,16 @@ export function jwksValidator(settings: JwksValidatorSettings): OAuthBearerValid
     if (settings.expectedAudience.length === 0 && payload['aud'] !== undefined) {
       throw new OAuthBearerValidationFailure('Could not validate the access token: Audience (aud) claim present in the JWT but no expected audience value(s) were provided to the JWT Consumer.');
     }
+    // ClaimValidationUtils.validateScopes: each scope a non-blank string, none twice.
+    const scopeClaim = payload[settings.scopeClaimName];
+    const scopes = typeof scopeClaim === 'string' ? [scopeClaim] : Array.isArray(scopeClaim) ? scopeClaim : [];
+    const seen = new Set<string>();
+    for (const scope of scopes) {
+      if (typeof scope !== 'string') throw new OAuthBearerValidationFailure(`${settings.scopeClaimName} value must be non-null`);
+      if (scope.trim() === '') throw new OAuthBearerValidationFailure(`${settings.scopeClaimName} value must not contain only whitespace`);
+      if (seen.has(scope.trim())) throw new OAuthBearerValidationFailure(`${settings.scopeClaimName} value must not contain duplicates - ${scope.trim()} already present`);
+      seen.add(scope.trim());
+    }
     const sub = payload[settings.subClaimName];
     if (sub !== undefined && typeof sub !== 'string') throw new OAuthBearerValidationFailure(`Could not extract the '${settings.subClaimName}' claim from the access token`);
     if (sub === undefined) throw new OAuthBearerValidationFailure(`${settings.subClaimName} value must be non-null`);
