@@ -1,7 +1,7 @@
 // Kafka's OAuthBearerValidatorCallbackHandler (BrokerJwtValidator over jose4j): a signed JWT checked against the keys of
 // sasl.oauthbearer.jwks.endpoint.url, a file: URL (read again when the file changes, as Kafka's CachedFile) or an
-// http(s) one (fetched again every sasl.oauthbearer.jwks.endpoint.refresh.ms, and sooner for a key id it does not
-// hold). Signatures and JWKS handling are the `jose` library's (no hand-written crypto); the claim rules are
+// http(s) one (fetched on first use and again every sasl.oauthbearer.jwks.endpoint.refresh.ms; a key id it does not
+// hold makes jose fetch at once, at most every 30 s, where Kafka refuses that token and fetches in the background). Signatures and JWKS handling are the `jose` library's (no hand-written crypto); the claim rules are
 // Kafka's: exp and iat required, nbf honoured, sasl.oauthbearer.clock.skew.seconds of leeway, the expected issuer,
 // the expected audiences (jose4j's default audience check: a token naming an audience is refused when none is
 // expected), the principal from sasl.oauthbearer.sub.claim.name (a non-blank string).
