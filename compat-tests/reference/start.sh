@@ -67,6 +67,9 @@ for kv in "${overrides[@]}"; do echo "$kv" >> "$state/server.properties"; done
 
 java_opts=(-Djava.awt.headless=true -Dlog4j2.configurationFile="$KAFKA_LOG4J_SERVER"
   -Xms256m -Xmx1g -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:+ExitOnOutOfMemoryError)
+# REFERENCE_JAVA_OPTS: system properties a scenario needs (org.apache.kafka.sasl.oauthbearer.allowed.urls).
+read -r -a extra_java_opts <<< "${REFERENCE_JAVA_OPTS:-}"
+java_opts+=("${extra_java_opts[@]}")
 
 if [ ! -f "$state/data/meta.properties" ]; then
   "$JAVA" "${java_opts[@]}" -Dlog4j2.configurationFile="$KAFKA_LOG4J_TOOLS" -cp "$KAFKA_LIBS/*" \

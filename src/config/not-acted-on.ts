@@ -11,6 +11,15 @@ const TLS_KEYS_ACTED_ON: ReadonlySet<string> = new Set([
   'ssl.client.auth', 'ssl.enabled.protocols', 'ssl.protocol', 'ssl.cipher.suites', 'ssl.principal.mapping.rules',
 ]);
 
+/** The OAUTHBEARER keys a SASL listener reads (security/sasl/oauthbearer/) and the delegation token ones. */
+const SASL_KEYS_ACTED_ON: ReadonlySet<string> = new Set([
+  'sasl.oauthbearer.jwks.endpoint.url', 'sasl.oauthbearer.jwks.endpoint.refresh.ms', 'sasl.oauthbearer.expected.audience',
+  'sasl.oauthbearer.expected.issuer', 'sasl.oauthbearer.clock.skew.seconds', 'sasl.oauthbearer.sub.claim.name',
+  'sasl.oauthbearer.scope.claim.name', 'oauthbearer.sasl.jaas.config', 'oauthbearer.sasl.server.callback.handler.class',
+  'delegation.token.secret.key', 'delegation.token.max.lifetime.ms', 'delegation.token.expiry.time.ms', 'delegation.token.expiry.check.interval.ms',
+]);
+const actedOn = (key: string): boolean => TLS_KEYS_ACTED_ON.has(key) || SASL_KEYS_ACTED_ON.has(key);
+
 /** The group protocols gregor's coordinator serves; consumer only when listed, classic always (as Kafka). */
 const SERVED_GROUP_PROTOCOLS: readonly string[] = ['classic', 'consumer', 'share', 'streams'];
 const ALWAYS_SERVED_GROUP_PROTOCOLS: readonly string[] = ['classic'];
@@ -24,8 +33,8 @@ export function notActedOn(config: BrokerConfig): NotActedOn[] {
   const notes: NotActedOn[] = [];
   const set = Object.keys(explicitBrokerSettings(config));
   // listener.name.<l>.<key>: read for the TLS keys only so far.
-  const prefixed = Object.keys(allListenerPrefixedSettings(config)).filter((key) => !TLS_KEYS_ACTED_ON.has(key.replace(/^listener\.name\.[^.]+\./, '')));
-  const acceptedOnly = [...set.filter((key) => Object.hasOwn(reportedBrokerConfigDefinitions, key) && !TLS_KEYS_ACTED_ON.has(key)), ...prefixed].sort();
+  const prefixed = Object.keys(allListenerPrefixedSettings(config)).filter((key) => !actedOn(key.replace(/^listener\.name\.[^.]+\./, '')));
+  const acceptedOnly = [...set.filter((key) => Object.hasOwn(reportedBrokerConfigDefinitions, key) && !actedOn(key)), ...prefixed].sort();
   if (acceptedOnly.length > 0) {
     notes.push({
       keys: acceptedOnly,

@@ -33,6 +33,8 @@ import { RequestBudget } from './request-budget.js';
 import { createDispatch } from './router.js';
 import { saslGate } from './sasl-gate.js';
 import { attachScramCredentials } from './admin/scram-credentials.js';
+import { attachDelegationTokens } from './admin/delegation-tokens.js';
+import { DelegationTokens, fileDelegationTokenStore, memoryDelegationTokenStore } from '../security/delegation-tokens.js';
 import { ANONYMOUS } from '../security/principal.js';
 import { SaslAuthenticator } from '../security/sasl/authenticator.js';
 import { saslListenerSettings } from '../security/sasl/listener-sasl.js';
@@ -107,6 +109,11 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   const metadataDir = metadataDirFor(staticConfig, options.store !== undefined ? 'memory' : engine);
   const dynamic = await DynamicConfigs.open(staticConfig, metadataDir === undefined ? memoryDynamicConfigStore() : fileDynamicConfigStore(metadataDir));
   const scramCredentials = await ScramCredentials.open(metadataDir === undefined ? memoryScramCredentialStore() : fileScramCredentialStore(metadataDir));
+  const delegationTokens = await DelegationTokens.open(metadataDir === undefined ? memoryDelegationTokenStore() : fileDelegationTokenStore(metadataDir), {
+    secretKey: staticConfig['delegation.token.secret.key'],
+    maxLifetimeMs: staticConfig['delegation.token.max.lifetime.ms'],
+    expiryTimeMs: staticConfig['delegation.token.expiry.time.ms'],
+  });
   const clientQuotas = await ClientQuotas.open(metadataDir === undefined ? memoryClientQuotaStore() : fileClientQuotaStore(metadataDir));
   // Group and client metrics configs are kept beside the dynamic broker configs.
   const resourceConfigs = await ResourceConfigs.open(metadataDir === undefined ? memoryResourceConfigStore() : fileResourceConfigStore(metadataDir));
@@ -122,7 +129,8 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   // Each SASL listener's mechanisms and users, checked before anything is bound.
   const apiNames = new Map(handlers.map((h) => [h.api.apiKey, h.api.name]));
   const saslListeners = new Map(listenerSpecs.filter((spec) => spec.securityProtocol === 'SASL_PLAINTEXT' || spec.securityProtocol === 'SASL_SSL').map((spec) => [spec.name,
-    saslListenerSettings(config, spec.name, (user, mechanism) => scramCredentials.get(user, mechanism), (key) => apiNames.get(key), (line) => log.warn(line))]));
+    saslListenerSettings(config, spec.name, (user, mechanism) => scramCredentials.get(user, mechanism),
+      (tokenId, mechanism) => delegationTokens.credential(tokenId, mechanism), (key) => apiNames.get(key), (line) => log.warn(line), (line) => log.debug(line))]));
   const requests = new RequestBudget(config['queued.max.requests']);
   const limits: ConnectionLimits = {
     maxRequestBytes: config['socket.request.max.bytes'],
@@ -138,6 +146,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   let dispatch: ReturnType<typeof createDispatch> | undefined;
 
   const listenerNames = listenerSpecs.map((spec) => spec.name);
+  const securityProtocolOf = new Map(listenerSpecs.map((spec) => [spec.name, spec.securityProtocol]));
   const tlsByListener = new Map(listenerSpecs.map((spec) => [spec.name, 'tls' in spec ? spec.tls : undefined]));
   const onAdmitted = (socket: Socket, listenerName: string, release: () => void): void => {
     const tls = tlsByListener.get(listenerName);
@@ -158,6 +167,8 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       id: nextConnectionId++,
       listenerName,
       principal,
+      securityProtocol: securityProtocolOf.get(listenerName)!,
+      tokenAuthenticated: false,
       remote: `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`,
       clientId: null,
       clientSoftwareName: null,
@@ -198,6 +209,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   const opened: (() => Promise<void>)[] = [() => store.close()];
   const bound: BoundListener[] = [];
   let state: BrokerState;
+  let stopSweeping = () => {};
   try {
     // Groups and committed offsets are loaded from __consumer_offsets before any client is accepted.
     const groups = await GroupCoordinator.open({
@@ -240,6 +252,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
     attachDynamicConfigs(state, dynamic);
     attachClientQuotas(state, clientQuotas);
     attachScramCredentials(state, scramCredentials);
+    attachDelegationTokens(state, delegationTokens);
     attachResourceConfigs(state, resourceConfigs);
     // What captured config at start-up hears of a change; handlers read state.config at request time.
     dynamic.onChange(async (next, previous) => {
@@ -251,6 +264,9 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       quotas.reconfigure(await connectionQuotaSettings(next, log));
     });
     dispatch = createDispatch(state);
+    stopSweeping = delegationTokens.startSweeping(config['delegation.token.expiry.check.interval.ms'],
+      (token) => log.info(`Delegation token expired for token: ${token.tokenId} for owner: ${token.owner.type}:${token.owner.name}`));
+    opened.push(async () => stopSweeping());
     store.startBackground(backgroundIntervals(config, (partitionLog) => producerStates.lastStableOffset(partitionLog)));
   } catch (err) {
     for (const close of opened.reverse()) await close();
@@ -290,6 +306,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       // Marker rounds in progress finish (they may write to __consumer_offsets) before the groups' last writes.
       await state.transactions.close();
       await groupsClosed;
+      stopSweeping();
       // After the connections: no append is in flight. Each log snapshots its producer state at its end (the next
       // start reads no batch to rebuild it), and the file engine marks the shutdown clean.
       await store.close();

@@ -33,6 +33,10 @@ export interface ConnectionInfo {
    * User:ANONYMOUS. The authorizer reads it.
    */
   principal: string;
+  /** The listener's security protocol (PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL). */
+  readonly securityProtocol: string;
+  /** Authenticated with a delegation token (Kafka's KafkaPrincipal.tokenAuthenticated): it may not ask for tokens. */
+  tokenAuthenticated: boolean;
   /** "host:port" of the peer. */
   readonly remote: string;
   clientId: string | null;

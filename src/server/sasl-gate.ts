@@ -6,7 +6,7 @@
  * with the reason only: never a token or password.
  */
 import type { Log } from '../log.js';
-import type { SaslAuthenticator } from '../security/sasl/authenticator.js';
+import type { SaslAuthenticator, SaslStep } from '../security/sasl/authenticator.js';
 import { Reader } from '../protocol/io/reader.js';
 import { encodeResponseFrame } from '../protocol/response-frame.js';
 import { decodeRequestHeader, requestHeaderVersion } from '../protocol/generated/headers.js';
@@ -25,8 +25,7 @@ export interface GatedConnection {
 
 export function saslGate(authenticator: SaslAuthenticator, dispatch: Dispatch, connection: () => GatedConnection, log: Log): Dispatch {
   const failed = (info: ConnectionInfo, reason: string) => log.info({ client: info.remote, listener: info.listenerName }, `Failed authentication with ${info.remote} (${reason})`);
-  return (frame, info) => {
-    const step = authenticator.step(frame);
+  const carryOut = (frame: Buffer, info: ConnectionInfo, step: SaslStep): ResponseBytes | Promise<ResponseBytes> => {
     switch (step.kind) {
       case 'pass':
         return dispatch(frame, info);
@@ -38,6 +37,7 @@ export function saslGate(authenticator: SaslAuthenticator, dispatch: Dispatch, c
           connection().close();
         } else if (authenticator.authenticated) {
           info.principal = authenticator.principal!;
+          info.tokenAuthenticated = authenticator.tokenAuthenticated;
           connection().authenticated();
           log.debug({ client: info.remote, listener: info.listenerName, principal: info.principal }, 'SASL authentication complete');
         }
@@ -51,6 +51,10 @@ export function saslGate(authenticator: SaslAuthenticator, dispatch: Dispatch, c
         connection().destroy(step.reason);
         return null;
     }
+  };
+  return (frame, info) => {
+    const step = authenticator.step(frame);
+    return step instanceof Promise ? step.then((s) => carryOut(frame, info, s)) : carryOut(frame, info, step);
   };
 }
 

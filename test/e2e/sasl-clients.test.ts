@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Kafka, logLevel, type SASLOptions } from 'kafkajs';
+import { firstValue } from './kafkajs-first-value.js';
 import { resolveBrokerConfig } from '../../src/config/index.js';
 import { startBroker, type Broker } from '../../src/server/broker.js';
 import { installJavaTools, runJavaTool, runJavaToolOk } from './java-tools.js';
@@ -55,12 +56,7 @@ async function kafkajsRoundTrip(mechanism: SASLOptions['mechanism'], topic: stri
   await producer.connect();
   await producer.send({ topic, messages: [{ value: `over ${mechanism}` }] });
   await producer.disconnect();
-  const consumer = kafka.consumer({ groupId: `g-${topic}` });
-  await consumer.connect();
-  await consumer.subscribe({ topic, fromBeginning: true });
-  const value = await new Promise<string>((resolve) => void consumer.run({ eachMessage: async ({ message }) => resolve(message.value!.toString()) }));
-  await consumer.disconnect();
-  return value;
+  return firstValue(kafka, topic);
 }
 
 async function kafkajsError(mechanism: SASLOptions['mechanism'], password: string): Promise<string> {

@@ -75,7 +75,7 @@ async function harness(limits: Partial<ConnectionLimits> = {}, writeHighWaterMar
   const full: ConnectionLimits = { maxRequestBytes: 1024, maxInFlight: 100, maxInFlightBytes: 1 << 20, idleMs: 0, ...limits };
   h.server = createServer({ highWaterMark: writeHighWaterMark }, (socket) => {
     h.sockets.push(socket);
-    const info = { id: h.connections.length, listenerName: 'TEST', principal: 'User:ANONYMOUS', remote: 'test', clientId: null, clientSoftwareName: null, clientSoftwareVersion: null };
+    const info = { id: h.connections.length, listenerName: 'TEST', principal: 'User:ANONYMOUS', securityProtocol: 'PLAINTEXT', tokenAuthenticated: false, remote: 'test', clientId: null, clientSoftwareName: null, clientSoftwareVersion: null };
     h.connections.push(new Connection(socket, info, dispatch, full, pino({ level: 'silent' })));
   });
   await new Promise<void>((resolve) => h.server.listen(0, '127.0.0.1', () => resolve()));

@@ -3,6 +3,10 @@ import { alterUserScramCredentialsApi, createAlterUserScramCredentialsResponse }
 import { createDescribeUserScramCredentialsResponse, createDescribeUserScramCredentialsResult, describeUserScramCredentialsApi } from '../generated/describe-user-scram-credentials.js';
 import { createSaslAuthenticateResponse, saslAuthenticateApi } from '../generated/sasl-authenticate.js';
 import { createSaslHandshakeResponse, saslHandshakeApi } from '../generated/sasl-handshake.js';
+import { createCreateDelegationTokenResponse, createDelegationTokenApi } from '../generated/create-delegation-token.js';
+import { createRenewDelegationTokenResponse, renewDelegationTokenApi } from '../generated/renew-delegation-token.js';
+import { createExpireDelegationTokenResponse, expireDelegationTokenApi } from '../generated/expire-delegation-token.js';
+import { createDescribeDelegationTokenResponse, describeDelegationTokenApi } from '../generated/describe-delegation-token.js';
 import { errorResponse } from './define.js';
 
 export const securityErrorResponses = [
@@ -26,4 +30,15 @@ export const securityErrorResponses = [
     results: [...new Set([...request.deletions, ...request.upsertions].map((c) => c.name))].sort()
       .map((user) => ({ user, errorCode: error.code, errorMessage: error.message })),
   })),
+
+  // Owner and requester User:ANONYMOUS, timestamps -1, no token id or HMAC (CreateDelegationTokenResponse.prepareResponse).
+  // The requester is set from v3 on, as prepareResponse sets it.
+  errorResponse(createDelegationTokenApi, (_request, version, error) => ({
+    ...createCreateDelegationTokenResponse(), errorCode: error.code, principalType: 'User', principalName: 'ANONYMOUS',
+    ...(version >= 3 ? { tokenRequesterPrincipalType: 'User', tokenRequesterPrincipalName: 'ANONYMOUS' } : {}),
+    issueTimestampMs: -1n, expiryTimestampMs: -1n, maxTimestampMs: -1n,
+  })),
+  errorResponse(renewDelegationTokenApi, (_request, _version, error) => ({ ...createRenewDelegationTokenResponse(), errorCode: error.code })),
+  errorResponse(expireDelegationTokenApi, (_request, _version, error) => ({ ...createExpireDelegationTokenResponse(), errorCode: error.code })),
+  errorResponse(describeDelegationTokenApi, (_request, _version, error) => ({ ...createDescribeDelegationTokenResponse(), errorCode: error.code })),
 ];

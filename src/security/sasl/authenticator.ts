@@ -66,6 +66,10 @@ export class SaslAuthenticator {
   private reauth: { readonly mechanism: string; readonly principal: string } | null = null;
   /** A re-authentication's handshake asked for another mechanism: the next token fails it. */
   private badReauthMechanism: string | null = null;
+  /** The outcome of a token still being checked, which the next frames wait for. */
+  private pending: Promise<unknown> | null = null;
+  /** Authenticated with a delegation token. */
+  tokenAuthenticated = false;
   /** KafkaPrincipal of the authenticated client, "User:<name>". */
   principal: string | null = null;
 
@@ -75,8 +79,9 @@ export class SaslAuthenticator {
     return this.state === 'complete';
   }
 
-  /** Decides what one frame is. */
-  step(frame: Buffer): SaslStep {
+  /** Decides what one frame is; a promise while a token's asynchronous check is under way. */
+  step(frame: Buffer): SaslStep | Promise<SaslStep> {
+    if (this.pending !== null) return this.pending.then(() => this.step(frame));
     if (this.state === 'complete') return this.stepAuthenticated(frame);
     if (this.state === 'failed') return { kind: 'close', reason: 'SASL authentication failed' };
     if (this.state === 'authenticate' && this.rawTokens) return this.token(frame, null);
@@ -106,8 +111,8 @@ export class SaslAuthenticator {
     return this.handshake(header);
   }
 
-  private stepAuthenticated(frame: Buffer): SaslStep {
-    if (this.sessionEndsAt !== null && this.now() > this.sessionEndsAt) {
+  private stepAuthenticated(frame: Buffer): SaslStep | Promise<SaslStep> {
+    if (this.sessionEndsAt !== null && this.now() >= this.sessionEndsAt) {
       this.state = 'failed';
       return { kind: 'close', reason: 'the SASL session expired (connections.max.reauth.ms) without re-authentication' };
     }
@@ -150,10 +155,9 @@ export class SaslAuthenticator {
   }
 
   /** One token: raw (`raw`) or in a SaslAuthenticate request (`header`). */
-  private token(raw: Buffer | null, header: ParsedHeader | null): SaslStep {
+  private token(raw: Buffer | null, header: ParsedHeader | null): SaslStep | Promise<SaslStep> {
     if (this.badReauthMechanism !== null) return this.fail(this.badReauthMechanism);
     const server = this.server!;
-    const text = this.reauth !== null ? 're-authentication' : 'authentication';
     let token: Buffer;
     if (header !== null) {
       try {
@@ -164,21 +168,34 @@ export class SaslAuthenticator {
     } else {
       token = raw!;
     }
-    let challenge: Buffer;
-    let failure: string | null = null;
+    let evaluated: Buffer | Promise<Buffer>;
     try {
-      challenge = server.evaluate(token);
-      if (server.complete && this.reauth !== null && userPrincipal(server.authorizationId!) !== this.reauth.principal) {
-        // Kafka's message joins each principal's type and name with a dot.
-        throw new SaslAuthenticationFailure(`Cannot change principals during re-authentication from ${this.reauth.principal.replace(':', '.')}: User.${server.authorizationId}`);
-      }
+      evaluated = server.evaluate(token);
     } catch (err) {
-      challenge = Buffer.alloc(0);
-      // Only an authentication failure's own message reaches the client: another may tell whether a user exists.
-      failure = err instanceof SaslAuthenticationFailure ? err.message
-        : `Authentication failed during ${text} due to invalid credentials with SASL mechanism ${server.mechanism}`;
+      return this.evaluated(server, header, null, err);
     }
-    if (failure !== null) {
+    if (!(evaluated instanceof Promise)) return this.evaluated(server, header, evaluated, null);
+    // An asynchronous check (a JWKS): frames that come meanwhile wait for its outcome, in order.
+    const step = evaluated.then((challenge) => this.evaluated(server, header, challenge, null), (err: unknown) => this.evaluated(server, header, null, err));
+    const pending: Promise<unknown> = step.finally(() => {
+      if (this.pending === pending) this.pending = null;
+    });
+    this.pending = pending;
+    return step;
+  }
+
+  /** The outcome of one token: its challenge, or the error it failed with. */
+  private evaluated(server: SaslServer, header: ParsedHeader | null, challenge: Buffer | null, error: unknown): SaslStep {
+    const text = this.reauth !== null ? 're-authentication' : 'authentication';
+    let failure: string | null = null;
+    if (error === null && server.complete && this.reauth !== null && userPrincipal(server.authorizationId!) !== this.reauth.principal) {
+      // Kafka's message joins each principal's type and name with a dot.
+      error = new SaslAuthenticationFailure(`Cannot change principals during re-authentication from ${this.reauth.principal.replace(':', '.')}: User.${server.authorizationId}`);
+    }
+    if (error !== null) {
+      // Only an authentication failure's own message reaches the client: another may tell whether a user exists.
+      failure = error instanceof SaslAuthenticationFailure ? error.message
+        : `Authentication failed during ${text} due to invalid credentials with SASL mechanism ${server.mechanism}`;
       this.state = 'failed';
       if (header === null) return { kind: 'close', reason: failure };
       const response: SaslAuthenticateResponse = { errorCode: ErrorCode.SASL_AUTHENTICATION_FAILED, errorMessage: failure, authBytes: Buffer.alloc(0), sessionLifetimeMs: 0n };
@@ -186,16 +203,33 @@ export class SaslAuthenticator {
     }
     let lifetimeMs = 0;
     if (server.complete) {
-      lifetimeMs = Math.max(0, this.settings.sessionLifetimeMs(server.mechanism));
-      this.sessionEndsAt = lifetimeMs > 0 ? this.now() + lifetimeMs : null;
+      lifetimeMs = this.sessionLifetime(server);
       this.principal = userPrincipal(server.authorizationId!);
+      this.tokenAuthenticated = server.tokenAuthenticated === true;
       this.reauth = null;
       this.state = 'complete';
     }
-    if (header === null) return { kind: 'respond', bytes: [sizePrefixed(challenge)] };
+    if (header === null) return { kind: 'respond', bytes: [sizePrefixed(challenge!)] };
     // Kafka's SaslAuthenticateResponseData leaves the message at its default, the empty string.
-    const response: SaslAuthenticateResponse = { errorCode: ErrorCode.NONE, errorMessage: '', authBytes: challenge, sessionLifetimeMs: BigInt(lifetimeMs) };
+    const response: SaslAuthenticateResponse = { errorCode: ErrorCode.NONE, errorMessage: '', authBytes: challenge!, sessionLifetimeMs: BigInt(lifetimeMs) };
     return { kind: 'respond', bytes: encodeResponseFrame(saslAuthenticateApi, header.correlationId, response, header.apiVersion) };
+  }
+
+  /**
+   * Kafka's calcCompletionTimesAndReturnSessionLifetimeMs: the session ends at connections.max.reauth.ms, or when the
+   * credential expires (an OAUTHBEARER token, a delegation token), whichever is first; neither: it never ends.
+   */
+  private sessionLifetime(server: SaslServer): number {
+    const now = this.now();
+    const maxReauthMs = this.settings.sessionLifetimeMs(server.mechanism);
+    const expiresAt = server.credentialExpiresAtMs ?? null;
+    if (expiresAt === null && maxReauthMs <= 0) {
+      this.sessionEndsAt = null;
+      return 0;
+    }
+    const lifetimeMs = Math.max(0, expiresAt === null ? maxReauthMs : maxReauthMs <= 0 ? expiresAt - now : Math.min(expiresAt - now, maxReauthMs));
+    this.sessionEndsAt = now + lifetimeMs;
+    return lifetimeMs;
   }
 
   private apiName(apiKey: number): string {

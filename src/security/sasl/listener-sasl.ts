@@ -6,24 +6,28 @@ import type { SaslListenerSettings } from './authenticator.js';
 import { parseJaasConfig, plainUsersOf } from './jaas.js';
 import { plainServer } from './plain-server.js';
 import type { SaslServer } from './sasl-server.js';
-import type { ScramCredentialLookup } from './scram-server.js';
+import type { ScramCredentialLookup, TokenCredentialLookup } from './scram-server.js';
 import { scramServer } from './scram-server.js';
 import { scramMechanismByName } from './scram-formatter.js';
+import { oauthBearerServer } from './oauthbearer/oauthbearer-server.js';
+import { oauthBearerValidatorOf } from './oauthbearer/listener-oauthbearer.js';
 
-export const SERVED_MECHANISMS: readonly string[] = ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'];
+export const SERVED_MECHANISMS: readonly string[] = ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512', 'OAUTHBEARER'];
 
 export function saslListenerSettings(
   config: BrokerConfig,
   listenerName: string,
   scram: ScramCredentialLookup,
+  tokens: TokenCredentialLookup,
   apiName: (apiKey: number) => string | undefined,
   onWarning: (line: string) => void,
+  onDebug: (line: string) => void = () => {},
 ): SaslListenerSettings {
   const prefix = `listener.name.${listenerName.toLowerCase()}.`;
   const own = listenerSetting(config, listenerName, 'sasl.enabled.mechanisms');
   const mechanisms = own !== undefined ? own.split(',').map((m) => m.trim()).filter((m) => m !== '') : [...config['sasl.enabled.mechanisms']];
   const key = own !== undefined ? `${prefix}sasl.enabled.mechanisms` : 'sasl.enabled.mechanisms';
-  if (mechanisms.length === 0) throw new Error(`${key}: listener ${listenerName} is SASL but enables no mechanism; set ${key}=SCRAM-SHA-512 (or PLAIN, SCRAM-SHA-256)`);
+  if (mechanisms.length === 0) throw new Error(`${key}: listener ${listenerName} is SASL but enables no mechanism; set ${key}=SCRAM-SHA-512 (or PLAIN, SCRAM-SHA-256, OAUTHBEARER)`);
   for (const mechanism of mechanisms) {
     if (!SERVED_MECHANISMS.includes(mechanism)) {
       throw new Error(`${key}: ${mechanism} is not served by gregor on listener ${listenerName} (${SERVED_MECHANISMS.join(', ')} are)`);
@@ -46,6 +50,7 @@ export function saslListenerSettings(
       throw new Error(`${jaasKey}: ${(err as Error).message}`);
     }
   }
+  const oauthBearer = mechanisms.includes('OAUTHBEARER') ? oauthBearerValidatorOf(config, listenerName) : undefined;
   const lifetime = (mechanism: string): number => {
     const raw = listenerSetting(config, listenerName, `${mechanism.toLowerCase()}.connections.max.reauth.ms`) ??
       listenerSetting(config, listenerName, 'connections.max.reauth.ms');
@@ -59,7 +64,8 @@ export function saslListenerSettings(
     mechanisms,
     newServer(mechanism): SaslServer {
       if (mechanism === 'PLAIN') return plainServer(plainUsers!);
-      return scramServer(scramMechanismByName(mechanism)!, scram);
+      if (mechanism === 'OAUTHBEARER') return oauthBearerServer(oauthBearer!, (reason) => onDebug(`OAUTHBEARER token refused: ${reason}`));
+      return scramServer(scramMechanismByName(mechanism)!, scram, tokens);
     },
     sessionLifetimeMs: lifetime,
     apiName,

@@ -4,11 +4,18 @@
 
 export interface SaslServer {
   readonly mechanism: string;
-  /** The next challenge for the client's token (empty when there is none); throws SaslAuthenticationFailure or SaslFailure. */
-  evaluate(token: Buffer): Buffer;
+  /**
+   * The next challenge for the client's token (empty when there is none); throws (or rejects with)
+   * SaslAuthenticationFailure or SaslFailure. A promise when the check is asynchronous (OAUTHBEARER's JWKS).
+   */
+  evaluate(token: Buffer): Buffer | Promise<Buffer>;
   readonly complete: boolean;
   /** The authenticated user name once complete. */
   readonly authorizationId: string | null;
+  /** When the credential expires (ms since the epoch) once complete, if it does (Kafka's CREDENTIAL_LIFETIME_MS). */
+  readonly credentialExpiresAtMs?: number | null;
+  /** Authenticated with a delegation token (SCRAM tokenauth=true): such a client may not ask for tokens. */
+  readonly tokenAuthenticated?: boolean;
 }
 
 /** Kafka's SaslAuthenticationException: its message reaches the client. */

@@ -1,8 +1,9 @@
 // SCRAM-SHA-256/512 server exchange (RFC 5802) with Kafka's ScramSaslServer's states, message grammar and failures.
-// Extensions: tokenauth=true asks for a delegation token's credential; gregor has no delegation tokens, so it fails
-// as Kafka's does for an unknown token id. Other extensions are ignored, as Kafka ignores them.
+// Extensions: tokenauth=true asks for a delegation token's credential (user name: the token id); the session then
+// belongs to the token's owner and ends when the token expires. Other extensions are ignored, as Kafka ignores them.
 import { randomBytes } from 'node:crypto';
 import { SaslAuthenticationFailure, SaslFailure, type SaslServer } from './sasl-server.js';
+import type { TokenCredential } from '../delegation-tokens.js';
 import { hmac, usernameOf, verifyClientProof, type ScramCredential, type ScramMechanism } from './scram-formatter.js';
 
 const SASLNAME = '(?:[\\x01-\\x2B\\x2D-\\x3C\\x3E-\\x7F]|=2C|=3D)+';
@@ -15,10 +16,13 @@ const CLIENT_FINAL = new RegExp(`^(c=${BASE64},r=(${PRINTABLE})${EXTENSIONS}),p=
 
 /** Looks a user's credential up for a mechanism (undefined: no such credential). */
 export type ScramCredentialLookup = (user: string, mechanism: ScramMechanism) => ScramCredential | undefined;
+/** Looks a delegation token's credential up by token id (undefined: no such token). */
+export type TokenCredentialLookup = (tokenId: string, mechanism: ScramMechanism) => TokenCredential | undefined;
 
-export function scramServer(mechanism: ScramMechanism, lookup: ScramCredentialLookup): SaslServer {
+export function scramServer(mechanism: ScramMechanism, lookup: ScramCredentialLookup, tokenLookup: TokenCredentialLookup = () => undefined): SaslServer {
   let state: 'first' | 'final' | 'complete' | 'failed' = 'first';
   let authorizationId: string | null = null;
+  let tokenExpiry: number | null = null;
   let credential: ScramCredential | undefined;
   let clientFirstBare = '';
   let serverFirst = '';
@@ -30,18 +34,24 @@ export function scramServer(mechanism: ScramMechanism, lookup: ScramCredentialLo
     const [, authzid = '', saslName, clientNonce, extensions] = match as unknown as [string, string | undefined, string, string, string];
     const username = usernameOf(saslName);
     if (username === undefined) throw new SaslFailure('Invalid username');
+    let user = username;
     if (parseExtensions(extensions).get('tokenauth') === 'true') {
-      throw new SaslFailure(`Token Authentication failed: Invalid tokenId : ${username}`);
+      const token = tokenLookup(username, mechanism);
+      if (token === undefined) throw new SaslFailure(`Token Authentication failed: Invalid tokenId : ${username}`);
+      credential = token.credential;
+      user = token.owner;
+      tokenExpiry = token.expiryTimestamp;
+    } else {
+      credential = lookup(username, mechanism);
+      if (credential === undefined) throw new SaslFailure('Authentication failed: Invalid user credentials');
     }
-    credential = lookup(username, mechanism);
-    if (credential === undefined) throw new SaslFailure('Authentication failed: Invalid user credentials');
     if (authzid !== '' && usernameOf(authzid) !== username) {
       throw new SaslAuthenticationFailure('Authentication failed: Client requested an authorization id that is different from username');
     }
     if (credential.iterations < mechanism.minIterations) {
       throw new SaslFailure(`Iterations ${credential.iterations} is less than the minimum ${mechanism.minIterations} for ${mechanism.name}`);
     }
-    authorizationId = username;
+    authorizationId = user;
     clientFirstBare = message.slice(message.indexOf('n=', 2));
     nonce = clientNonce + randomBytes(24).toString('base64').replace(/[+/=]/g, '');
     serverFirst = `r=${nonce},s=${credential.salt.toString('base64')},i=${credential.iterations}`;
@@ -73,6 +83,12 @@ export function scramServer(mechanism: ScramMechanism, lookup: ScramCredentialLo
     },
     get authorizationId() {
       return state === 'complete' ? authorizationId : null;
+    },
+    get tokenAuthenticated() {
+      return tokenExpiry !== null;
+    },
+    get credentialExpiresAtMs() {
+      return state === 'complete' ? tokenExpiry : null;
     },
     evaluate(token) {
       try {
