@@ -11,9 +11,8 @@ const TLS_KEYS_ACTED_ON: ReadonlySet<string> = new Set([
   'ssl.client.auth', 'ssl.enabled.protocols', 'ssl.protocol', 'ssl.cipher.suites', 'ssl.principal.mapping.rules',
 ]);
 
-/** The group protocols gregor's coordinator serves; consumer only when listed, classic always (as Kafka). */
+/** The group protocols gregor's coordinator serves when listed (a list without classic is refused, broker-config.ts). */
 const SERVED_GROUP_PROTOCOLS: readonly string[] = ['classic', 'consumer'];
-const ALWAYS_SERVED_GROUP_PROTOCOLS: readonly string[] = ['classic'];
 
 export interface NotActedOn {
   readonly message: string;
@@ -34,16 +33,11 @@ export function notActedOn(config: BrokerConfig): NotActedOn[] {
   }
   const protocols = config['group.coordinator.rebalance.protocols'];
   const unserved = protocols.filter((protocol) => !SERVED_GROUP_PROTOCOLS.includes(protocol));
-  const unlisted = ALWAYS_SERVED_GROUP_PROTOCOLS.filter((protocol) => !protocols.includes(protocol));
-  if (unserved.length > 0 || unlisted.length > 0) {
-    const details = [
-      ...(unserved.length === 0 ? [] : [`${unserved.join(', ')} not served: their heartbeat APIs are not offered`]),
-      ...(unlisted.length === 0 ? [] : [`${unlisted.join(', ')} served though not listed`]),
-    ];
+  if (unserved.length > 0) {
     notes.push({
       keys: ['group.coordinator.rebalance.protocols'],
       message: `group.coordinator.rebalance.protocols is ${protocols.join(',')}, but gregor serves ` +
-        `${SERVED_GROUP_PROTOCOLS.join(', ')} groups only so far (${details.join('; ')})`,
+        `${SERVED_GROUP_PROTOCOLS.join(', ')} groups only so far (${unserved.join(', ')} not served: their heartbeat APIs are not offered)`,
     });
   }
   return notes;
