@@ -517,6 +517,7 @@ def newest_versions(bootstrap, prefix):
 
 
 if __name__ == "__main__":
+    import consumer_protocol  # imports this module as `scenarios`: its helpers
     run({
         "metadata": metadata, "topic-admin": topic_admin, "produce-consume": produce_consume, "group-rebalance": group_rebalance,
         "commit-resume": commit_resume, "offset-reset": offset_reset, "two-groups": two_groups, "seek-replay": seek_replay,
@@ -525,4 +526,5 @@ if __name__ == "__main__":
         "error-unknown-topic": error_unknown_topic, "error-message-too-large": error_message_too_large,
         "error-invalid-topic": error_invalid_topic, "error-invalid-config": error_invalid_config, "member": member,
         "newest-versions": newest_versions,
+        **consumer_protocol.SCENARIOS,
     })
