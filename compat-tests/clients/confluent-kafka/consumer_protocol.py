@@ -5,7 +5,6 @@ run alone is the crashed member of consumer-group-rebalance: consumer_protocol.p
 The broker gives members a 6 s session and 500 ms heartbeats (runner/consumer-protocol.ts): under this protocol
 librdkafka refuses session.timeout.ms and heartbeat.interval.ms.
 """
-import subprocess
 import sys
 import threading
 
@@ -82,31 +81,8 @@ def group_rebalance(bootstrap, prefix):
     common.create(admin, topic, 6)
     steps = {}
     settle = settler(admin, group, steps)
-    members = []
-    crasher = None
-    try:
-        a = Member(bootstrap, group, topic)
-        members.append(a)
-        settle("one", [a], [6], 1)
-        b = Member(bootstrap, group, topic)
-        members.append(b)
-        settle("two", [a, b], [3, 3], 2)
-        c = Member(bootstrap, group, topic)
-        members.append(c)
-        settle("three", [a, b, c], [2, 2, 2], 3)
-        c.stop()
-        settle("after-leave", [a, b], [3, 3], 2)
-        # A member in a process of its own, killed: no leave heartbeat, the coordinator notices when its session ends.
-        crasher = subprocess.Popen([sys.executable, __file__, "member", bootstrap, group, topic])
-        settle("rejoin", [a, b], [2, 2], 3)
-        crasher.kill()
-        settle("after-crash", [a, b], [3, 3], 2)
-        observe("steps", steps)
-    finally:
-        if crasher is not None:
-            crasher.kill()
-        for m in members:
-            m.stop()
+    common.rebalance_steps(settle, lambda: Member(bootstrap, group, topic), [sys.executable, __file__, "member", bootstrap, group, topic])
+    observe("steps", steps)
 
 
 def commit_resume(bootstrap, prefix):
