@@ -35,15 +35,22 @@ final class ConsumerProtocol {
         }
     }
 
+    /** The group epoch at a scenario's first step (one scenario per process). */
+    static Integer baseEpoch;
+
     /** Scenarios.settle, and the group's epochs once settled (each join, leave and expiry bumps the group epoch). */
     static void settle(Admin admin, String group, String step, List<Scenarios.Member> live, List<Integer> sizes, int total,
             Map<String, Object> steps) throws InterruptedException {
         Scenarios.settle(admin, group, step, live, sizes, total, steps);
         ConsumerGroupDescription described = describe(admin, group);
+        // Epochs counted from the first step's: how soon the first heartbeat follows the topic's creation decides
+        // whether Kafka's coordinator already sees the topic (one bump more or less).
+        if (baseEpoch == null) baseEpoch = described.groupEpoch().orElseThrow();
+        int base = baseEpoch;
         Map<String, Object> row = new TreeMap<>((Map<String, Object>) steps.get(step));
-        row.put("groupEpoch", described.groupEpoch().orElse(null));
-        row.put("targetAssignmentEpoch", described.targetAssignmentEpoch().orElse(null));
-        row.put("memberEpochs", described.members().stream().map(m -> m.memberEpoch().orElse(null)).sorted().toList());
+        row.put("groupEpochSinceFirst", described.groupEpoch().orElseThrow() - base);
+        row.put("targetAssignmentEpochSinceFirst", described.targetAssignmentEpoch().orElseThrow() - base);
+        row.put("memberEpochsSinceFirst", described.members().stream().map(m -> m.memberEpoch().orElseThrow() - base).sorted().toList());
         steps.put(step, row);
     }
 
@@ -149,7 +156,7 @@ final class ConsumerProtocol {
             Scenarios.check(heldByB.equals(away), "instance-b's partitions while it is away: want " + heldByB + ", have " + away);
             Scenarios.same(3, a.assignment.size(), "instance-a's partitions while instance-b is away");
             steps.put("b-closed", Map.of("members", afterClose.members().size(), "state", afterClose.groupState().toString(),
-                "groupEpoch", afterClose.groupEpoch().orElse(null)));
+                "groupEpochSinceFirst", afterClose.groupEpoch().orElseThrow() - baseEpoch));
             Scenarios.Member b2 = new Scenarios.Member(group, topic, memberConfig("instance-b"));
             members.add(b2);
             settle(admin, group, "b-back", List.of(a, b2), List.of(3, 3), 2, steps);
