@@ -8,11 +8,12 @@ import { describeFailure, runCommand } from '../lib/command.js';
 import { cacheDir, referenceDir, repoRoot } from '../lib/paths.js';
 import { freePort, freePortPair } from '../lib/ports.js';
 import { startReferenceBroker } from '../reference/broker.js';
+import { CONSUMER_PROTOCOL_BROKER_SETTINGS } from './consumer-protocol.js';
 import type { Target } from './types.js';
 
 export async function startReferenceTarget(): Promise<Target> {
   const port = await freePortPair();
-  const broker = await startReferenceBroker({ port, fresh: true });
+  const broker = await startReferenceBroker({ port, fresh: true, settings: { ...CONSUMER_PROTOCOL_BROKER_SETTINGS } });
   const stop = async (): Promise<void> => {
     await broker.stop();
     // A run's broker state is on a random port and never reused; keep the cache from filling up.
@@ -59,7 +60,8 @@ export async function startGregorTarget(): Promise<Target> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gregor-compat-'));
   const main = join(repoRoot, 'dist', 'gregor.mjs');
   const args = [main, '--host', '127.0.0.1', '--port', String(port), '--advertised-listeners', `PLAINTEXT://127.0.0.1:${port}`,
-    '--data-dir', dataDir, '--log-level', 'warn', '--log-format', 'json'];
+    '--data-dir', dataDir, '--log-level', 'warn', '--log-format', 'json',
+    ...Object.entries(CONSUMER_PROTOCOL_BROKER_SETTINGS).flatMap(([key, value]) => ['-o', `${key}=${value}`])];
   let child: ChildProcess | undefined;
 
   const start = async (): Promise<void> => {

@@ -1,4 +1,5 @@
 // The shapes shared by the runner, the targets and every client's scenarios.
+import { CONSUMER_PROTOCOL_CLIENTS } from './consumer-protocol.js';
 
 export type Outcome = { status: 'pass' } | { status: 'fail'; reason: string } | { status: 'skip'; reason: string };
 
@@ -54,6 +55,9 @@ export const SCENARIOS = [
   'error-message-too-large',
   'error-invalid-topic',
   'error-invalid-config',
+  'consumer-group-rebalance',
+  'consumer-commit-resume',
+  'consumer-static-members',
   'newest-versions',
   'cluster-admin',
 ] as const;
@@ -66,6 +70,9 @@ export type ScenarioName = (typeof SCENARIOS)[number];
 export const SCENARIO_CLIENTS: Partial<Record<ScenarioName, readonly string[]>> = {
   'newest-versions': ['kafkajs', 'platformatic', 'java-client', 'kcat', 'confluent-kafka', 'kafka-python', 'franz-go', 'sarama'],
   'cluster-admin': ['java-tools'],
+  'consumer-group-rebalance': CONSUMER_PROTOCOL_CLIENTS,
+  'consumer-commit-resume': CONSUMER_PROTOCOL_CLIENTS,
+  'consumer-static-members': CONSUMER_PROTOCOL_CLIENTS,
 };
 
 export interface ClientSuite {

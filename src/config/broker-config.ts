@@ -87,6 +87,7 @@ export function resolveBrokerConfig(
   }
   checkListeners(values);
   checkConsumerGroupTimeouts(values);
+  checkGroupProtocols(values);
   checkConnectionLimits(values);
 
   const config = Object.freeze(values) as unknown as BrokerConfig;
@@ -229,6 +230,15 @@ function checkConsumerGroupTimeouts(values: Record<string, unknown>): void {
   if (heartbeat >= session) {
     throw new ConfigError('group.consumer.heartbeat.interval.ms', `Invalid value ${heartbeat} for configuration ` +
       `group.consumer.heartbeat.interval.ms: expects less than group.consumer.session.timeout.ms (${session})`);
+  }
+}
+
+/** Kafka's KafkaConfig refuses a protocol list without classic: the broker does not start. */
+function checkGroupProtocols(values: Record<string, unknown>): void {
+  const protocols = values['group.coordinator.rebalance.protocols'] as string[];
+  if (!protocols.includes('classic')) {
+    throw new ConfigError('group.coordinator.rebalance.protocols', `Invalid value ${protocols.join(',')} for configuration ` +
+      "group.coordinator.rebalance.protocols: Disabling the 'classic' protocol is not supported.");
   }
 }
 

@@ -1,6 +1,6 @@
 // What a broker was configured to do that gregor does not do yet, said once at start-up rather than pretended:
 // the keys set that gregor only accepts and reports (broker-configs-reported.ts: TLS, SASL, authorizer, quotas,
-// the KRaft quorum...), and group protocols it does not serve. Key names only: never a value (it may be secret).
+// the KRaft quorum...). Key names only: never a value (it may be secret). (Every group protocol Kafka lists is served.)
 import { allListenerPrefixedSettings, explicitBrokerSettings, type BrokerConfig } from './broker-config.js';
 import { reportedBrokerConfigDefinitions } from './broker-configs-reported.js';
 
@@ -20,10 +20,6 @@ const SASL_KEYS_ACTED_ON: ReadonlySet<string> = new Set([
 ]);
 const actedOn = (key: string): boolean => TLS_KEYS_ACTED_ON.has(key) || SASL_KEYS_ACTED_ON.has(key);
 
-/** The group protocols gregor's coordinator serves; consumer only when listed, classic always (as Kafka). */
-const SERVED_GROUP_PROTOCOLS: readonly string[] = ['classic', 'consumer', 'share', 'streams'];
-const ALWAYS_SERVED_GROUP_PROTOCOLS: readonly string[] = ['classic'];
-
 export interface NotActedOn {
   readonly message: string;
   readonly keys: readonly string[];
@@ -39,20 +35,6 @@ export function notActedOn(config: BrokerConfig): NotActedOn[] {
     notes.push({
       keys: acceptedOnly,
       message: `Config keys accepted but not acted on yet: ${acceptedOnly.join(', ')}`,
-    });
-  }
-  const protocols = config['group.coordinator.rebalance.protocols'];
-  const unserved = protocols.filter((protocol) => !SERVED_GROUP_PROTOCOLS.includes(protocol));
-  const unlisted = ALWAYS_SERVED_GROUP_PROTOCOLS.filter((protocol) => !protocols.includes(protocol));
-  if (unserved.length > 0 || unlisted.length > 0) {
-    const details = [
-      ...(unserved.length === 0 ? [] : [`${unserved.join(', ')} not served: their heartbeat APIs are not offered`]),
-      ...(unlisted.length === 0 ? [] : [`${unlisted.join(', ')} served though not listed`]),
-    ];
-    notes.push({
-      keys: ['group.coordinator.rebalance.protocols'],
-      message: `group.coordinator.rebalance.protocols is ${protocols.join(',')}, but gregor serves ` +
-        `${SERVED_GROUP_PROTOCOLS.join(', ')} groups only so far (${details.join('; ')})`,
     });
   }
   return notes;

@@ -201,3 +201,13 @@ test('the resolved config is frozen', () => {
   const config = defaultBrokerConfig();
   assert.ok(Object.isFrozen(config));
 });
+
+test("group.coordinator.rebalance.protocols without classic is refused at start-up, as Kafka 4.3.1's KafkaConfig does", () => {
+  // Kafka: ConfigException "Disabling the 'classic' protocol is not supported." (the broker does not start).
+  for (const value of ['consumer', 'consumer,streams']) {
+    const message = rejects({ 'group.coordinator.rebalance.protocols': value }, 'group.coordinator.rebalance.protocols');
+    assert.equal(message, `Invalid value ${value} for configuration group.coordinator.rebalance.protocols: ` +
+      "Disabling the 'classic' protocol is not supported.");
+  }
+  assert.deepEqual(resolveBrokerConfig({ 'group.coordinator.rebalance.protocols': 'classic' })['group.coordinator.rebalance.protocols'], ['classic']);
+});

@@ -266,26 +266,32 @@ def group_rebalance(bootstrap, prefix):
         described = eventually(f"{step}: sizes {sizes}", probe, limit=60)
         steps[step] = {"sizes": sizes, "state": described.state.name, "members": len(described.members)}
 
+    rebalance_steps(settle, lambda: Member(bootstrap, group, topic), [sys.executable, __file__, "member", bootstrap, group, topic])
+    observe("steps", steps)
+
+
+def rebalance_steps(settle, new_member, crasher_command):
+    """group-rebalance's sequence (either protocol): 6 / 3+3 / 2+2+2, a clean leave (3+3), a killed member's process
+    (2+2+2, then 3+3 once its session ends)."""
     members = []
     crasher = None
     try:
-        a = Member(bootstrap, group, topic)
+        a = new_member()
         members.append(a)
         settle("one", [a], [6], 1)
-        b = Member(bootstrap, group, topic)
+        b = new_member()
         members.append(b)
         settle("two", [a, b], [3, 3], 2)
-        c = Member(bootstrap, group, topic)
+        c = new_member()
         members.append(c)
         settle("three", [a, b, c], [2, 2, 2], 3)
         c.stop()
         settle("after-leave", [a, b], [3, 3], 2)
-        # A member in a process of its own, killed: no LeaveGroup, the coordinator notices when its session times out.
-        crasher = subprocess.Popen([sys.executable, __file__, "member", bootstrap, group, topic])
+        # A member in a process of its own, killed: it never leaves, the coordinator notices when its session ends.
+        crasher = subprocess.Popen(crasher_command)
         settle("rejoin", [a, b], [2, 2], 3)
         crasher.kill()
         settle("after-crash", [a, b], [3, 3], 2)
-        observe("steps", steps)
     finally:
         if crasher is not None:
             crasher.kill()
@@ -517,6 +523,7 @@ def newest_versions(bootstrap, prefix):
 
 
 if __name__ == "__main__":
+    import consumer_protocol  # imports this module as `scenarios`: its helpers
     run({
         "metadata": metadata, "topic-admin": topic_admin, "produce-consume": produce_consume, "group-rebalance": group_rebalance,
         "commit-resume": commit_resume, "offset-reset": offset_reset, "two-groups": two_groups, "seek-replay": seek_replay,
@@ -525,4 +532,5 @@ if __name__ == "__main__":
         "error-unknown-topic": error_unknown_topic, "error-message-too-large": error_message_too_large,
         "error-invalid-topic": error_invalid_topic, "error-invalid-config": error_invalid_config, "member": member,
         "newest-versions": newest_versions,
+        **consumer_protocol.SCENARIOS,
     })

@@ -1,7 +1,8 @@
 // franz-go scenarios for the compat runner.
 // Usage: franz-go-compat <scenario> <bootstrap> <name-prefix>; exit 0 = pass, 1 = fail with the reason on stderr;
 // "OBSERVE <key> <json>" lines feed the differential mode (see runner/external.ts).
-// "member <bootstrap> <group> <topic>" runs one group member until killed (group-rebalance's crash).
+// "member <bootstrap> <group> <topic>" runs one group member until killed (group-rebalance's crash);
+// "consumer-member <bootstrap> <group> <topic> [instance]" the same under the consumer protocol.
 package main
 
 import (
@@ -28,10 +29,20 @@ func main() {
 		"broker-restart-before": brokerRestartBefore, "broker-restart-after": brokerRestartAfter,
 		"error-unknown-topic": errorUnknownTopic, "error-message-too-large": errorMessageTooLarge,
 		"error-invalid-topic": errorInvalidTopic, "error-invalid-config": errorInvalidConfig,
-		"newest-versions": newestVersions,
+		"newest-versions":          newestVersions,
+		"consumer-group-rebalance": consumerGroupRebalance, "consumer-commit-resume": consumerCommitResume,
+		"consumer-static-members": consumerStaticMembers,
 	}
 	if len(os.Args) == 5 && os.Args[1] == "member" {
-		runMember(context.Background(), os.Args[2], os.Args[3], os.Args[4], &member{})
+		runMember(context.Background(), os.Args[2], os.Args[3], os.Args[4], &member{}, classicMember)
+		return
+	}
+	if (len(os.Args) == 5 || len(os.Args) == 6) && os.Args[1] == "consumer-member" {
+		instance := ""
+		if len(os.Args) == 6 {
+			instance = os.Args[5]
+		}
+		runMember(context.Background(), os.Args[2], os.Args[3], os.Args[4], &member{}, consumerMember(instance))
 		return
 	}
 	if len(os.Args) != 4 || scenarios[os.Args[1]] == nil {

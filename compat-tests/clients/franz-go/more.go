@@ -191,10 +191,12 @@ func (m *member) size() int {
 	return len(m.assignment)
 }
 
-func runMember(ctx context.Context, bootstrap, group, topic string, m *member) {
+// classicMember is a classic-protocol member's timing; consumer_protocol.go's members have the broker's.
+var classicMember = []kgo.Opt{kgo.SessionTimeout(sessionTimeout), kgo.HeartbeatInterval(500 * time.Millisecond)}
+
+func runMember(ctx context.Context, bootstrap, group, topic string, m *member, groupOpts []kgo.Opt) {
 	m.assignment = map[int32]bool{}
-	client, err := kgo.NewClient(kgo.SeedBrokers(bootstrap), kgo.ConsumerGroup(group), kgo.ConsumeTopics(topic),
-		kgo.SessionTimeout(sessionTimeout), kgo.HeartbeatInterval(500*time.Millisecond),
+	client, err := kgo.NewClient(append([]kgo.Opt{kgo.SeedBrokers(bootstrap), kgo.ConsumerGroup(group), kgo.ConsumeTopics(topic),
 		kgo.OnPartitionsAssigned(func(_ context.Context, _ *kgo.Client, assigned map[string][]int32) {
 			m.mu.Lock()
 			defer m.mu.Unlock()
@@ -215,7 +217,7 @@ func runMember(ctx context.Context, bootstrap, group, topic string, m *member) {
 			for _, p := range lost[topic] {
 				delete(m.assignment, p)
 			}
-		}))
+		})}, groupOpts...)...)
 	if err != nil {
 		m.failure = err
 		return
@@ -226,12 +228,12 @@ func runMember(ctx context.Context, bootstrap, group, topic string, m *member) {
 	}
 }
 
-func startMember(bootstrap, group, topic string) (*member, func()) {
+func startMember(bootstrap, group, topic string, groupOpts []kgo.Opt) (*member, func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	m := &member{}
 	done := make(chan struct{})
 	go func() {
-		runMember(ctx, bootstrap, group, topic, m)
+		runMember(ctx, bootstrap, group, topic, m, groupOpts)
 		close(done)
 	}()
 	return m, func() {
@@ -281,23 +283,34 @@ func groupRebalance(ctx context.Context, bootstrap, prefix string) error {
 		steps[step] = map[string]any{"sizes": sizes, "state": described.State, "members": total, "protocol": described.Protocol}
 		return err
 	}
+	if err := rebalanceSteps(settle, func() (*member, func()) { return startMember(bootstrap, group, topic, classicMember) },
+		[]string{"member", bootstrap, group, topic}); err != nil {
+		return err
+	}
+	observe("steps", steps)
+	return nil
+}
+
+// rebalanceSteps is group-rebalance's sequence (either protocol): 6 / 3+3 / 2+2+2, a clean leave (3+3), a member in
+// a process of its own killed (2+2+2, then 3+3 once its session ends). crasher is that process's arguments.
+func rebalanceSteps(settle func(step string, live []*member, sizes []int, total int) error, start func() (*member, func()), crasher []string) error {
 	var stops []func()
 	defer func() {
 		for _, stop := range stops {
 			stop()
 		}
 	}()
-	a, stopA := startMember(bootstrap, group, topic)
+	a, stopA := start()
 	stops = append(stops, stopA)
 	if err := settle("one", []*member{a}, []int{6}, 1); err != nil {
 		return err
 	}
-	b, stopB := startMember(bootstrap, group, topic)
+	b, stopB := start()
 	stops = append(stops, stopB)
 	if err := settle("two", []*member{a, b}, []int{3, 3}, 2); err != nil {
 		return err
 	}
-	c, stopC := startMember(bootstrap, group, topic)
+	c, stopC := start()
 	if err := settle("three", []*member{a, b, c}, []int{2, 2, 2}, 3); err != nil {
 		stopC()
 		return err
@@ -306,26 +319,28 @@ func groupRebalance(ctx context.Context, bootstrap, prefix string) error {
 	if err := settle("after-leave", []*member{a, b}, []int{3, 3}, 2); err != nil {
 		return err
 	}
-	// A member in a process of its own, killed: no LeaveGroup, the coordinator notices when its session times out.
-	crasher := exec.Command(os.Args[0], "member", bootstrap, group, topic)
-	crasher.Stderr = os.Stderr
-	if err := crasher.Start(); err != nil {
+	// Killed: it never leaves, the coordinator notices when its session ends.
+	process := exec.Command(os.Args[0], crasher...)
+	process.Stderr = os.Stderr
+	if err := process.Start(); err != nil {
 		return err
 	}
-	defer crasher.Process.Kill()
+	defer process.Process.Kill()
 	if err := settle("rejoin", []*member{a, b}, []int{2, 2}, 3); err != nil {
 		return err
 	}
-	crasher.Process.Kill()
-	crasher.Wait()
-	if err := settle("after-crash", []*member{a, b}, []int{3, 3}, 2); err != nil {
-		return err
-	}
-	observe("steps", steps)
-	return nil
+	process.Process.Kill()
+	process.Wait()
+	return settle("after-crash", []*member{a, b}, []int{3, 3}, 2)
 }
 
 func commitResume(ctx context.Context, bootstrap, prefix string) error {
+	return commitResumeWith(ctx, bootstrap, prefix, nil, nil)
+}
+
+// commitResumeWith is commit-resume with the members' group options; afterLeave, if any, runs once the first member
+// has left.
+func commitResumeWith(ctx context.Context, bootstrap, prefix string, groupOpts []kgo.Opt, afterLeave func(adm *kadm.Client, group string) error) error {
 	topic, group := prefix+"topic", prefix+"group"
 	if err := create(ctx, bootstrap, topic, 1, nil); err != nil {
 		return err
@@ -339,7 +354,7 @@ func commitResume(ctx context.Context, bootstrap, prefix string) error {
 	}
 	defer client.Close()
 	// Reading up to offset 4 and committing what was kept commits 5.
-	if _, err := readGroup(ctx, bootstrap, group, topic, reaches(4)); err != nil {
+	if _, err := readGroup(ctx, bootstrap, group, topic, reaches(4), groupOpts...); err != nil {
 		return err
 	}
 	offset, err := committed(ctx, adm, group, topic)
@@ -349,7 +364,12 @@ func commitResume(ctx context.Context, bootstrap, prefix string) error {
 	if err := same(5, offset, "committed"); err != nil {
 		return err
 	}
-	resumed, err := readGroup(ctx, bootstrap, group, topic, reaches(9))
+	if afterLeave != nil {
+		if err := afterLeave(adm, group); err != nil {
+			return err
+		}
+	}
+	resumed, err := readGroup(ctx, bootstrap, group, topic, reaches(9), groupOpts...)
 	if err != nil {
 		return err
 	}

@@ -59,8 +59,8 @@ public final class Scenarios {
     static String prefix;
 
     public static void main(String[] args) throws Exception {
-        if (args.length == 4 && args[0].equals("member")) {
-            member(args[1], args[2], args[3]);
+        if ((args.length == 4 || args.length == 5) && args[0].equals("member")) {
+            member(args[1], args[2], args[3], args.length == 5 ? ConsumerProtocol.memberConfig(args[4]) : null);
             return;
         }
         if (args.length != 3) {
@@ -89,6 +89,9 @@ public final class Scenarios {
                 case "error-invalid-topic" -> errorInvalidTopic();
                 case "error-invalid-config" -> errorInvalidConfig();
                 case "newest-versions" -> newestVersions();
+                case "consumer-group-rebalance" -> ConsumerProtocol.groupRebalance();
+                case "consumer-commit-resume" -> ConsumerProtocol.commitResume();
+                case "consumer-static-members" -> ConsumerProtocol.staticMembers();
                 default -> {
                     System.err.println("unknown scenario " + args[0]);
                     System.exit(2);
@@ -404,20 +407,27 @@ public final class Scenarios {
     static final class Member implements Runnable {
         final String group;
         final String topic;
+        /** The consumer's group settings: the classic protocol's timeouts, or ConsumerProtocol's. */
+        final Map<String, Object> config;
         volatile Set<Integer> assignment = Set.of();
         volatile boolean stopping;
         final Thread thread = new Thread(this);
         volatile Throwable failure;
 
         Member(String group, String topic) {
+            this(group, topic, null);
+        }
+
+        Member(String group, String topic, Map<String, Object> config) {
             this.group = group;
             this.topic = topic;
+            this.config = config != null ? config : Map.of("session.timeout.ms", SESSION_TIMEOUT_MS, "heartbeat.interval.ms", 500);
             thread.start();
         }
 
         @Override
         public void run() {
-            try (KafkaConsumer<byte[], byte[]> consumer = consumer(group, Map.of("session.timeout.ms", SESSION_TIMEOUT_MS, "heartbeat.interval.ms", 500))) {
+            try (KafkaConsumer<byte[], byte[]> consumer = consumer(group, config)) {
                 consumer.subscribe(List.of(topic), new ConsumerRebalanceListener() {
                     @Override
                     public void onPartitionsRevoked(Collection<TopicPartition> partitions) { }
@@ -440,9 +450,9 @@ public final class Scenarios {
         }
     }
 
-    static void member(String bootstrapServers, String group, String topic) throws InterruptedException {
+    static void member(String bootstrapServers, String group, String topic, Map<String, Object> config) throws InterruptedException {
         bootstrap = bootstrapServers;
-        new Member(group, topic).thread.join();
+        new Member(group, topic, config).thread.join();
     }
 
     static void groupRebalance() throws Exception {

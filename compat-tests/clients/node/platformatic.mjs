@@ -111,13 +111,18 @@ async function eventually(what, probe) {
   }
 }
 
-/** A group member reading the topic until stopped; its partition count from the client's assignments. */
-async function startMember(groupId, topic) {
-  const consumer = new Consumer({ ...base, groupId, sessionTimeout: SESSION_TIMEOUT_MS, heartbeatInterval: 500, maxWaitTime: 500 });
+/** The classic protocol's member timing; under the consumer protocol the broker's (runner/consumer-protocol.ts). */
+const CLASSIC_MEMBER = { sessionTimeout: SESSION_TIMEOUT_MS, heartbeatInterval: 500 };
+const CONSUMER_MEMBER = { groupProtocol: 'consumer' };
+
+/** A group member reading the topic until stopped; its partitions from the client's assignments. */
+async function startMember(groupId, topic, groupOptions = CLASSIC_MEMBER) {
+  const consumer = new Consumer({ ...base, groupId, ...groupOptions, maxWaitTime: 500 });
   const stream = await consumer.consume({ topics: [topic], mode: 'earliest', autocommit: false });
   stream.on('data', () => {});
   return {
     size: () => (consumer.assignments ?? []).reduce((n, a) => n + a.partitions.length, 0),
+    held: () => (consumer.assignments ?? []).flatMap((a) => a.partitions),
     stop: async () => {
       await stream.close();
       await consumer.close(); // a clean leave: LeaveGroup
@@ -132,10 +137,39 @@ async function resetOffsets(group, topic, ...how) {
   return stdout.split('\n').map((line) => line.trim().split(/\s+/)).filter((f) => f[0] === group && f[1] === topic).map((f) => `${f[2]}:${f[3]}`);
 }
 
+/**
+ * group-rebalance's sequence (either protocol): 6 / 3+3 / 2+2+2, a clean leave (3+3), a member in a process of its
+ * own killed (2+2+2, then 3+3 once its session ends). memberArgs: the killed member's arguments after the bootstrap.
+ */
+async function rebalanceSteps(settle, start, memberArgs) {
+  const members = [];
+  let crasher;
+  try {
+    const a = await start();
+    members.push(a);
+    await settle('one', [a], [6], 1);
+    const b = await start();
+    members.push(b);
+    await settle('two', [a, b], [3, 3], 2);
+    const c = await start();
+    await settle('three', [a, b, c], [2, 2, 2], 3);
+    await c.stop();
+    await settle('after-leave', [a, b], [3, 3], 2);
+    // Killed: it never leaves, the coordinator notices when its session ends.
+    crasher = spawn(process.execPath, [fileURLToPath(import.meta.url), 'member', bootstrap, ...memberArgs], { stdio: 'ignore' });
+    await settle('rejoin', [a, b], [2, 2], 3);
+    crasher.kill('SIGKILL');
+    await settle('after-crash', [a, b], [3, 3], 2);
+  } finally {
+    crasher?.kill('SIGKILL');
+    for (const m of members) await m.stop().catch(() => {});
+  }
+}
+
 const scenarios = {
   async member() {
-    // node platformatic.mjs member <bootstrap> <group> <topic>: one member until killed (group-rebalance's crash).
-    await startMember(prefix, process.argv[5]);
+    // node platformatic.mjs member <bootstrap> <group> <topic> [consumer]: one member until killed (group-rebalance's crash).
+    await startMember(prefix, process.argv[5], process.argv[6] === 'consumer' ? CONSUMER_MEMBER : CLASSIC_MEMBER);
     await new Promise(() => setInterval(() => {}, 60_000));
   },
 
@@ -143,9 +177,7 @@ const scenarios = {
     const topic = `${prefix}topic`;
     const group = `${prefix}group`;
     await create(topic, 6);
-    const members = [];
     const steps = {};
-    let crasher;
     await withAdmin(async (admin) => {
       const settle = async (step, live, sizes, total) => {
         await eventually(`${step}: sizes ${json(sizes)}`, async () => {
@@ -157,27 +189,8 @@ const scenarios = {
         });
         steps[step] = { sizes, members: total };
       };
-      try {
-        const a = await startMember(group, topic);
-        members.push(a);
-        await settle('one', [a], [6], 1);
-        const b = await startMember(group, topic);
-        members.push(b);
-        await settle('two', [a, b], [3, 3], 2);
-        const c = await startMember(group, topic);
-        await settle('three', [a, b, c], [2, 2, 2], 3);
-        await c.stop();
-        await settle('after-leave', [a, b], [3, 3], 2);
-        // A member in a process of its own, killed: no LeaveGroup, the coordinator notices when its session times out.
-        crasher = spawn(process.execPath, [fileURLToPath(import.meta.url), 'member', bootstrap, group, topic], { stdio: 'ignore' });
-        await settle('rejoin', [a, b], [2, 2], 3);
-        crasher.kill('SIGKILL');
-        await settle('after-crash', [a, b], [3, 3], 2);
-        observe('steps', steps);
-      } finally {
-        crasher?.kill('SIGKILL');
-        for (const m of members) await m.stop().catch(() => {});
-      }
+      await rebalanceSteps(settle, () => startMember(group, topic), [group, topic]);
+      observe('steps', steps);
     });
   },
 
@@ -439,9 +452,41 @@ const scenarios = {
       observe('configs-after', await topicConfigs(admin, topic, ['retention.ms']));
     });
   },
+
+  // The KIP-848 consumer protocol (groupProtocol: 'consumer'). The admin has no ConsumerGroupDescribe, and
+  // DescribeGroups does not describe a consumer group: the members' own assignments tell each step.
+  async 'consumer-group-rebalance'() {
+    const topic = `${prefix}topic`;
+    const group = `${prefix}group`;
+    await create(topic, 6);
+    const steps = {};
+    const settle = async (step, live, sizes, total) => {
+      await eventually(`${step}: sizes ${json(sizes)}`, async () => {
+        const have = live.map((m) => m.size()).sort();
+        return json(have) === json(sizes) && (total !== live.length || new Set(live.flatMap((m) => m.held())).size === 6);
+      });
+      steps[step] = { sizes };
+    };
+    await rebalanceSteps(settle, () => startMember(group, topic, CONSUMER_MEMBER), [group, topic, 'consumer']);
+    observe('steps', steps);
+  },
+
+  async 'consumer-commit-resume'() {
+    const topic = `${prefix}topic`;
+    const group = `${prefix}group`;
+    await create(topic);
+    await produceNumbered(topic, 0, 10);
+    // Each kept message is committed (OffsetCommit with the member's epoch): reading up to 4 commits 5.
+    await readGroup(group, topic, reaches(4), CONSUMER_MEMBER);
+    await withAdmin(async (admin) => assert.equal(await committed(admin, group, topic), 5));
+    const resumed = await readGroup(group, topic, reaches(9), CONSUMER_MEMBER);
+    assert.deepEqual(values(resumed), numbered(5, 5));
+    observe('resumed', positions(resumed));
+    await withAdmin(async (admin) => observe('committed-after', await committed(admin, group, topic)));
+  },
 };
 
-if (scenarios[scenario] === undefined || bootstrap === undefined || prefix === undefined || (scenario === 'member') !== (process.argv.length === 6)) {
+if (scenarios[scenario] === undefined || bootstrap === undefined || prefix === undefined || (scenario === 'member') !== (process.argv.length >= 6)) {
   console.error(`usage: platformatic.mjs <${Object.keys(scenarios).join('|')}> <bootstrap> <name-prefix>`);
   process.exit(2);
 }

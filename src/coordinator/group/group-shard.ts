@@ -413,10 +413,11 @@ export class GroupShard {
       const allExpired = this.offsetOps.expire(groupId, records);
       if (allExpired && group.is('Empty')) records.push(groupTombstone(groupId));
     }
-    // An empty consumer or streams group's offsets age from their commit; once none is left, the group goes too.
+    // A consumer or streams group's offsets age from their commit in every state (Kafka's ModernGroup and StreamsGroup
+    // condition), those on a topic a member subscribes to excepted; an empty group left without offsets goes too.
     for (const [groupId, group] of [...this.consumerGroups, ...this.streamsGroups]) {
-      if (group.members.size > 0) continue;
-      if (this.offsetOps.expireByCommit(groupId, records)) records.push(...group.tombstoneRecords());
+      const allExpired = this.offsetOps.expireByCommit(groupId, (topic) => group.isSubscribedToTopic(topic), records);
+      if (allExpired && group.members.size === 0) records.push(...group.tombstoneRecords());
     }
     return outcome(undefined, records);
   }

@@ -275,9 +275,12 @@ export class OffsetOps {
     return [...keys.values()];
   }
 
-  /** An empty consumer group's expired offsets (aged from their commit, as Kafka's ConsumerGroup condition); true when none is left. */
-  expireByCommit(groupId: string, records: GroupRecord[]): boolean {
-    return this.expireOffsets(groupId, (o) => o.commitTimestamp, () => false, records);
+  /**
+   * A consumer group's expired offsets (aged from their commit, Kafka's ModernGroup condition), skipping the topics
+   * it subscribes to; true when none is left.
+   */
+  expireByCommit(groupId: string, subscribed: (topic: string) => boolean, records: GroupRecord[]): boolean {
+    return this.expireOffsets(groupId, (o) => o.commitTimestamp, subscribed, records);
   }
 
   /**

@@ -4,6 +4,7 @@
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ErrorCode } from '../../../src/protocol/error-codes.js';
+import { ZERO_UUID } from '../../../src/protocol/uuid.js';
 import type { ConsumerGroupHeartbeatRequest, ConsumerGroupHeartbeatResponse } from '../../../src/protocol/generated/consumer-group-heartbeat.js';
 import { createOffsetCommitRequest } from '../../../src/protocol/generated/offset-commit.js';
 import { StaticTopicsImage } from '../../../src/coordinator/group/consumer/topics-image.js';
@@ -294,6 +295,24 @@ describe('the group API on consumer groups', () => {
     await h.advance(TEST_CONFIG.offsetsRetentionMs);
     h.apply(h.shard.cleanupExpired());
     assert.equal(h.shard.consumerGroup('g'), undefined);
+  });
+
+  test("a non-empty consumer group's offsets on topics no member subscribes to expire from their commit; subscribed ones stay", async () => {
+    // Kafka 4.3.1: ModernGroup.offsetExpirationCondition is the commit timestamp in every state, and
+    // cleanupExpiredOffsets keeps the topics isSubscribedToTopic names. The member's session outlives the retention.
+    const h = new ConsumerHarness({ sessionTimeoutMs: 2 * TEST_CONFIG.offsetsRetentionMs });
+    h.joinConsumer('m1');
+    const partition = { partitionIndex: 0, committedOffset: 5n, committedLeaderEpoch: -1, committedMetadata: '' };
+    h.apply(h.shard.commitOffsets({ ...createOffsetCommitRequest(), groupId: 'g', memberId: 'm1', generationIdOrMemberEpoch: 2,
+      topics: [{ name: 't', topicId: T, partitions: [partition] }, { name: 'gone-from-subscription', topicId: ZERO_UUID, partitions: [partition] }] }, 9));
+    const topics = () => h.shard.fetchOffsets('g', null).topics.map((t) => t.name).sort();
+    h.apply(h.shard.cleanupExpired());
+    assert.deepEqual(topics(), ['gone-from-subscription', 't']);
+    await h.advance(TEST_CONFIG.offsetsRetentionMs);
+    h.hb({ memberId: 'm1', memberEpoch: 2 });
+    h.apply(h.shard.cleanupExpired());
+    assert.deepEqual(topics(), ['t']);
+    assert.equal(h.shard.consumerGroup('g')?.members.size, 1);
   });
 
   test('JoinGroup: a non-empty consumer group takes classic members; an empty one becomes a classic group', () => {
