@@ -33,6 +33,8 @@ import { RequestBudget } from './request-budget.js';
 import { createDispatch } from './router.js';
 import { saslGate } from './sasl-gate.js';
 import { attachScramCredentials } from './admin/scram-credentials.js';
+import { authorizerSettingsFrom, StandardAuthorizer } from '../security/authorizer/standard-authorizer.js';
+import { fileAclStore, memoryAclStore } from '../security/authorizer/acl-store.js';
 import { ANONYMOUS } from '../security/principal.js';
 import { SaslAuthenticator } from '../security/sasl/authenticator.js';
 import { saslListenerSettings } from '../security/sasl/listener-sasl.js';
@@ -107,6 +109,9 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   const metadataDir = metadataDirFor(staticConfig, options.store !== undefined ? 'memory' : engine);
   const dynamic = await DynamicConfigs.open(staticConfig, metadataDir === undefined ? memoryDynamicConfigStore() : fileDynamicConfigStore(metadataDir));
   const scramCredentials = await ScramCredentials.open(metadataDir === undefined ? memoryScramCredentialStore() : fileScramCredentialStore(metadataDir));
+  const authorizerSettings = authorizerSettingsFrom(staticConfig);
+  const authorizer = authorizerSettings === null ? null
+    : await StandardAuthorizer.open(metadataDir === undefined ? memoryAclStore() : fileAclStore(metadataDir), authorizerSettings);
   const clientQuotas = await ClientQuotas.open(metadataDir === undefined ? memoryClientQuotaStore() : fileClientQuotaStore(metadataDir));
   // Group and client metrics configs are kept beside the dynamic broker configs.
   const resourceConfigs = await ResourceConfigs.open(metadataDir === undefined ? memoryResourceConfigStore() : fileResourceConfigStore(metadataDir));
@@ -235,6 +240,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       features,
       handlers,
       advertised: advertisedEndpoints(advertisedSpecs, bound),
+      authorizer,
       log,
     };
     attachDynamicConfigs(state, dynamic);

@@ -34,6 +34,7 @@ import {
   type RegisteredApi,
   type RequestContext,
 } from './handler.js';
+import { clusterOperationRefusal } from './authorization.js';
 
 /** api key (int16), api version (int16), correlation id (int32): present in every request header version. */
 const FIXED_HEADER_BYTES = 8;
@@ -184,6 +185,8 @@ function serve(broker: BrokerState, handler: Handler, frame: Buffer, connection:
   };
   let result: HandlerResult<unknown>;
   try {
+    const refusal = clusterOperationRefusal(ctx);
+    if (refusal !== null) throw refusal;
     result = handler.handle(ctx, request, apiVersion);
   } catch (err) {
     return failed(err);

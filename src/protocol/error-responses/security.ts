@@ -1,8 +1,11 @@
-// Error responses of the SASL and SCRAM credential APIs, as Kafka's requests build them.
+// Error responses of the SASL, SCRAM credential and ACL APIs, as Kafka's requests build them.
 import { alterUserScramCredentialsApi, createAlterUserScramCredentialsResponse } from '../generated/alter-user-scram-credentials.js';
 import { createDescribeUserScramCredentialsResponse, createDescribeUserScramCredentialsResult, describeUserScramCredentialsApi } from '../generated/describe-user-scram-credentials.js';
 import { createSaslAuthenticateResponse, saslAuthenticateApi } from '../generated/sasl-authenticate.js';
 import { createSaslHandshakeResponse, saslHandshakeApi } from '../generated/sasl-handshake.js';
+import { createAclsApi, createCreateAclsResponse } from '../generated/create-acls.js';
+import { createDeleteAclsResponse, deleteAclsApi } from '../generated/delete-acls.js';
+import { createDescribeAclsResponse, describeAclsApi } from '../generated/describe-acls.js';
 import { errorResponse } from './define.js';
 
 export const securityErrorResponses = [
@@ -25,5 +28,17 @@ export const securityErrorResponses = [
     ...createAlterUserScramCredentialsResponse(),
     results: [...new Set([...request.deletions, ...request.upsertions].map((c) => c.name))].sort()
       .map((user) => ({ user, errorCode: error.code, errorMessage: error.message })),
+  })),
+
+  errorResponse(describeAclsApi, (_request, _version, error) => ({ ...createDescribeAclsResponse(), errorCode: error.code, errorMessage: error.message })),
+
+  // One result per creation, each with the error.
+  errorResponse(createAclsApi, (request, _version, error) => ({
+    ...createCreateAclsResponse(), results: request.creations.map(() => ({ errorCode: error.code, errorMessage: error.message })),
+  })),
+
+  // One result per filter, each with the error and no matching ACL.
+  errorResponse(deleteAclsApi, (request, _version, error) => ({
+    ...createDeleteAclsResponse(), filterResults: request.filters.map(() => ({ errorCode: error.code, errorMessage: error.message, matchingAcls: [] })),
   })),
 ];
