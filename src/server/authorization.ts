@@ -13,6 +13,7 @@ import type { Session } from '../security/authorizer/standard-authorizer.js';
 import { KafkaError } from '../protocol/kafka-error.js';
 import type { ConnectionInfo } from './connection.js';
 import type { RequestContext } from './handler.js';
+import { ResourceType as ConfigResourceType } from './admin/resource-types.js';
 
 export { AclOperation, ResourceType } from '../security/authorizer/acl.js';
 
@@ -74,10 +75,21 @@ export function authorizedOperations(ctx: RequestContext, resourceType: number, 
   return (SUPPORTED_OPERATIONS.get(resourceType) ?? []).reduce((field, op) => field | (1 << op), 0);
 }
 
+/**
+ * A request refused as a whole, answered with its error response (the router logs it at INFO, without a stack:
+ * Kafka's authorizer logs the denial, not a failure of the broker).
+ */
+export class AuthorizationFailure extends KafkaError {}
+
+/** What a handler throws to refuse the whole request with `code` and Kafka's default message for it. */
+export function refused(code: 'GROUP_AUTHORIZATION_FAILED' | 'TOPIC_AUTHORIZATION_FAILED' | 'TRANSACTIONAL_ID_AUTHORIZATION_FAILED' | 'CLUSTER_AUTHORIZATION_FAILED'): AuthorizationFailure {
+  return new AuthorizationFailure(code);
+}
+
 /** The error Kafka's authorizeClusterOperation throws (ClusterAuthorizationException), the request named as gregor knows it. */
 export function clusterAuthorizationError(ctx: RequestContext, operation: number): KafkaError {
   const { connection } = ctx;
-  return new KafkaError('CLUSTER_AUTHORIZATION_FAILED',
+  return new AuthorizationFailure('CLUSTER_AUTHORIZATION_FAILED',
     `Request Request(connectionId=${connection.id}, client=${connection.remote}, listenerName=ListenerName(${connection.listenerName}), ` +
     `principal=${connection.principal}) needs ${operationName(operation)} permission.`);
 }
@@ -87,4 +99,19 @@ export function clusterOperationRefusal(ctx: RequestContext): KafkaError | null 
   const operations = CLUSTER_OPERATIONS.get(ctx.header.apiKey);
   if (operations === undefined || ctx.broker.authorizer === null || operations.some((op) => authorizeCluster(ctx, op))) return null;
   return clusterAuthorizationError(ctx, operations[operations.length - 1]!);
+}
+
+const CONFIG_ON_CLUSTER: ReadonlySet<number> = new Set([ConfigResourceType.BROKER, ConfigResourceType.BROKER_LOGGER, ConfigResourceType.CLIENT_METRICS]);
+
+/**
+ * Whether a config resource's configs may be described (DESCRIBE_CONFIGS) or altered (ALTER_CONFIGS), as KafkaApis and
+ * ControllerApis ask: brokers, loggers and client metrics on the cluster, topics and groups on themselves. The error
+ * to answer that resource with, or null (also for a type Kafka refuses otherwise).
+ */
+export function configResourceRefusal(ctx: RequestContext, resourceType: number, name: string, operation: number):
+  'CLUSTER_AUTHORIZATION_FAILED' | 'TOPIC_AUTHORIZATION_FAILED' | 'GROUP_AUTHORIZATION_FAILED' | null {
+  if (CONFIG_ON_CLUSTER.has(resourceType)) return authorizeCluster(ctx, operation) ? null : 'CLUSTER_AUTHORIZATION_FAILED';
+  if (resourceType === ConfigResourceType.TOPIC) return authorize(ctx, operation, ResourceType.TOPIC, name) ? null : 'TOPIC_AUTHORIZATION_FAILED';
+  if (resourceType === ConfigResourceType.GROUP) return authorize(ctx, operation, ResourceType.GROUP, name) ? null : 'GROUP_AUTHORIZATION_FAILED';
+  return null;
 }
