@@ -48,7 +48,7 @@ export const actedOnBrokerConfigDefinitions = named({
   'broker.id': int({ default: 1, kafkaDefault: -1, doc: 'The broker id; on a KRaft node it must equal node.id, and follows it when only one is set.' }),
   'process.roles': list({ default: ['broker', 'controller'], kafkaDefault: [], valid: eachOneOf('broker', 'controller'), doc: 'The roles this node plays; gregor is always a combined broker and controller.' }),
   'controller.listener.names': list({ default: [], doc: 'Names of the listeners the controller uses; gregor has no separate controller listener.' }),
-  'authorizer.class.name': string({ default: '', valid: oneOf('', STANDARD_AUTHORIZER_CLASS), doc: 'Authorizer class: StandardAuthorizer checks every request against the ACLs (super.users, allow.everyone.if.no.acl.found); empty allows every request.' }),
+  'authorizer.class.name': string({ default: '', valid: custom(`empty or ${STANDARD_AUTHORIZER_CLASS}`, (v) => (v === '' || v === STANDARD_AUTHORIZER_CLASS ? null : `gregor serves Kafka's ${STANDARD_AUTHORIZER_CLASS} only`)), doc: 'Authorizer class: StandardAuthorizer checks every request against the ACLs (super.users, allow.everyone.if.no.acl.found); empty allows every request.' }),
   'broker.rack': string({ default: null, doc: 'The rack this broker is in, reported to clients for rack-aware fetching.' }),
 
   // --- listeners and network ---
