@@ -39,6 +39,12 @@ export const CLUSTER_OPERATIONS: ReadonlyMap<number, readonly number[]> = new Ma
   [81, [AclOperation.ALTER]], // RemoveRaftVoter
 ]);
 
+/**
+ * The APIs of CLUSTER_OPERATIONS whose refusal Kafka answers with CLUSTER_AUTHORIZATION_FAILED's own message (it asks
+ * authorize, not authorizeClusterOperation, whose message names the request).
+ */
+const REFUSED_WITH_DEFAULT_MESSAGE: ReadonlySet<number> = new Set([34, 48, 50, 74]);
+
 /** The client's address as Java's InetAddress.getHostAddress prints it (an IPv4-mapped IPv6 address as IPv4). */
 export function clientHost(connection: ConnectionInfo): string {
   const host = connection.remote.slice(0, connection.remote.lastIndexOf(':'));
@@ -98,6 +104,7 @@ export function clusterAuthorizationError(ctx: RequestContext, operation: number
 export function clusterOperationRefusal(ctx: RequestContext): KafkaError | null {
   const operations = CLUSTER_OPERATIONS.get(ctx.header.apiKey);
   if (operations === undefined || ctx.broker.authorizer === null || operations.some((op) => authorizeCluster(ctx, op))) return null;
+  if (REFUSED_WITH_DEFAULT_MESSAGE.has(ctx.header.apiKey)) return refused('CLUSTER_AUTHORIZATION_FAILED');
   return clusterAuthorizationError(ctx, operations[operations.length - 1]!);
 }
 

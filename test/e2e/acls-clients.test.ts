@@ -221,6 +221,22 @@ test('a user with READ on one topic and its groups reads it and nothing else: ka
     'java.util.concurrent.ExecutionException: org.apache.kafka.common.errors.TopicAuthorizationException: Topic authorization failed.',
     'Caused by: org.apache.kafka.common.errors.TopicAuthorizationException: Topic authorization failed.',
   ]);
+  const topicFailure = (message: string) => ({ code: 1, out: [
+    `Error while executing topic command : ${message}`, `ERROR org.apache.kafka.common.errors.TopicAuthorizationException: ${message}`, ' (org.apache.kafka.tools.TopicCommand)',
+  ] });
+  assert.deepEqual(await alice('kafka-topics', ['--describe', '--topic', 'readable']), topicFailure('Topic authorization failed.'));
+  assert.deepEqual(await alice('kafka-topics', ['--alter', '--topic', 'readable', '--partitions', '3']), topicFailure('Topic authorization failed.'));
+  assert.deepEqual(await alice('kafka-get-offsets', ['--topic', 'secret']), { code: 1, out: ['Error occurred: Could not match any topic-partitions with the specified filters'] });
+  assert.deepEqual(await alice('kafka-consumer-groups', ['--delete', '--group', 'g-kafkajs']), { code: 0, out: [
+    'Error: Deletion of some consumer groups failed:',
+    "* Group 'g-kafkajs' could not be deleted due to: org.apache.kafka.common.errors.GroupAuthorizationException: Group authorization failed.",
+  ] });
+  // DescribeUserScramCredentials: Kafka asks authorize, so the refusal carries the error's own message.
+  const users = await alice('kafka-configs', ['--describe', '--entity-type', 'users']);
+  assert.deepEqual({ code: users.code, out: users.out.slice(1) }, { code: 1, out: [
+    'java.util.concurrent.ExecutionException: org.apache.kafka.common.errors.ClusterAuthorizationException: Cluster authorization failed.',
+    'Caused by: org.apache.kafka.common.errors.ClusterAuthorizationException: Cluster authorization failed.',
+  ] });
   // The groups come in the coordinator's hash order, which is Kafka's own: compared as a set.
   const groups = await alice('kafka-consumer-groups', ['--list']);
   assert.deepEqual({ code: groups.code, out: groups.out.sort() }, { code: 0, out: ['g-java', 'g-kafkajs'] });
