@@ -18,7 +18,6 @@
  *   each of its partitions whatever the acks, and the response names each topic by the id it was asked by.
  */
 import { ErrorCode } from '../../protocol/error-codes.js';
-import { KafkaError } from '../../protocol/kafka-error.js';
 import { hasTransactionalBatch } from '../../protocol/records/batch.js';
 import {
   produceApi,
@@ -32,7 +31,7 @@ import { failed, type PartitionAppendOutcome } from '../../broker/produce-append
 import { produceAddsPartitionToTxn } from '../../broker/txn-partition-add.js';
 import { CloseConnection } from '../connection.js';
 import { defineHandler, NO_RESPONSE, type Handler } from '../handler.js';
-import { AclOperation, authorize, authorizedNames, ResourceType } from '../authorization.js';
+import { AclOperation, authorize, authorizedNames, refused, ResourceType } from '../authorization.js';
 
 /** Kafka's AdminUtils.ADMIN_CLIENT_ID: the one client allowed to write internal topics. */
 const ADMIN_CLIENT_ID = '__admin_client';
@@ -49,7 +48,7 @@ export const produceHandler: Handler = defineHandler<ProduceRequest, ProduceResp
     // Kafka refuses the whole request before anything else: a transactional batch needs a transactional id it may WRITE.
     if (request.topicData.some((t) => t.partitionData.some((p) => isTransactionalPayload(p.records))) &&
       (request.transactionalId === null || !authorize(ctx, AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, request.transactionalId))) {
-      throw new KafkaError('TRANSACTIONAL_ID_AUTHORIZATION_FAILED');
+      throw refused('TRANSACTIONAL_ID_AUTHORIZATION_FAILED');
     }
     const internalTopicsAllowed = ctx.header.clientId === ADMIN_CLIENT_ID;
     const acksValid = VALID_ACKS.has(request.acks);
