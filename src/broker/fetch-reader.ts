@@ -53,11 +53,13 @@ export type FetchPartition =
   | { readonly target: FetchTarget; readonly topic: string; readonly log: PartitionLog }
   | { readonly target: FetchTarget; readonly failed: PartitionRead };
 
-export function resolveFetchPartition(store: LogStore, target: FetchTarget, usesTopicIds: boolean): FetchPartition {
+export function resolveFetchPartition(store: LogStore, target: FetchTarget, usesTopicIds: boolean, readable?: (topic: string) => boolean): FetchPartition {
   const topic = usesTopicIds ? store.topicById(target.topicId) : store.topic(target.topic);
-  if (topic === undefined) {
-    return { target, failed: errorRead(usesTopicIds ? ErrorCode.UNKNOWN_TOPIC_ID : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, target.topic, true) };
-  }
+  if (topic === undefined && usesTopicIds) return { target, failed: errorRead(ErrorCode.UNKNOWN_TOPIC_ID, target.topic, true) };
+  // As KafkaApis: READ on the topic is checked before its existence, so an unauthorized client learns nothing of it.
+  const name = topic?.name ?? target.topic;
+  if (readable !== undefined && !readable(name)) return { target, failed: errorRead(ErrorCode.TOPIC_AUTHORIZATION_FAILED, name, true) };
+  if (topic === undefined) return { target, failed: errorRead(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, target.topic, true) };
   const log = store.log(topic.name, target.partition);
   if (log === undefined) return { target, failed: errorRead(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, topic.name, true) };
   return { target, topic: topic.name, log };

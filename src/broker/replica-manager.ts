@@ -44,6 +44,8 @@ export interface FetchParams {
   readonly usesTopicIds: boolean;
   /** Aborted when the client's connection closes: a long poll stops waiting, nobody is left to answer. */
   readonly abandoned?: AbortSignal;
+  /** Whether the client may READ a topic (the authorizer's answer); every topic when absent. */
+  readonly readable?: (topic: string) => boolean;
 }
 
 export interface ReplicaManagerOptions {
@@ -160,7 +162,7 @@ export class ReplicaManager {
   }
 
   private resolveFetch(targets: readonly FetchTarget[], params: FetchParams): FetchPartition[] {
-    return targets.map((target) => resolveFetchPartition(this.store, target, params.usesTopicIds));
+    return targets.map((target) => resolveFetchPartition(this.store, target, params.usesTopicIds, params.readable));
   }
 }
 

@@ -33,6 +33,12 @@ const explicitSettings = new WeakMap<BrokerConfig, Readonly<Record<string, strin
 /** listener.name.<listener>.<key> settings, raw: each listener's overrides of broker-wide keys (Kafka's ListenerName.configPrefix). */
 const listenerSettings = new WeakMap<BrokerConfig, Readonly<Record<string, string>>>();
 const LISTENER_PREFIXED = /^listener\.name\.[^.]+\../;
+/**
+ * Keys Kafka hands its authorizer among the broker's originals, not configs of its own (DescribeConfigs does not list
+ * them): kept raw beside the config, read by security/authorizer.
+ */
+const AUTHORIZER_KEYS: ReadonlySet<string> = new Set(['super.users', 'allow.everyone.if.no.acl.found']);
+const authorizerSettings = new WeakMap<BrokerConfig, Readonly<Record<string, string>>>();
 
 /** gregor's defaults (see broker-configs.ts for where they differ from Kafka's). */
 export function defaultBrokerConfig(): BrokerConfig {
@@ -64,7 +70,12 @@ export function resolveBrokerConfig(
   for (const def of Object.values(brokerConfigDefinitions)) values[def.name] = def.default;
   const explicit: Record<string, string> = {};
   const prefixed: Record<string, string> = {};
+  const authorizer: Record<string, string> = {};
   for (const [key, raw] of Object.entries(props)) {
+    if (AUTHORIZER_KEYS.has(key)) {
+      authorizer[key] = raw;
+      continue;
+    }
     const def = brokerConfigDefinition(key) as ConfigDefinition | undefined;
     if (def === undefined && LISTENER_PREFIXED.test(key)) {
       prefixed[key] = raw;
@@ -93,7 +104,13 @@ export function resolveBrokerConfig(
   const config = Object.freeze(values) as unknown as BrokerConfig;
   explicitSettings.set(config, Object.freeze({ ...explicit }));
   listenerSettings.set(config, Object.freeze(prefixed));
+  authorizerSettings.set(config, Object.freeze(authorizer));
   return config;
+}
+
+/** The authorizer's own keys as given (super.users, allow.everyone.if.no.acl.found), raw. */
+export function authorizerSettingsOf(config: BrokerConfig): Readonly<Record<string, string>> {
+  return authorizerSettings.get(config) ?? {};
 }
 
 /** Every listener.name.<name>.<key> setting given, by its full key (raw). */
@@ -289,5 +306,6 @@ export function effectiveBrokerConfig(staticConfig: BrokerConfig, dynamic: Dynam
   const config = resolveBrokerConfig(props, undefined, { logEngineWhenUnset: staticConfig['gregor.log.engine'] as LogEngine });
   explicitSettings.set(config, staticSettings);
   listenerSettings.set(config, listenerSettings.get(staticConfig) ?? {});
+  authorizerSettings.set(config, authorizerSettingsOf(staticConfig));
   return config;
 }

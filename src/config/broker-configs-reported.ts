@@ -38,10 +38,9 @@ const hostPorts = custom<string[]>('non-empty list', (items) => {
 });
 
 export const reportedBrokerConfigDefinitions = named({
-  // Plugins: Java classes gregor does not load (no authorizer: every request is allowed).
+  // Plugins: Java classes gregor does not load.
   'create.topic.policy.class.name': className({ default: null, doc: 'Class that checks topic creations (a Java plugin; not loaded by gregor).' }),
   'alter.config.policy.class.name': className({ default: null, doc: 'Class that checks config changes (a Java plugin; not loaded by gregor).' }),
-  'authorizer.class.name': string({ default: '', valid: custom('non-null string', () => null), doc: 'Authorizer class; empty means every request is allowed.' }),
 
   // TLS: gregor serves PLAINTEXT only.
   'ssl.allow.dn.changes': bool({ default: false, doc: 'Allow a reloaded keystore certificate to change its distinguished name.' }),

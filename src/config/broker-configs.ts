@@ -31,6 +31,9 @@ const MiB = 1024 * 1024;
 export const DEFAULT_MAX_MESSAGE_BYTES = MiB + 12;
 
 export const COMPRESSION_TYPES = ['uncompressed', 'zstd', 'lz4', 'snappy', 'gzip', 'producer'] as const;
+/** The authorizer gregor serves (security/authorizer/): Kafka's KRaft one, by its class name. */
+export const STANDARD_AUTHORIZER_CLASS = 'org.apache.kafka.metadata.authorizer.StandardAuthorizer';
+
 export const gzipLevel = custom<number>('[1,...,9] or -1',
   (v) => (v === -1 || (v >= 1 && v <= 9) ? null : 'must be between 1 and 9 or equal to -1'));
 export const lz4Level = between(1, 17);
@@ -44,6 +47,7 @@ export const actedOnBrokerConfigDefinitions = named({
   'broker.id': int({ default: 1, kafkaDefault: -1, doc: 'The broker id; on a KRaft node it must equal node.id, and follows it when only one is set.' }),
   'process.roles': list({ default: ['broker', 'controller'], kafkaDefault: [], valid: eachOneOf('broker', 'controller'), doc: 'The roles this node plays; gregor is always a combined broker and controller.' }),
   'controller.listener.names': list({ default: [], doc: 'Names of the listeners the controller uses; gregor has no separate controller listener.' }),
+  'authorizer.class.name': string({ default: '', valid: custom(`empty or ${STANDARD_AUTHORIZER_CLASS}`, (v) => (v === '' || v === STANDARD_AUTHORIZER_CLASS ? null : `gregor serves Kafka's ${STANDARD_AUTHORIZER_CLASS} only`)), doc: 'Authorizer class: StandardAuthorizer checks every request against the ACLs (super.users, allow.everyone.if.no.acl.found); empty allows every request.' }),
   'broker.rack': string({ default: null, doc: 'The rack this broker is in, reported to clients for rack-aware fetching.' }),
 
   // --- listeners and network ---

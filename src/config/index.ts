@@ -5,11 +5,11 @@ export {
   type ConfigDefinition, type ConfigType, type ConfigUpdateMode,
 } from './config-types.js';
 export {
-  brokerConfigDefinitions, brokerConfigDefinition, brokerConfigSynonyms, DEFAULT_MAX_MESSAGE_BYTES,
+  brokerConfigDefinitions, brokerConfigDefinition, brokerConfigSynonyms, DEFAULT_MAX_MESSAGE_BYTES, STANDARD_AUTHORIZER_CLASS,
   type BrokerConfigKey,
 } from './broker-configs.js';
 export {
-  defaultBrokerConfig, resolveBrokerConfig, explicitBrokerSettings, listenerPrefixedSettings, listenerSetting, type BrokerConfig, type LogEngine, type ResolveOptions,
+  defaultBrokerConfig, resolveBrokerConfig, explicitBrokerSettings, authorizerSettingsOf, listenerPrefixedSettings, listenerSetting, type BrokerConfig, type LogEngine, type ResolveOptions,
 } from './broker-config.js';
 export {
   parseListeners, parseSecurityProtocolMap, formatListener, usesTls, DEFAULT_SECURITY_PROTOCOL_MAP,

@@ -35,6 +35,8 @@ import { saslGate } from './sasl-gate.js';
 import { attachScramCredentials } from './admin/scram-credentials.js';
 import { attachDelegationTokens } from './admin/delegation-tokens.js';
 import { DelegationTokens, fileDelegationTokenStore, memoryDelegationTokenStore } from '../security/delegation-tokens.js';
+import { authorizerSettingsFrom, StandardAuthorizer } from '../security/authorizer/standard-authorizer.js';
+import { fileAclStore, memoryAclStore } from '../security/authorizer/acl-store.js';
 import { ANONYMOUS } from '../security/principal.js';
 import { SaslAuthenticator } from '../security/sasl/authenticator.js';
 import { saslListenerSettings } from '../security/sasl/listener-sasl.js';
@@ -114,6 +116,9 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
     maxLifetimeMs: staticConfig['delegation.token.max.lifetime.ms'],
     expiryTimeMs: staticConfig['delegation.token.expiry.time.ms'],
   });
+  const authorizerSettings = authorizerSettingsFrom(staticConfig);
+  const authorizer = authorizerSettings === null ? null
+    : await StandardAuthorizer.open(metadataDir === undefined ? memoryAclStore() : fileAclStore(metadataDir), authorizerSettings);
   const clientQuotas = await ClientQuotas.open(metadataDir === undefined ? memoryClientQuotaStore() : fileClientQuotaStore(metadataDir));
   // Group and client metrics configs are kept beside the dynamic broker configs.
   const resourceConfigs = await ResourceConfigs.open(metadataDir === undefined ? memoryResourceConfigStore() : fileResourceConfigStore(metadataDir));
@@ -247,6 +252,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       features,
       handlers,
       advertised: advertisedEndpoints(advertisedSpecs, bound),
+      authorizer,
       log,
     };
     attachDynamicConfigs(state, dynamic);

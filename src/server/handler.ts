@@ -16,6 +16,7 @@ import type { TxnCoordinator } from '../coordinator/txn/txn-coordinator.js';
 import type { ConnectionInfo } from './connection.js';
 import type { TopicCatalog } from '../broker/topic-catalog.js';
 import type { Features } from '../broker/features.js';
+import type { StandardAuthorizer } from '../security/authorizer/standard-authorizer.js';
 
 /** Returned by a handler whose request gets no response at all (acks=0 Produce). */
 export const NO_RESPONSE: unique symbol = Symbol('no response');
@@ -51,6 +52,8 @@ export interface BrokerState {
   readonly handlers: readonly RegisteredApi[];
   /** Advertised endpoint per listener name: what Metadata tells a client that came in on that listener. */
   readonly advertised: ReadonlyMap<string, Endpoint>;
+  /** The ACLs and the access decisions (authorizer.class.name set), or null: every request allowed (server/authorization.ts asks it). */
+  readonly authorizer: StandardAuthorizer | null;
   readonly log: Log;
 }
 

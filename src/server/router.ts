@@ -34,6 +34,7 @@ import {
   type RegisteredApi,
   type RequestContext,
 } from './handler.js';
+import { AuthorizationFailure, clusterOperationRefusal } from './authorization.js';
 
 /** api key (int16), api version (int16), correlation id (int32): present in every request header version. */
 const FIXED_HEADER_BYTES = 8;
@@ -184,6 +185,8 @@ function serve(broker: BrokerState, handler: Handler, frame: Buffer, connection:
   };
   let result: HandlerResult<unknown>;
   try {
+    const refusal = clusterOperationRefusal(ctx);
+    if (refusal !== null) throw refusal;
     result = handler.handle(ctx, request, apiVersion);
   } catch (err) {
     return failed(err);
@@ -200,7 +203,10 @@ function answerFailure(ctx: RequestContext, handler: Handler, request: unknown, 
   const { apiVersion: version, correlationId, clientId } = ctx.header;
   const api = handler.api.name;
   const apiError = apiErrorOf(err);
-  ctx.broker.log.error(
+  if (err instanceof AuthorizationFailure) {
+    ctx.broker.log.info({ client: ctx.connection.remote, principal: ctx.connection.principal, api, version, correlationId, errorCode: apiError.code },
+      `${api} refused: ${err.message}`);
+  } else ctx.broker.log.error(
     { err, client: ctx.connection.remote, clientId, api, version, correlationId, errorCode: apiError.code },
     'request handler failed; answering with its error response',
   );

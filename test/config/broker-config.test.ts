@@ -211,3 +211,19 @@ test("group.coordinator.rebalance.protocols without classic is refused at start-
   }
   assert.deepEqual(resolveBrokerConfig({ 'group.coordinator.rebalance.protocols': 'classic' })['group.coordinator.rebalance.protocols'], ['classic']);
 });
+
+test('authorizer.class.name: empty or StandardAuthorizer; super.users and allow.everyone.if.no.acl.found kept for the authorizer', async () => {
+  const { authorizerSettingsOf } = await import('../../src/config/index.js');
+  const { authorizerSettingsFrom } = await import('../../src/security/authorizer/standard-authorizer.js');
+  assert.match(rejects({ 'authorizer.class.name': 'org.example.Auth' }, 'authorizer.class.name'), /expects a string in empty or org\.apache\.kafka\.metadata\.authorizer\.StandardAuthorizer$/);
+  const warnings: string[] = [];
+  const config = resolveBrokerConfig({
+    'authorizer.class.name': 'org.apache.kafka.metadata.authorizer.StandardAuthorizer', 'super.users': 'User:admin; User:ops ;', 'allow.everyone.if.no.acl.found': ' TRUE',
+  }, (w) => warnings.push(w));
+  assert.deepEqual(warnings, []);
+  assert.deepEqual(authorizerSettingsOf(config), { 'super.users': 'User:admin; User:ops ;', 'allow.everyone.if.no.acl.found': ' TRUE' });
+  assert.deepEqual(authorizerSettingsFrom(config), { superUsers: ['User:admin', 'User:ops'], allowEveryoneIfNoAclFound: true });
+  assert.equal(authorizerSettingsFrom(defaultBrokerConfig()), null);
+  assert.throws(() => authorizerSettingsFrom(resolveBrokerConfig({ 'authorizer.class.name': 'org.apache.kafka.metadata.authorizer.StandardAuthorizer', 'super.users': 'admin' })),
+    /super\.users: expected a string in format principalType:principalName but got admin/);
+});

@@ -1,4 +1,4 @@
-// Error responses of the SASL and SCRAM credential APIs, as Kafka's requests build them.
+// Error responses of the SASL, SCRAM credential and ACL APIs, as Kafka's requests build them.
 import { alterUserScramCredentialsApi, createAlterUserScramCredentialsResponse } from '../generated/alter-user-scram-credentials.js';
 import { createDescribeUserScramCredentialsResponse, createDescribeUserScramCredentialsResult, describeUserScramCredentialsApi } from '../generated/describe-user-scram-credentials.js';
 import { createSaslAuthenticateResponse, saslAuthenticateApi } from '../generated/sasl-authenticate.js';
@@ -7,6 +7,9 @@ import { createCreateDelegationTokenResponse, createDelegationTokenApi } from '.
 import { createRenewDelegationTokenResponse, renewDelegationTokenApi } from '../generated/renew-delegation-token.js';
 import { createExpireDelegationTokenResponse, expireDelegationTokenApi } from '../generated/expire-delegation-token.js';
 import { createDescribeDelegationTokenResponse, describeDelegationTokenApi } from '../generated/describe-delegation-token.js';
+import { createAclsApi, createCreateAclsResponse } from '../generated/create-acls.js';
+import { createDeleteAclsResponse, deleteAclsApi } from '../generated/delete-acls.js';
+import { createDescribeAclsResponse, describeAclsApi } from '../generated/describe-acls.js';
 import { errorResponse } from './define.js';
 
 export const securityErrorResponses = [
@@ -41,4 +44,15 @@ export const securityErrorResponses = [
   errorResponse(renewDelegationTokenApi, (_request, _version, error) => ({ ...createRenewDelegationTokenResponse(), errorCode: error.code })),
   errorResponse(expireDelegationTokenApi, (_request, _version, error) => ({ ...createExpireDelegationTokenResponse(), errorCode: error.code })),
   errorResponse(describeDelegationTokenApi, (_request, _version, error) => ({ ...createDescribeDelegationTokenResponse(), errorCode: error.code })),
+  errorResponse(describeAclsApi, (_request, _version, error) => ({ ...createDescribeAclsResponse(), errorCode: error.code, errorMessage: error.message })),
+
+  // One result per creation, each with the error.
+  errorResponse(createAclsApi, (request, _version, error) => ({
+    ...createCreateAclsResponse(), results: request.creations.map(() => ({ errorCode: error.code, errorMessage: error.message })),
+  })),
+
+  // One result per filter, each with the error and no matching ACL.
+  errorResponse(deleteAclsApi, (request, _version, error) => ({
+    ...createDeleteAclsResponse(), filterResults: request.filters.map(() => ({ errorCode: error.code, errorMessage: error.message, matchingAcls: [] })),
+  })),
 ];

@@ -14,6 +14,8 @@ import type { Level } from 'pino';
 import { brokerConfigDefinition, ConfigError, topicConfigDefinition, type ConfigDefinition } from '../../config/index.js';
 import { ErrorCode } from '../../protocol/error-codes.js';
 import type { RequestContext } from '../handler.js';
+import { AclOperation, configResourceRefusal } from '../authorization.js';
+import { defaultApiError } from '../../protocol/api-error.js';
 import { ResourceType } from './resource-types.js';
 import { configValueProblem, topicConfigsProblem } from './config-validation.js';
 import { dynamicConfigs, reconfigurationProblem } from './dynamic-configs.js';
@@ -59,6 +61,8 @@ export interface AlterConfigsResult {
 }
 
 /** Applies (or with validateOnly, only checks) every resource's changes; one answer per resource, in order. */
+const REFUSALS: ReadonlySet<number> = new Set([ErrorCode.CLUSTER_AUTHORIZATION_FAILED, ErrorCode.TOPIC_AUTHORIZATION_FAILED, ErrorCode.GROUP_AUTHORIZATION_FAILED]);
+
 export async function alterConfigs(
   ctx: RequestContext,
   resources: readonly ResourceChanges[],
@@ -66,9 +70,12 @@ export async function alterConfigs(
   legacy: boolean,
 ): Promise<AlterConfigsResult[]> {
   const errors = await alterResources(ctx, resources, validateOnly, legacy);
-  return resources.map((r, i) => ({
+  const results = resources.map((r, i) => ({
     errorCode: errors[i]!.code, errorMessage: errors[i]!.message, resourceType: r.resourceType, resourceName: r.resourceName,
   }));
+  // As ControllerApis answers, the resources refused by the authorizer come before those it let through.
+  const refused = (r: AlterConfigsResult) => REFUSALS.has(r.errorCode);
+  return [...results.filter(refused), ...results.filter((r) => !refused(r))];
 }
 
 async function alterResources(
@@ -84,6 +91,8 @@ async function alterResources(
   }
   return Promise.all(resources.map(async (resource) => {
     if (seen.get(`${resource.resourceType}:${resource.resourceName}`)! > 1) return invalidRequest('Each resource must appear at most once.');
+    const refusal = configResourceRefusal(ctx, resource.resourceType, resource.resourceName, AclOperation.ALTER_CONFIGS);
+    if (refusal !== null) return defaultApiError(ErrorCode[refusal]);
     const names = resource.configs.map((c) => c.name);
     if (new Set(names).size !== names.length) return invalidRequest('Error due to duplicate config keys');
     const nullUpdates = resource.configs.filter((c) => c.value === null && (legacy || c.op !== OpType.DELETE)).map((c) => c.name);

@@ -18,7 +18,6 @@
  *   each of its partitions whatever the acks, and the response names each topic by the id it was asked by.
  */
 import { ErrorCode } from '../../protocol/error-codes.js';
-import { KafkaError } from '../../protocol/kafka-error.js';
 import { hasTransactionalBatch } from '../../protocol/records/batch.js';
 import {
   produceApi,
@@ -32,6 +31,7 @@ import { failed, type PartitionAppendOutcome } from '../../broker/produce-append
 import { produceAddsPartitionToTxn } from '../../broker/txn-partition-add.js';
 import { CloseConnection } from '../connection.js';
 import { defineHandler, NO_RESPONSE, type Handler } from '../handler.js';
+import { AclOperation, authorize, authorizedNames, refused, ResourceType } from '../authorization.js';
 
 /** Kafka's AdminUtils.ADMIN_CLIENT_ID: the one client allowed to write internal topics. */
 const ADMIN_CLIENT_ID = '__admin_client';
@@ -45,21 +45,25 @@ export const produceHandler: Handler = defineHandler<ProduceRequest, ProduceResp
 
   async handle(ctx, request, version) {
     const { replicaManager } = ctx.broker;
-    // Kafka refuses the whole request before anything else: a transactional batch needs a transactional id.
-    if (request.transactionalId === null && request.topicData.some((t) => t.partitionData.some((p) => isTransactionalPayload(p.records)))) {
-      throw new KafkaError('TRANSACTIONAL_ID_AUTHORIZATION_FAILED');
+    // Kafka refuses the whole request before anything else: a transactional batch needs a transactional id it may WRITE.
+    if (request.topicData.some((t) => t.partitionData.some((p) => isTransactionalPayload(p.records))) &&
+      (request.transactionalId === null || !authorize(ctx, AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, request.transactionalId))) {
+      throw refused('TRANSACTIONAL_ID_AUTHORIZATION_FAILED');
     }
     const internalTopicsAllowed = ctx.header.clientId === ADMIN_CLIENT_ID;
     const acksValid = VALID_ACKS.has(request.acks);
     const addToTransaction = produceAddsPartitionToTxn(version) ? { transactionalId: request.transactionalId } : undefined;
+    const names = request.topicData.map((topic) => (version >= 13 ? ctx.broker.topics.getById(topic.topicId)?.name : topic.name));
+    const writable = authorizedNames(ctx, AclOperation.WRITE, ResourceType.TOPIC, names.filter((name) => name !== undefined));
     const append = (topic: string | undefined, p: PartitionProduceData): Promise<PartitionAppendOutcome> => {
       if (topic === undefined) return Promise.resolve(failed(ErrorCode.UNKNOWN_TOPIC_ID));
+      if (!writable.has(topic)) return Promise.resolve(failed(ErrorCode.TOPIC_AUTHORIZATION_FAILED));
       if (!acksValid) return Promise.resolve(invalidAcks(replicaManager.partition(topic, p.index).ok));
       return replicaManager.appendRecords(topic, p.index, p.records, { apiVersion: version, internalTopicsAllowed, addToTransaction });
     };
     // Every append starts before the first await, so pipelined requests reach each log in arrival order.
-    const pending = request.topicData.map((topic) => {
-      const name = version >= 13 ? ctx.broker.topics.getById(topic.topicId)?.name : topic.name;
+    const pending = request.topicData.map((topic, i) => {
+      const name = names[i];
       return {
         name: topic.name,
         topicId: topic.topicId, // the zero id below v13 (not on the wire)

@@ -28,6 +28,7 @@ import { ZERO_UUID } from '../../protocol/io/reader.js';
 import { newFetchContext, TOPIC_ID_VERSION, type FetchTarget } from '../../broker/fetch-context.js';
 import { READ_COMMITTED, type PartitionRead } from '../../broker/fetch-reader.js';
 import { defineHandler, type Handler } from '../handler.js';
+import { AclOperation, authorize, ResourceType } from '../authorization.js';
 
 export const fetchHandler: Handler = defineHandler<FetchRequest, FetchResponse>({
   api: fetchApi,
@@ -41,6 +42,9 @@ export const fetchHandler: Handler = defineHandler<FetchRequest, FetchResponse>(
     const context = newFetchContext(request, version, replicaManager.fetchSessions);
     if (context.kind === 'error') return emptyResponse(context.errorCode, 0);
     const usesTopicIds = version >= TOPIC_ID_VERSION;
+    // READ on each topic, asked once per request (a long poll reads again without asking again).
+    const readable = new Map<string, boolean>();
+    const mayRead = (topic: string) => readable.get(topic) ?? readable.set(topic, authorize(ctx, AclOperation.READ, ResourceType.TOPIC, topic)).get(topic)!;
     const reads = await replicaManager.fetchRecords(context.targets, {
       maxWaitMs: request.maxWaitMs,
       minBytes: request.minBytes,
@@ -48,6 +52,7 @@ export const fetchHandler: Handler = defineHandler<FetchRequest, FetchResponse>(
       isolationLevel: request.isolationLevel,
       usesTopicIds,
       abandoned: ctx.connection.closed,
+      readable: mayRead,
     });
     const outcomes = reads.map((r) => ({
       errorCode: r.errorCode,

@@ -30,6 +30,7 @@ import {
 import { KafkaError } from '../../protocol/kafka-error.js';
 
 import { defineHandler, type Handler, type RequestContext } from '../handler.js';
+import { AclOperation, authorizedNames, ResourceType } from '../authorization.js';
 
 const LATEST_TIERED_TIMESTAMP = -5;
 const EARLIEST_PENDING_UPLOAD_TIMESTAMP = -6;
@@ -61,7 +62,12 @@ export const listOffsetsHandler: Handler = defineHandler<ListOffsetsRequest, Lis
     }
     const answered = new Set<string>();
     const response: ListOffsetsResponse = { throttleTimeMs: 0, topics: [] };
+    // Topics not authorized for DESCRIBE are answered after the others, as Kafka appends them.
+    const describable = authorizedNames(ctx, AclOperation.DESCRIBE, ResourceType.TOPIC, request.topics.map((t) => t.name));
+    const unauthorized = request.topics.filter((t) => !describable.has(t.name))
+      .map((t) => ({ name: t.name, partitions: t.partitions.map((p) => none(p.partitionIndex, ErrorCode.TOPIC_AUTHORIZATION_FAILED)) }));
     for (const topic of request.topics) {
+      if (!describable.has(topic.name)) continue;
       const partitions: ListOffsetsPartitionResponse[] = [];
       for (const p of topic.partitions) {
         const key = `${topic.name}\u0000${p.partitionIndex}`;
@@ -79,6 +85,7 @@ export const listOffsetsHandler: Handler = defineHandler<ListOffsetsRequest, Lis
       }
       response.topics.push({ name: topic.name, partitions });
     }
+    response.topics.push(...unauthorized);
     // The leader epoch is a v4+ field: older versions cannot carry it.
     if (version < LEADER_EPOCH_VERSION) for (const t of response.topics) for (const p of t.partitions) p.leaderEpoch = -1;
     return response;

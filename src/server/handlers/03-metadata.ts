@@ -10,7 +10,10 @@
  * the topic: UNKNOWN_TOPIC_OR_PARTITION with the zero id, so the client asks again. Versions:
  * - v0 / v1+: "all topics" is [] / null. v2+: cluster id. v4+: allow_auto_topic_creation. v7+: leader epoch.
  * - v8+: authorized operations when asked (no authorizer: every supported operation), else the schema default;
- *   cluster operations only in v8–v10.
+ *   cluster operations only in v8–v10 (0 without DESCRIBE on the cluster).
+ * Authorization (KafkaApis): a topic the client may not DESCRIBE is left out of "all topics", and a named one gets
+ * TOPIC_AUTHORIZATION_FAILED (by id: with its id and no name) after the others; a missing topic that would be
+ * auto-created needs CREATE on the cluster or the topic, else TOPIC_AUTHORIZATION_FAILED.
  * - v10+: topic ids. v12+: topics may be named by id (unknown id: UNKNOWN_TOPIC_ID); in v10–v11 an id or a
  *   null name is an invalid request, answered with INVALID_REQUEST on every requested topic.
  * - v13+: a top-level error code. Kafka sets it only in the answer to a request whose handling failed (the
@@ -25,11 +28,9 @@ import {
   type MetadataResponseTopic,
 } from '../../protocol/generated/metadata.js';
 import { ZERO_UUID } from '../../protocol/io/reader.js';
-import {
-  AUTHORIZED_OPERATIONS_OMITTED,
-  CLUSTER_AUTHORIZED_OPERATIONS,
-  TOPIC_AUTHORIZED_OPERATIONS,
-} from '../authorized-operations.js';
+import { AUTHORIZED_OPERATIONS_OMITTED } from '../authorized-operations.js';
+import { AclOperation, authorize, authorizeCluster, authorizedOperations, ResourceType } from '../authorization.js';
+import { CLUSTER_NAME } from '../../security/authorizer/acl.js';
 import { defineHandler, type Handler, type RequestContext } from '../handler.js';
 import type { TopicInfo } from '../../broker/topic-catalog.js';
 import { isInternalTopic, isValidTopicName } from '../../protocol/topic-names.js';
@@ -62,35 +63,47 @@ export const metadataHandler: Handler = defineHandler<MetadataRequest, MetadataR
 
     const leaderReachable = endpoint !== undefined;
     const allTopics = requested === null || (version === 0 && requested.length === 0);
+    const mayDescribe = (name: string) => authorize(ctx, AclOperation.DESCRIBE, ResourceType.TOPIC, name);
+    // The authorized topics' entries (which carry authorized operations), then those refused, as KafkaApis orders them.
+    const described: MetadataResponseTopic[] = [];
+    const refused: MetadataResponseTopic[] = [];
     if (allTopics) {
-      for (const topic of broker.topics.list()) response.topics.push(describeTopic(ctx, topic, leaderReachable, version));
+      // All topics: those the client may not describe are left out, unnamed.
+      for (const topic of broker.topics.list()) if (mayDescribe(topic.name)) described.push(describeTopic(ctx, topic, leaderReachable, version));
     } else {
       const ids = [...new Set(requested.map((t) => t.topicId).filter((id) => id !== ZERO_UUID))];
       if (ids.length > 0) {
+        for (const id of ids) if (broker.topics.getById(id) === undefined) response.topics.push(topicError(ErrorCode.UNKNOWN_TOPIC_ID, null, id, false));
         for (const id of ids) {
           const topic = broker.topics.getById(id);
-          response.topics.push(
-            topic === undefined ? topicError(ErrorCode.UNKNOWN_TOPIC_ID, null, id, false) : describeTopic(ctx, topic, leaderReachable, version),
-          );
+          if (topic === undefined) continue;
+          // Topic ids are not secret: a refused one is answered with its id and no name.
+          if (mayDescribe(topic.name)) described.push(describeTopic(ctx, topic, leaderReachable, version));
+          else refused.push(topicError(ErrorCode.TOPIC_AUTHORIZATION_FAILED, null, id, false));
         }
       } else {
-        const autoCreate = version < 4 || request.allowAutoTopicCreation;
+        const autoCreate = (version < 4 || request.allowAutoTopicCreation) && broker.config['auto.create.topics.enable'];
+        const mayCreate = (name: string) => authorizeCluster(ctx, AclOperation.CREATE) || authorize(ctx, AclOperation.CREATE, ResourceType.TOPIC, name);
+        const denied: MetadataResponseTopic[] = [];
         for (const name of new Set(requested.map((t) => t.name ?? ''))) {
-          response.topics.push(await describeByName(ctx, name, autoCreate, leaderReachable, version));
+          if (!mayDescribe(name)) denied.push(topicError(ErrorCode.TOPIC_AUTHORIZATION_FAILED, name, ZERO_UUID, false));
+          else if (autoCreate && broker.topics.get(name) === undefined && !mayCreate(name)) {
+            refused.push(topicError(ErrorCode.TOPIC_AUTHORIZATION_FAILED, name, ZERO_UUID, isInternalTopic(name)));
+          } else described.push(await describeByName(ctx, name, autoCreate, leaderReachable, version));
         }
+        refused.push(...denied);
       }
     }
 
     if (version >= 8) {
       if (version <= 10 && request.includeClusterAuthorizedOperations) {
-        response.clusterAuthorizedOperations = CLUSTER_AUTHORIZED_OPERATIONS;
+        response.clusterAuthorizedOperations = authorizeCluster(ctx, AclOperation.DESCRIBE) ? authorizedOperations(ctx, ResourceType.CLUSTER, CLUSTER_NAME) : 0;
       }
       if (request.includeTopicAuthorizedOperations) {
-        for (const topic of response.topics) {
-          if (topic.errorCode !== ErrorCode.UNKNOWN_TOPIC_ID) topic.topicAuthorizedOperations = TOPIC_AUTHORIZED_OPERATIONS;
-        }
+        for (const topic of described) topic.topicAuthorizedOperations = authorizedOperations(ctx, ResourceType.TOPIC, topic.name!);
       }
     }
+    response.topics.push(...described, ...refused);
     return response;
   },
 });
@@ -102,11 +115,11 @@ async function describeByName(
   leaderReachable: boolean,
   version: number,
 ): Promise<MetadataResponseTopic> {
-  const { topics, config } = ctx.broker;
+  const { topics } = ctx.broker;
   const known = topics.get(name);
   if (known !== undefined) return describeTopic(ctx, known, leaderReachable, version);
   if (!isValidTopicName(name)) return topicError(ErrorCode.INVALID_TOPIC_EXCEPTION, name, ZERO_UUID, isInternalTopic(name));
-  if (autoCreateAllowed && config['auto.create.topics.enable'] && topics.autoCreate !== undefined) {
+  if (autoCreateAllowed && topics.autoCreate !== undefined) {
     try {
       await topics.autoCreate(name);
     } catch (error) {

@@ -21,6 +21,7 @@ import {
   type OffsetCommitResponseTopic,
 } from '../../protocol/generated/offset-commit.js';
 import { defineHandler, type Handler } from '../handler.js';
+import { AclOperation, authorize, refused as refusedRequest, ResourceType } from '../authorization.js';
 
 export const offsetCommitHandler: Handler = defineHandler<OffsetCommitRequest, OffsetCommitResponse>({
   api: offsetCommitApi,
@@ -29,6 +30,7 @@ export const offsetCommitHandler: Handler = defineHandler<OffsetCommitRequest, O
 
   async handle(ctx, request, version) {
     const byId = version >= 10;
+    if (!authorize(ctx, AclOperation.READ, ResourceType.GROUP, request.groupId)) throw refusedRequest('GROUP_AUTHORIZATION_FAILED');
     const refused: OffsetCommitResponseTopic[] = [];
     const refuse = (topic: OffsetCommitRequest['topics'][number], partitions: readonly { partitionIndex: number }[], errorCode: number): void => {
       if (partitions.length === 0) return;
@@ -37,8 +39,17 @@ export const offsetCommitHandler: Handler = defineHandler<OffsetCommitRequest, O
     const known: OffsetCommitRequest['topics'] = [];
     for (const topic of request.topics) {
       const info = byId ? ctx.broker.topics.getById(topic.topicId) : ctx.broker.topics.get(topic.name);
+      if (info === undefined && byId) {
+        refuse(topic, topic.partitions, ErrorCode.UNKNOWN_TOPIC_ID);
+        continue;
+      }
+      // READ on the topic is asked before its existence (KafkaApis), so a refused client learns nothing of it.
+      if (!authorize(ctx, AclOperation.READ, ResourceType.TOPIC, info?.name ?? topic.name)) {
+        refuse(topic, topic.partitions, ErrorCode.TOPIC_AUTHORIZATION_FAILED);
+        continue;
+      }
       if (info === undefined) {
-        refuse(topic, topic.partitions, byId ? ErrorCode.UNKNOWN_TOPIC_ID : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+        refuse(topic, topic.partitions, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
         continue;
       }
       const ok = topic.partitions.filter((p) => p.partitionIndex >= 0 && p.partitionIndex < info.partitionCount);

@@ -25,7 +25,8 @@ import {
 } from '../../protocol/generated/offset-fetch.js';
 import type { TopicCatalog } from '../../broker/topic-catalog.js';
 import type { FetchedGroup, FetchingMember, GroupCoordinator } from '../../coordinator/group-coordinator.js';
-import { defineHandler, type Handler } from '../handler.js';
+import { defineHandler, type Handler, type RequestContext } from '../handler.js';
+import { AclOperation, authorize, refused, ResourceType } from '../authorization.js';
 
 export const offsetFetchHandler: Handler = defineHandler<OffsetFetchRequest, OffsetFetchResponse>({
   api: offsetFetchApi,
@@ -37,16 +38,21 @@ export const offsetFetchHandler: Handler = defineHandler<OffsetFetchRequest, Off
     if (version >= 8) {
       const results: OffsetFetchResponseGroup[] = [];
       for (const group of request.groups) {
+        if (!authorize(ctx, AclOperation.DESCRIBE, ResourceType.GROUP, group.groupId)) {
+          results.push({ groupId: group.groupId, errorCode: ErrorCode.GROUP_AUTHORIZATION_FAILED, topics: [] });
+          continue;
+        }
         const fetched =
           version >= 10
             ? await fetchByTopicIds(groups, ctx.broker.topics, group, request.requireStable)
             : await groups.fetchOffsets(group.groupId, group.topics, request.requireStable, fetchingMember(group, version));
-        results.push({ groupId: group.groupId, errorCode: fetched.errorCode, topics: fetched.topics });
+        results.push({ groupId: group.groupId, errorCode: fetched.errorCode, topics: describableTopics(ctx, group.topics === null, fetched.topics) });
       }
       return { throttleTimeMs: 0, topics: [], errorCode: ErrorCode.NONE, groups: results };
     }
+    if (!authorize(ctx, AclOperation.DESCRIBE, ResourceType.GROUP, request.groupId)) throw refused('GROUP_AUTHORIZATION_FAILED');
     const fetched = await groups.fetchOffsets(request.groupId, request.topics, version >= 7 && request.requireStable);
-    const topics = fetched.topics.map((t) => ({
+    const topics = describableTopics(ctx, request.topics === null, fetched.topics).map((t) => ({
       name: t.name,
       // v0–v1 carry no top-level error: a group error goes on every partition.
       partitions: t.partitions.map((p) => (version < 2 && fetched.errorCode !== ErrorCode.NONE ? { ...p, errorCode: fetched.errorCode } : p)),
@@ -58,6 +64,21 @@ export const offsetFetchHandler: Handler = defineHandler<OffsetFetchRequest, Off
 /** v9+: the member a consumer-protocol group checks (Kafka's validateOffsetFetch); before, none. */
 function fetchingMember(group: OffsetFetchRequestGroup, version: number): FetchingMember | undefined {
   return version >= 9 ? { memberId: group.memberId, memberEpoch: group.memberEpoch } : undefined;
+}
+
+/**
+ * The offsets a client may see: topics it may DESCRIBE. Asked for all, the others are left out; named, they are
+ * answered after the others with TOPIC_AUTHORIZATION_FAILED and no offset (KafkaApis; an unknown id, unnamed, stays).
+ */
+function describableTopics<P extends { committedOffset: bigint; committedLeaderEpoch: number; metadata: string | null; errorCode: number },
+  T extends { name: string; partitions: P[] }>(ctx: RequestContext, all: boolean, topics: T[]): T[] {
+  const allowed = (t: T) => t.name === '' || authorize(ctx, AclOperation.DESCRIBE, ResourceType.TOPIC, t.name);
+  const shown = topics.filter(allowed);
+  if (all || shown.length === topics.length) return shown;
+  const denied = topics.filter((t) => !allowed(t)).map((t) => ({
+    ...t, partitions: t.partitions.map((p) => ({ ...p, committedOffset: -1n, committedLeaderEpoch: -1, metadata: '', errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED })),
+  }));
+  return [...shown, ...denied];
 }
 
 /** v10+: one group's offsets with topics by id (KafkaApis' fetchOffsetsForGroup and fetchAllOffsetsForGroup). */

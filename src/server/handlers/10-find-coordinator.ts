@@ -18,6 +18,7 @@ import {
   type FindCoordinatorResponse,
 } from '../../protocol/generated/find-coordinator.js';
 import { defineHandler, type Handler, type RequestContext } from '../handler.js';
+import { AclOperation, authorize, refused, ResourceType } from '../authorization.js';
 
 const GROUP = 0;
 const TRANSACTION = 1;
@@ -41,12 +42,15 @@ export const findCoordinatorHandler: Handler = defineHandler<FindCoordinatorRequ
     if (version >= 4) {
       const coordinators: Coordinator[] = [];
       for (const key of request.coordinatorKeys) {
-        const answer = await coordinatorFor(ctx, keyType);
+        const answer = await coordinatorFor(ctx, keyType, key);
         coordinators.push({ key, ...answer, errorMessage: null });
       }
       return { throttleTimeMs: 0, errorCode: 0, errorMessage: null, nodeId: 0, host: '', port: 0, coordinators };
     }
-    const answer = await coordinatorFor(ctx, keyType);
+    const answer = await coordinatorFor(ctx, keyType, request.key);
+    // Below v4 Kafka answers an authorization failure with the request's error response.
+    if (answer.errorCode === ErrorCode.GROUP_AUTHORIZATION_FAILED) throw refused('GROUP_AUTHORIZATION_FAILED');
+    if (answer.errorCode === ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED) throw refused('TRANSACTIONAL_ID_AUTHORIZATION_FAILED');
     return {
       throttleTimeMs: 0,
       ...answer,
@@ -56,7 +60,12 @@ export const findCoordinatorHandler: Handler = defineHandler<FindCoordinatorRequ
   },
 });
 
-async function coordinatorFor(ctx: RequestContext, keyType: number): Promise<Answer> {
+async function coordinatorFor(ctx: RequestContext, keyType: number, key: string): Promise<Answer> {
+  // DESCRIBE on the group or transactional id, before anything else (KafkaApis.getCoordinator).
+  if (keyType === GROUP && !authorize(ctx, AclOperation.DESCRIBE, ResourceType.GROUP, key)) return { errorCode: ErrorCode.GROUP_AUTHORIZATION_FAILED, ...NO_NODE };
+  if (keyType === TRANSACTION && !authorize(ctx, AclOperation.DESCRIBE, ResourceType.TRANSACTIONAL_ID, key)) {
+    return { errorCode: ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, ...NO_NODE };
+  }
   if (keyType !== GROUP && keyType !== TRANSACTION) return { errorCode: ErrorCode.INVALID_REQUEST, ...NO_NODE };
   const endpoint = ctx.broker.advertised.get(ctx.connection.listenerName);
   if (endpoint === undefined) return { errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, ...NO_NODE };

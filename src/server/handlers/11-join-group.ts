@@ -14,6 +14,7 @@
 import { joinGroupApi, type JoinGroupRequest, type JoinGroupResponse } from '../../protocol/generated/join-group.js';
 import { memberContextOf } from '../../coordinator/request-context.js';
 import { defineHandler, type Handler } from '../handler.js';
+import { AclOperation, authorize, refused, ResourceType } from '../authorization.js';
 
 export const joinGroupHandler: Handler = defineHandler<JoinGroupRequest, JoinGroupResponse>({
   api: joinGroupApi,
@@ -21,6 +22,7 @@ export const joinGroupHandler: Handler = defineHandler<JoinGroupRequest, JoinGro
   maxVersion: 9,
 
   async handle(ctx, request, version) {
+    if (!authorize(ctx, AclOperation.READ, ResourceType.GROUP, request.groupId)) throw refused('GROUP_AUTHORIZATION_FAILED');
     const joinRequest = version === 0 ? { ...request, rebalanceTimeoutMs: request.sessionTimeoutMs } : request;
     const response = await ctx.broker.groups.joinGroup(memberContextOf(ctx, version), joinRequest);
     if (version < 7 && response.protocolName === null) return { ...response, protocolName: '' };

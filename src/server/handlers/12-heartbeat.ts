@@ -6,6 +6,7 @@
  */
 import { heartbeatApi, type HeartbeatRequest, type HeartbeatResponse } from '../../protocol/generated/heartbeat.js';
 import { defineHandler, type Handler } from '../handler.js';
+import { AclOperation, authorize, refused, ResourceType } from '../authorization.js';
 
 export const heartbeatHandler: Handler = defineHandler<HeartbeatRequest, HeartbeatResponse>({
   api: heartbeatApi,
@@ -13,6 +14,7 @@ export const heartbeatHandler: Handler = defineHandler<HeartbeatRequest, Heartbe
   maxVersion: 4,
 
   handle(ctx, request) {
+    if (!authorize(ctx, AclOperation.READ, ResourceType.GROUP, request.groupId)) throw refused('GROUP_AUTHORIZATION_FAILED');
     return ctx.broker.groups.heartbeat(request);
   },
 });

@@ -10,6 +10,7 @@
 import { ErrorCode } from '../../protocol/error-codes.js';
 import { leaveGroupApi, type LeaveGroupRequest, type LeaveGroupResponse } from '../../protocol/generated/leave-group.js';
 import { defineHandler, type Handler } from '../handler.js';
+import { AclOperation, authorize, refused, ResourceType } from '../authorization.js';
 
 export const leaveGroupHandler: Handler = defineHandler<LeaveGroupRequest, LeaveGroupResponse>({
   api: leaveGroupApi,
@@ -17,6 +18,7 @@ export const leaveGroupHandler: Handler = defineHandler<LeaveGroupRequest, Leave
   maxVersion: 5,
 
   async handle(ctx, request, version) {
+    if (!authorize(ctx, AclOperation.READ, ResourceType.GROUP, request.groupId)) throw refused('GROUP_AUTHORIZATION_FAILED');
     const members = version < 3 ? [{ memberId: request.memberId, groupInstanceId: null, reason: null }] : request.members;
     const result = await ctx.broker.groups.leaveGroup(request.groupId, members);
     if (version >= 3) return { throttleTimeMs: 0, errorCode: result.errorCode, members: result.members };

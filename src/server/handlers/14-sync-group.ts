@@ -9,6 +9,7 @@
  */
 import { syncGroupApi, type SyncGroupRequest, type SyncGroupResponse } from '../../protocol/generated/sync-group.js';
 import { defineHandler, type Handler } from '../handler.js';
+import { AclOperation, authorize, refused, ResourceType } from '../authorization.js';
 
 export const syncGroupHandler: Handler = defineHandler<SyncGroupRequest, SyncGroupResponse>({
   api: syncGroupApi,
@@ -16,6 +17,7 @@ export const syncGroupHandler: Handler = defineHandler<SyncGroupRequest, SyncGro
   maxVersion: 5,
 
   handle(ctx, request) {
+    if (!authorize(ctx, AclOperation.READ, ResourceType.GROUP, request.groupId)) throw refused('GROUP_AUTHORIZATION_FAILED');
     return ctx.broker.groups.syncGroup(request);
   },
 });

@@ -15,8 +15,9 @@ import {
   type DescribeGroupsRequest,
   type DescribeGroupsResponse,
 } from '../../protocol/generated/describe-groups.js';
-import { AUTHORIZED_OPERATIONS_OMITTED, GROUP_AUTHORIZED_OPERATIONS } from '../authorized-operations.js';
+import { AUTHORIZED_OPERATIONS_OMITTED } from '../authorized-operations.js';
 import { defineHandler, type Handler } from '../handler.js';
+import { AclOperation, authorizedNames, authorizedOperations, ResourceType } from '../authorization.js';
 
 const GROUP_ID_NOT_FOUND_VERSION = 6;
 
@@ -26,9 +27,17 @@ export const describeGroupsHandler: Handler = defineHandler<DescribeGroupsReques
   maxVersion: 6,
 
   handle(ctx, request, version) {
-    const operations = version >= 3 && request.includeAuthorizedOperations ? GROUP_AUTHORIZED_OPERATIONS : AUTHORIZED_OPERATIONS_OMITTED;
-    const groups = ctx.broker.groups.describeGroups(request.groups).map((g) => ({ ...forVersion(g, version), authorizedOperations: operations }));
-    return { throttleTimeMs: 0, groups };
+    // Groups the client may not DESCRIBE come first, GROUP_AUTHORIZATION_FAILED (Kafka's DescribeGroupsResponse.groupError).
+    const describable = authorizedNames(ctx, AclOperation.DESCRIBE, ResourceType.GROUP, request.groups);
+    const refused = request.groups.filter((g) => !describable.has(g)).map((groupId) => ({
+      groupId, errorCode: ErrorCode.GROUP_AUTHORIZATION_FAILED, errorMessage: null, groupState: '', protocolType: '', protocolData: '', members: [],
+      authorizedOperations: AUTHORIZED_OPERATIONS_OMITTED,
+    }));
+    const withOperations = version >= 3 && request.includeAuthorizedOperations;
+    const groups = ctx.broker.groups.describeGroups(request.groups.filter((g) => describable.has(g))).map((g) => ({
+      ...forVersion(g, version), authorizedOperations: withOperations ? authorizedOperations(ctx, ResourceType.GROUP, g.groupId) : AUTHORIZED_OPERATIONS_OMITTED,
+    }));
+    return { throttleTimeMs: 0, groups: [...refused, ...groups] };
   },
 });
 

@@ -6,6 +6,7 @@
  */
 import { listGroupsApi, type ListGroupsRequest, type ListGroupsResponse } from '../../protocol/generated/list-groups.js';
 import { defineHandler, type Handler } from '../handler.js';
+import { AclOperation, authorize, authorizeCluster, ResourceType } from '../authorization.js';
 
 export const listGroupsHandler: Handler = defineHandler<ListGroupsRequest, ListGroupsResponse>({
   api: listGroupsApi,
@@ -14,6 +15,9 @@ export const listGroupsHandler: Handler = defineHandler<ListGroupsRequest, ListG
 
   handle(ctx, request, version) {
     const result = ctx.broker.groups.listGroups(version >= 4 ? request.statesFilter : [], version >= 5 ? request.typesFilter : []);
-    return { throttleTimeMs: 0, errorCode: result.errorCode, groups: result.groups };
+    // DESCRIBE on the cluster lists every group; otherwise those the client may DESCRIBE.
+    const groups = authorizeCluster(ctx, AclOperation.DESCRIBE) ? result.groups
+      : result.groups.filter((g) => authorize(ctx, AclOperation.DESCRIBE, ResourceType.GROUP, g.groupId));
+    return { throttleTimeMs: 0, errorCode: result.errorCode, groups };
   },
 });

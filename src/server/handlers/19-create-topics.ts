@@ -29,6 +29,7 @@ import { apiErrorOf } from '../../protocol/kafka-error.js';
 import { manualAssignmentProblem } from '../admin/replica-assignment.js';
 import { CLUSTER_METADATA_TOPIC, collidingTopic, invalidTopicNameMessage } from '../../protocol/topic-names.js';
 import { defineHandler, type Handler, type RequestContext } from '../handler.js';
+import { AclOperation, authorize, authorizeCluster, ResourceType } from '../authorization.js';
 
 /** What a valid topic becomes. */
 interface TopicPlan {
@@ -46,19 +47,22 @@ export const createTopicsHandler: Handler = defineHandler<CreateTopicsRequest, C
     const counts = new Map<string, number>();
     for (const topic of request.topics) counts.set(topic.name, (counts.get(topic.name) ?? 0) + 1);
     const existing = ctx.broker.store.topics().map((t) => t.name);
+    // CREATE on the cluster, else on each topic; DESCRIBE_CONFIGS on a topic to see its configs (ControllerApis).
+    const mayCreate = authorizeCluster(ctx, AclOperation.CREATE) ? () => true : (name: string) => authorize(ctx, AclOperation.CREATE, ResourceType.TOPIC, name);
+    const mayDescribeConfigs = (name: string) => authorize(ctx, AclOperation.DESCRIBE_CONFIGS, ResourceType.TOPIC, name);
 
     const pending: Promise<CreatableTopicResult>[] = [];
     for (const topic of request.topics) {
-      if (counts.get(topic.name) !== 1 || topic.name === CLUSTER_METADATA_TOPIC) continue;
+      if (counts.get(topic.name) !== 1 || topic.name === CLUSTER_METADATA_TOPIC || !mayCreate(topic.name)) continue;
       const checked = planTopic(ctx, topic, existing);
       if ('code' in checked) {
         pending.push(Promise.resolve(failure(topic.name, checked)));
       } else if (request.validateOnly) {
-        pending.push(Promise.resolve(success(ctx, topic.name, randomUuid(), checked, version)));
+        pending.push(Promise.resolve(success(ctx, topic.name, randomUuid(), checked, version, mayDescribeConfigs(topic.name))));
       } else {
         pending.push(
           ctx.broker.store.createTopic(topic.name, checked.partitions, checked.configs).then(
-            (created) => success(ctx, topic.name, created.topicId, checked, version),
+            (created) => success(ctx, topic.name, created.topicId, checked, version, mayDescribeConfigs(topic.name)),
             (error: unknown) => failure(topic.name, creationError(topic.name, error)),
           ),
         );
@@ -68,11 +72,13 @@ export const createTopicsHandler: Handler = defineHandler<CreateTopicsRequest, C
     for (const [name, count] of counts) {
       if (count > 1) topics.push(failure(name, { code: ErrorCode.INVALID_REQUEST, message: 'Duplicate topic name.' }));
     }
-    if (counts.get(CLUSTER_METADATA_TOPIC) === 1) {
-      topics.push(failure(CLUSTER_METADATA_TOPIC, {
-        code: ErrorCode.INVALID_REQUEST,
-        message: `Creation of internal topic ${CLUSTER_METADATA_TOPIC} is prohibited.`,
-      }));
+    for (const [name, count] of counts) {
+      if (count !== 1) continue;
+      if (name === CLUSTER_METADATA_TOPIC) {
+        topics.push(failure(name, { code: ErrorCode.INVALID_REQUEST, message: `Creation of internal topic ${CLUSTER_METADATA_TOPIC} is prohibited.` }));
+      } else if (!mayCreate(name)) {
+        topics.push(failure(name, { code: ErrorCode.TOPIC_AUTHORIZATION_FAILED, message: 'Authorization failed.' }));
+      }
     }
     return { throttleTimeMs: 0, topics };
   },
@@ -160,8 +166,8 @@ function failure(name: string, error: ApiError): CreatableTopicResult {
   };
 }
 
-function success(ctx: RequestContext, name: string, topicId: string, plan: TopicPlan, version: number): CreatableTopicResult {
-  const configs = version < 5 ? [] : new ConfigDescriber(ctx.broker.config, dynamicConfigs(ctx.broker)).topicEntries(plan.configs).map((entry) => ({
+function success(ctx: RequestContext, name: string, topicId: string, plan: TopicPlan, version: number, configsDescribable: boolean): CreatableTopicResult {
+  const configs = version < 5 || !configsDescribable ? [] : new ConfigDescriber(ctx.broker.config, dynamicConfigs(ctx.broker)).topicEntries(plan.configs).map((entry) => ({
     // Kafka answers a topic's own settings here as they were given (" 1000 "), not parsed.
     name: entry.name,
     value: entry.sensitive ? null : entry.source === ConfigSourceId.DYNAMIC_TOPIC_CONFIG ? plan.configs[entry.name] ?? entry.value : entry.value,
@@ -169,7 +175,8 @@ function success(ctx: RequestContext, name: string, topicId: string, plan: Topic
     configSource: entry.source, isSensitive: entry.sensitive,
   }));
   return {
-    name, topicId, errorCode: ErrorCode.NONE, errorMessage: null, topicConfigErrorCode: ErrorCode.NONE,
+    name, topicId, errorCode: ErrorCode.NONE, errorMessage: null,
+    topicConfigErrorCode: configsDescribable ? ErrorCode.NONE : ErrorCode.TOPIC_AUTHORIZATION_FAILED,
     numPartitions: plan.partitions, replicationFactor: plan.replicationFactor, configs,
   };
 }

@@ -20,6 +20,7 @@ import { ZERO_UUID } from '../../protocol/io/reader.js';
 import { defaultApiError, type ApiError } from '../../protocol/api-error.js';
 import { apiErrorOf } from '../../protocol/kafka-error.js';
 import { defineHandler, type Handler } from '../handler.js';
+import { AclOperation, authorize, authorizeCluster, ResourceType } from '../authorization.js';
 
 export const deleteTopicsHandler: Handler = defineHandler<DeleteTopicsRequest, DeleteTopicsResponse>({
   api: deleteTopicsApi,
@@ -58,21 +59,29 @@ export const deleteTopicsHandler: Handler = defineHandler<DeleteTopicsRequest, D
     for (const [id, count] of idCounts) if (count > 1) result(null, id, { code: ErrorCode.INVALID_REQUEST, message: 'Duplicate topic id.' });
 
     // Resolve ids to names; a name that maps to an id also given is a duplicate.
+    // DESCRIBE on a topic, asked before its existence (a refused id keeps its name hidden), then DELETE (on the cluster: all).
+    const mayDelete = authorizeCluster(ctx, AclOperation.DELETE) ? () => true : (name: string) => authorize(ctx, AclOperation.DELETE, ResourceType.TOPIC, name);
     const toDelete = new Map<string, string>(); // id → name
     for (const [id, count] of idCounts) {
       if (count > 1) continue;
       const topic = store.topicById(id);
       if (topic === undefined) result(null, id, defaultApiError(ErrorCode.UNKNOWN_TOPIC_ID));
+      else if (!authorize(ctx, AclOperation.DESCRIBE, ResourceType.TOPIC, topic.name)) result(null, id, defaultApiError(ErrorCode.TOPIC_AUTHORIZATION_FAILED));
+      else if (!mayDelete(topic.name)) result(topic.name, id, defaultApiError(ErrorCode.TOPIC_AUTHORIZATION_FAILED));
       else toDelete.set(id, topic.name);
     }
     for (const [name, count] of nameCounts) {
       if (count > 1) continue;
       const topic = store.topic(name);
-      if (topic === undefined) {
+      if (!authorize(ctx, AclOperation.DESCRIBE, ResourceType.TOPIC, name)) {
+        result(name, ZERO_UUID, defaultApiError(ErrorCode.TOPIC_AUTHORIZATION_FAILED));
+      } else if (topic === undefined) {
         result(name, ZERO_UUID, defaultApiError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION));
       } else if (toDelete.has(topic.topicId)) {
         toDelete.delete(topic.topicId);
         result(name, topic.topicId, { code: ErrorCode.INVALID_REQUEST, message: 'The provided topic name maps to an ID that was already supplied.' });
+      } else if (!mayDelete(name)) {
+        result(name, ZERO_UUID, defaultApiError(ErrorCode.TOPIC_AUTHORIZATION_FAILED));
       } else {
         toDelete.set(topic.topicId, name);
       }

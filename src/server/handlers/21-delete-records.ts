@@ -15,6 +15,7 @@ import {
 } from '../../protocol/generated/delete-records.js';
 import { errorCodeOf } from '../../protocol/kafka-error.js';
 import { defineHandler, type Handler, type RequestContext } from '../handler.js';
+import { AclOperation, authorize, ResourceType } from '../authorization.js';
 
 /** "Up to the high watermark". */
 const HIGH_WATERMARK = -1n;
@@ -36,6 +37,8 @@ export const deleteRecordsHandler: Handler = defineHandler<DeleteRecordsRequest,
 
 async function deletePartition(ctx: RequestContext, topic: string, partitionIndex: number, offset: bigint): Promise<DeleteRecordsPartitionResult> {
   const failed = (errorCode: number): DeleteRecordsPartitionResult => ({ partitionIndex, lowWatermark: UNKNOWN_LOW_WATERMARK, errorCode });
+  // DELETE on the topic, asked before its existence (KafkaApis).
+  if (!authorize(ctx, AclOperation.DELETE, ResourceType.TOPIC, topic)) return failed(ErrorCode.TOPIC_AUTHORIZATION_FAILED);
   const log = ctx.broker.store.log(topic, partitionIndex);
   if (log === undefined) return failed(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
   if (!log.config.deleteEnabled) return failed(ErrorCode.POLICY_VIOLATION);

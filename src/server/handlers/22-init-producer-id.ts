@@ -14,6 +14,7 @@ import { ErrorCode } from '../../protocol/error-codes.js';
 import { createInitProducerIdResponse, initProducerIdApi, type InitProducerIdRequest, type InitProducerIdResponse } from '../../protocol/generated/init-producer-id.js';
 import { fencedForVersion } from '../../coordinator/txn/version-errors.js';
 import { defineHandler, type Handler } from '../handler.js';
+import { AclOperation, authorize, authorizeByResourceType, authorizeCluster, refused, ResourceType } from '../authorization.js';
 
 export const initProducerIdHandler: Handler = defineHandler<InitProducerIdRequest, InitProducerIdResponse>({
   api: initProducerIdApi,
@@ -21,6 +22,12 @@ export const initProducerIdHandler: Handler = defineHandler<InitProducerIdReques
   maxVersion: 5,
 
   async handle(ctx, request, version) {
+    // A transactional producer needs WRITE on its id; an idempotent one IDEMPOTENT_WRITE on the cluster or WRITE on some topic.
+    if (request.transactionalId !== null) {
+      if (!authorize(ctx, AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, request.transactionalId)) throw refused('TRANSACTIONAL_ID_AUTHORIZATION_FAILED');
+    } else if (!authorizeCluster(ctx, AclOperation.IDEMPOTENT_WRITE) && !authorizeByResourceType(ctx, AclOperation.WRITE, ResourceType.TOPIC)) {
+      throw refused('CLUSTER_AUTHORIZATION_FAILED');
+    }
     const producerId = Number(request.producerId);
     const epoch = request.producerEpoch;
     const fail = (errorCode: number): InitProducerIdResponse => ({ ...createInitProducerIdResponse(), errorCode });

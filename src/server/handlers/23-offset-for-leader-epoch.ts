@@ -17,6 +17,7 @@ import {
 import { leaderEpochError } from '../../broker/leader-epoch.js';
 import { endOffsetForEpoch } from '../../broker/partition-epochs.js';
 import { defineHandler, type Handler } from '../handler.js';
+import { AclOperation, authorize, authorizeCluster, ResourceType } from '../authorization.js';
 
 export const offsetForLeaderEpochHandler: Handler = defineHandler<OffsetForLeaderEpochRequest, OffsetForLeaderEpochResponse>({
   api: offsetForLeaderEpochApi,
@@ -25,9 +26,13 @@ export const offsetForLeaderEpochHandler: Handler = defineHandler<OffsetForLeade
 
   handle(ctx, request) {
     const { replicaManager } = ctx.broker;
+    // CLUSTER_ACTION (a follower) sees every topic; a client DESCRIBE on each, the refused ones answered last.
+    const allowed = authorizeCluster(ctx, AclOperation.CLUSTER_ACTION) ? () => true : (name: string) => authorize(ctx, AclOperation.DESCRIBE, ResourceType.TOPIC, name);
+    const refused = request.topics.filter((t) => !allowed(t.topic))
+      .map((t) => ({ topic: t.topic, partitions: t.partitions.map((p) => undefinedEpoch(p.partition, ErrorCode.TOPIC_AUTHORIZATION_FAILED)) }));
     return {
       throttleTimeMs: 0,
-      topics: request.topics.map((topic) => ({
+      topics: [...request.topics.filter((t) => allowed(t.topic)).map((topic) => ({
         topic: topic.topic,
         partitions: topic.partitions.map((p): EpochEndOffset => {
           const found = replicaManager.partition(topic.topic, p.partition);
@@ -37,7 +42,7 @@ export const offsetForLeaderEpochHandler: Handler = defineHandler<OffsetForLeade
           const end = endOffsetForEpoch(found.log, p.leaderEpoch);
           return { errorCode: ErrorCode.NONE, partition: p.partition, leaderEpoch: end.epoch, endOffset: BigInt(end.startOffset) };
         }),
-      })),
+      })), ...refused],
     };
   },
 });

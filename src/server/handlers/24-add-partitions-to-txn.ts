@@ -19,6 +19,7 @@ import {
 } from '../../protocol/generated/add-partitions-to-txn.js';
 import { fencedForVersion } from '../../coordinator/txn/version-errors.js';
 import { defineHandler, type Handler, type RequestContext } from '../handler.js';
+import { AclOperation, authorize, authorizeCluster, clusterAuthorizationError, ResourceType } from '../authorization.js';
 
 interface TxnToAdd {
   transactionalId: string;
@@ -35,6 +36,8 @@ export const addPartitionsToTxnHandler: Handler = defineHandler<AddPartitionsToT
 
   async handle(ctx, request, version) {
     const response: AddPartitionsToTxnResponse = { throttleTimeMs: 0, errorCode: ErrorCode.NONE, resultsByTransaction: [], resultsByTopicV3AndBelow: [] };
+    // v4+ comes from a broker: CLUSTER_ACTION; a client's v0-v3 needs WRITE on its transactional id and its topics.
+    if (version >= 4 && !authorizeCluster(ctx, AclOperation.CLUSTER_ACTION)) throw clusterAuthorizationError(ctx, AclOperation.CLUSTER_ACTION);
     if (version < 4) {
       const txn = {
         transactionalId: request.v3AndBelowTransactionalId,
@@ -57,10 +60,14 @@ export const addPartitionsToTxnHandler: Handler = defineHandler<AddPartitionsToT
 
 async function addTransaction(ctx: RequestContext, txn: TxnToAdd, version: number): Promise<AddPartitionsToTxnTopicResult[]> {
   const coordinator = ctx.broker.transactions;
+  const clientRequest = version < 4;
+  const txnAllowed = !clientRequest || authorize(ctx, AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, txn.transactionalId);
+  const unwritable = new Set<string>();
   const missing = new Set<string>();
   const wanted = new Map<string, number[]>();
   for (const topic of txn.topics) {
     const info = ctx.broker.topics.get(topic.name);
+    if (clientRequest && !authorize(ctx, AclOperation.WRITE, ResourceType.TOPIC, topic.name)) unwritable.add(topic.name);
     for (const p of topic.partitions) {
       if (info === undefined || p < 0 || p >= info.partitionCount) missing.add(`${topic.name}:${p}`);
     }
@@ -71,8 +78,10 @@ async function addTransaction(ctx: RequestContext, txn: TxnToAdd, version: numbe
       name,
       resultsByPartition: partitions.map((partitionIndex) => ({ partitionIndex, partitionErrorCode: errorFor(name, partitionIndex) })),
     }));
-  if (missing.size > 0) {
-    return answer((t, p) => (missing.has(`${t}:${p}`) ? ErrorCode.UNKNOWN_TOPIC_OR_PARTITION : ErrorCode.OPERATION_NOT_ATTEMPTED));
+  if (!txnAllowed) return answer(() => ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+  if (missing.size > 0 || unwritable.size > 0) {
+    return answer((t, p) => (unwritable.has(t) ? ErrorCode.TOPIC_AUTHORIZATION_FAILED
+      : missing.has(`${t}:${p}`) ? ErrorCode.UNKNOWN_TOPIC_OR_PARTITION : ErrorCode.OPERATION_NOT_ATTEMPTED));
   }
   if (txn.verifyOnly) {
     return answer((t, p) => coordinator.verifyPartition(txn.transactionalId, txn.producerId, txn.producerEpoch, t, p));

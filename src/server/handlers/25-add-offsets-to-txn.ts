@@ -10,6 +10,7 @@ import { ErrorCode } from '../../protocol/error-codes.js';
 import { addOffsetsToTxnApi, type AddOffsetsToTxnRequest, type AddOffsetsToTxnResponse } from '../../protocol/generated/add-offsets-to-txn.js';
 import { fencedForVersion } from '../../coordinator/txn/version-errors.js';
 import { defineHandler, type Handler } from '../handler.js';
+import { AclOperation, authorize, ResourceType } from '../authorization.js';
 
 export const addOffsetsToTxnHandler: Handler = defineHandler<AddOffsetsToTxnRequest, AddOffsetsToTxnResponse>({
   api: addOffsetsToTxnApi,
@@ -18,6 +19,10 @@ export const addOffsetsToTxnHandler: Handler = defineHandler<AddOffsetsToTxnRequ
 
   async handle(ctx, request, version) {
     const { groups, transactions } = ctx.broker;
+    if (!authorize(ctx, AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, request.transactionalId)) {
+      return { throttleTimeMs: 0, errorCode: ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED };
+    }
+    if (!authorize(ctx, AclOperation.READ, ResourceType.GROUP, request.groupId)) return { throttleTimeMs: 0, errorCode: ErrorCode.GROUP_AUTHORIZATION_FAILED };
     try {
       await groups.ensureTopic();
     } catch {

@@ -14,6 +14,7 @@
 import { endTxnApi, type EndTxnRequest, type EndTxnResponse } from '../../protocol/generated/end-txn.js';
 import { fencedForVersion } from '../../coordinator/txn/version-errors.js';
 import { defineHandler, type Handler } from '../handler.js';
+import { AclOperation, authorize, refused, ResourceType } from '../authorization.js';
 
 /** Kafka's TransactionVersion.transactionVersionForEndTxn: v5+ speaks transaction version 2. */
 const clientTransactionVersion = (version: number): number => (version > 4 ? 2 : 0);
@@ -24,6 +25,7 @@ export const endTxnHandler: Handler = defineHandler<EndTxnRequest, EndTxnRespons
   maxVersion: 5,
 
   async handle(ctx, request, version) {
+    if (!authorize(ctx, AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, request.transactionalId)) throw refused('TRANSACTIONAL_ID_AUTHORIZATION_FAILED');
     const result = await ctx.broker.transactions.endTxn(
       request.transactionalId,
       Number(request.producerId),

@@ -25,6 +25,7 @@ import {
 } from '../../protocol/generated/txn-offset-commit.js';
 import { fencedForVersion } from '../../coordinator/txn/version-errors.js';
 import { defineHandler, type Handler } from '../handler.js';
+import { AclOperation, authorize, refused, ResourceType } from '../authorization.js';
 
 /** Kafka's txnOffsetCommitRequestVersionToTransactionSupportedOperation: v5+ adds the partition, v4 takes the coordinator's errors as they are. */
 const ADDS_PARTITION_FROM_VERSION = 5;
@@ -48,6 +49,8 @@ export const txnOffsetCommitHandler: Handler = defineHandler<TxnOffsetCommitRequ
       throttleTimeMs: 0,
       topics: request.topics.map((t) => ({ name: t.name, partitions: t.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode })) })),
     });
+    if (!authorize(ctx, AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, request.transactionalId)) throw refused('TRANSACTIONAL_ID_AUTHORIZATION_FAILED');
+    if (!authorize(ctx, AclOperation.READ, ResourceType.GROUP, request.groupId)) throw refused('GROUP_AUTHORIZATION_FAILED');
     if (request.groupId === '') return failAll(ErrorCode.INVALID_GROUP_ID);
     const offsetsPartition = groups.partitionFor(request.groupId);
     const producerId = Number(request.producerId);
@@ -61,6 +64,10 @@ export const txnOffsetCommitHandler: Handler = defineHandler<TxnOffsetCommitRequ
     const unknown: TxnOffsetCommitResponseTopic[] = [];
     const known: TxnOffsetCommitRequest['topics'] = [];
     for (const topic of request.topics) {
+      if (!authorize(ctx, AclOperation.READ, ResourceType.TOPIC, topic.name)) {
+        unknown.push({ name: topic.name, partitions: topic.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED })) });
+        continue;
+      }
       const info = ctx.broker.topics.get(topic.name);
       const ok = topic.partitions.filter((p) => info !== undefined && p.partitionIndex >= 0 && p.partitionIndex < info.partitionCount);
       const bad = topic.partitions.filter((p) => !ok.includes(p));

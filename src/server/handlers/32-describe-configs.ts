@@ -12,7 +12,7 @@
  * configuration_keys narrows the answer. Versions: v1+ synonyms when asked; v3+ type and documentation
  * (when asked).
  */
-import { ErrorCode } from '../../protocol/error-codes.js';
+import { ErrorCode, errorInfo } from '../../protocol/error-codes.js';
 import {
   describeConfigsApi,
   type DescribeConfigsRequest,
@@ -28,6 +28,7 @@ import { resourceConfigs } from '../admin/resource-configs.js';
 import { invalidTopicNameMessage } from '../../protocol/topic-names.js';
 import { ROOT_LOGGER } from '../admin/alter-configs.js';
 import { defineHandler, type Handler, type RequestContext } from '../handler.js';
+import { AclOperation, configResourceRefusal } from '../authorization.js';
 
 /** Kafka's "unknown" ConfigType id. */
 const UNKNOWN_TYPE = 0;
@@ -38,7 +39,15 @@ export const describeConfigsHandler: Handler = defineHandler<DescribeConfigsRequ
   maxVersion: 4,
 
   handle(ctx, request) {
-    const results = request.resources.map((resource): DescribeConfigsResult => {
+    // Resources the client may not DESCRIBE_CONFIGS are answered after the others, with the error's own message.
+    const refusals = request.resources.map((r) => configResourceRefusal(ctx, r.resourceType, r.resourceName, AclOperation.DESCRIBE_CONFIGS));
+    const refused = request.resources.flatMap((resource, i) => {
+      const refusal = refusals[i];
+      if (refusal === null || refusal === undefined) return [];
+      const code = ErrorCode[refusal];
+      return [{ resourceType: resource.resourceType, resourceName: resource.resourceName, errorCode: code, errorMessage: errorInfo(code).message, configs: [] }];
+    });
+    const results = request.resources.filter((_, i) => refusals[i] === null).map((resource): DescribeConfigsResult => {
       const answer = describe(ctx, resource);
       const base = { resourceType: resource.resourceType, resourceName: resource.resourceName };
       // Kafka leaves the message at the schema's default, "", when it sets none.
@@ -52,7 +61,7 @@ export const describeConfigsHandler: Handler = defineHandler<DescribeConfigsRequ
         configs: entries.map((entry) => toWire(entry, request.includeSynonyms, request.includeDocumentation)),
       };
     });
-    return { throttleTimeMs: 0, results };
+    return { throttleTimeMs: 0, results: [...results, ...refused] };
   },
 });
 

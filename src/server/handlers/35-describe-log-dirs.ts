@@ -17,6 +17,7 @@ import {
 } from '../../protocol/generated/describe-log-dirs.js';
 import { isCordoned, servedLogDir } from '../admin/log-dir.js';
 import { defineHandler, type Handler } from '../handler.js';
+import { AclOperation, authorizeCluster } from '../authorization.js';
 
 const UNKNOWN_BYTES = -1n;
 
@@ -27,6 +28,8 @@ export const describeLogDirsHandler: Handler = defineHandler<DescribeLogDirsRequ
 
   handle(ctx, request) {
     const { store, config } = ctx.broker;
+    // Without DESCRIBE on the cluster: no log dir, CLUSTER_AUTHORIZATION_FAILED at the top (KafkaApis).
+    if (!authorizeCluster(ctx, AclOperation.DESCRIBE)) return { throttleTimeMs: 0, errorCode: ErrorCode.CLUSTER_AUTHORIZATION_FAILED, results: [] };
     const logDir = servedLogDir(config);
     const wanted = request.topics === null ? null : new Map(request.topics.map((t) => [t.topic, new Set(t.partitions)]));
     const topics: DescribeLogDirsTopic[] = [];

@@ -19,6 +19,7 @@ import { manualAssignmentProblem } from '../admin/replica-assignment.js';
 import type { ApiError } from '../../protocol/api-error.js';
 import { apiErrorOf } from '../../protocol/kafka-error.js';
 import { defineHandler, type Handler, type RequestContext } from '../handler.js';
+import { AclOperation, authorize, authorizeCluster, ResourceType } from '../authorization.js';
 
 export const createPartitionsHandler: Handler = defineHandler<CreatePartitionsRequest, CreatePartitionsResponse>({
   api: createPartitionsApi,
@@ -32,9 +33,14 @@ export const createPartitionsHandler: Handler = defineHandler<CreatePartitionsRe
     for (const [name, count] of counts) {
       if (count > 1) results.push(result(name, { code: ErrorCode.INVALID_REQUEST, message: 'Duplicate topic name.' }));
     }
+    // ALTER on each topic (on the cluster: all); the refused ones come next, TOPIC_AUTHORIZATION_FAILED without a message.
+    const mayAlter = authorizeCluster(ctx, AclOperation.ALTER) ? () => true : (name: string) => authorize(ctx, AclOperation.ALTER, ResourceType.TOPIC, name);
+    for (const [name, count] of counts) {
+      if (count === 1 && !mayAlter(name)) results.push(result(name, { code: ErrorCode.TOPIC_AUTHORIZATION_FAILED, message: null }));
+    }
     const pending: Promise<CreatePartitionsTopicResult>[] = [];
     for (const topic of request.topics) {
-      if (counts.get(topic.name) !== 1) continue;
+      if (counts.get(topic.name) !== 1 || !mayAlter(topic.name)) continue;
       const problem = check(ctx, topic);
       if (problem !== null) pending.push(Promise.resolve(result(topic.name, problem)));
       else if (request.validateOnly) pending.push(Promise.resolve(result(topic.name, null)));

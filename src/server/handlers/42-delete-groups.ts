@@ -3,8 +3,10 @@
  * __consumer_offsets). Per group: NON_EMPTY_GROUP while it has members, GROUP_ID_NOT_FOUND when it
  * does not exist. "" is a group like any other, as in Kafka 4.3.1. Versions: v2 is the flexible form.
  */
+import { ErrorCode } from '../../protocol/error-codes.js';
 import { deleteGroupsApi, type DeleteGroupsRequest, type DeleteGroupsResponse } from '../../protocol/generated/delete-groups.js';
 import { defineHandler, type Handler } from '../handler.js';
+import { AclOperation, authorizedNames, ResourceType } from '../authorization.js';
 
 export const deleteGroupsHandler: Handler = defineHandler<DeleteGroupsRequest, DeleteGroupsResponse>({
   api: deleteGroupsApi,
@@ -12,7 +14,10 @@ export const deleteGroupsHandler: Handler = defineHandler<DeleteGroupsRequest, D
   maxVersion: 2,
 
   async handle(ctx, request) {
-    const results = await ctx.broker.groups.deleteGroups(request.groupsNames);
+    // Groups the client may not DELETE are answered after the others, GROUP_AUTHORIZATION_FAILED.
+    const deletable = authorizedNames(ctx, AclOperation.DELETE, ResourceType.GROUP, request.groupsNames);
+    const results = await ctx.broker.groups.deleteGroups(request.groupsNames.filter((g) => deletable.has(g)));
+    for (const groupId of request.groupsNames) if (!deletable.has(groupId)) results.push({ groupId, errorCode: ErrorCode.GROUP_AUTHORIZATION_FAILED });
     return { throttleTimeMs: 0, results };
   },
 });

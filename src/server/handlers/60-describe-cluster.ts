@@ -13,8 +13,10 @@ import {
   type DescribeClusterRequest,
   type DescribeClusterResponse,
 } from '../../protocol/generated/describe-cluster.js';
-import { AUTHORIZED_OPERATIONS_OMITTED, CLUSTER_AUTHORIZED_OPERATIONS } from '../authorized-operations.js';
+import { AUTHORIZED_OPERATIONS_OMITTED } from '../authorized-operations.js';
 import { defineHandler, type Handler } from '../handler.js';
+import { AclOperation, authorizeCluster, authorizedOperations, ResourceType } from '../authorization.js';
+import { CLUSTER_NAME } from '../../security/authorizer/acl.js';
 
 /** Kafka's EndpointType ids. */
 const BROKER_ENDPOINTS = 1;
@@ -35,7 +37,9 @@ export const describeClusterHandler: Handler = defineHandler<DescribeClusterRequ
       clusterId: broker.clusterId,
       controllerId: broker.nodeId,
       brokers: [],
-      clusterAuthorizedOperations: request.includeClusterAuthorizedOperations ? CLUSTER_AUTHORIZED_OPERATIONS : AUTHORIZED_OPERATIONS_OMITTED,
+      // Without DESCRIBE on the cluster: 0 (AuthHelper.computeDescribeClusterResponse).
+      clusterAuthorizedOperations: !request.includeClusterAuthorizedOperations ? AUTHORIZED_OPERATIONS_OMITTED
+        : authorizeCluster(ctx, AclOperation.DESCRIBE) ? authorizedOperations(ctx, ResourceType.CLUSTER, CLUSTER_NAME) : 0,
     };
     if (version >= 1 && request.endpointType !== BROKER_ENDPOINTS) {
       // Kafka's error answer carries no controller and no operations.

@@ -14,6 +14,7 @@ import {
   type PartitionResponse,
 } from '../../protocol/generated/describe-producers.js';
 import { defineHandler, type Handler } from '../handler.js';
+import { AclOperation, authorize, ResourceType } from '../authorization.js';
 
 export const describeProducersHandler: Handler = defineHandler<DescribeProducersRequest, DescribeProducersResponse>({
   api: describeProducersApi,
@@ -27,6 +28,9 @@ export const describeProducersHandler: Handler = defineHandler<DescribeProducers
       topics: request.topics.map((topic) => ({
         name: topic.name,
         partitions: topic.partitionIndexes.map((partitionIndex): PartitionResponse => {
+          if (!authorize(ctx, AclOperation.READ, ResourceType.TOPIC, topic.name)) {
+            return { partitionIndex, errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED, errorMessage: null, activeProducers: [] };
+          }
           const log = store.log(topic.name, partitionIndex);
           if (log === undefined) {
             return { partitionIndex, errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, errorMessage: null, activeProducers: [] };

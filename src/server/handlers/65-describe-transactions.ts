@@ -5,12 +5,15 @@
  * its current transaction (-1 when none), producer id and epoch, and the partitions in the transaction. An id
  * the coordinator does not know is TRANSACTIONAL_ID_NOT_FOUND. `kafka-transactions describe` reads it.
  */
+import { ErrorCode } from '../../protocol/error-codes.js';
 import {
+  createTransactionState,
   describeTransactionsApi,
   type DescribeTransactionsRequest,
   type DescribeTransactionsResponse,
 } from '../../protocol/generated/describe-transactions.js';
 import { defineHandler, type Handler } from '../handler.js';
+import { AclOperation, authorize, ResourceType } from '../authorization.js';
 
 export const describeTransactionsHandler: Handler = defineHandler<DescribeTransactionsRequest, DescribeTransactionsResponse>({
   api: describeTransactionsApi,
@@ -21,6 +24,10 @@ export const describeTransactionsHandler: Handler = defineHandler<DescribeTransa
     return {
       throttleTimeMs: 0,
       transactionStates: request.transactionalIds.map((id) => {
+        // DESCRIBE on the transactional id; of its partitions, only those of topics the client may DESCRIBE.
+        if (!authorize(ctx, AclOperation.DESCRIBE, ResourceType.TRANSACTIONAL_ID, id)) {
+          return { ...createTransactionState(), transactionalId: id, errorCode: ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED };
+        }
         const d = ctx.broker.transactions.describe(id);
         return {
           errorCode: d.errorCode,
@@ -30,7 +37,7 @@ export const describeTransactionsHandler: Handler = defineHandler<DescribeTransa
           transactionStartTimeMs: BigInt(d.startTimeMs),
           producerId: BigInt(d.producerId),
           producerEpoch: d.producerEpoch,
-          topics: d.topics,
+          topics: d.topics.filter((t) => authorize(ctx, AclOperation.DESCRIBE, ResourceType.TOPIC, t.topic)),
         };
       }),
     };

@@ -13,6 +13,7 @@ import { listTransactionsApi, type ListTransactionsRequest, type ListTransaction
 import { KafkaError } from '../../protocol/kafka-error.js';
 import { compileFullMatch, type FullMatchPattern } from '../../protocol/re2-pattern.js';
 import { defineHandler, type Handler } from '../handler.js';
+import { AclOperation, authorize, ResourceType } from '../authorization.js';
 
 export const listTransactionsHandler: Handler = defineHandler<ListTransactionsRequest, ListTransactionsResponse>({
   api: listTransactionsApi,
@@ -38,7 +39,8 @@ export const listTransactionsHandler: Handler = defineHandler<ListTransactionsRe
     return {
       ...answer(ErrorCode.NONE),
       unknownStateFilters: listed.unknownStates,
-      transactionStates: listed.transactions.map((t) => ({ transactionalId: t.transactionalId, producerId: BigInt(t.producerId), transactionState: t.state })),
+      // Only the transactional ids the client may DESCRIBE.
+      transactionStates: listed.transactions.filter((t) => authorize(ctx, AclOperation.DESCRIBE, ResourceType.TRANSACTIONAL_ID, t.transactionalId)).map((t) => ({ transactionalId: t.transactionalId, producerId: BigInt(t.producerId), transactionState: t.state })),
     };
   },
 });

@@ -14,6 +14,7 @@ import {
 import { memberContextOf } from '../../coordinator/request-context.js';
 import { consumerProtocolEnabled } from '../consumer-protocol.js';
 import { defineHandler, type Handler } from '../handler.js';
+import { AclOperation, authorize, authorizedNames, refused, ResourceType } from '../authorization.js';
 
 export const consumerGroupHeartbeatHandler: Handler = defineHandler<ConsumerGroupHeartbeatRequest, ConsumerGroupHeartbeatResponse>({
   api: consumerGroupHeartbeatApi,
@@ -23,6 +24,12 @@ export const consumerGroupHeartbeatHandler: Handler = defineHandler<ConsumerGrou
   async handle(ctx, request, version) {
     if (!consumerProtocolEnabled(ctx.broker)) {
       return { ...createConsumerGroupHeartbeatResponse(), errorCode: ErrorCode.UNSUPPORTED_VERSION };
+    }
+    if (!authorize(ctx, AclOperation.READ, ResourceType.GROUP, request.groupId)) throw refused('GROUP_AUTHORIZATION_FAILED');
+    // Every topic subscribed by name needs DESCRIBE, else the heartbeat is answered TOPIC_AUTHORIZATION_FAILED alone.
+    const subscribed = request.subscribedTopicNames ?? [];
+    if (subscribed.length > 0 && authorizedNames(ctx, AclOperation.DESCRIBE, ResourceType.TOPIC, subscribed).size < subscribed.length) {
+      return { ...createConsumerGroupHeartbeatResponse(), errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED };
     }
     return ctx.broker.groups.consumerGroupHeartbeat(memberContextOf(ctx, version), request);
   },

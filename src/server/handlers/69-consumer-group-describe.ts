@@ -12,9 +12,9 @@ import {
   type ConsumerGroupDescribeRequest,
   type ConsumerGroupDescribeResponse,
 } from '../../protocol/generated/consumer-group-describe.js';
-import { AUTHORIZED_OPERATIONS_OMITTED, GROUP_AUTHORIZED_OPERATIONS } from '../authorized-operations.js';
 import { consumerProtocolEnabled } from '../consumer-protocol.js';
 import { defineHandler, type Handler } from '../handler.js';
+import { AclOperation, authorizedNames, authorizedOperations, ResourceType } from '../authorization.js';
 
 export const consumerGroupDescribeHandler: Handler = defineHandler<ConsumerGroupDescribeRequest, ConsumerGroupDescribeResponse>({
   api: consumerGroupDescribeApi,
@@ -25,8 +25,12 @@ export const consumerGroupDescribeHandler: Handler = defineHandler<ConsumerGroup
     if (!consumerProtocolEnabled(ctx.broker)) {
       return { throttleTimeMs: 0, groups: request.groupIds.map((groupId) => ({ ...createDescribedGroup(), groupId, errorCode: ErrorCode.UNSUPPORTED_VERSION })) };
     }
-    const operations = request.includeAuthorizedOperations ? GROUP_AUTHORIZED_OPERATIONS : AUTHORIZED_OPERATIONS_OMITTED;
-    const groups = ctx.broker.groups.consumerGroupDescribe(request.groupIds).map((g) => (g.errorCode === ErrorCode.NONE ? { ...g, authorizedOperations: operations } : g));
-    return { throttleTimeMs: 0, groups };
+    // Groups the client may not DESCRIBE come first, GROUP_AUTHORIZATION_FAILED.
+    const describable = authorizedNames(ctx, AclOperation.DESCRIBE, ResourceType.GROUP, request.groupIds);
+    const refused = request.groupIds.filter((g) => !describable.has(g))
+      .map((groupId) => ({ ...createDescribedGroup(), groupId, errorCode: ErrorCode.GROUP_AUTHORIZATION_FAILED }));
+    const groups = ctx.broker.groups.consumerGroupDescribe(request.groupIds.filter((g) => describable.has(g))).map((g) =>
+      (g.errorCode === ErrorCode.NONE && request.includeAuthorizedOperations ? { ...g, authorizedOperations: authorizedOperations(ctx, ResourceType.GROUP, g.groupId) } : g));
+    return { throttleTimeMs: 0, groups: [...refused, ...groups] };
   },
 });

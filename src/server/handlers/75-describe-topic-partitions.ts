@@ -17,8 +17,9 @@ import {
   type DescribeTopicPartitionsResponseTopic,
 } from '../../protocol/generated/describe-topic-partitions.js';
 import { ZERO_UUID } from '../../protocol/io/reader.js';
-import { AUTHORIZED_OPERATIONS_OMITTED, TOPIC_AUTHORIZED_OPERATIONS } from '../authorized-operations.js';
+import { AUTHORIZED_OPERATIONS_OMITTED } from '../authorized-operations.js';
 import { defineHandler, type Handler } from '../handler.js';
+import { AclOperation, authorize, authorizedOperations, ResourceType } from '../authorization.js';
 import { isInternalTopic, isValidTopicName } from '../../protocol/topic-names.js';
 
 /** Kafka's max.request.partition.size.limit default (not a gregor setting yet). */
@@ -49,6 +50,15 @@ export const describeTopicPartitionsHandler: Handler = defineHandler<DescribeTop
     }
     if (cursor !== null && cursor.partitionIndex < 0) return invalid();
 
+    // Topics the client may not DESCRIBE: left out of "all", else answered last, TOPIC_AUTHORIZATION_FAILED without their id.
+    const refused: DescribeTopicPartitionsResponseTopic[] = [];
+    for (const name of [...names].sort()) {
+      if (authorize(ctx, AclOperation.DESCRIBE, ResourceType.TOPIC, name)) continue;
+      names.delete(name);
+      if (!fetchAll) {
+        refused.push({ errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED, name, topicId: ZERO_UUID, isInternal: false, partitions: [], topicAuthorizedOperations: AUTHORIZED_OPERATIONS_OMITTED });
+      }
+    }
     let remaining = Math.max(Math.min(MAX_REQUEST_PARTITION_SIZE_LIMIT, request.responsePartitionLimit), 1);
     const response: DescribeTopicPartitionsResponse = { throttleTimeMs: 0, topics: [], nextCursor: null };
     for (const name of [...names].sort()) {
@@ -62,7 +72,7 @@ export const describeTopicPartitionsHandler: Handler = defineHandler<DescribeTop
           response.topics.push({
             errorCode: isValidTopicName(name) ? ErrorCode.UNKNOWN_TOPIC_OR_PARTITION : ErrorCode.INVALID_TOPIC_EXCEPTION,
             name, topicId: ZERO_UUID, isInternal: isInternalTopic(name), partitions: [],
-            topicAuthorizedOperations: TOPIC_AUTHORIZED_OPERATIONS,
+            topicAuthorizedOperations: authorizedOperations(ctx, ResourceType.TOPIC, name),
           });
         }
         continue;
@@ -78,7 +88,7 @@ export const describeTopicPartitionsHandler: Handler = defineHandler<DescribeTop
       }
       const entry: DescribeTopicPartitionsResponseTopic = {
         errorCode: ErrorCode.NONE, name, topicId: topic.topicId, isInternal: isInternalTopic(name), partitions,
-        topicAuthorizedOperations: TOPIC_AUTHORIZED_OPERATIONS,
+        topicAuthorizedOperations: authorizedOperations(ctx, ResourceType.TOPIC, name),
       };
       response.topics.push(entry);
       if (end < topic.partitions) {

@@ -15,6 +15,7 @@ import {
 import { memberContextOf } from '../../coordinator/request-context.js';
 import { shareGroupsEnabled } from '../share-protocol.js';
 import { defineHandler, type Handler } from '../handler.js';
+import { AclOperation, authorize, authorizedNames, refused, ResourceType } from '../authorization.js';
 
 export const shareGroupHeartbeatHandler: Handler = defineHandler<ShareGroupHeartbeatRequest, ShareGroupHeartbeatResponse>({
   api: shareGroupHeartbeatApi,
@@ -23,6 +24,12 @@ export const shareGroupHeartbeatHandler: Handler = defineHandler<ShareGroupHeart
 
   async handle(ctx, request, version) {
     if (!shareGroupsEnabled(ctx.broker)) return { ...createShareGroupHeartbeatResponse(), errorCode: ErrorCode.UNSUPPORTED_VERSION };
+    if (!authorize(ctx, AclOperation.READ, ResourceType.GROUP, request.groupId)) throw refused('GROUP_AUTHORIZATION_FAILED');
+    // Every subscribed topic needs DESCRIBE, else the heartbeat is answered TOPIC_AUTHORIZATION_FAILED alone (as 68).
+    const subscribed = request.subscribedTopicNames ?? [];
+    if (subscribed.length > 0 && authorizedNames(ctx, AclOperation.DESCRIBE, ResourceType.TOPIC, subscribed).size < subscribed.length) {
+      return { ...createShareGroupHeartbeatResponse(), errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED };
+    }
     return ctx.broker.groups.shareGroupHeartbeat(memberContextOf(ctx, version), request);
   },
 });

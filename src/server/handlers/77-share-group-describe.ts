@@ -11,9 +11,9 @@ import {
   type ShareGroupDescribeRequest,
   type ShareGroupDescribeResponse,
 } from '../../protocol/generated/share-group-describe.js';
-import { AUTHORIZED_OPERATIONS_OMITTED, GROUP_AUTHORIZED_OPERATIONS } from '../authorized-operations.js';
 import { shareGroupsEnabled } from '../share-protocol.js';
 import { defineHandler, type Handler } from '../handler.js';
+import { AclOperation, authorizedNames, authorizedOperations, ResourceType } from '../authorization.js';
 
 export const shareGroupDescribeHandler: Handler = defineHandler<ShareGroupDescribeRequest, ShareGroupDescribeResponse>({
   api: shareGroupDescribeApi,
@@ -24,8 +24,12 @@ export const shareGroupDescribeHandler: Handler = defineHandler<ShareGroupDescri
     if (!shareGroupsEnabled(ctx.broker)) {
       return { throttleTimeMs: 0, groups: request.groupIds.map((groupId) => ({ ...createDescribedGroup(), groupId, errorCode: ErrorCode.UNSUPPORTED_VERSION })) };
     }
-    const operations = request.includeAuthorizedOperations ? GROUP_AUTHORIZED_OPERATIONS : AUTHORIZED_OPERATIONS_OMITTED;
-    const groups = ctx.broker.groups.shareGroupDescribe(request.groupIds).map((g) => (g.errorCode === ErrorCode.NONE ? { ...g, authorizedOperations: operations } : g));
-    return { throttleTimeMs: 0, groups };
+    // Groups the client may not DESCRIBE come first, GROUP_AUTHORIZATION_FAILED (as ConsumerGroupDescribe).
+    const describable = authorizedNames(ctx, AclOperation.DESCRIBE, ResourceType.GROUP, request.groupIds);
+    const refusedGroups = request.groupIds.filter((g) => !describable.has(g))
+      .map((groupId) => ({ ...createDescribedGroup(), groupId, errorCode: ErrorCode.GROUP_AUTHORIZATION_FAILED }));
+    const groups = ctx.broker.groups.shareGroupDescribe(request.groupIds.filter((g) => describable.has(g))).map((g) =>
+      (g.errorCode === ErrorCode.NONE && request.includeAuthorizedOperations ? { ...g, authorizedOperations: authorizedOperations(ctx, ResourceType.GROUP, g.groupId) } : g));
+    return { throttleTimeMs: 0, groups: [...refusedGroups, ...groups] };
   },
 });

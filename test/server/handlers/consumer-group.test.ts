@@ -8,10 +8,12 @@ import { consumerGroupDescribeApi } from '../../../src/protocol/generated/consum
 import { consumerGroupHeartbeatApi, createConsumerGroupHeartbeatRequest } from '../../../src/protocol/generated/consumer-group-heartbeat.js';
 import { memoryFeatureStore } from '../../../src/broker/feature-store.js';
 import { Features, GROUP_VERSION } from '../../../src/broker/features.js';
-import { GROUP_AUTHORIZED_OPERATIONS } from '../../../src/server/authorized-operations.js';
 import { MemoryLogStore } from '../../../src/storage/memory/memory-store.js';
 import { RawClient } from '../raw-client.js';
 import { roundTrip, startTestBroker } from '../broker-harness.js';
+
+/** Without an authorizer: every GROUP operation (READ, DESCRIBE, DELETE, DESCRIBE_CONFIGS, ALTER_CONFIGS: bits 3, 8, 6, 10, 11). */
+const GROUP_AUTHORIZED_OPERATIONS = [3, 8, 6, 10, 11].reduce((field, op) => field | (1 << op), 0);
 
 const join = { ...createConsumerGroupHeartbeatRequest(), groupId: 'g', memberId: 'member-1', rebalanceTimeoutMs: 30000, subscribedTopicNames: ['t'], topicPartitions: [] };
 
