@@ -22,6 +22,7 @@ import { fileDynamicConfigStore, memoryDynamicConfigStore } from './admin/dynami
 import { attachDynamicConfigs, DynamicConfigs } from './admin/dynamic-configs.js';
 import { fileClientQuotaStore, memoryClientQuotaStore } from './admin/client-quota-store.js';
 import { attachClientQuotas, ClientQuotas } from './admin/client-quotas.js';
+import { QuotaManagers } from '../broker/quota/quota-managers.js';
 import { fileResourceConfigStore, memoryResourceConfigStore } from './admin/resource-config-store.js';
 import { attachResourceConfigs, ResourceConfigs } from './admin/resource-configs.js';
 import { Connection, type ConnectionLimits } from './connection.js';
@@ -108,6 +109,9 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   const dynamic = await DynamicConfigs.open(staticConfig, metadataDir === undefined ? memoryDynamicConfigStore() : fileDynamicConfigStore(metadataDir));
   const scramCredentials = await ScramCredentials.open(metadataDir === undefined ? memoryScramCredentialStore() : fileScramCredentialStore(metadataDir));
   const clientQuotas = await ClientQuotas.open(metadataDir === undefined ? memoryClientQuotaStore() : fileClientQuotaStore(metadataDir));
+  // The quota windows are static configs, as in Kafka; the quotas follow every alteration.
+  const clientQuotaManagers = new QuotaManagers(staticConfig);
+  clientQuotas.subscribe((image) => clientQuotaManagers.update(image));
   // Group and client metrics configs are kept beside the dynamic broker configs.
   const resourceConfigs = await ResourceConfigs.open(metadataDir === undefined ? memoryResourceConfigStore() : fileResourceConfigStore(metadataDir));
   const config = dynamic.config;
@@ -233,6 +237,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       producerStates,
       transactions,
       features,
+      quotas: clientQuotaManagers,
       handlers,
       advertised: advertisedEndpoints(advertisedSpecs, bound),
       log,
