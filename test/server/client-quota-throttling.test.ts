@@ -5,6 +5,9 @@
 // response is not answered before the throttle time has passed since the throttled request was sent.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ErrorCode } from '../../src/protocol/error-codes.js';
 import { alterClientQuotasApi } from '../../src/protocol/generated/alter-client-quotas.js';
 import { apiVersionsApi } from '../../src/protocol/generated/api-versions.js';
@@ -162,4 +165,26 @@ test('controller_mutation_rate: CreateTopics v6+, DeleteTopics v5+, CreatePartit
     assert.deepEqual(grown.results.map((r) => [r.name, r.errorCode, r.errorMessage]), [['c', ErrorCode.THROTTLING_QUOTA_EXCEEDED, null]]);
     assert.ok(grown.throttleTimeMs > 50_000, String(grown.throttleTimeMs));
   });
+});
+
+test('quotas stored before a restart are enforced after it', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'gregor-quota-'));
+  try {
+    const settings = { 'node.id': '1', 'log.dirs': dir, 'gregor.log.engine': 'file', ...WINDOWS };
+    const first = await startTestBroker(settings);
+    const client = await RawClient.connect(first.port);
+    await setQuota(client, [['user', null]], 'request_percentage', 1e-9);
+    await client.close();
+    await first.close();
+    const again = await startTestBroker(settings);
+    const next = await RawClient.connect(again.port);
+    try {
+      assert.equal((await roundTrip(next, apiVersionsApi, 3, API_VERSIONS_V3)).throttleTimeMs, 1000);
+    } finally {
+      await next.close();
+      await again.close();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
