@@ -1,4 +1,4 @@
-// A producer with a 1 MiB/s producer_byte_rate is held to it, with kafkajs and with Kafka 4.3.1's Java producer
+// A producer with a 1 MiB/s producer_byte_rate is held to it (and a kafkajs consumer to its consumer_byte_rate), with kafkajs and with Kafka 4.3.1's Java producer
 // (test/e2e/java/QuotaHeldProducer.java). The rate is measured from the client's acknowledgements: a request acknowledged after
 // ack i was accepted by the broker after ack i, so bytes acknowledged in (ack i, ack j] over the time between them
 // bound the rate the broker accepted. A loaded machine only stretches that time, so the upper bound (the rate held
@@ -88,6 +88,35 @@ test('the Java producer with producer_byte_rate=1 MiB/s is held to it within 10%
     const acks = lines.map((line) => ({ at: Number(line.split(' ')[0]), bytes: Number(line.split(' ')[1]) }));
     assert.equal(acks.length, 12 * 16 + 1);
     assert.ok(throttleMax > 0, 'the broker throttled the producer');
+    assertHeld(acks);
+  });
+});
+
+test('kafkajs: a consumer with consumer_byte_rate=1 MiB/s is held to it within 10%', { timeout: 120_000 }, async () => {
+  await withBroker(async (port) => {
+    const kafka = new Kafka({ clientId: 'reader', brokers: [`127.0.0.1:${port}`], logLevel: logLevel.NOTHING });
+    const producer = kafka.producer({ allowAutoTopicCreation: true });
+    await producer.connect();
+    const value = Buffer.alloc(64 * 1024, 'r');
+    for (let i = 0; i < 8 * 16; i++) await producer.send({ topic: 'read', acks: 1, messages: [{ value }] });
+    await producer.disconnect();
+    await setQuota(port, [['client-id', 'reader']], 'consumer_byte_rate', MIB);
+    const consumer = kafka.consumer({ groupId: 'readers', maxBytes: 4 * MIB, maxBytesPerPartition: 4 * MIB });
+    await consumer.connect();
+    await consumer.subscribe({ topic: 'read', fromBeginning: true });
+    const acks: { at: number; bytes: number }[] = [];
+    let received = 0;
+    await new Promise<void>((resolve, reject) => {
+      consumer.run({
+        eachBatch: async ({ batch }) => {
+          const bytes = batch.messages.reduce((sum, m) => sum + (m.value?.length ?? 0), 0);
+          acks.push({ at: performance.now(), bytes: acks.length === 0 ? 0 : bytes });
+          received += batch.messages.length;
+          if (received === 8 * 16) resolve();
+        },
+      }).catch(reject);
+    });
+    await consumer.disconnect();
     assertHeld(acks);
   });
 });
