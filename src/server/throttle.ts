@@ -34,7 +34,8 @@ export function quotaClientId(ctx: RequestContext): string {
 export function requestThrottleMs(ctx: RequestContext): number {
   const state = ctx.quota;
   if (state.throttleMs === null) {
-    state.throttleMs = ctx.broker.quotas.request.recordAndGetThrottleTimeMs(quotaUser(ctx), quotaClientId(ctx), nanosToPercentage(state.handledNs), Date.now());
+    const manager = ctx.broker.quotas.request;
+    state.throttleMs = manager.enabled ? manager.recordAndGetThrottleTimeMs(quotaUser(ctx), quotaClientId(ctx), nanosToPercentage(state.handledNs), Date.now()) : 0;
   }
   return state.throttleMs;
 }
