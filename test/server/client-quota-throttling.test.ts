@@ -21,6 +21,7 @@ import { ZERO_UUID } from '../../src/protocol/uuid.js';
 import { batch, fetchRequest } from '../broker/data-harness.js';
 import { decodeResponse, encodeRequest, roundTrip, startTestBroker } from './broker-harness.js';
 import { RawClient } from './raw-client.js';
+import { plainToken, SaslProbe } from './sasl-probe.js';
 
 const WINDOWS = { 'quota.window.num': '2', 'quota.window.size.seconds': '1', 'controller.quota.window.num': '2', 'controller.quota.window.size.seconds': '1' };
 
@@ -186,5 +187,29 @@ test('quotas stored before a restart are enforced after it', async () => {
     }
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('on a SASL listener the quota user is the authenticated one', async () => {
+  const jaas = 'org.apache.kafka.common.security.plain.PlainLoginModule required user_alice="a-secret" user_bob="b-secret";';
+  const broker = await startTestBroker({
+    listeners: 'SASL_PLAINTEXT://127.0.0.1:0', 'sasl.enabled.mechanisms': 'PLAIN', 'listener.name.sasl_plaintext.plain.sasl.jaas.config': jaas, ...WINDOWS,
+  });
+  const login = async (user: string, password: string) => {
+    const probe = await SaslProbe.connect(broker.port);
+    await probe.handshake('PLAIN');
+    assert.match(await probe.authenticate(plainToken(user, password)), /^SaslAuthenticate error 0 /);
+    return probe.client;
+  };
+  const alice = await login('alice', 'a-secret');
+  const bob = await login('bob', 'b-secret');
+  try {
+    await setQuota(alice, [['user', 'alice']], 'request_percentage', 1e-9);
+    assert.equal((await roundTrip(alice, apiVersionsApi, 3, API_VERSIONS_V3)).throttleTimeMs, 1000);
+    assert.equal((await roundTrip(bob, apiVersionsApi, 3, API_VERSIONS_V3)).throttleTimeMs, 0);
+  } finally {
+    await alice.close();
+    await bob.close();
+    await broker.close();
   }
 });
