@@ -54,7 +54,8 @@ export const fetchHandler: Handler = defineHandler<FetchRequest, FetchResponse>(
     }
     const usesTopicIds = version >= TOPIC_ID_VERSION;
     // Never more than the consumer's quota lets through in a window (Kafka: maxValueInQuotaWindow, as an int).
-    const quotaWindowBytes = Math.min(ctx.broker.quotas.fetch.maxValueInQuotaWindow(quotaUser(ctx), quotaClientId(ctx)), INT_MAX);
+    const { fetch } = ctx.broker.quotas;
+    const quotaWindowBytes = fetch.enabled ? Math.min(fetch.maxValueInQuotaWindow(quotaUser(ctx), quotaClientId(ctx)), INT_MAX) : INT_MAX;
     const maxBytes = Math.trunc(Math.min(request.maxBytes, config['fetch.max.bytes'], quotaWindowBytes));
     const reads = await replicaManager.fetchRecords(context.targets, {
       maxWaitMs: request.maxWaitMs,
@@ -75,7 +76,7 @@ export const fetchHandler: Handler = defineHandler<FetchRequest, FetchResponse>(
       const answer = context.throttled();
       return emptyResponse(answer.errorCode, answer.sessionId);
     };
-    if (ctx.broker.quotas.fetch.enabled || ctx.broker.quotas.request.enabled) {
+    if (fetch.enabled || ctx.broker.quotas.request.enabled) {
       // Measured over every partition read (Kafka counts only those an incremental session would include).
       const all = responseOf(context.targets, reads, usesTopicIds, request.isolationLevel, emptyResponse(ErrorCode.NONE, 0), () => true);
       const answered = applyFetchQuotas(ctx, all, version, throttled);
@@ -83,8 +84,7 @@ export const fetchHandler: Handler = defineHandler<FetchRequest, FetchResponse>(
     }
     const done = context.complete(outcomes);
     if (done.errorCode !== ErrorCode.NONE) return emptyResponse(done.errorCode, done.sessionId);
-    const response = responseOf(context.targets, reads, usesTopicIds, request.isolationLevel, emptyResponse(ErrorCode.NONE, done.sessionId), (i) => done.include[i]!);
-    return response;
+    return responseOf(context.targets, reads, usesTopicIds, request.isolationLevel, emptyResponse(ErrorCode.NONE, done.sessionId), (i) => done.include[i]!);
   },
 });
 
