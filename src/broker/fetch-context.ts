@@ -43,7 +43,11 @@ export type FetchContext =
       readonly targets: readonly FetchTarget[];
       /** After reading: the session id to answer with and which targets (by index) the response carries. */
       complete(outcomes: readonly ReadOutcome[]): { sessionId: number; errorCode: number; include: readonly boolean[] };
+      /** Instead of completing, a throttled client's empty answer (Kafka's getThrottledResponse): no session is made or updated. */
+      throttled(): { sessionId: number; errorCode: number };
     };
+
+const sessionless = () => ({ sessionId: INVALID_SESSION_ID, errorCode: ErrorCode.NONE });
 
 export function newFetchContext(request: FetchRequest, version: number, cache: FetchSessionCache): FetchContext {
   const usesIds = version >= TOPIC_ID_VERSION;
@@ -53,11 +57,12 @@ export function newFetchContext(request: FetchRequest, version: number, cache: F
     if (sessionId !== INVALID_SESSION_ID) cache.remove(sessionId);
     const everything = (outcomes: readonly ReadOutcome[]) => outcomes.map(() => true);
     if (sessionEpoch === FINAL_EPOCH) {
-      return { kind: 'read', targets: requested, complete: (o) => ({ sessionId: INVALID_SESSION_ID, errorCode: ErrorCode.NONE, include: everything(o) }) };
+      return { kind: 'read', targets: requested, complete: (o) => ({ sessionId: INVALID_SESSION_ID, errorCode: ErrorCode.NONE, include: everything(o) }), throttled: sessionless };
     }
     return {
       kind: 'read',
       targets: requested,
+      throttled: sessionless,
       complete(outcomes) {
         const partitions = new Map<string, CachedPartition>();
         requested.forEach((t, i) => partitions.set(t.key, { ...t, highWatermark: outcomes[i]!.highWatermark, logStartOffset: outcomes[i]!.logStartOffset }));
@@ -75,7 +80,7 @@ export function newFetchContext(request: FetchRequest, version: number, cache: F
   if (session.partitions.size === 0) {
     // Nothing left to fetch: Kafka closes the session and answers sessionless.
     cache.remove(session.id);
-    return { kind: 'read', targets: requested, complete: (o) => ({ sessionId: INVALID_SESSION_ID, errorCode: ErrorCode.NONE, include: o.map(() => true) }) };
+    return { kind: 'read', targets: requested, complete: (o) => ({ sessionId: INVALID_SESSION_ID, errorCode: ErrorCode.NONE, include: o.map(() => true) }), throttled: sessionless };
   }
   cache.touch(session);
   session.epoch = nextEpoch(session.epoch);
@@ -84,6 +89,10 @@ export function newFetchContext(request: FetchRequest, version: number, cache: F
   return {
     kind: 'read',
     targets: cached,
+    throttled() {
+      if (session.epoch !== expected || cache.get(session.id) !== session) return { sessionId: INVALID_SESSION_ID, errorCode: ErrorCode.INVALID_FETCH_SESSION_EPOCH };
+      return { sessionId: session.id, errorCode: ErrorCode.NONE };
+    },
     complete(outcomes) {
       // A duplicate request overtook this one while it waited.
       if (session.epoch !== expected || cache.get(session.id) !== session) {

@@ -126,16 +126,12 @@ export const reportedBrokerConfigDefinitions = named({
   'delegation.token.expiry.time.ms': long({ default: DAY_MS, valid: atLeast(1), doc: 'How long a delegation token lives before it must be renewed.' }),
   'delegation.token.max.lifetime.ms': long({ default: 7 * DAY_MS, valid: atLeast(1), doc: 'Longest life of a delegation token, renewals included.' }),
 
-  // Client, replication and controller quotas: accepted and reported; gregor does not throttle.
+  // Client, replication and controller quotas: accepted and reported (the client quota windows are acted on: broker-configs.ts).
   'client.quota.callback.class': className({ default: null, doc: 'Class that decides client quotas, in place of the built-in rules.' }),
-  'quota.window.num': int({ default: 11, valid: atLeast(1), doc: 'Samples kept for client quota rates.' }),
-  'quota.window.size.seconds': int({ default: 1, valid: atLeast(1), doc: 'Length of one client quota sample, in seconds.' }),
   'replication.quota.window.num': int({ default: 11, valid: atLeast(1), doc: 'Samples kept for replication quota rates.' }),
   'replication.quota.window.size.seconds': int({ default: 1, valid: atLeast(1), doc: 'Length of one replication quota sample, in seconds.' }),
   'alter.log.dirs.replication.quota.window.num': int({ default: 11, valid: atLeast(1), doc: 'Samples kept for the quota on moving replicas between log dirs.' }),
   'alter.log.dirs.replication.quota.window.size.seconds': int({ default: 1, valid: atLeast(1), doc: 'Length of one log-dir move quota sample, in seconds.' }),
-  'controller.quota.window.num': int({ default: 11, valid: atLeast(1), doc: 'Samples kept for controller mutation quota rates.' }),
-  'controller.quota.window.size.seconds': int({ default: 1, valid: atLeast(1), doc: 'Length of one controller mutation quota sample, in seconds.' }),
 
   // KRaft: the controller quorum and the metadata log. gregor is one combined node with no quorum to join.
   'controlled.shutdown.enable': bool({ default: true, doc: 'Hand leadership away before this broker shuts down.' }),

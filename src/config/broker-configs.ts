@@ -65,6 +65,11 @@ export const actedOnBrokerConfigDefinitions = named({
   'connections.max.reauth.ms': long({ default: 0, doc: 'Longest session before re-authentication; 0 disables it.' }),
   'sasl.enabled.mechanisms': list({ default: ['GSSAPI'], mode: 'per-broker', doc: 'SASL mechanisms offered to clients on SASL listeners (listener.name.<listener>.sasl.enabled.mechanisms per listener).' }),
   'sasl.server.max.receive.size': int({ default: 512 * 1024, doc: 'Largest SASL message accepted before authentication completes.' }),
+  // --- client quotas (broker/quota/): the windows rates and token buckets are measured over ---
+  'quota.window.num': int({ default: 11, valid: atLeast(1), doc: 'Samples kept for client quota rates.' }),
+  'quota.window.size.seconds': int({ default: 1, valid: atLeast(1), doc: 'Length of one client quota sample, in seconds.' }),
+  'controller.quota.window.num': int({ default: 11, valid: atLeast(1), doc: 'Samples kept for controller mutation quota rates.' }),
+  'controller.quota.window.size.seconds': int({ default: 1, valid: atLeast(1), doc: 'Length of one controller mutation quota sample, in seconds.' }),
   'max.connections': int({ default: INT_MAX_VALUE, valid: atLeast(0), mode: 'cluster-wide', doc: 'Most connections the broker accepts at once.' }),
   'max.connections.per.ip': int({ default: INT_MAX_VALUE, valid: atLeast(0), mode: 'cluster-wide', doc: 'Most connections accepted from one IP address.' }),
   'max.connections.per.ip.overrides': string({ default: '', mode: 'cluster-wide', doc: 'Per-address connection limits, as host:count pairs.' }),

@@ -22,6 +22,7 @@ import { fileDynamicConfigStore, memoryDynamicConfigStore } from './admin/dynami
 import { attachDynamicConfigs, DynamicConfigs } from './admin/dynamic-configs.js';
 import { fileClientQuotaStore, memoryClientQuotaStore } from './admin/client-quota-store.js';
 import { attachClientQuotas, ClientQuotas } from './admin/client-quotas.js';
+import { QuotaManagers } from '../broker/quota/quota-managers.js';
 import { fileResourceConfigStore, memoryResourceConfigStore } from './admin/resource-config-store.js';
 import { attachResourceConfigs, ResourceConfigs } from './admin/resource-configs.js';
 import { Connection, type ConnectionLimits } from './connection.js';
@@ -120,6 +121,9 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   const authorizer = authorizerSettings === null ? null
     : await StandardAuthorizer.open(metadataDir === undefined ? memoryAclStore() : fileAclStore(metadataDir), authorizerSettings);
   const clientQuotas = await ClientQuotas.open(metadataDir === undefined ? memoryClientQuotaStore() : fileClientQuotaStore(metadataDir));
+  // The quota windows are static configs, as in Kafka; the quotas follow every alteration.
+  const clientQuotaManagers = new QuotaManagers(staticConfig);
+  clientQuotas.subscribe((image) => clientQuotaManagers.update(image));
   // Group and client metrics configs are kept beside the dynamic broker configs.
   const resourceConfigs = await ResourceConfigs.open(metadataDir === undefined ? memoryResourceConfigStore() : fileResourceConfigStore(metadataDir));
   const config = dynamic.config;
@@ -250,6 +254,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       producerStates,
       transactions,
       features,
+      quotas: clientQuotaManagers,
       handlers,
       advertised: advertisedEndpoints(advertisedSpecs, bound),
       authorizer,

@@ -16,6 +16,8 @@
  * hold bounded bytes, and one that never reads holds at most the high-water mark plus one response of
  * each kind in flight; one request of any allowed size is always taken. Kafka reads one request at a time
  * per connection and mutes it while a response is unsent; gregor keeps pipelining within these bounds.
+ * A client over its quota is muted as Kafka mutes its channel (KIP-219): throttle(ms) stops reading for that long,
+ * the response that says so leaving at once.
  * A closed connection drops its queues and aborts `info.closed`, which cancels its parked long polls.
  */
 import type { Socket } from 'node:net';
@@ -44,6 +46,8 @@ export interface ConnectionInfo {
   clientSoftwareVersion: string | null;
   /** Aborted once the connection is closed: a handler that waits (a long poll) stops waiting. */
   readonly closed: AbortSignal;
+  /** Mutes the connection: no request is read for `ms` (a quota's throttle time; server/throttle.ts). */
+  readonly throttle: (ms: number) => void;
 }
 
 /** Encoded response bytes (size prefix included), or null for a request that gets no response. */
@@ -94,6 +98,9 @@ export class Connection {
   /** A oneAtATime request is being handled. */
   private soloInProgress = false;
   private writeBlocked = false;
+  /** Muted for a quota's throttle time: nothing is read until the timer ends it. */
+  private throttleTimer: NodeJS.Timeout | null = null;
+  private throttledUntil = 0;
   private pumping = false;
   private closed = false;
   /** Set by close(): stop taking requests, finish the ones in flight, then end. */
@@ -110,12 +117,12 @@ export class Connection {
 
   constructor(
     private readonly socket: Socket,
-    info: Omit<ConnectionInfo, 'closed'>,
+    info: Omit<ConnectionInfo, 'closed' | 'throttle'>,
     private readonly dispatch: Dispatch,
     private readonly limits: ConnectionLimits,
     private readonly log: Log,
   ) {
-    this.info = Object.assign(info, { closed: this.closedController.signal });
+    this.info = Object.assign(info, { closed: this.closedController.signal, throttle: (ms: number) => this.throttle(ms) });
     this.requests = limits.requests ?? UNBOUNDED_REQUESTS;
     this.decoder = new FrameDecoder(limits.maxRequestBytes);
     this.done = new Promise((resolve) => (this.resolveDone = resolve));
@@ -154,6 +161,20 @@ export class Connection {
       this.pump();
     }
     return this.done;
+  }
+
+  /** Stops reading requests for `ms` (longer mutes win), as Kafka mutes a throttled channel. */
+  throttle(ms: number): void {
+    if (this.closed || ms <= 0) return;
+    const until = Date.now() + ms;
+    if (until <= this.throttledUntil) return;
+    this.throttledUntil = until;
+    if (this.throttleTimer !== null) clearTimeout(this.throttleTimer);
+    this.throttleTimer = setTimeout(() => {
+      this.throttleTimer = null;
+      this.pump();
+    }, ms);
+    this.socket.pause();
   }
 
   /** Bounds the request frames read from now on; `key` names the bound in the close's reason. */
@@ -214,6 +235,7 @@ export class Connection {
       !this.closed &&
       !this.draining &&
       !this.soloInProgress &&
+      this.throttleTimer === null &&
       !this.responseBacklogFull() &&
       this.inFlight < this.limits.maxInFlight &&
       this.inFlightBytes < this.limits.maxInFlightBytes &&
@@ -362,6 +384,8 @@ export class Connection {
     this.heldBytes = 0;
     this.decoder.clear();
     this.requests.forget(this.wake);
+    if (this.throttleTimer !== null) clearTimeout(this.throttleTimer);
+    this.throttleTimer = null;
     this.closedController.abort();
     this.resolveDone();
   }

@@ -14,9 +14,11 @@ import type { GroupCoordinator } from '../coordinator/group-coordinator.js';
 import type { ProducerStates } from '../broker/producer-states.js';
 import type { TxnCoordinator } from '../coordinator/txn/txn-coordinator.js';
 import type { ConnectionInfo } from './connection.js';
+import type { RequestQuotaState } from './throttle.js';
 import type { TopicCatalog } from '../broker/topic-catalog.js';
 import type { Features } from '../broker/features.js';
 import type { StandardAuthorizer } from '../security/authorizer/standard-authorizer.js';
+import type { QuotaManagers } from '../broker/quota/quota-managers.js';
 
 /** Returned by a handler whose request gets no response at all (acks=0 Produce). */
 export const NO_RESPONSE: unique symbol = Symbol('no response');
@@ -48,6 +50,8 @@ export interface BrokerState {
   readonly transactions: TxnCoordinator;
   /** Feature flags: what this broker supports and the finalized level of each (ApiVersions, UpdateFeatures). */
   readonly features: Features;
+  /** Client quotas as enforced: byte rates, request time, controller mutations (server/throttle.ts applies them). */
+  readonly quotas: QuotaManagers;
   /** The registry in force (ApiVersions is derived from it): handlers, and APIs loaded on their first request. */
   readonly handlers: readonly RegisteredApi[];
   /** Advertised endpoint per listener name: what Metadata tells a client that came in on that listener. */
@@ -62,12 +66,16 @@ export interface RequestHeaderInfo {
   readonly apiVersion: number;
   readonly correlationId: number;
   readonly clientId: string | null;
+  /** The request's bytes after its size prefix (Kafka's request.sizeInBytes: what producer_byte_rate counts). */
+  readonly size: number;
 }
 
 export interface RequestContext {
   readonly broker: BrokerState;
   readonly connection: ConnectionInfo;
   readonly header: RequestHeaderInfo;
+  /** The request's cost for request_percentage (server/throttle.ts). */
+  readonly quota: RequestQuotaState;
 }
 
 export type HandlerResult<Res> = Res | typeof NO_RESPONSE | Promise<Res | typeof NO_RESPONSE>;

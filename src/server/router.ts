@@ -35,6 +35,7 @@ import {
   type RequestContext,
 } from './handler.js';
 import { AuthorizationFailure, clusterOperationRefusal } from './authorization.js';
+import { applyRequestQuota, newRequestQuotaState, recordAfterResponse } from './throttle.js';
 
 /** api key (int16), api version (int16), correlation id (int32): present in every request header version. */
 const FIXED_HEADER_BYTES = 8;
@@ -140,6 +141,8 @@ async function loadHandler(broker: BrokerState, registration: LazyHandler, loade
 
 /** Parses the header, checks the version, decodes the body and invokes the handler. */
 function serve(broker: BrokerState, handler: Handler, frame: Buffer, connection: ConnectionInfo): ResponseBytes | Promise<ResponseBytes> {
+  // request_percentage measures the time spent on a client's requests; nothing is timed while no such quota exists.
+  const started = broker.quotas.request.enabled ? process.hrtime.bigint() : null;
   const apiKey = handler.api.apiKey;
   const apiVersion = frame.readInt16BE(2);
   const reader = new Reader(frame);
@@ -153,7 +156,7 @@ function serve(broker: BrokerState, handler: Handler, frame: Buffer, connection:
     throw new CloseConnection(`unparsable ${handler.api.name} v${apiVersion} request header: ${messageOf(err)}`);
   }
   connection.clientId = clientId;
-  const ctx: RequestContext = { broker, connection, header: { apiKey, apiVersion, correlationId, clientId } };
+  const ctx: RequestContext = { broker, connection, header: { apiKey, apiVersion, correlationId, clientId, size: frame.length }, quota: newRequestQuotaState() };
 
   if (apiVersion < handler.minVersion || apiVersion > handler.maxVersion) {
     if (handler.unsupportedVersion === undefined) {
@@ -177,8 +180,12 @@ function serve(broker: BrokerState, handler: Handler, frame: Buffer, connection:
   const failed = (err: unknown): ResponseBytes | Promise<ResponseBytes> => answerFailure(ctx, handler, request, err);
   const respond = (response: unknown): ResponseBytes | Promise<ResponseBytes> => {
     if (response === NO_RESPONSE) return null;
+    const encoding = started === null ? null : process.hrtime.bigint();
     try {
-      return encodeResponse(handler, correlationId, response, apiVersion);
+      applyRequestQuota(ctx, response);
+      const bytes = encodeResponse(handler, correlationId, response, apiVersion);
+      if (encoding !== null) recordAfterResponse(ctx, Number(process.hrtime.bigint() - encoding));
+      return bytes;
     } catch (err) {
       return failed(err);
     }
@@ -190,6 +197,8 @@ function serve(broker: BrokerState, handler: Handler, frame: Buffer, connection:
     result = handler.handle(ctx, request, apiVersion);
   } catch (err) {
     return failed(err);
+  } finally {
+    if (started !== null) ctx.quota.handledNs += Number(process.hrtime.bigint() - started);
   }
   return result instanceof Promise ? result.then(respond, failed) : respond(result);
 }
@@ -214,6 +223,7 @@ function answerFailure(ctx: RequestContext, handler: Handler, request: unknown, 
     let response: unknown;
     try {
       response = table.get(handler.api.apiKey)?.build(request, version, apiError) ?? null;
+      if (response !== null) applyRequestQuota(ctx, response);
       if (response !== null) return encodeResponse(handler, correlationId, response, version);
     } catch (buildError) {
       throw new CloseConnection(`${api} v${version} failed and its error response failed too: ${messageOf(buildError)}`);

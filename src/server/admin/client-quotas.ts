@@ -5,7 +5,8 @@
  * their names and their values come in the order Kafka's HashMaps give them (java-hash-map.ts), the image
  * being rebuilt after each alteration as Kafka's ClientQuotasDelta does.
  *
- * Stored, not enforced: throttling by these quotas is issue #17's.
+ * Enforced by the broker's quota managers (broker/quota/), which hear of the image at start-up and after every
+ * alteration (subscribe).
  */
 import { isIP } from 'node:net';
 import { lookup } from 'node:dns/promises';
@@ -14,6 +15,7 @@ import { ErrorCode } from '../../protocol/error-codes.js';
 import { KafkaError } from '../../protocol/kafka-error.js';
 import type { BrokerState } from '../handler.js';
 import { JavaHashMap, javaStringHash, javaStringMapHash } from '../../coordinator/runtime/java-hash-map.js';
+import type { ClientQuotaEntry } from '../../broker/quota/quota-managers.js';
 import { memoryClientQuotaStore, type ClientQuotaStore, type StoredQuotaEntity } from './client-quota-store.js';
 
 export const USER = 'user';
@@ -89,6 +91,7 @@ export class ClientQuotas {
   private image: Image = newEntityMap();
   /** Alterations and descriptions are taken one at a time in arrival order (an alteration may wait for DNS). */
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly listeners: ((image: readonly ClientQuotaEntry[]) => void)[] = [];
 
   private constructor(private readonly store: ClientQuotaStore, private readonly isValidHost: (host: string) => Promise<boolean>) {}
 
@@ -131,12 +134,28 @@ export class ClientQuotas {
         const next = applyRecords(this.image, records);
         await this.store.save(storedForm(next));
         this.image = next;
+        for (const listener of this.listeners) listener(this.enforced());
       }
       return results.entries();
     };
     const done = this.queue.then(run);
     this.queue = done.catch(() => undefined);
     return done;
+  }
+
+  /** Hears the user and client-id quotas now, and again after each alteration that changes them. */
+  subscribe(listener: (image: readonly ClientQuotaEntry[]) => void): void {
+    this.listeners.push(listener);
+    listener(this.enforced());
+  }
+
+  /** The user / client-id entities and their quotas (ip entities are connection-rate quotas, not enforced here). */
+  private enforced(): ClientQuotaEntry[] {
+    return this.image.entries().flatMap(([entity, quotas]) => {
+      const sides = new Map(entity);
+      if (sides.has(IP)) return [];
+      return [{ user: sides.get(USER), clientId: sides.get(CLIENT_ID), quotas: quotas.entries() }];
+    });
   }
 
   /** ClientQuotasImage.describe: throws KafkaError (INVALID_REQUEST, UNSUPPORTED_VERSION) for a filter Kafka refuses. */

@@ -10,6 +10,9 @@
  * and timeout_ms never expires. acks=0 gets no response, and an error closes the connection, as Kafka does.
  * Topics are not auto-created here: Kafka creates them only from Metadata. A transactional batch without a
  * transactional id fails the whole request with TRANSACTIONAL_ID_AUTHORIZATION_FAILED, as in Kafka.
+ * Quotas as KafkaApis applies them once the appends are done: the request's bytes against producer_byte_rate, its
+ * handling time against request_percentage (not for acks=0), the larger throttle time answered and the connection
+ * muted for it (an acks=0 producer is muted too, with nothing to read).
  * - v5+: log start offset. v8+: record errors and error message. v10+: current leader / node endpoints only
  *   accompany NOT_LEADER_OR_FOLLOWER, which a single node never returns.
  * - v12+: a transactional batch adds its partition to the producer's transaction first (KIP-890 part 2: the
@@ -32,6 +35,7 @@ import { produceAddsPartitionToTxn } from '../../broker/txn-partition-add.js';
 import { CloseConnection } from '../connection.js';
 import { defineHandler, NO_RESPONSE, type Handler } from '../handler.js';
 import { AclOperation, authorize, authorizedNames, refused, ResourceType } from '../authorization.js';
+import { quotaClientId, quotaUser, requestThrottleMs, throttle } from '../throttle.js';
 
 /** Kafka's AdminUtils.ADMIN_CLIENT_ID: the one client allowed to write internal topics. */
 const ADMIN_CLIENT_ID = '__admin_client';
@@ -83,6 +87,11 @@ export const produceHandler: Handler = defineHandler<ProduceRequest, ProduceResp
       }
       response.responses.push({ name: topic.name, topicId: topic.topicId, partitionResponses });
     }
+    const { produce } = ctx.broker.quotas;
+    const bandwidthThrottleMs = produce.enabled ? produce.recordAndGetThrottleTimeMs(quotaUser(ctx), quotaClientId(ctx), ctx.header.size, Date.now()) : 0;
+    const requestQuotaMs = request.acks === 0 ? 0 : requestThrottleMs(ctx);
+    response.throttleTimeMs = Math.max(bandwidthThrottleMs, requestQuotaMs);
+    throttle(ctx, response.throttleTimeMs);
     if (request.acks === 0) {
       // The client reads no answer, so Kafka closes the connection to tell it something went wrong.
       if (anyError) throw new CloseConnection('acks=0 produce request failed');

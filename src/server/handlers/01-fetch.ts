@@ -8,6 +8,10 @@
  * sessions (KIP-227, v7+) come from the broker's FetchSessionCache. Partition errors: UNKNOWN_TOPIC_OR_PARTITION,
  * UNKNOWN_TOPIC_ID (v13+), OFFSET_OUT_OF_RANGE, FENCED_LEADER_EPOCH / UNKNOWN_LEADER_EPOCH (v9+ current epoch);
  * session errors are top-level. Records go out as the log's buffers, by reference.
+ * Quotas as KafkaApis applies them: a read is bounded by what consumer_byte_rate lets through in the quota window;
+ * the response's size is recorded against consumer_byte_rate and the handling time against request_percentage, and
+ * a client over either gets an empty response (its data dropped and unrecorded) with the larger throttle time, its
+ * connection muted for it.
  * - v4+: isolation level, last stable offset, aborted transactions (read_committed: [], else null; an unknown
  *   topic or partition always [] as Kafka answers those before reading). v5+: log start offset.
  * - v7+: sessions. v11+: preferred read replica (always -1). v12+: diverging epoch from last_fetched_epoch.
@@ -27,7 +31,12 @@ import {
 import { ZERO_UUID } from '../../protocol/io/reader.js';
 import { newFetchContext, TOPIC_ID_VERSION, type FetchTarget } from '../../broker/fetch-context.js';
 import { READ_COMMITTED, type PartitionRead } from '../../broker/fetch-reader.js';
-import { defineHandler, type Handler } from '../handler.js';
+import { Writer } from '../../protocol/io/writer.js';
+import { defineHandler, type Handler, type RequestContext } from '../handler.js';
+import { quotaClientId, quotaUser, requestThrottleMs, throttle } from '../throttle.js';
+
+/** Java's Integer.MAX_VALUE: a double cast to int saturates there. */
+const INT_MAX = 2 ** 31 - 1;
 import { AclOperation, authorize, ResourceType } from '../authorization.js';
 
 export const fetchHandler: Handler = defineHandler<FetchRequest, FetchResponse>({
@@ -40,15 +49,22 @@ export const fetchHandler: Handler = defineHandler<FetchRequest, FetchResponse>(
   async handle(ctx, request, version) {
     const { replicaManager, config } = ctx.broker;
     const context = newFetchContext(request, version, replicaManager.fetchSessions);
-    if (context.kind === 'error') return emptyResponse(context.errorCode, 0);
+    if (context.kind === 'error') {
+      const response = emptyResponse(context.errorCode, 0);
+      return applyFetchQuotas(ctx, response, version, () => response);
+    }
     const usesTopicIds = version >= TOPIC_ID_VERSION;
     // READ on each topic, asked once per request (a long poll reads again without asking again).
     const readable = new Map<string, boolean>();
     const mayRead = (topic: string) => readable.get(topic) ?? readable.set(topic, authorize(ctx, AclOperation.READ, ResourceType.TOPIC, topic)).get(topic)!;
+    // Never more than the consumer's quota lets through in a window (Kafka: maxValueInQuotaWindow, as an int).
+    const { fetch } = ctx.broker.quotas;
+    const quotaWindowBytes = fetch.enabled ? Math.min(fetch.maxValueInQuotaWindow(quotaUser(ctx), quotaClientId(ctx)), INT_MAX) : INT_MAX;
+    const maxBytes = Math.trunc(Math.min(request.maxBytes, config['fetch.max.bytes'], quotaWindowBytes));
     const reads = await replicaManager.fetchRecords(context.targets, {
       maxWaitMs: request.maxWaitMs,
-      minBytes: request.minBytes,
-      maxBytes: Math.min(request.maxBytes, config['fetch.max.bytes']),
+      minBytes: Math.min(request.minBytes, maxBytes),
+      maxBytes,
       isolationLevel: request.isolationLevel,
       usesTopicIds,
       abandoned: ctx.connection.closed,
@@ -61,24 +77,70 @@ export const fetchHandler: Handler = defineHandler<FetchRequest, FetchResponse>(
       bytes: r.bytes,
       diverging: r.divergingEpoch !== null,
     }));
+    const throttled = () => {
+      const answer = context.throttled();
+      return emptyResponse(answer.errorCode, answer.sessionId);
+    };
+    if (fetch.enabled || ctx.broker.quotas.request.enabled) {
+      // Measured over every partition read (Kafka counts only those an incremental session would include).
+      const all = responseOf(context.targets, reads, usesTopicIds, request.isolationLevel, emptyResponse(ErrorCode.NONE, 0), () => true);
+      const answered = applyFetchQuotas(ctx, all, version, throttled);
+      if (answered !== all) return answered;
+    }
     const done = context.complete(outcomes);
     if (done.errorCode !== ErrorCode.NONE) return emptyResponse(done.errorCode, done.sessionId);
-    const response = emptyResponse(ErrorCode.NONE, done.sessionId);
-    let current: FetchableTopicResponse | undefined;
-    context.targets.forEach((target, i) => {
-      if (!done.include[i]) return;
-      const read = reads[i]!;
-      // Consecutive partitions of one topic share an entry, as Kafka builds the response.
-      const same = current !== undefined && (usesTopicIds ? current.topicId === target.topicId : current.topic === target.topic);
-      if (!same) {
-        current = { topic: usesTopicIds ? read.topic : target.topic, topicId: usesTopicIds ? target.topicId : ZERO_UUID, partitions: [] };
-        response.responses.push(current);
-      }
-      current!.partitions.push(partitionData(target, read, request.isolationLevel));
-    });
-    return response;
+    return responseOf(context.targets, reads, usesTopicIds, request.isolationLevel, emptyResponse(ErrorCode.NONE, done.sessionId), (i) => done.include[i]!);
   },
 });
+
+/** The partitions included, in the order read. */
+function responseOf(
+  targets: readonly FetchTarget[], reads: readonly PartitionRead[], usesTopicIds: boolean, isolationLevel: number,
+  response: FetchResponse, include: (i: number) => boolean,
+): FetchResponse {
+  let current: FetchableTopicResponse | undefined;
+  targets.forEach((target, i) => {
+    if (!include(i)) return;
+    const read = reads[i]!;
+    // Consecutive partitions of one topic share an entry, as Kafka builds the response.
+    const same = current !== undefined && (usesTopicIds ? current.topicId === target.topicId : current.topic === target.topic);
+    if (!same) {
+      current = { topic: usesTopicIds ? read.topic : target.topic, topicId: usesTopicIds ? target.topicId : ZERO_UUID, partitions: [] };
+      response.responses.push(current);
+    }
+    current!.partitions.push(partitionData(target, read, isolationLevel));
+  });
+  return response;
+}
+
+/**
+ * KafkaApis' fetch quotas: the response's size (FetchResponse.sizeOf) against consumer_byte_rate, the handling time
+ * against request_percentage. Within both, `response` carries throttle time 0; over either, the bytes are unrecorded,
+ * the connection muted, and the throttled answer goes instead with the larger throttle time.
+ */
+function applyFetchQuotas(ctx: RequestContext, response: FetchResponse, version: number, throttled: () => FetchResponse): FetchResponse {
+  const { fetch } = ctx.broker.quotas;
+  const user = quotaUser(ctx);
+  const clientId = quotaClientId(ctx);
+  const now = Date.now();
+  const requestQuotaMs = requestThrottleMs(ctx);
+  const size = fetch.enabled ? responseSize(response, version) : 0;
+  const bandwidthThrottleMs = fetch.recordAndGetThrottleTimeMs(user, clientId, size, now);
+  const throttleMs = Math.max(bandwidthThrottleMs, requestQuotaMs);
+  if (throttleMs <= 0) return response;
+  fetch.recordNoThrottle(user, clientId, -size, now);
+  throttle(ctx, throttleMs);
+  const answer = throttled();
+  answer.throttleTimeMs = throttleMs;
+  return answer;
+}
+
+/** FetchResponse.sizeOf: 4 + the body's encoded size (records counted, not copied). */
+function responseSize(response: FetchResponse, version: number): number {
+  const w = new Writer();
+  fetchApi.encodeResponse(w, response, version);
+  return 4 + w.length;
+}
 
 function partitionData(target: FetchTarget, read: PartitionRead, isolationLevel: number): PartitionData {
   const data = createPartitionData();

@@ -8,6 +8,9 @@
  * default.replication.factor, a factor above one broker is INVALID_REPLICATION_FACTOR, and manual
  * assignments must name this broker once per partition, for partitions 0..n-1. validate_only checks
  * all of that and creates nothing (the answer still carries a fresh topic id, as Kafka's does).
+ * controller_mutation_rate counts each valid topic's partitions (validate_only too, as Kafka's controller does):
+ * from v6 a topic asked for while the client's bucket is empty gets THROTTLING_QUOTA_EXCEEDED, before it the topic
+ * is created and the client throttled.
  * Versions: v5+ the result carries partitions, replication factor and every effective config
  * (sorted by name, with source, read-only, sensitive); v7+ the topic id.
  */
@@ -30,6 +33,8 @@ import { manualAssignmentProblem } from '../admin/replica-assignment.js';
 import { CLUSTER_METADATA_TOPIC, collidingTopic, invalidTopicNameMessage } from '../../protocol/topic-names.js';
 import { defineHandler, type Handler, type RequestContext } from '../handler.js';
 import { AclOperation, authorize, authorizeCluster, ResourceType } from '../authorization.js';
+import { applyMutationQuota, controllerMutationQuota } from '../throttle.js';
+import type { ControllerMutationQuota } from '../../broker/quota/controller-mutation-quota.js';
 
 /** What a valid topic becomes. */
 interface TopicPlan {
@@ -50,11 +55,12 @@ export const createTopicsHandler: Handler = defineHandler<CreateTopicsRequest, C
     // CREATE on the cluster, else on each topic; DESCRIBE_CONFIGS on a topic to see its configs (ControllerApis).
     const mayCreate = authorizeCluster(ctx, AclOperation.CREATE) ? () => true : (name: string) => authorize(ctx, AclOperation.CREATE, ResourceType.TOPIC, name);
     const mayDescribeConfigs = (name: string) => authorize(ctx, AclOperation.DESCRIBE_CONFIGS, ResourceType.TOPIC, name);
+    const quota = controllerMutationQuota(ctx, 6);
 
     const pending: Promise<CreatableTopicResult>[] = [];
     for (const topic of request.topics) {
       if (counts.get(topic.name) !== 1 || topic.name === CLUSTER_METADATA_TOPIC || !mayCreate(topic.name)) continue;
-      const checked = planTopic(ctx, topic, existing);
+      const checked = withinQuota(planTopic(ctx, topic, existing), quota);
       if ('code' in checked) {
         pending.push(Promise.resolve(failure(topic.name, checked)));
       } else if (request.validateOnly) {
@@ -80,9 +86,22 @@ export const createTopicsHandler: Handler = defineHandler<CreateTopicsRequest, C
         topics.push(failure(name, { code: ErrorCode.TOPIC_AUTHORIZATION_FAILED, message: 'Authorization failed.' }));
       }
     }
-    return { throttleTimeMs: 0, topics };
+    const response = { throttleTimeMs: 0, topics };
+    applyMutationQuota(ctx, quota, response);
+    return response;
   },
 });
+
+/** ReplicationControlManager.createTopic: a valid topic's partitions go against the controller mutation quota. */
+function withinQuota(plan: TopicPlan | ApiError, quota: ControllerMutationQuota): TopicPlan | ApiError {
+  if ('code' in plan) return plan;
+  try {
+    quota.record(plan.partitions);
+  } catch (error) {
+    return apiErrorOf(error);
+  }
+  return plan;
+}
 
 function planTopic(ctx: RequestContext, topic: CreatableTopic, existing: readonly string[]): TopicPlan | ApiError {
   const { config, store, nodeId } = ctx.broker;

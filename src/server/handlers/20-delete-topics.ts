@@ -21,6 +21,7 @@ import { defaultApiError, type ApiError } from '../../protocol/api-error.js';
 import { apiErrorOf } from '../../protocol/kafka-error.js';
 import { defineHandler, type Handler } from '../handler.js';
 import { AclOperation, authorize, authorizeCluster, ResourceType } from '../authorization.js';
+import { applyMutationQuota, controllerMutationQuota } from '../throttle.js';
 
 export const deleteTopicsHandler: Handler = defineHandler<DeleteTopicsRequest, DeleteTopicsResponse>({
   api: deleteTopicsApi,
@@ -88,8 +89,15 @@ export const deleteTopicsHandler: Handler = defineHandler<DeleteTopicsRequest, D
     }
 
     // The one place topics are deleted: the group coordinator then drops their committed offsets.
+    const quota = controllerMutationQuota(ctx, 5);
     const deletions = [...toDelete].map(([id, name]) => {
       const partitionCount = store.topic(name)?.partitions ?? 0;
+      try {
+        quota.record(partitionCount);
+      } catch (error) {
+        result(name, id, apiErrorOf(error));
+        return Promise.resolve();
+      }
       return store.deleteTopic(name).then(
         async () => {
           await groups.onPartitionsDeleted(name, partitionCount, id);
@@ -99,6 +107,8 @@ export const deleteTopicsHandler: Handler = defineHandler<DeleteTopicsRequest, D
       );
     });
     await Promise.all(deletions);
-    return { throttleTimeMs: 0, responses };
+    const response = { throttleTimeMs: 0, responses };
+    applyMutationQuota(ctx, quota, response);
+    return response;
   },
 });

@@ -5,7 +5,8 @@
  * INVALID_REQUEST ("Duplicate topic name.", answered first); an unknown topic
  * UNKNOWN_TOPIC_OR_PARTITION; the same or a smaller count INVALID_PARTITIONS with Kafka's message;
  * manual assignments must number the new partitions and name only this broker, once, with the
- * topic's replication factor (1). validate_only checks without creating.
+ * topic's replication factor (1). validate_only checks without creating. The partitions added go against
+ * controller_mutation_rate: from v3 a topic asked for while the bucket is empty gets THROTTLING_QUOTA_EXCEEDED.
  */
 import { ErrorCode } from '../../protocol/error-codes.js';
 import {
@@ -20,6 +21,8 @@ import type { ApiError } from '../../protocol/api-error.js';
 import { apiErrorOf } from '../../protocol/kafka-error.js';
 import { defineHandler, type Handler, type RequestContext } from '../handler.js';
 import { AclOperation, authorize, authorizeCluster, ResourceType } from '../authorization.js';
+import { applyMutationQuota, controllerMutationQuota } from '../throttle.js';
+import type { ControllerMutationQuota } from '../../broker/quota/controller-mutation-quota.js';
 
 export const createPartitionsHandler: Handler = defineHandler<CreatePartitionsRequest, CreatePartitionsResponse>({
   api: createPartitionsApi,
@@ -39,9 +42,10 @@ export const createPartitionsHandler: Handler = defineHandler<CreatePartitionsRe
       if (count === 1 && !mayAlter(name)) results.push(result(name, { code: ErrorCode.TOPIC_AUTHORIZATION_FAILED, message: null }));
     }
     const pending: Promise<CreatePartitionsTopicResult>[] = [];
+    const quota = controllerMutationQuota(ctx, 3);
     for (const topic of request.topics) {
       if (counts.get(topic.name) !== 1 || !mayAlter(topic.name)) continue;
-      const problem = check(ctx, topic);
+      const problem = check(ctx, topic) ?? withinQuota(ctx, topic, quota);
       if (problem !== null) pending.push(Promise.resolve(result(topic.name, problem)));
       else if (request.validateOnly) pending.push(Promise.resolve(result(topic.name, null)));
       else {
@@ -52,9 +56,21 @@ export const createPartitionsHandler: Handler = defineHandler<CreatePartitionsRe
       }
     }
     results.push(...(await Promise.all(pending)));
-    return { throttleTimeMs: 0, results };
+    const response = { throttleTimeMs: 0, results };
+    applyMutationQuota(ctx, quota, response);
+    return response;
   },
 });
+
+/** The partitions a valid request adds go against the controller mutation quota (ReplicationControlManager). */
+function withinQuota(ctx: RequestContext, topic: CreatePartitionsTopic, quota: ControllerMutationQuota): ApiError | null {
+  try {
+    quota.record(topic.count - ctx.broker.store.topic(topic.name)!.partitions);
+    return null;
+  } catch (error) {
+    return apiErrorOf(error);
+  }
+}
 
 function check(ctx: RequestContext, topic: CreatePartitionsTopic): ApiError | null {
   const current = ctx.broker.store.topic(topic.name);

@@ -5,7 +5,7 @@
  * INVALID_PRINCIPAL_TYPE for a renewer that is not a User (timestamps -1, as the broker answers them), and with
  * DELEGATION_TOKEN_AUTH_DISABLED without delegation.token.secret.key (timestamps 0, as the controller answers).
  * v3 adds the owner in the request and the requester in the response. An owner other than the requester needs
- * CREATE_TOKENS on it once an authorizer is configured (not wired here: gregor's authorizer checks are added apart).
+ * CREATE_TOKENS on it (DELEGATION_TOKEN_AUTHORIZATION_FAILED, timestamps -1).
  */
 import { ErrorCode } from '../../protocol/error-codes.js';
 import {
@@ -17,6 +17,7 @@ import {
 import { principalOf, type Principal } from '../../security/delegation-tokens.js';
 import { allowTokenRequests, delegationTokens } from '../admin/delegation-tokens.js';
 import { defineHandler, type Handler } from '../handler.js';
+import { AclOperation, authorize, ResourceType } from '../authorization.js';
 
 export const createDelegationTokenHandler: Handler = defineHandler<CreateDelegationTokenRequest, CreateDelegationTokenResponse>({
   api: createDelegationTokenApi,
@@ -40,6 +41,9 @@ export const createDelegationTokenHandler: Handler = defineHandler<CreateDelegat
     });
     if (!allowTokenRequests(ctx.connection)) return response(ErrorCode.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED, -1n);
     if (request.renewers.some((r) => r.principalType !== 'User')) return response(ErrorCode.INVALID_PRINCIPAL_TYPE, -1n);
+    if ((owner.type !== requester.type || owner.name !== requester.name) && !authorize(ctx, AclOperation.CREATE_TOKENS, ResourceType.USER, `${owner.type}:${owner.name}`)) {
+      return response(ErrorCode.DELEGATION_TOKEN_AUTHORIZATION_FAILED, -1n);
+    }
     const renewers = request.renewers.map((r) => ({ type: r.principalType, name: r.principalName }));
     const result = await delegationTokens(ctx.broker).create(requester, owner, renewers, Number(request.maxLifetimeMs));
     if (result.error !== 'NONE') return response(ErrorCode[result.error], 0n);
