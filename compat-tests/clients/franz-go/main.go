@@ -28,7 +28,7 @@ func main() {
 		"broker-restart-before": brokerRestartBefore, "broker-restart-after": brokerRestartAfter,
 		"error-unknown-topic": errorUnknownTopic, "error-message-too-large": errorMessageTooLarge,
 		"error-invalid-topic": errorInvalidTopic, "error-invalid-config": errorInvalidConfig,
-		"newest-versions": newestVersions,
+		"newest-versions": newestVersions, "auth-failure": authFailure,
 	}
 	if len(os.Args) == 5 && os.Args[1] == "member" {
 		runMember(context.Background(), os.Args[2], os.Args[3], os.Args[4], &member{})
@@ -47,7 +47,7 @@ func main() {
 }
 
 func admin(bootstrap string, opts ...kgo.Opt) (*kgo.Client, *kadm.Client, error) {
-	client, err := kgo.NewClient(append([]kgo.Opt{kgo.SeedBrokers(bootstrap)}, opts...)...)
+	client, err := newClient(append([]kgo.Opt{kgo.SeedBrokers(bootstrap)}, opts...)...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -165,7 +165,7 @@ func produceConsume(ctx context.Context, bootstrap, prefix string) error {
 		if name != "none" {
 			batch = []message{{[]byte(name), []byte("compressed with " + name), nil}}
 		}
-		producer, err := kgo.NewClient(kgo.SeedBrokers(bootstrap), kgo.ProducerBatchCompression(codecs[name]), kgo.DisableIdempotentWrite(),
+		producer, err := newClient(kgo.SeedBrokers(bootstrap), kgo.ProducerBatchCompression(codecs[name]), kgo.DisableIdempotentWrite(),
 			kgo.ProducerBatchMaxBytes(2_000_000))
 		if err != nil {
 			return err
@@ -182,7 +182,7 @@ func produceConsume(ctx context.Context, bootstrap, prefix string) error {
 		sent = append(sent, batch...)
 	}
 
-	consumer, err := kgo.NewClient(kgo.SeedBrokers(bootstrap), kgo.ConsumerGroup(prefix+"group"), kgo.ConsumeTopics(topic),
+	consumer, err := newClient(kgo.SeedBrokers(bootstrap), kgo.ConsumerGroup(prefix+"group"), kgo.ConsumeTopics(topic),
 		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
 	if err != nil {
 		return err

@@ -89,6 +89,7 @@ public final class Scenarios {
                 case "error-invalid-topic" -> errorInvalidTopic();
                 case "error-invalid-config" -> errorInvalidConfig();
                 case "newest-versions" -> newestVersions();
+                case "auth-failure" -> Security.authFailure(bootstrap);
                 default -> {
                     System.err.println("unknown scenario " + args[0]);
                     System.exit(2);
@@ -181,6 +182,7 @@ public final class Scenarios {
     static Admin admin() {
         Properties props = new Properties();
         props.put("bootstrap.servers", bootstrap);
+        props.putAll(Security.settings());
         return Admin.create(props);
     }
 
@@ -197,6 +199,7 @@ public final class Scenarios {
     static KafkaProducer<byte[], byte[]> producer(Map<String, Object> extra) {
         Map<String, Object> props = new TreeMap<>();
         props.put("bootstrap.servers", bootstrap);
+        props.putAll(Security.settings());
         // The Java producer is idempotent by default; only the idempotence scenarios ask for it.
         props.put("enable.idempotence", "false");
         props.put("acks", "all");
@@ -208,6 +211,7 @@ public final class Scenarios {
     static KafkaConsumer<byte[], byte[]> consumer(String group, Map<String, Object> extra) {
         Map<String, Object> props = new TreeMap<>();
         props.put("bootstrap.servers", bootstrap);
+        props.putAll(Security.settings());
         props.put("group.id", group);
         props.put("auto.offset.reset", "earliest");
         props.put("enable.auto.commit", "false");

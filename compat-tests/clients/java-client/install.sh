@@ -10,6 +10,6 @@ if [ -f "$classes/Scenarios.class" ] && [ -z "$(find "$here" -newer "$classes/Sc
 # Compile beside the old classes and swap, so a run in progress never sees an empty folder.
 rm -rf "$classes.new"
 mkdir -p "$classes.new"
-javac -nowarn -encoding UTF-8 -cp "$KAFKA_LIBS/*" -d "$classes.new" "$here/Scenarios.java" >&2
+javac -nowarn -encoding UTF-8 -cp "$KAFKA_LIBS/*" -d "$classes.new" "$here"/*.java >&2
 rm -rf "$classes"
 mv "$classes.new" "$classes"
