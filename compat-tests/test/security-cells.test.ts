@@ -69,3 +69,10 @@ test('pending.json may name a security row', () => {
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('against gregor the untrusted-certificate cell is excused (node:tls closes where Kafka alerts); against Kafka nothing is', () => {
+  const excusedOn = (kind: Target['kind']) =>
+    securityCells({ ...secure, target: { kind } as Target }, 'kafkajs', ['auth-failure']).map((c) => [c.label, c.excused !== undefined]);
+  assert.deepEqual(excusedOn('gregor'), [['sasl_ssl:wrong-password', false], ['ssl:untrusted-cert', true]]);
+  assert.deepEqual(excusedOn('reference'), [['sasl_ssl:wrong-password', false], ['ssl:untrusted-cert', false]]);
+});
