@@ -2,15 +2,15 @@
 import { join } from 'node:path';
 import { cacheDir, compatDir, referenceDir } from '../lib/paths.js';
 import { externalClient } from '../runner/external.js';
-import { SCENARIOS, type ClientSuite } from '../runner/types.js';
+import { SCENARIOS, SECURITY_ONLY_SCENARIOS, type ClientSuite } from '../runner/types.js';
 import { javaTools } from './java-tools/scenarios.js';
 import { kafkajs } from './kafkajs/scenarios.js';
 import { kcat } from './kcat/scenarios.js';
 import { newestVersionsOf } from './newest-versions.js';
 
 const venvPython = join(cacheDir, 'py', 'venv', 'bin', 'python');
-/** The scenarios every external program has; newest-versions and cluster-admin are added where written. */
-const COMMON = SCENARIOS.filter((name) => name !== 'newest-versions' && name !== 'cluster-admin');
+/** The scenarios every external program has (auth-failure: security runs only); newest-versions and cluster-admin are added where written. */
+const COMMON = [...SCENARIOS.filter((name) => name !== 'newest-versions' && name !== 'cluster-admin'), ...SECURITY_ONLY_SCENARIOS];
 const kafkaLibs = join(cacheDir, `kafka-${process.env.KAFKA_VERSION ?? '4.3.1'}`, 'libs');
 
 const javaClient = externalClient({

@@ -3,12 +3,13 @@
 // its entry can go; an unlisted failure stays a failure. Against the reference broker nothing is pending.
 import { readFileSync } from 'node:fs';
 import type { Result } from './matrix.js';
+import { SECURITY_CELL_NAMES } from '../security/cells.js';
 import { SCENARIOS } from './types.js';
 
 export interface PendingEntry {
   /** A client name, or "*" for every client. */
   client: string;
-  /** A scenario name, or "*" for every scenario. */
+  /** A scenario name, a security run's row ("sasl_ssl:produce-consume"), or "*" for every scenario. */
   scenario: string;
   /** Which gregor feature is missing and where it is tracked, e.g. "issue 5: transactions not built". */
   reason: string;
@@ -24,7 +25,7 @@ export function loadPending(file: string, clientNames: readonly string[]): Pendi
       throw new Error(`${where}: needs string client, scenario and a reason`);
     }
     if (entry.client !== '*' && !clientNames.includes(entry.client)) throw new Error(`${where}: unknown client ${entry.client}`);
-    if (entry.scenario !== '*' && !(SCENARIOS as readonly string[]).includes(entry.scenario)) {
+    if (entry.scenario !== '*' && !(SCENARIOS as readonly string[]).includes(entry.scenario) && !SECURITY_CELL_NAMES.includes(entry.scenario)) {
       throw new Error(`${where}: unknown scenario ${entry.scenario}`);
     }
     return { client: entry.client, scenario: entry.scenario, reason: entry.reason };

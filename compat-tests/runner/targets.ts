@@ -11,9 +11,10 @@ import { startReferenceBroker } from '../reference/broker.js';
 import { CONSUMER_PROTOCOL_BROKER_SETTINGS } from './consumer-protocol.js';
 import type { Target } from './types.js';
 
-export async function startReferenceTarget(): Promise<Target> {
+/** `settings(port)`: server properties beyond start.sh's (the security variants' listeners), given the client port. */
+export async function startReferenceTarget(settings?: (port: number) => Promise<Record<string, string>>): Promise<Target> {
   const port = await freePortPair();
-  const broker = await startReferenceBroker({ port, fresh: true, settings: { ...CONSUMER_PROTOCOL_BROKER_SETTINGS } });
+  const broker = await startReferenceBroker({ port, fresh: true, settings: { ...CONSUMER_PROTOCOL_BROKER_SETTINGS, ...(settings === undefined ? {} : await settings(port)) } });
   const stop = async (): Promise<void> => {
     await broker.stop();
     // A run's broker state is on a random port and never reused; keep the cache from filling up.
@@ -51,17 +52,24 @@ function portAnswers(port: number): Promise<boolean> {
   });
 }
 
+/** More listeners beside the PLAINTEXT one (NAME://127.0.0.1:port, advertised as they are) and -o settings. */
+export interface GregorTargetExtras {
+  listeners: readonly string[];
+  settings: Record<string, string>;
+}
+
 /**
  * gregor from the build: `node dist/gregor.mjs` on 127.0.0.1:<free port>, advertising that address (as the
  * reference broker does), with data in a temporary directory so a restart keeps it.
  */
-export async function startGregorTarget(): Promise<Target> {
+export async function startGregorTarget(extras?: GregorTargetExtras): Promise<Target> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'gregor-compat-'));
   const main = join(repoRoot, 'dist', 'gregor.mjs');
-  const args = [main, '--host', '127.0.0.1', '--port', String(port), '--advertised-listeners', `PLAINTEXT://127.0.0.1:${port}`,
+  const listeners = [`PLAINTEXT://127.0.0.1:${port}`, ...(extras?.listeners ?? [])].join(',');
+  const args = [main, '--listeners', listeners, '--advertised-listeners', listeners,
     '--data-dir', dataDir, '--log-level', 'warn', '--log-format', 'json',
-    ...Object.entries(CONSUMER_PROTOCOL_BROKER_SETTINGS).flatMap(([key, value]) => ['-o', `${key}=${value}`])];
+    ...Object.entries({ ...CONSUMER_PROTOCOL_BROKER_SETTINGS, ...(extras?.settings ?? {}) }).flatMap(([key, value]) => ['-o', `${key}=${value}`])];
   let child: ChildProcess | undefined;
 
   const start = async (): Promise<void> => {

@@ -61,7 +61,9 @@ export const SCENARIOS = [
   'newest-versions',
   'cluster-admin',
 ] as const;
-export type ScenarioName = (typeof SCENARIOS)[number];
+/** Scenarios only a security run has (security/cells.ts): a login the broker must refuse, observing the error. */
+export const SECURITY_ONLY_SCENARIOS = ['auth-failure'] as const;
+export type ScenarioName = (typeof SCENARIOS)[number] | (typeof SECURITY_ONLY_SCENARIOS)[number];
 
 /**
  * Scenarios that concern some clients only; the others get no cell. cluster-admin is the stock tools' output;

@@ -2,12 +2,14 @@
 
 Usage: scenarios.py <scenario> <bootstrap> <name-prefix>; exit 0 = pass, an AssertionError = fail (see runner/external.ts).
 """
+import os
+import re
 import subprocess
 import sys
 import threading
 import time
 
-from confluent_kafka import (Consumer, ConsumerGroupTopicPartitions, KafkaException, Producer, TopicCollection,
+from confluent_kafka import (Consumer, KafkaError, ConsumerGroupTopicPartitions, KafkaException, Producer, TopicCollection,
                              TopicPartition)
 from confluent_kafka.admin import AdminClient, AlterConfigOpType, ConfigEntry, ConfigResource, NewPartitions, NewTopic
 
@@ -17,8 +19,17 @@ from compat import check, eventually, observe, reset_offsets, run, same  # noqa:
 TIMEOUT = 30
 
 
+def connection(bootstrap):
+    """bootstrap.servers, and in a security run its librdkafka properties (compat-tests/security/settings.ts)."""
+    config = {"bootstrap.servers": bootstrap}
+    if os.environ.get("COMPAT_LIBRDKAFKA_CONFIG"):
+        with open(os.environ["COMPAT_LIBRDKAFKA_CONFIG"]) as lines:
+            config.update(line.strip().split("=", 1) for line in lines if "=" in line)
+    return config
+
+
 def admin_for(bootstrap):
-    return AdminClient({"bootstrap.servers": bootstrap})
+    return AdminClient({**connection(bootstrap)})
 
 
 def create(admin, topic, partitions, config=None):
@@ -69,7 +80,7 @@ def produce_consume(bootstrap, prefix):
         (b"big", b"x" * 1_000_000, [], "none"),
     ] + [(codec.encode(), f"compressed with {codec}".encode(), [], codec) for codec in ("gzip", "snappy", "lz4", "zstd")]
     for codec in ("none", "gzip", "snappy", "lz4", "zstd"):
-        producer = Producer({"bootstrap.servers": bootstrap, "compression.codec": codec, "linger.ms": 5,
+        producer = Producer({**connection(bootstrap), "compression.codec": codec, "linger.ms": 5,
                              "message.max.bytes": 2_000_000})
         errors = []
         for key, value, headers, c in sent:
@@ -79,7 +90,7 @@ def produce_consume(bootstrap, prefix):
         assert producer.flush(TIMEOUT) == 0, "undelivered messages"
         assert not errors, errors
 
-    consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": prefix + "group", "auto.offset.reset": "earliest",
+    consumer = Consumer({**connection(bootstrap), "group.id": prefix + "group", "auto.offset.reset": "earliest",
                          "fetch.message.max.bytes": 2_000_000})
     consumer.subscribe([topic])
     received = []
@@ -132,7 +143,7 @@ BASE_TIME = 1_700_000_000_000
 
 
 def producer_for(bootstrap, **extra):
-    return Producer({"bootstrap.servers": bootstrap, "acks": "all", "linger.ms": 0, **extra})
+    return Producer({**connection(bootstrap), "acks": "all", "linger.ms": 0, **extra})
 
 
 def send_all(producer, records):
@@ -152,7 +163,7 @@ def produce_numbered(bootstrap, topic, start, count):
 
 
 def consumer_for(bootstrap, group, **extra):
-    return Consumer({"bootstrap.servers": bootstrap, "group.id": group, "auto.offset.reset": "earliest",
+    return Consumer({**connection(bootstrap), "group.id": group, "auto.offset.reset": "earliest",
                      "enable.auto.commit": False, **extra})
 
 
@@ -522,6 +533,36 @@ def newest_versions(bootstrap, prefix):
     observe("cluster-brokers", len(cluster.nodes))
 
 
+def auth_failure(bootstrap, prefix):
+    """Metadata with settings the broker refuses: the most specific error librdkafka reports (code name; a SASL one's text)."""
+    errors = []
+    admin = AdminClient({**connection(bootstrap), "error_cb": errors.append})
+    try:
+        admin.list_topics(timeout=5)
+    except KafkaException as failure:
+        observe("raised", failure.args[0].name())
+    else:
+        raise AssertionError("the broker accepted the login; Kafka refuses it")
+
+    # The connection's own failure reaches error_cb, which poll() serves. Which comes first, a generic transport
+    # error or the specific one (_SSL, _AUTHENTICATION), varies with timing: wait a little for the specific one.
+    generic = (KafkaError._TRANSPORT, KafkaError._ALL_BROKERS_DOWN)
+
+    def specific_error():
+        admin.poll(0.2)
+        return next((e for e in errors if e.code() not in generic), None)
+
+    try:
+        first = eventually("a specific error from error_cb", specific_error, 5)
+    except AssertionError:
+        check(errors, "error_cb got no error")
+        first = errors[0]
+    observe("error", first.name())
+    if first.code() == KafkaError._AUTHENTICATION:
+        # "<listener>://<address>/bootstrap: SASL authentication error: ... (after 5ms in state AUTH_REQ)"
+        observe("message", re.sub(r"^\S+/bootstrap: | \(after \d+ms in state \w+.*\)$", "", first.str()))
+
+
 if __name__ == "__main__":
     import consumer_protocol  # imports this module as `scenarios`: its helpers
     run({
@@ -531,6 +572,6 @@ if __name__ == "__main__":
         "broker-restart-before": broker_restart_before, "broker-restart-after": broker_restart_after,
         "error-unknown-topic": error_unknown_topic, "error-message-too-large": error_message_too_large,
         "error-invalid-topic": error_invalid_topic, "error-invalid-config": error_invalid_config, "member": member,
-        "newest-versions": newest_versions,
+        "newest-versions": newest_versions, "auth-failure": auth_failure,
         **consumer_protocol.SCENARIOS,
     })

@@ -32,6 +32,7 @@ func main() {
 		"newest-versions":          newestVersions,
 		"consumer-group-rebalance": consumerGroupRebalance, "consumer-commit-resume": consumerCommitResume,
 		"consumer-static-members": consumerStaticMembers,
+		"auth-failure":            authFailure,
 	}
 	if len(os.Args) == 5 && os.Args[1] == "member" {
 		runMember(context.Background(), os.Args[2], os.Args[3], os.Args[4], &member{}, classicMember)
@@ -58,7 +59,7 @@ func main() {
 }
 
 func admin(bootstrap string, opts ...kgo.Opt) (*kgo.Client, *kadm.Client, error) {
-	client, err := kgo.NewClient(append([]kgo.Opt{kgo.SeedBrokers(bootstrap)}, opts...)...)
+	client, err := newClient(append([]kgo.Opt{kgo.SeedBrokers(bootstrap)}, opts...)...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -176,7 +177,7 @@ func produceConsume(ctx context.Context, bootstrap, prefix string) error {
 		if name != "none" {
 			batch = []message{{[]byte(name), []byte("compressed with " + name), nil}}
 		}
-		producer, err := kgo.NewClient(kgo.SeedBrokers(bootstrap), kgo.ProducerBatchCompression(codecs[name]), kgo.DisableIdempotentWrite(),
+		producer, err := newClient(kgo.SeedBrokers(bootstrap), kgo.ProducerBatchCompression(codecs[name]), kgo.DisableIdempotentWrite(),
 			kgo.ProducerBatchMaxBytes(2_000_000))
 		if err != nil {
 			return err
@@ -193,7 +194,7 @@ func produceConsume(ctx context.Context, bootstrap, prefix string) error {
 		sent = append(sent, batch...)
 	}
 
-	consumer, err := kgo.NewClient(kgo.SeedBrokers(bootstrap), kgo.ConsumerGroup(prefix+"group"), kgo.ConsumeTopics(topic),
+	consumer, err := newClient(kgo.SeedBrokers(bootstrap), kgo.ConsumerGroup(prefix+"group"), kgo.ConsumeTopics(topic),
 		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()))
 	if err != nil {
 		return err

@@ -59,7 +59,7 @@ func create(ctx context.Context, bootstrap, topic string, partitions int32, conf
 }
 
 func produceValues(ctx context.Context, bootstrap, topic string, values []string, opts ...kgo.Opt) ([]int64, error) {
-	client, err := kgo.NewClient(append([]kgo.Opt{kgo.SeedBrokers(bootstrap), kgo.DisableIdempotentWrite(), kgo.RecordPartitioner(kgo.ManualPartitioner())}, opts...)...)
+	client, err := newClient(append([]kgo.Opt{kgo.SeedBrokers(bootstrap), kgo.DisableIdempotentWrite(), kgo.RecordPartitioner(kgo.ManualPartitioner())}, opts...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +129,7 @@ func pollUntil(ctx context.Context, client *kgo.Client, done func([]*kgo.Record)
 
 // readGroup reads with a group until done holds, commits what it kept, and leaves.
 func readGroup(ctx context.Context, bootstrap, group, topic string, done func([]*kgo.Record) bool, opts ...kgo.Opt) ([]*kgo.Record, error) {
-	client, err := kgo.NewClient(append([]kgo.Opt{kgo.SeedBrokers(bootstrap), kgo.ConsumerGroup(group), kgo.ConsumeTopics(topic),
+	client, err := newClient(append([]kgo.Opt{kgo.SeedBrokers(bootstrap), kgo.ConsumerGroup(group), kgo.ConsumeTopics(topic),
 		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()), kgo.DisableAutoCommit()}, opts...)...)
 	if err != nil {
 		return nil, err
@@ -196,7 +196,7 @@ var classicMember = []kgo.Opt{kgo.SessionTimeout(sessionTimeout), kgo.HeartbeatI
 
 func runMember(ctx context.Context, bootstrap, group, topic string, m *member, groupOpts []kgo.Opt) {
 	m.assignment = map[int32]bool{}
-	client, err := kgo.NewClient(append([]kgo.Opt{kgo.SeedBrokers(bootstrap), kgo.ConsumerGroup(group), kgo.ConsumeTopics(topic),
+	client, err := newClient(append([]kgo.Opt{kgo.SeedBrokers(bootstrap), kgo.ConsumerGroup(group), kgo.ConsumeTopics(topic),
 		kgo.OnPartitionsAssigned(func(_ context.Context, _ *kgo.Client, assigned map[string][]int32) {
 			m.mu.Lock()
 			defer m.mu.Unlock()
@@ -433,7 +433,7 @@ func twoGroups(ctx context.Context, bootstrap, prefix string) error {
 	if err := create(ctx, bootstrap, topic, 2, nil); err != nil {
 		return err
 	}
-	producer, err := kgo.NewClient(kgo.SeedBrokers(bootstrap), kgo.DisableIdempotentWrite())
+	producer, err := newClient(kgo.SeedBrokers(bootstrap), kgo.DisableIdempotentWrite())
 	if err != nil {
 		return err
 	}
@@ -476,7 +476,7 @@ func seekReplay(ctx context.Context, bootstrap, prefix string) error {
 	if _, err := produceValues(ctx, bootstrap, topic, numbered(0, 10)); err != nil {
 		return err
 	}
-	client, err := kgo.NewClient(kgo.SeedBrokers(bootstrap), kgo.ConsumerGroup(prefix+"group"), kgo.ConsumeTopics(topic),
+	client, err := newClient(kgo.SeedBrokers(bootstrap), kgo.ConsumerGroup(prefix+"group"), kgo.ConsumeTopics(topic),
 		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()), kgo.DisableAutoCommit())
 	if err != nil {
 		return err
@@ -511,7 +511,7 @@ func offsetsForTimes(ctx context.Context, bootstrap, prefix string) error {
 	if err := create(ctx, bootstrap, topic, 1, nil); err != nil {
 		return err
 	}
-	producer, err := kgo.NewClient(kgo.SeedBrokers(bootstrap), kgo.DisableIdempotentWrite())
+	producer, err := newClient(kgo.SeedBrokers(bootstrap), kgo.DisableIdempotentWrite())
 	if err != nil {
 		return err
 	}
@@ -553,7 +553,7 @@ func idempotentProducer(ctx context.Context, bootstrap, prefix string) error {
 	if err := create(ctx, bootstrap, topic, 1, nil); err != nil {
 		return err
 	}
-	client, err := kgo.NewClient(kgo.SeedBrokers(bootstrap), kgo.RecordPartitioner(kgo.ManualPartitioner())) // idempotent by default
+	client, err := newClient(kgo.SeedBrokers(bootstrap), kgo.RecordPartitioner(kgo.ManualPartitioner())) // idempotent by default
 	if err != nil {
 		return err
 	}
@@ -586,7 +586,7 @@ func transactions(ctx context.Context, bootstrap, prefix string) error {
 	if err := create(ctx, bootstrap, topic, 1, nil); err != nil {
 		return err
 	}
-	client, err := kgo.NewClient(kgo.SeedBrokers(bootstrap), kgo.TransactionalID(prefix+"txn"), kgo.RecordPartitioner(kgo.ManualPartitioner()))
+	client, err := newClient(kgo.SeedBrokers(bootstrap), kgo.TransactionalID(prefix+"txn"), kgo.RecordPartitioner(kgo.ManualPartitioner()))
 	if err != nil {
 		return err
 	}
@@ -743,7 +743,7 @@ func errorMessageTooLarge(ctx context.Context, bootstrap, prefix string) error {
 		return err
 	}
 	// ProducerBatchMaxBytes raised so the broker, not the client, judges the size.
-	client, err := kgo.NewClient(kgo.SeedBrokers(bootstrap), kgo.DisableIdempotentWrite(), kgo.ProducerBatchMaxBytes(4_000_000),
+	client, err := newClient(kgo.SeedBrokers(bootstrap), kgo.DisableIdempotentWrite(), kgo.ProducerBatchMaxBytes(4_000_000),
 		kgo.ProducerBatchCompression(kgo.NoCompression()), // uncompressed, so the size the broker judges is the size sent
 		kgo.RecordRetries(0))
 	if err != nil {

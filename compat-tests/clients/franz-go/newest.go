@@ -25,7 +25,7 @@ func newestVersions(ctx context.Context, bootstrap, prefix string) error {
 			return err
 		}
 	}
-	producer, err := kgo.NewClient(kgo.SeedBrokers(bootstrap), kgo.RecordPartitioner(kgo.ManualPartitioner())) // idempotent by default
+	producer, err := newClient(kgo.SeedBrokers(bootstrap), kgo.RecordPartitioner(kgo.ManualPartitioner())) // idempotent by default
 	if err != nil {
 		return err
 	}

@@ -92,6 +92,7 @@ public final class Scenarios {
                 case "consumer-group-rebalance" -> ConsumerProtocol.groupRebalance();
                 case "consumer-commit-resume" -> ConsumerProtocol.commitResume();
                 case "consumer-static-members" -> ConsumerProtocol.staticMembers();
+                case "auth-failure" -> Security.authFailure(bootstrap);
                 default -> {
                     System.err.println("unknown scenario " + args[0]);
                     System.exit(2);
@@ -184,6 +185,7 @@ public final class Scenarios {
     static Admin admin() {
         Properties props = new Properties();
         props.put("bootstrap.servers", bootstrap);
+        props.putAll(Security.settings());
         return Admin.create(props);
     }
 
@@ -200,6 +202,7 @@ public final class Scenarios {
     static KafkaProducer<byte[], byte[]> producer(Map<String, Object> extra) {
         Map<String, Object> props = new TreeMap<>();
         props.put("bootstrap.servers", bootstrap);
+        props.putAll(Security.settings());
         // The Java producer is idempotent by default; only the idempotence scenarios ask for it.
         props.put("enable.idempotence", "false");
         props.put("acks", "all");
@@ -211,6 +214,7 @@ public final class Scenarios {
     static KafkaConsumer<byte[], byte[]> consumer(String group, Map<String, Object> extra) {
         Map<String, Object> props = new TreeMap<>();
         props.put("bootstrap.servers", bootstrap);
+        props.putAll(Security.settings());
         props.put("group.id", group);
         props.put("auto.offset.reset", "earliest");
         props.put("enable.auto.commit", "false");

@@ -11,6 +11,7 @@ import { eventually } from '../../runner/eventually.js';
 import { errorInvalidConfig, errorInvalidTopic, errorMessageTooLarge, errorUnknownTopic } from './errors.js';
 import { brokerRestart, commitResume, groupRebalance, idempotentProducer, offsetReset, offsetsForTimes, seekReplay, transactions, twoGroups } from './groups.js';
 import { pass, type ClientSuite, type ScenarioContext } from '../../runner/types.js';
+import { authFailure } from './security.js';
 
 async function metadata(context: ScenarioContext) {
   const bootstrap = context.target.bootstrap;
@@ -125,5 +126,6 @@ export const javaTools: ClientSuite = {
     'error-invalid-topic': errorInvalidTopic,
     'error-invalid-config': errorInvalidConfig,
     'cluster-admin': clusterAdmin,
+    'auth-failure': authFailure,
   },
 };

@@ -4,6 +4,8 @@ Usage: scenarios.py <scenario> <bootstrap> <name-prefix>; exit 0 = pass, an Asse
 the differential mode (see runner/external.ts). "member <bootstrap> <group> <topic>" runs one group member until killed.
 """
 import logging
+import os
+import re
 import subprocess
 import sys
 import threading
@@ -23,8 +25,22 @@ SESSION_TIMEOUT_MS = 6000
 BASE_TIME = 1_700_000_000_000
 
 
+def connection(bootstrap):
+    """bootstrap_servers, and in a security run its ssl_*/sasl_* settings (compat-tests/security/settings.ts)."""
+    config = {"bootstrap_servers": bootstrap}
+    env = os.environ
+    if env.get("COMPAT_SECURITY_PROTOCOL"):
+        config.update(security_protocol=env["COMPAT_SECURITY_PROTOCOL"], ssl_cafile=env["COMPAT_SSL_CA"])
+        if env.get("COMPAT_SSL_CERT"):
+            config.update(ssl_certfile=env["COMPAT_SSL_CERT"], ssl_keyfile=env["COMPAT_SSL_KEY"])
+        if env.get("COMPAT_SASL_MECHANISM"):
+            config.update(sasl_mechanism=env["COMPAT_SASL_MECHANISM"], sasl_plain_username=env["COMPAT_SASL_USERNAME"],
+                          sasl_plain_password=env["COMPAT_SASL_PASSWORD"])
+    return config
+
+
 def admin_for(bootstrap):
-    return KafkaAdminClient(bootstrap_servers=bootstrap)
+    return KafkaAdminClient(**connection(bootstrap))
 
 
 def create(admin, topic, partitions=1, configs=None):
@@ -33,11 +49,11 @@ def create(admin, topic, partitions=1, configs=None):
 
 def producer_for(bootstrap, **extra):
     # kafka-python is idempotent by default (KIP-679); only the idempotence scenarios ask for it.
-    return KafkaProducer(bootstrap_servers=bootstrap, enable_idempotence=False, acks="all", **extra)
+    return KafkaProducer(**connection(bootstrap), enable_idempotence=False, acks="all", **extra)
 
 
 def consumer_for(bootstrap, group, **extra):
-    return KafkaConsumer(bootstrap_servers=bootstrap, group_id=group, auto_offset_reset="earliest",
+    return KafkaConsumer(**connection(bootstrap), group_id=group, auto_offset_reset="earliest",
                          enable_auto_commit=False, **extra)
 
 
@@ -366,7 +382,7 @@ def offsets_for_times(bootstrap, prefix):
 def idempotent_producer(bootstrap, prefix):
     topic = prefix + "topic"
     create(admin_for(bootstrap), topic)
-    producer = KafkaProducer(bootstrap_servers=bootstrap, enable_idempotence=True)
+    producer = KafkaProducer(**connection(bootstrap), enable_idempotence=True)
     futures = [producer.send(topic, value=f"m{i}".encode(), partition=0) for i in range(9)]
     offsets = [f.get(30).offset for f in futures]
     producer.close()
@@ -378,7 +394,7 @@ def idempotent_producer(bootstrap, prefix):
 def transactions(bootstrap, prefix):
     topic = prefix + "topic"
     create(admin_for(bootstrap), topic)
-    producer = KafkaProducer(bootstrap_servers=bootstrap, transactional_id=prefix + "txn")
+    producer = KafkaProducer(**connection(bootstrap), transactional_id=prefix + "txn")
     producer.init_transactions()
     # Committed (offsets 0-2, marker 3), aborted (4-5, marker 6), committed (7, marker 8).
     for end, batch in (("commit", ["c0", "c1", "c2"]), ("abort", ["a0", "a1"]), ("commit", ["c3"])):
@@ -478,13 +494,13 @@ def newest_versions(bootstrap, prefix):
     admin = admin_for(bootstrap)
     create(admin, topic)
     create(admin, output)
-    producer = KafkaProducer(bootstrap_servers=bootstrap, acks="all")  # idempotent by default
+    producer = KafkaProducer(**connection(bootstrap), acks="all")  # idempotent by default
     for i in range(3):
         producer.send(topic, key=f"k{i}".encode(), value=f"m{i}".encode(), partition=0).get(timeout=30)
     producer.close()
     same(numbered(0, 3), values(read_group(bootstrap, prefix + "reader", topic, at_least(3))), "read through a group")
     consumer = consumer_for(bootstrap, group, isolation_level="read_committed")
-    transactional = KafkaProducer(bootstrap_servers=bootstrap, transactional_id=txn)
+    transactional = KafkaProducer(**connection(bootstrap), transactional_id=txn)
     try:
         transactional.init_transactions()
         consumer.subscribe([topic])
@@ -506,6 +522,34 @@ def newest_versions(bootstrap, prefix):
     observe("output", positions(transformed))
 
 
+def auth_failure(bootstrap, prefix):
+    """An admin client with settings the broker refuses: the first connection failure kafka-python logs (its
+    exception's class; a SASL one's text), and the exception the client raises."""
+    failures = []
+
+    class Failures(logging.Handler):  # "Bootstrap connection to %s failed: %s ...", "Connection failed: %s"
+        def emit(self, record):
+            failures.extend(arg for arg in record.args or () if isinstance(arg, Exception))
+
+    handler = Failures()
+    logger = logging.getLogger("kafka")
+    logger.addHandler(handler)
+    logger.propagate = False
+    logging.disable(logging.NOTSET)  # the program silences kafka-python's logging; this one logger is read, not printed
+    try:
+        KafkaAdminClient(**connection(bootstrap), bootstrap_timeout_ms=5000).list_topics()
+    except Exception as failure:  # the class is what is compared
+        observe("raised", type(failure).__name__)
+    else:
+        raise AssertionError("the broker accepted the login; Kafka refuses it")
+    finally:
+        logging.disable(logging.CRITICAL)
+    check(failures, "kafka-python logged no connection failure")
+    observe("error", type(failures[0]).__name__)
+    # A SASL failure carries the broker's text; a TLS one Python's ssl reason ("... (_ssl.c:1006)": no line number).
+    observe("message", re.sub(r" \(_ssl\.c:\d+\)", "", str(failures[0])))
+
+
 if __name__ == "__main__":
     run({
         "metadata": metadata, "topic-admin": topic_admin, "produce-consume": produce_consume, "group-rebalance": group_rebalance,
@@ -514,5 +558,5 @@ if __name__ == "__main__":
         "broker-restart-before": broker_restart_before, "broker-restart-after": broker_restart_after,
         "error-unknown-topic": error_unknown_topic, "error-message-too-large": error_message_too_large,
         "error-invalid-topic": error_invalid_topic, "error-invalid-config": error_invalid_config,
-        "newest-versions": newest_versions, "member": member,
+        "newest-versions": newest_versions, "member": member, "auth-failure": auth_failure,
     })

@@ -2,6 +2,7 @@
 import kafkajsPackage, { type Admin, type Consumer, type ConsumerConfig, type KafkaMessage, type Message } from 'kafkajs';
 import { eventually } from '../../runner/eventually.js';
 import type { ScenarioContext } from '../../runner/types.js';
+import { kafkajsSecurity } from './security.js';
 
 // kafkajs is CommonJS; node finds only some of its named exports, so take them from the default export.
 export const { CompressionTypes, ConfigResourceTypes, Kafka, logLevel } = kafkajsPackage;
@@ -15,6 +16,7 @@ export function kafkaFor(context: ScenarioContext, retries = 5): KafkaClient {
     brokers: [context.target.bootstrap],
     logLevel: logLevel.NOTHING,
     retry: { retries, initialRetryTime: 100, maxRetryTime: 1000 },
+    ...kafkajsSecurity(),
   });
 }
 

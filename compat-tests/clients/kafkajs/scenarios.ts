@@ -4,6 +4,7 @@ import { errorInvalidConfig, errorInvalidTopic, errorMessageTooLarge, errorUnkno
 import { idempotentProducer, offsetsForTimes, produceConsume, seekReplay, transactions } from './data.js';
 import { brokerRestart, commitResume, groupRebalance, offsetReset, twoGroups } from './groups.js';
 import { newestVersions } from './newest.js';
+import { authFailure } from './security.js';
 
 export const kafkajs: ClientSuite = {
   name: 'kafkajs',
@@ -29,5 +30,6 @@ export const kafkajs: ClientSuite = {
     'error-invalid-topic': errorInvalidTopic,
     'error-invalid-config': errorInvalidConfig,
     'newest-versions': newestVersions,
+    'auth-failure': authFailure,
   },
 };

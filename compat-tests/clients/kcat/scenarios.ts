@@ -8,6 +8,7 @@ import { brokerRestart, commitResume, errorInvalidTopic, errorMessageTooLarge, g
 import { newestVersionsOf } from '../newest-versions.js';
 import { pass, type ClientSuite, type ScenarioContext } from '../../runner/types.js';
 import { newestVersions } from '../../runner/versions.js';
+import { authFailure } from './security.js';
 
 // message.timeout.ms: a broker that never answers makes kcat fail with librdkafka's own reason, not hang.
 async function kcatRun(args: string[], input?: string): Promise<string> {
@@ -93,6 +94,7 @@ export const kcat: ClientSuite = {
     'error-message-too-large': errorMessageTooLarge,
     'error-invalid-topic': errorInvalidTopic,
     'newest-versions': (context) => newestVersions(context, newestVersionsOf('kcat'), (bootstrap) => newestVersionsWork(bootstrap, context)),
+    'auth-failure': authFailure,
   },
   cannot: {
     'topic-admin': 'kcat has no topic administration commands',

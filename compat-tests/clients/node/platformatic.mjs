@@ -7,6 +7,7 @@ import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { Admin, Consumer, Producer } from '@platformatic/kafka';
+import { authFailure, security } from './security.mjs';
 
 const [scenario, bootstrap, prefix] = process.argv.slice(2);
 const LIMIT_MS = 60_000; // stops a broken run from hanging; not a claim about speed
@@ -14,7 +15,7 @@ const TOPIC = 2; // ConfigResourceType.TOPIC
 const BASE_TIME = 1_700_000_000_000n;
 // The broker's group.min.session.timeout.ms: a crashed member is noticed after this long.
 const SESSION_TIMEOUT_MS = 6000;
-const base = { clientId: 'gregor-compat-platformatic', bootstrapBrokers: [bootstrap] };
+const base = { clientId: 'gregor-compat-platformatic', bootstrapBrokers: [bootstrap], ...security() };
 
 const json = (value) => JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? Number(v) : v));
 const observe = (key, value) => console.log(`OBSERVE ${key} ${json(value)}`);
@@ -438,6 +439,8 @@ const scenarios = {
       }
     });
   },
+
+  'auth-failure': () => authFailure(Admin, base, observe),
 
   async 'error-invalid-config'() {
     const topic = `${prefix}topic`;

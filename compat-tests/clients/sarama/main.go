@@ -31,7 +31,7 @@ func main() {
 		"broker-restart-before": brokerRestartBefore, "broker-restart-after": brokerRestartAfter,
 		"error-unknown-topic": errorUnknownTopic, "error-message-too-large": errorMessageTooLarge,
 		"error-invalid-topic": errorInvalidTopic, "error-invalid-config": errorInvalidConfig,
-		"newest-versions": newestVersions,
+		"newest-versions": newestVersions, "auth-failure": authFailure,
 	}
 	if len(os.Args) == 5 && os.Args[1] == "member" {
 		bootstrap = os.Args[2]
@@ -67,6 +67,9 @@ func config() *sarama.Config {
 	c.Consumer.Offsets.Initial = sarama.OffsetOldest
 	c.Consumer.Offsets.AutoCommit.Enable = false
 	c.Consumer.Return.Errors = true
+	if err := secure(c); err != nil {
+		panic(err)
+	}
 	return c
 }
 
