@@ -15,6 +15,8 @@ import { createOffsetFetchResponse, createOffsetFetchResponsePartition, offsetFe
 import { createSyncGroupResponse, syncGroupApi } from '../generated/sync-group.js';
 import { createDescribedGroup as createShareDescribedGroup, createShareGroupDescribeResponse, shareGroupDescribeApi } from '../generated/share-group-describe.js';
 import { createShareGroupHeartbeatResponse, shareGroupHeartbeatApi } from '../generated/share-group-heartbeat.js';
+import { createShareFetchResponse, shareFetchApi } from '../generated/share-fetch.js';
+import { createShareAcknowledgeResponse, shareAcknowledgeApi } from '../generated/share-acknowledge.js';
 import { AUTHORIZED_OPERATIONS_OMITTED, errorResponse } from './define.js';
 
 /** Node.noNode(): what a coordinator lookup that failed names. */
@@ -124,4 +126,8 @@ export const groupErrorResponses = [
     ...createShareGroupDescribeResponse(),
     groups: request.groupIds.map((groupId) => ({ ...createShareDescribedGroup(), groupId, errorCode: error.code })),
   })),
+
+  // ShareFetchRequest/ShareAcknowledgeRequest.getErrorResponse: the top-level error alone.
+  errorResponse(shareFetchApi, (_request, _version, error) => ({ ...createShareFetchResponse(), errorCode: error.code })),
+  errorResponse(shareAcknowledgeApi, (_request, _version, error) => ({ ...createShareAcknowledgeResponse(), errorCode: error.code })),
 ];
