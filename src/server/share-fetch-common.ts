@@ -21,9 +21,10 @@ export function shareGroupSettings(broker: BrokerState, groupId: string): ShareG
  * What KafkaApis answers before a share session is looked at: UNSUPPORTED_VERSION while share.version is 0, and
  * INVALID_REQUEST for a member id that isMemberIdValid refuses (absent, empty, or longer than 36 characters).
  */
-export function shareRequestRefusal(broker: BrokerState, memberId: string | null): { errorCode: number; errorMessage: string | null } | undefined {
-  if (!shareGroupsEnabled(broker)) return { errorCode: ErrorCode.UNSUPPORTED_VERSION, errorMessage: null };
-  if (memberId === null || memberId.length === 0 || memberId.length > 36) return { errorCode: ErrorCode.INVALID_REQUEST, errorMessage: 'Invalid member id in the request.' };
+export function shareRequestRefusal(broker: BrokerState, memberId: string | null): { errorCode: number } | undefined {
+  if (!shareGroupsEnabled(broker)) return { errorCode: ErrorCode.UNSUPPORTED_VERSION };
+  // Kafka builds this error with a message ('Invalid member id in the request.') that its response leaves out.
+  if (memberId === null || memberId.length === 0 || memberId.length > 36) return { errorCode: ErrorCode.INVALID_REQUEST };
   return undefined;
 }
 

@@ -83,12 +83,21 @@ export class SharePartitionManager {
 
   /**
    * Acquires records of `refs` for the member; with nothing acquired (or fewer than min_bytes) waits for appends
-   * up to max_wait_ms, then tries again. Partitions share max_bytes in order, the first batch read whole.
+   * up to max_wait_ms, then tries again. `afterFirstAcquisition` runs once, after the first try (the request's
+   * piggybacked acknowledgements: Kafka's complete behind their state write, after the acquisition). Partitions share max_bytes in order, the first batch read whole.
    */
-  async fetch(groupId: string, memberId: string, refs: readonly SharePartitionRef[], params: ShareFetchParams, settings: ShareGroupSettings): Promise<ShareFetchRead[]> {
+  async fetch(
+    groupId: string,
+    memberId: string,
+    refs: readonly SharePartitionRef[],
+    params: ShareFetchParams,
+    settings: ShareGroupSettings,
+    afterFirstAcquisition?: () => Promise<void>,
+  ): Promise<ShareFetchRead[]> {
     const deadline = this.now() + params.maxWaitMs;
-    for (;;) {
+    for (let first = true; ; first = false) {
       const reads = await this.acquireAll(groupId, memberId, refs, params, settings);
+      if (first) await afterFirstAcquisition?.();
       const bytes = reads.reduce((sum, r) => sum + r.records.reduce((n, b) => n + b.length, 0), 0);
       const failed = reads.some((r) => r.errorCode !== ErrorCode.NONE);
       const remaining = deadline - this.now();

@@ -135,21 +135,25 @@ export class SharePartition {
   }
 
   /**
-   * One acknowledgement batch of `memberId`: every offset must be in flight and ACQUIRED by it, else nothing
-   * changes and the answer is INVALID_RECORD_STATE. `types` holds one type for all offsets or one per offset.
+   * One acknowledgement batch of `memberId`: every offset from the SPSO on must be in flight and ACQUIRED by it,
+   * else nothing changes and the answer is INVALID_RECORD_STATE. `types` holds one type for all offsets or one per offset.
    */
   acknowledge(memberId: string, firstOffset: number, lastOffset: number, types: readonly number[], limits: SharePartitionLimits, now: number): number {
     this.expireLocks(limits, now);
     if (lastOffset < firstOffset || (types.length !== 1 && types.length !== lastOffset - firstOffset + 1)) return ErrorCode.INVALID_REQUEST;
     if (types.some((t) => t < AcknowledgeType.GAP || t > AcknowledgeType.REJECT)) return ErrorCode.INVALID_REQUEST;
-    if (firstOffset < this.start || lastOffset >= this.end) return ErrorCode.INVALID_RECORD_STATE;
-    for (let o = firstOffset; o <= lastOffset; o++) {
+    // Offsets below the SPSO are done with: an acknowledgement of them changes nothing and is not refused (as
+    // Kafka 4.3.1 answers it).
+    const from = Math.max(firstOffset, this.start);
+    if (lastOffset < from) return ErrorCode.NONE;
+    if (lastOffset >= this.end) return ErrorCode.INVALID_RECORD_STATE;
+    for (let o = from; o <= lastOffset; o++) {
       const batch = this.batchOf(o);
       const s = batch === undefined ? undefined : this.statusOf(batch, o);
       if (s === undefined || s.state !== RecordState.ACQUIRED || s.memberId !== memberId) return ErrorCode.INVALID_RECORD_STATE;
     }
     const typeAt = (o: number) => (types.length === 1 ? types[0]! : types[o - firstOffset]!);
-    this.update(firstOffset, lastOffset, (s, o) => {
+    this.update(from, lastOffset, (s, o) => {
       const type = typeAt(o);
       if (type === AcknowledgeType.ACCEPT) return { ...s, state: RecordState.ACKNOWLEDGED, memberId: null };
       if (type === AcknowledgeType.RELEASE) return released(s, limits);

@@ -51,32 +51,39 @@ export const shareFetchHandler: Handler = defineHandler<ShareFetchRequest, Share
     if (context.kind === 'full') endShareSessionOnClose(ctx.broker, ctx.connection.closed, context.session);
     const settings = shareGroupSettings(ctx.broker, groupId);
 
-    const ackCodes = new Map<string, number>();
-    for (const topic of request.topics) {
-      for (const p of topic.partitions) {
-        if (p.acknowledgementBatches.length === 0) continue;
-        const ref = { topicId: topic.topicId, partition: p.partitionIndex };
-        ackCodes.set(partitionKey(ref), await shares.acknowledge(groupId, memberId, ref, acknowledgementsOf(p.acknowledgementBatches), settings));
-      }
-    }
-
     const response = { ...createShareFetchResponse(), acquisitionLockTimeoutMs: settings.lockDurationMs };
+    // The piggybacked acknowledgements complete after the first acquisition: in Kafka they wait on the share
+    // state's write, so a record this request releases is not acquired again by it.
+    const ackCodes = new Map<string, number>();
+    const acknowledge = async () => {
+      for (const topic of request.topics) {
+        for (const p of topic.partitions) {
+          if (p.acknowledgementBatches.length === 0) continue;
+          const ref = { topicId: topic.topicId, partition: p.partitionIndex };
+          ackCodes.set(partitionKey(ref), await shares.acknowledge(groupId, memberId, ref, acknowledgementsOf(p.acknowledgementBatches), settings));
+        }
+      }
+    };
     let reads: ShareFetchRead[] = [];
     let answered: readonly SharePartitionRef[];
     if (context.kind === 'final') {
-      await endShareSession(ctx.broker, context.session);
+      await acknowledge();
       answered = requested;
     } else {
       const refs = [...context.session.partitions.values()];
-      reads = await shares.fetch(groupId, memberId, refs, {
+      // A share partition the group has not initialized fails its state read in Kafka: UNKNOWN_SERVER_ERROR.
+      const initialized = refs.filter((ref) => ctx.broker.groups.isSharePartitionInitialized(groupId, ref.topicId, ref.partition));
+      reads = refs.filter((ref) => !initialized.includes(ref)).map((ref) => ({ ref, errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, records: [], acquired: [] }));
+      reads.push(...(await shares.fetch(groupId, memberId, initialized, {
         maxWaitMs: request.maxWaitMs,
         minBytes: request.minBytes,
         maxBytes: request.maxBytes,
         maxRecords: request.maxRecords > 0 ? request.maxRecords : Number.MAX_SAFE_INTEGER,
         abandoned: ctx.connection.closed,
-      }, settings);
+      }, settings, acknowledge)));
       answered = refs;
     }
+    if (context.kind === 'final') await endShareSession(ctx.broker, context.session);
     const readOf = new Map(reads.map((r) => [partitionKey(r.ref), r]));
     let current: ShareFetchableTopicResponse | undefined;
     for (const ref of answered) {

@@ -49,9 +49,15 @@ test('acknowledgements of records not acquired by the member are INVALID_RECORD_
   assert.equal(sp.acknowledge('b', 0, 0, [ACCEPT], limits, 0), ErrorCode.INVALID_RECORD_STATE);
   assert.equal(sp.acknowledge('a', 3, 6, [ACCEPT], limits, 0), ErrorCode.INVALID_RECORD_STATE);
   assert.equal(sp.acknowledge('a', 0, 1, [ACCEPT, ACCEPT, ACCEPT], limits, 0), ErrorCode.INVALID_REQUEST);
-  assert.equal(sp.acknowledge('a', 0, 4, [ACCEPT], limits, 0), ErrorCode.NONE);
-  assert.equal(sp.acknowledge('a', 0, 0, [ACCEPT], limits, 0), ErrorCode.INVALID_RECORD_STATE);
+  assert.equal(sp.acknowledge('a', 1, 1, [ACCEPT], limits, 0), ErrorCode.NONE);
+  assert.equal(sp.acknowledge('a', 1, 1, [REJECT], limits, 0), ErrorCode.INVALID_RECORD_STATE);
+  assert.equal(sp.acknowledge('a', 0, 4, [ACCEPT, ACCEPT, ACCEPT, ACCEPT, ACCEPT], limits, 0), ErrorCode.INVALID_RECORD_STATE);
+  assert.equal(sp.acknowledge('a', 0, 0, [ACCEPT], limits, 0), ErrorCode.NONE);
+  assert.equal(sp.acknowledge('a', 2, 4, [ACCEPT], limits, 0), ErrorCode.NONE);
   assert.equal(sp.startOffset, 5);
+  // Below the SPSO: nothing left to change, and not refused.
+  assert.equal(sp.acknowledge('a', 0, 0, [REJECT], limits, 0), ErrorCode.NONE);
+  assert.equal(sp.acknowledge('a', 3, 5, [ACCEPT], limits, 0), ErrorCode.INVALID_RECORD_STATE);
 });
 
 test('a lock expires on the clock: its records go to the next member, and an acknowledgement after expiry fails', () => {
