@@ -143,6 +143,8 @@ export class SharePartitionManager {
     if (partition === undefined) {
       partition = startOffset(log, settings.autoOffsetReset, this.now()).then((start) => new SharePartition(start));
       this.partitions.set(key, partition);
+      // A failed read of the start is not kept: the next fetch tries again.
+      partition.catch(() => this.partitions.delete(key));
     }
     return partition;
   }
@@ -158,7 +160,8 @@ async function acquireFrom(
   settings: ShareGroupSettings,
   now: number,
 ): Promise<{ errorCode: number; records: Buffer[]; acquired: AcquiredRange[] }> {
-  const fetchOffset = Math.max(partition.nextFetchOffset(settings, now), log.logStartOffset);
+  partition.moveStartTo(log.logStartOffset);
+  const fetchOffset = partition.nextFetchOffset(settings, now);
   const highWatermark = log.highWatermark;
   if (fetchOffset >= highWatermark || (maxBytes <= 0 && !minOneBatch)) return { errorCode: ErrorCode.NONE, records: [], acquired: [] };
   const read = await log.read(fetchOffset, Math.max(0, maxBytes), { maxOffset: highWatermark, minOneBatch });

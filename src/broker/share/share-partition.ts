@@ -163,6 +163,18 @@ export class SharePartition {
     return ErrorCode.NONE;
   }
 
+  /**
+   * The log's start moved past the SPSO (retention, DeleteRecords): what lay below it is gone, so the SPSO moves to
+   * it, as Kafka's updateCacheAndOffsets does when a read is out of range.
+   */
+  moveStartTo(logStartOffset: number): void {
+    if (logStartOffset <= this.start) return;
+    while (this.inFlight.length > 0 && this.inFlight[0]!.last < logStartOffset) this.inFlight.shift();
+    this.start = logStartOffset;
+    this.end = Math.max(this.end, logStartOffset);
+    this.advanceStart();
+  }
+
   /** A member's session ended: what it holds becomes AVAILABLE again (ARCHIVED at the delivery limit). */
   releaseMember(memberId: string, limits: SharePartitionLimits, now: number): void {
     this.expireLocks(limits, now);

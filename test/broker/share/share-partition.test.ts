@@ -104,3 +104,14 @@ test("a member's release returns only its own records", () => {
   assert.equal(sp.stateOf(5)!.memberId, 'b');
   assert.equal(sp.nextFetchOffset(limits, 0), 0);
 });
+
+test('the log start moving past the SPSO moves it there, dropping what was in flight below', () => {
+  const sp = new SharePartition(0);
+  sp.acquire('a', batches.slice(0, 2), 100, limits, 0);
+  sp.moveStartTo(7);
+  assert.deepEqual([sp.startOffset, sp.endOffset, sp.stateOf(4), sp.stateOf(7)!.state], [7, 10, undefined, RecordState.ACQUIRED]);
+  assert.equal(sp.acknowledge('a', 7, 9, [ACCEPT], limits, 0), ErrorCode.NONE);
+  assert.equal(sp.startOffset, 10);
+  sp.moveStartTo(20);
+  assert.deepEqual([sp.startOffset, sp.endOffset, sp.nextFetchOffset(limits, 0)], [20, 20, 20]);
+});
