@@ -16,6 +16,7 @@ import { appendProduced, failed, type PartitionAppendOutcome } from './produce-a
 import { appendEveryBatch, type ProducerStateCheck } from './producer-state.js';
 import { PartitionAddBatcher, produceVerificationFailure, transactionalBatchHeader, type TransactionPartitionAdder } from './txn-partition-add.js';
 import { TopicConfigCache } from './topic-config-cache.js';
+import { SharePartitionManager } from './share/share-partition-manager.js';
 
 export type PartitionLookup =
   | { readonly ok: true; readonly topic: TopicMetadata; readonly log: PartitionLog }
@@ -63,6 +64,8 @@ export class ReplicaManager {
   private readonly now: () => number;
   private partitionAdds: PartitionAddBatcher | undefined;
   readonly delayedFetches = new DelayedFetches();
+  /** Share groups' share partitions and share sessions (ShareFetch, ShareAcknowledge). */
+  readonly sharePartitions: SharePartitionManager;
 
   constructor(
     readonly store: LogStore,
@@ -74,6 +77,7 @@ export class ReplicaManager {
     this.producerState = options.producerState ?? appendEveryBatch;
     this.transactions = options.transactions;
     this.now = options.now ?? Date.now;
+    this.sharePartitions = new SharePartitionManager(store, this.delayedFetches, this.now, () => this.brokerConfig['group.share.max.share.sessions']);
   }
 
   get config(): BrokerConfig {

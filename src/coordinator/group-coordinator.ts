@@ -205,6 +205,11 @@ export class GroupCoordinator {
     return this.shard.shareGroupDescribe(groupIds);
   }
 
+  /** ShareFetch: whether the group's share partition is initialized (only then is it read, as in Kafka). */
+  isSharePartitionInitialized(groupId: string, topicId: string, partition: number): boolean {
+    return this.active && this.shard.isSharePartitionInitialized(groupId, topicId, partition);
+  }
+
   private xxh3Loaded: Promise<void> | undefined;
 
   /** A consumer or share group heartbeat: COORDINATOR_NOT_AVAILABLE while inactive or when its records cannot be written. */

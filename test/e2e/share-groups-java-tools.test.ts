@@ -1,5 +1,5 @@
 // Kafka 4.3.1's kafka-share-groups against gregor: two share group members (raw ShareGroupHeartbeats, as the
-// reference run had them: ShareFetch is not served yet, so Kafka's share consumer cannot stay in a group) and what
+// reference run had them, so the members and their assignment are fixed) and what
 // --list and --describe (--members, --state, --verbose) print, line for line what the tool printed against a Kafka
 // 4.3.1 broker given the same members (compat-tests/reference); only the assignment's partitions depend on the
 // topic's id, which differs between the two brokers.

@@ -257,6 +257,11 @@ export class GroupShard {
     );
   }
 
+  /** Whether a share partition's state is initialized for the group: the share-partition leader serves only those. */
+  isSharePartitionInitialized(groupId: string, topicId: string, partition: number): boolean {
+    return this.shareGroups.get(groupId)?.statePartitions?.initialized.get(topicId)?.partitions.has(partition) ?? false;
+  }
+
   consumerGroupDescribe(groupIds: readonly string[]): ConsumerGroupDescribeResponse['groups'] {
     const image = this.consumerOptions.topics();
     const defaultAssignor = this.consumerOptions.assignors[0] ?? 'uniform';

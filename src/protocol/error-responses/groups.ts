@@ -17,6 +17,8 @@ import { createOffsetFetchResponse, createOffsetFetchResponsePartition, offsetFe
 import { createSyncGroupResponse, syncGroupApi } from '../generated/sync-group.js';
 import { createDescribedGroup as createShareDescribedGroup, createShareGroupDescribeResponse, shareGroupDescribeApi } from '../generated/share-group-describe.js';
 import { createShareGroupHeartbeatResponse, shareGroupHeartbeatApi } from '../generated/share-group-heartbeat.js';
+import { createShareFetchResponse, shareFetchApi } from '../generated/share-fetch.js';
+import { createShareAcknowledgeResponse, shareAcknowledgeApi } from '../generated/share-acknowledge.js';
 import { AUTHORIZED_OPERATIONS_OMITTED, errorResponse } from './define.js';
 
 /** Node.noNode(): what a coordinator lookup that failed names. */
@@ -133,4 +135,8 @@ export const groupErrorResponses = [
     ...createStreamsGroupDescribeResponse(),
     groups: request.groupIds.map((groupId) => ({ ...createStreamsDescribedGroup(), groupId, errorCode: error.code, errorMessage: error.message })),
   })),
+
+  // ShareFetchRequest/ShareAcknowledgeRequest.getErrorResponse: the top-level error alone.
+  errorResponse(shareFetchApi, (_request, _version, error) => ({ ...createShareFetchResponse(), errorCode: error.code })),
+  errorResponse(shareAcknowledgeApi, (_request, _version, error) => ({ ...createShareAcknowledgeResponse(), errorCode: error.code })),
 ];

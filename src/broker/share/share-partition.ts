@@ -1,0 +1,274 @@
+// One share partition (KIP-932): a share group's delivery state of one topic partition, as Kafka 4.3.1's
+// SharePartition keeps it. Records between the share-partition start offset (SPSO) and the end offset are in
+// flight, held per acquired batch and split into per-record states only when an acknowledgement or a release
+// covers part of a batch. Acquired records are locked to a member until an acknowledgement or the lock's expiry
+// (group.share.record.lock.duration.ms), checked against the injected clock at each operation. Each acquisition
+// counts a delivery; a record released or expired after group.share.delivery.count.limit deliveries is ARCHIVED.
+// The SPSO advances over the leading ACKNOWLEDGED/ARCHIVED records. Pure state: no log, no timers, no I/O.
+// The state lives in memory only (durable __share_group_state is not written yet).
+import { ErrorCode } from '../../protocol/error-codes.js';
+
+/** Kafka's RecordState ids. */
+export const RecordState = { AVAILABLE: 0, ACQUIRED: 1, ACKNOWLEDGED: 2, ARCHIVED: 4 } as const;
+export type RecordStateValue = (typeof RecordState)[keyof typeof RecordState];
+
+/** Kafka's AcknowledgeType ids as the ShareFetch/ShareAcknowledge acknowledge_types carry them (0: a gap). */
+export const AcknowledgeType = { GAP: 0, ACCEPT: 1, RELEASE: 2, REJECT: 3 } as const;
+
+export interface SharePartitionLimits {
+  readonly lockDurationMs: number;
+  readonly deliveryCountLimit: number;
+  /** group.share.partition.max.record.locks: no new records are acquired while this many are in flight. */
+  readonly maxInFlightRecords: number;
+}
+
+/** The offsets of one record batch read from the log (header fields only). */
+export interface LogBatchSpan {
+  readonly first: number;
+  readonly last: number;
+}
+
+export interface AcquiredRange {
+  readonly firstOffset: number;
+  readonly lastOffset: number;
+  readonly deliveryCount: number;
+}
+
+interface RecordStatus {
+  state: RecordStateValue;
+  deliveryCount: number;
+  memberId: string | null;
+  lockExpiresAt: number;
+}
+
+/** An acquired batch: one status for all its offsets, or one per offset once something split it. */
+interface InFlightBatch {
+  readonly first: number;
+  readonly last: number;
+  whole: RecordStatus | undefined;
+  records: RecordStatus[] | undefined;
+}
+
+const isTerminal = (s: RecordStatus): boolean => s.state === RecordState.ACKNOWLEDGED || s.state === RecordState.ARCHIVED;
+
+export class SharePartition {
+  private readonly inFlight: InFlightBatch[] = [];
+  private end: number;
+
+  constructor(private start: number) {
+    this.end = start;
+  }
+
+  /** The share-partition start offset: everything below it is acknowledged or archived. */
+  get startOffset(): number {
+    return this.start;
+  }
+
+  /** The offset after the last record ever acquired. */
+  get endOffset(): number {
+    return this.end;
+  }
+
+  /** Where the next log read starts: the first AVAILABLE in-flight offset, else the end offset. */
+  nextFetchOffset(limits: SharePartitionLimits, now: number): number {
+    this.expireLocks(limits, now);
+    for (const batch of this.inFlight) {
+      for (let o = Math.max(batch.first, this.start); o <= batch.last; o++) {
+        if (this.statusOf(batch, o).state === RecordState.AVAILABLE) return o;
+        if (batch.whole !== undefined) break;
+      }
+    }
+    return this.end;
+  }
+
+  /** What each in-flight offset holds (tests, describe): state, delivery count and owner. */
+  stateOf(offset: number): { state: RecordStateValue; deliveryCount: number; memberId: string | null } | undefined {
+    const batch = this.batchOf(offset);
+    if (batch === undefined || offset < this.start) return undefined;
+    const s = this.statusOf(batch, offset);
+    return { state: s.state, deliveryCount: s.deliveryCount, memberId: s.memberId };
+  }
+
+  /**
+   * Acquires for `memberId` what the log batches read hold: AVAILABLE in-flight records below the end offset,
+   * then whole new batches past it while fewer than maxRecords are acquired and fewer than the in-flight limit
+   * are in flight (a batch is acquired whole, as Kafka does, even past maxRecords).
+   */
+  acquire(memberId: string, logBatches: readonly LogBatchSpan[], maxRecords: number, limits: SharePartitionLimits, now: number): AcquiredRange[] {
+    this.expireLocks(limits, now);
+    const acquired: AcquiredRange[] = [];
+    const lockExpiresAt = now + limits.lockDurationMs;
+    const fresh = new WeakSet<RecordStatus>();
+    let count = 0;
+    const take = (first: number, last: number, deliveryCount: number) => {
+      const prev = acquired[acquired.length - 1];
+      if (prev !== undefined && prev.lastOffset === first - 1 && prev.deliveryCount === deliveryCount) {
+        acquired[acquired.length - 1] = { ...prev, lastOffset: last };
+      } else {
+        acquired.push({ firstOffset: first, lastOffset: last, deliveryCount });
+      }
+      count += last - first + 1;
+    };
+    for (const span of logBatches) {
+      if (count >= maxRecords) break;
+      const from = Math.max(span.first, this.start);
+      const to = Math.min(span.last, this.end - 1);
+      if (from <= to) {
+        this.update(from, to, (s) => {
+          if (s.state !== RecordState.AVAILABLE || count >= maxRecords) return s;
+          const next = { state: RecordState.ACQUIRED, deliveryCount: s.deliveryCount + 1, memberId, lockExpiresAt };
+          fresh.add(next);
+          return next;
+        }, (first, last, s) => {
+          if (fresh.has(s)) take(first, last, s.deliveryCount);
+        });
+      }
+      if (span.last >= this.end && count < maxRecords) {
+        if (this.end - this.start >= limits.maxInFlightRecords) break;
+        const first = Math.max(span.first, this.end);
+        this.inFlight.push({ first, last: span.last, whole: { state: RecordState.ACQUIRED, deliveryCount: 1, memberId, lockExpiresAt }, records: undefined });
+        this.end = span.last + 1;
+        take(first, span.last, 1);
+      }
+    }
+    return acquired;
+  }
+
+  /**
+   * One acknowledgement batch of `memberId`: every offset from the SPSO on must be in flight and ACQUIRED by it,
+   * else nothing changes and the answer is INVALID_RECORD_STATE. `types` holds one type for all offsets or one per offset.
+   */
+  acknowledge(memberId: string, firstOffset: number, lastOffset: number, types: readonly number[], limits: SharePartitionLimits, now: number): number {
+    this.expireLocks(limits, now);
+    if (lastOffset < firstOffset || (types.length !== 1 && types.length !== lastOffset - firstOffset + 1)) return ErrorCode.INVALID_REQUEST;
+    if (types.some((t) => t < AcknowledgeType.GAP || t > AcknowledgeType.REJECT)) return ErrorCode.INVALID_REQUEST;
+    // Offsets below the SPSO are done with: an acknowledgement of them changes nothing and is not refused (as
+    // Kafka 4.3.1 answers it).
+    const from = Math.max(firstOffset, this.start);
+    if (lastOffset < from) return ErrorCode.NONE;
+    if (lastOffset >= this.end) return ErrorCode.INVALID_RECORD_STATE;
+    for (let o = from; o <= lastOffset; o++) {
+      const batch = this.batchOf(o);
+      const s = batch === undefined ? undefined : this.statusOf(batch, o);
+      if (s === undefined || s.state !== RecordState.ACQUIRED || s.memberId !== memberId) return ErrorCode.INVALID_RECORD_STATE;
+    }
+    const typeAt = (o: number) => (types.length === 1 ? types[0]! : types[o - firstOffset]!);
+    this.update(from, lastOffset, (s, o) => {
+      const type = typeAt(o);
+      if (type === AcknowledgeType.ACCEPT) return { ...s, state: RecordState.ACKNOWLEDGED, memberId: null };
+      if (type === AcknowledgeType.RELEASE) return released(s, limits);
+      return { ...s, state: RecordState.ARCHIVED, memberId: null };
+    }, undefined, types.length === 1 ? undefined : typeAt);
+    this.advanceStart();
+    return ErrorCode.NONE;
+  }
+
+  /**
+   * The log's start moved past the SPSO (retention, DeleteRecords): what lay below it is gone, so the SPSO moves to
+   * it, as Kafka's updateCacheAndOffsets does when a read is out of range.
+   */
+  moveStartTo(logStartOffset: number): void {
+    if (logStartOffset <= this.start) return;
+    while (this.inFlight.length > 0 && this.inFlight[0]!.last < logStartOffset) this.inFlight.shift();
+    this.start = logStartOffset;
+    this.end = Math.max(this.end, logStartOffset);
+    this.advanceStart();
+  }
+
+  /** A member's session ended: what it holds becomes AVAILABLE again (ARCHIVED at the delivery limit). */
+  releaseMember(memberId: string, limits: SharePartitionLimits, now: number): void {
+    this.expireLocks(limits, now);
+    if (this.end <= this.start) return;
+    this.update(this.start, this.end - 1, (s) => (s.state === RecordState.ACQUIRED && s.memberId === memberId ? released(s, limits) : s));
+    this.advanceStart();
+  }
+
+  /** Locks past their expiry release their records, as Kafka's acquisition lock timer task does. */
+  expireLocks(limits: SharePartitionLimits, now: number): void {
+    if (this.end <= this.start) return;
+    let expired = false;
+    this.update(this.start, this.end - 1, (s) => {
+      if (s.state !== RecordState.ACQUIRED || s.lockExpiresAt > now) return s;
+      expired = true;
+      return released(s, limits);
+    });
+    if (expired) this.advanceStart();
+  }
+
+  private batchOf(offset: number): InFlightBatch | undefined {
+    let lo = 0;
+    let hi = this.inFlight.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const b = this.inFlight[mid]!;
+      if (offset < b.first) hi = mid - 1;
+      else if (offset > b.last) lo = mid + 1;
+      else return b;
+    }
+    return undefined;
+  }
+
+  private statusOf(batch: InFlightBatch, offset: number): RecordStatus {
+    return batch.whole ?? batch.records![offset - batch.first]!;
+  }
+
+  /**
+   * Applies `change` to every in-flight offset in [from, to]. A whole batch stays whole when the range covers
+   * it and `varies` (a per-offset acknowledgement type) does not differ within it; otherwise it is split into
+   * per-record states. `seen` is told the resulting status of each run of offsets.
+   */
+  private update(
+    from: number,
+    to: number,
+    change: (s: RecordStatus, offset: number) => RecordStatus,
+    seen?: (first: number, last: number, s: RecordStatus) => void,
+    varies?: (offset: number) => number,
+  ): void {
+    for (const batch of this.inFlight) {
+      if (batch.last < from) continue;
+      if (batch.first > to) break;
+      const lo = Math.max(batch.first, from);
+      const hi = Math.min(batch.last, to);
+      if (batch.whole !== undefined && lo === batch.first && hi === batch.last && uniform(varies, lo, hi)) {
+        batch.whole = change(batch.whole, lo);
+        seen?.(lo, hi, batch.whole);
+        continue;
+      }
+      if (batch.whole !== undefined) {
+        const whole = batch.whole;
+        batch.records = Array.from({ length: batch.last - batch.first + 1 }, () => ({ ...whole }));
+        batch.whole = undefined;
+      }
+      for (let o = lo; o <= hi; o++) {
+        const next = change(batch.records![o - batch.first]!, o);
+        batch.records![o - batch.first] = next;
+        seen?.(o, o, next);
+      }
+    }
+  }
+
+  /** The SPSO moves over the leading ACKNOWLEDGED and ARCHIVED records; fully passed batches are dropped. */
+  private advanceStart(): void {
+    while (this.inFlight.length > 0) {
+      const batch = this.inFlight[0]!;
+      let o = Math.max(batch.first, this.start);
+      while (o <= batch.last && isTerminal(this.statusOf(batch, o))) o++;
+      this.start = o;
+      if (o <= batch.last) return;
+      this.inFlight.shift();
+    }
+    this.start = this.end;
+  }
+}
+
+function released(s: RecordStatus, limits: SharePartitionLimits): RecordStatus {
+  const state = s.deliveryCount >= limits.deliveryCountLimit ? RecordState.ARCHIVED : RecordState.AVAILABLE;
+  return { state, deliveryCount: s.deliveryCount, memberId: null, lockExpiresAt: 0 };
+}
+
+function uniform(varies: ((offset: number) => number) | undefined, lo: number, hi: number): boolean {
+  if (varies === undefined) return true;
+  const first = varies(lo);
+  for (let o = lo + 1; o <= hi; o++) if (varies(o) !== first) return false;
+  return true;
+}

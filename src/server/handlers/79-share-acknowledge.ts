@@ -1,0 +1,56 @@
+/**
+ * ShareAcknowledge (key 79), v1–v2, Kafka 4.3.1's range: a share group member acknowledges records it acquired
+ * (ACCEPT, RELEASE, REJECT, or a gap) without fetching (KIP-932). share.version 0 → UNSUPPORTED_VERSION; an invalid
+ * member id → INVALID_REQUEST; the session's epoch as Kafka's acknowledgeSessionUpdate checks it (0:
+ * INVALID_SHARE_SESSION_EPOCH, none: SHARE_SESSION_NOT_FOUND, another epoch: INVALID_SHARE_SESSION_EPOCH; -1 closes
+ * the session after the acknowledgements, releasing what the member still holds). Each partition answers its
+ * acknowledgements' error (INVALID_RECORD_STATE for an offset not acquired by the member). v2 answers the group's
+ * lock duration; is_renew_ack is read and not acted on.
+ */
+import { KafkaError } from '../../protocol/kafka-error.js';
+import {
+  createPartitionData,
+  createShareAcknowledgeResponse,
+  shareAcknowledgeApi,
+  type ShareAcknowledgeRequest,
+  type ShareAcknowledgeResponse,
+} from '../../protocol/generated/share-acknowledge.js';
+import { acknowledgementsOf, endShareSession, shareRequestRefusal, shareGroupSettings } from '../share-fetch-common.js';
+import { defineHandler, type Handler } from '../handler.js';
+import { AclOperation, authorize, refused as authorizationRefused, ResourceType } from '../authorization.js';
+
+export const shareAcknowledgeHandler: Handler = defineHandler<ShareAcknowledgeRequest, ShareAcknowledgeResponse>({
+  api: shareAcknowledgeApi,
+  minVersion: 1,
+  maxVersion: 2,
+
+  async handle(ctx, request) {
+    const refused = shareRequestRefusal(ctx.broker, request.memberId);
+    if (refused !== undefined) return { ...createShareAcknowledgeResponse(), ...refused };
+    const memberId = request.memberId!;
+    const groupId = request.groupId ?? '';
+    // READ on the group, else the whole request is refused (KafkaApis; per-topic READ is not checked yet).
+    if (!authorize(ctx, AclOperation.READ, ResourceType.GROUP, groupId)) throw authorizationRefused('GROUP_AUTHORIZATION_FAILED');
+    const shares = ctx.broker.replicaManager.sharePartitions;
+    let context;
+    try {
+      context = shares.sessions.acknowledgeContext(groupId, memberId, request.shareSessionEpoch);
+    } catch (error) {
+      if (error instanceof KafkaError) return { ...createShareAcknowledgeResponse(), errorCode: error.errorCode };
+      throw error;
+    }
+    const settings = shareGroupSettings(ctx.broker, groupId);
+    const response = { ...createShareAcknowledgeResponse(), acquisitionLockTimeoutMs: settings.lockDurationMs };
+    for (const topic of request.topics) {
+      const answered = { topicId: topic.topicId, partitions: [] as ReturnType<typeof createPartitionData>[] };
+      for (const p of topic.partitions) {
+        const ref = { topicId: topic.topicId, partition: p.partitionIndex };
+        const errorCode = await shares.acknowledge(groupId, memberId, ref, acknowledgementsOf(p.acknowledgementBatches), settings);
+        answered.partitions.push({ ...createPartitionData(), partitionIndex: p.partitionIndex, errorCode });
+      }
+      response.responses.push(answered);
+    }
+    if (context.kind === 'final') await endShareSession(ctx.broker, context.session);
+    return response;
+  },
+});

@@ -1,0 +1,49 @@
+// What ShareFetch (78) and ShareAcknowledge (79) share: the group's settings from its effective group configs,
+// Kafka's member id check, the acknowledgement batches read off the wire, and ending a session (its member's
+// records released, as Kafka's ShareSessionCache does on a final epoch or when the session's connection closes).
+import type { ShareGroupSettings, Acknowledgement } from '../broker/share/share-partition-manager.js';
+import type { ShareSession } from '../broker/share/share-session-cache.js';
+import { ErrorCode } from '../protocol/error-codes.js';
+import type { BrokerState } from './handler.js';
+import { shareGroupsEnabled } from './share-protocol.js';
+
+export function shareGroupSettings(broker: BrokerState, groupId: string): ShareGroupSettings {
+  const values = broker.groups.groupConfig(groupId);
+  return {
+    lockDurationMs: values['share.record.lock.duration.ms'] as number,
+    deliveryCountLimit: values['share.delivery.count.limit'] as number,
+    maxInFlightRecords: values['share.partition.max.record.locks'] as number,
+    autoOffsetReset: values['share.auto.offset.reset'] as string,
+  };
+}
+
+/**
+ * What KafkaApis answers before a share session is looked at: UNSUPPORTED_VERSION while share.version is 0, and
+ * INVALID_REQUEST for a member id that isMemberIdValid refuses (absent, empty, or longer than 36 characters).
+ */
+export function shareRequestRefusal(broker: BrokerState, memberId: string | null): { errorCode: number } | undefined {
+  if (!shareGroupsEnabled(broker)) return { errorCode: ErrorCode.UNSUPPORTED_VERSION };
+  // Kafka builds this error with a message ('Invalid member id in the request.') that its response leaves out.
+  if (memberId === null || memberId.length === 0 || memberId.length > 36) return { errorCode: ErrorCode.INVALID_REQUEST };
+  return undefined;
+}
+
+export function acknowledgementsOf(batches: readonly { firstOffset: bigint; lastOffset: bigint; acknowledgeTypes: number[] }[]): Acknowledgement[] {
+  return batches.map((b) => ({ firstOffset: Number(b.firstOffset), lastOffset: Number(b.lastOffset), types: b.acknowledgeTypes }));
+}
+
+/** The session ends: removed from the cache, and what its member holds on its partitions released. */
+export async function endShareSession(broker: BrokerState, session: ShareSession): Promise<void> {
+  const shares = broker.replicaManager.sharePartitions;
+  shares.sessions.remove(session);
+  await shares.releaseSession(session.groupId, session.memberId, session.partitions.values(), shareGroupSettings(broker, session.groupId));
+}
+
+/** A session's records go back when its connection closes (Kafka's ConnectionDisconnectListener). */
+export function endShareSessionOnClose(broker: BrokerState, closed: AbortSignal, session: ShareSession): void {
+  const end = () => {
+    if (broker.replicaManager.sharePartitions.sessions.get(session.groupId, session.memberId) === session) void endShareSession(broker, session);
+  };
+  if (closed.aborted) end();
+  else closed.addEventListener('abort', end, { once: true });
+}

@@ -1,0 +1,117 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ErrorCode } from '../../../src/protocol/error-codes.js';
+import { AcknowledgeType, RecordState, SharePartition } from '../../../src/broker/share/share-partition.js';
+
+const limits = { lockDurationMs: 30_000, deliveryCountLimit: 3, maxInFlightRecords: 100 };
+const { ACCEPT, RELEASE, REJECT, GAP } = AcknowledgeType;
+/** Three log batches: 0-4, 5-9, 10-14. */
+const batches = [{ first: 0, last: 4 }, { first: 5, last: 9 }, { first: 10, last: 14 }];
+
+test('acquisition takes whole batches up to max records, each locked to its member', () => {
+  const sp = new SharePartition(0);
+  assert.deepEqual(sp.acquire('a', batches, 7, limits, 1000), [{ firstOffset: 0, lastOffset: 9, deliveryCount: 1 }]);
+  assert.equal(sp.endOffset, 10);
+  assert.deepEqual(sp.stateOf(3), { state: RecordState.ACQUIRED, deliveryCount: 1, memberId: 'a' });
+  // Another member reading the same batches gets only what is not acquired.
+  assert.deepEqual(sp.acquire('b', batches, 100, limits, 1000), [{ firstOffset: 10, lastOffset: 14, deliveryCount: 1 }]);
+  assert.deepEqual(sp.acquire('c', batches, 100, limits, 1000), []);
+});
+
+test('the SPSO starts part-way into a batch and advances over acknowledged and archived records', () => {
+  const sp = new SharePartition(2);
+  assert.deepEqual(sp.acquire('a', batches.slice(0, 1), 100, limits, 0), [{ firstOffset: 2, lastOffset: 4, deliveryCount: 1 }]);
+  assert.equal(sp.acknowledge('a', 2, 3, [ACCEPT, REJECT], limits, 0), ErrorCode.NONE);
+  assert.equal(sp.startOffset, 4);
+  assert.equal(sp.acknowledge('a', 4, 4, [GAP], limits, 0), ErrorCode.NONE);
+  assert.equal(sp.startOffset, 5);
+  assert.equal(sp.endOffset, 5);
+});
+
+test('a partial acknowledgement splits a batch into per-record states; a released record is redelivered with its count', () => {
+  const sp = new SharePartition(0);
+  sp.acquire('a', batches.slice(0, 1), 100, limits, 0);
+  assert.equal(sp.acknowledge('a', 0, 4, [ACCEPT, RELEASE, ACCEPT, RELEASE, REJECT], limits, 0), ErrorCode.NONE);
+  assert.equal(sp.startOffset, 1);
+  assert.equal(sp.stateOf(1)!.state, RecordState.AVAILABLE);
+  assert.equal(sp.stateOf(2)!.state, RecordState.ACKNOWLEDGED);
+  assert.equal(sp.stateOf(4)!.state, RecordState.ARCHIVED);
+  assert.equal(sp.nextFetchOffset(limits, 0), 1);
+  assert.deepEqual(sp.acquire('b', batches.slice(0, 1), 100, limits, 0), [
+    { firstOffset: 1, lastOffset: 1, deliveryCount: 2 },
+    { firstOffset: 3, lastOffset: 3, deliveryCount: 2 },
+  ]);
+});
+
+test('acknowledgements of records not acquired by the member are INVALID_RECORD_STATE and change nothing', () => {
+  const sp = new SharePartition(0);
+  sp.acquire('a', batches.slice(0, 1), 100, limits, 0);
+  assert.equal(sp.acknowledge('b', 0, 0, [ACCEPT], limits, 0), ErrorCode.INVALID_RECORD_STATE);
+  assert.equal(sp.acknowledge('a', 3, 6, [ACCEPT], limits, 0), ErrorCode.INVALID_RECORD_STATE);
+  assert.equal(sp.acknowledge('a', 0, 1, [ACCEPT, ACCEPT, ACCEPT], limits, 0), ErrorCode.INVALID_REQUEST);
+  assert.equal(sp.acknowledge('a', 1, 1, [ACCEPT], limits, 0), ErrorCode.NONE);
+  assert.equal(sp.acknowledge('a', 1, 1, [REJECT], limits, 0), ErrorCode.INVALID_RECORD_STATE);
+  assert.equal(sp.acknowledge('a', 0, 4, [ACCEPT, ACCEPT, ACCEPT, ACCEPT, ACCEPT], limits, 0), ErrorCode.INVALID_RECORD_STATE);
+  assert.equal(sp.acknowledge('a', 0, 0, [ACCEPT], limits, 0), ErrorCode.NONE);
+  assert.equal(sp.acknowledge('a', 2, 4, [ACCEPT], limits, 0), ErrorCode.NONE);
+  assert.equal(sp.startOffset, 5);
+  // Below the SPSO: nothing left to change, and not refused.
+  assert.equal(sp.acknowledge('a', 0, 0, [REJECT], limits, 0), ErrorCode.NONE);
+  assert.equal(sp.acknowledge('a', 3, 5, [ACCEPT], limits, 0), ErrorCode.INVALID_RECORD_STATE);
+});
+
+test('a lock expires on the clock: its records go to the next member, and an acknowledgement after expiry fails', () => {
+  const sp = new SharePartition(0);
+  sp.acquire('a', batches.slice(0, 1), 100, limits, 1000);
+  assert.deepEqual(sp.acquire('b', batches.slice(0, 1), 100, limits, 30_999), []);
+  assert.deepEqual(sp.acquire('b', batches.slice(0, 1), 100, limits, 31_000), [{ firstOffset: 0, lastOffset: 4, deliveryCount: 2 }]);
+  assert.equal(sp.acknowledge('a', 0, 4, [ACCEPT], limits, 31_000), ErrorCode.INVALID_RECORD_STATE);
+  assert.equal(sp.acknowledge('b', 0, 4, [ACCEPT], limits, 31_000), ErrorCode.NONE);
+  assert.equal(sp.startOffset, 5);
+});
+
+test('after delivery.count.limit deliveries a released or expired record is archived and the SPSO passes it', () => {
+  const sp = new SharePartition(0);
+  const one = [{ first: 0, last: 0 }];
+  let now = 0;
+  for (let delivery = 1; delivery <= 3; delivery++) {
+    assert.deepEqual(sp.acquire('a', one, 100, limits, now), [{ firstOffset: 0, lastOffset: 0, deliveryCount: delivery }]);
+    if (delivery < 3) assert.equal(sp.acknowledge('a', 0, 0, [RELEASE], limits, now), ErrorCode.NONE);
+    else now += limits.lockDurationMs;
+  }
+  assert.deepEqual(sp.acquire('a', one, 100, limits, now), []);
+  assert.equal(sp.stateOf(0), undefined);
+  assert.equal(sp.startOffset, 1);
+});
+
+test('no new records are acquired while max.record.locks are in flight; redeliveries still are', () => {
+  const sp = new SharePartition(0);
+  const small = { ...limits, maxInFlightRecords: 10 };
+  assert.deepEqual(sp.acquire('a', batches, 100, small, 0), [{ firstOffset: 0, lastOffset: 9, deliveryCount: 1 }]);
+  assert.deepEqual(sp.acquire('b', batches, 100, small, 0), []);
+  assert.equal(sp.acknowledge('a', 5, 9, [RELEASE], small, 0), ErrorCode.NONE);
+  assert.deepEqual(sp.acquire('b', batches, 100, small, 0), [{ firstOffset: 5, lastOffset: 9, deliveryCount: 2 }]);
+  assert.equal(sp.acknowledge('a', 0, 4, [ACCEPT], small, 0), ErrorCode.NONE);
+  assert.deepEqual(sp.acquire('c', batches, 100, small, 0), [{ firstOffset: 10, lastOffset: 14, deliveryCount: 1 }]);
+});
+
+test("a member's release returns only its own records", () => {
+  const sp = new SharePartition(0);
+  sp.acquire('a', batches.slice(0, 1), 100, limits, 0);
+  sp.acquire('b', batches.slice(1, 2), 100, limits, 0);
+  sp.releaseMember('a', limits, 0);
+  assert.equal(sp.stateOf(0)!.state, RecordState.AVAILABLE);
+  assert.equal(sp.stateOf(5)!.memberId, 'b');
+  assert.equal(sp.nextFetchOffset(limits, 0), 0);
+});
+
+test('the log start moving past the SPSO moves it there, dropping what was in flight below', () => {
+  const sp = new SharePartition(0);
+  sp.acquire('a', batches.slice(0, 2), 100, limits, 0);
+  sp.moveStartTo(7);
+  assert.deepEqual([sp.startOffset, sp.endOffset, sp.stateOf(4), sp.stateOf(7)!.state], [7, 10, undefined, RecordState.ACQUIRED]);
+  assert.equal(sp.acknowledge('a', 7, 9, [ACCEPT], limits, 0), ErrorCode.NONE);
+  assert.equal(sp.startOffset, 10);
+  sp.moveStartTo(20);
+  assert.deepEqual([sp.startOffset, sp.endOffset, sp.nextFetchOffset(limits, 0)], [20, 20, 20]);
+});
