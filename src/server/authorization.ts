@@ -10,6 +10,7 @@
  */
 import { AclOperation, CLUSTER_NAME, operationName, ResourceType, SUPPORTED_OPERATIONS } from '../security/authorizer/acl.js';
 import type { Session } from '../security/authorizer/standard-authorizer.js';
+import { ErrorCode } from '../protocol/error-codes.js';
 import { KafkaError } from '../protocol/kafka-error.js';
 import type { ConnectionInfo } from './connection.js';
 import type { RequestContext } from './handler.js';
@@ -79,6 +80,25 @@ export function authorizedOperations(ctx: RequestContext, resourceType: number, 
   const authorizer = ctx.broker.authorizer;
   if (authorizer !== null) return authorizer.authorizedOperations(sessionOf(ctx), resourceType, name);
   return (SUPPORTED_OPERATIONS.get(resourceType) ?? []).reduce((field, op) => field | (1 << op), 0);
+}
+
+/**
+ * A describe of KIP-848-style groups (consumer, share, streams), as KafkaApis answers it: the groups the client may
+ * not DESCRIBE first, GROUP_AUTHORIZATION_FAILED; the others described, with their authorized operations when asked.
+ */
+export async function describeAuthorizedGroups<G extends { groupId: string; errorCode: number; authorizedOperations: number }>(
+  ctx: RequestContext,
+  groupIds: readonly string[],
+  includeAuthorizedOperations: boolean,
+  empty: () => G,
+  describe: (groupIds: string[]) => G[] | Promise<G[]>,
+): Promise<G[]> {
+  const describable = authorizedNames(ctx, AclOperation.DESCRIBE, ResourceType.GROUP, groupIds);
+  const refusedGroups = groupIds.filter((g) => !describable.has(g)).map((groupId) => ({ ...empty(), groupId, errorCode: ErrorCode.GROUP_AUTHORIZATION_FAILED }));
+  const described = await describe(groupIds.filter((g) => describable.has(g)));
+  const withOperations = described.map((g) =>
+    (g.errorCode === ErrorCode.NONE && includeAuthorizedOperations ? { ...g, authorizedOperations: authorizedOperations(ctx, ResourceType.GROUP, g.groupId) } : g));
+  return [...refusedGroups, ...withOperations];
 }
 
 /**

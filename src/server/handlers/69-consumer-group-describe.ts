@@ -14,23 +14,19 @@ import {
 } from '../../protocol/generated/consumer-group-describe.js';
 import { consumerProtocolEnabled } from '../consumer-protocol.js';
 import { defineHandler, type Handler } from '../handler.js';
-import { AclOperation, authorizedNames, authorizedOperations, ResourceType } from '../authorization.js';
+import { describeAuthorizedGroups } from '../authorization.js';
 
 export const consumerGroupDescribeHandler: Handler = defineHandler<ConsumerGroupDescribeRequest, ConsumerGroupDescribeResponse>({
   api: consumerGroupDescribeApi,
   minVersion: 0,
   maxVersion: 1,
 
-  handle(ctx, request) {
+  async handle(ctx, request) {
     if (!consumerProtocolEnabled(ctx.broker)) {
       return { throttleTimeMs: 0, groups: request.groupIds.map((groupId) => ({ ...createDescribedGroup(), groupId, errorCode: ErrorCode.UNSUPPORTED_VERSION })) };
     }
-    // Groups the client may not DESCRIBE come first, GROUP_AUTHORIZATION_FAILED.
-    const describable = authorizedNames(ctx, AclOperation.DESCRIBE, ResourceType.GROUP, request.groupIds);
-    const refused = request.groupIds.filter((g) => !describable.has(g))
-      .map((groupId) => ({ ...createDescribedGroup(), groupId, errorCode: ErrorCode.GROUP_AUTHORIZATION_FAILED }));
-    const groups = ctx.broker.groups.consumerGroupDescribe(request.groupIds.filter((g) => describable.has(g))).map((g) =>
-      (g.errorCode === ErrorCode.NONE && request.includeAuthorizedOperations ? { ...g, authorizedOperations: authorizedOperations(ctx, ResourceType.GROUP, g.groupId) } : g));
-    return { throttleTimeMs: 0, groups: [...refused, ...groups] };
+    const groups = await describeAuthorizedGroups(ctx, request.groupIds, request.includeAuthorizedOperations, createDescribedGroup,
+      (ids) => ctx.broker.groups.consumerGroupDescribe(ids));
+    return { throttleTimeMs: 0, groups };
   },
 });

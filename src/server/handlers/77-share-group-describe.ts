@@ -13,23 +13,19 @@ import {
 } from '../../protocol/generated/share-group-describe.js';
 import { shareGroupsEnabled } from '../share-protocol.js';
 import { defineHandler, type Handler } from '../handler.js';
-import { AclOperation, authorizedNames, authorizedOperations, ResourceType } from '../authorization.js';
+import { describeAuthorizedGroups } from '../authorization.js';
 
 export const shareGroupDescribeHandler: Handler = defineHandler<ShareGroupDescribeRequest, ShareGroupDescribeResponse>({
   api: shareGroupDescribeApi,
   minVersion: 1,
   maxVersion: 1,
 
-  handle(ctx, request) {
+  async handle(ctx, request) {
     if (!shareGroupsEnabled(ctx.broker)) {
       return { throttleTimeMs: 0, groups: request.groupIds.map((groupId) => ({ ...createDescribedGroup(), groupId, errorCode: ErrorCode.UNSUPPORTED_VERSION })) };
     }
-    // Groups the client may not DESCRIBE come first, GROUP_AUTHORIZATION_FAILED (as ConsumerGroupDescribe).
-    const describable = authorizedNames(ctx, AclOperation.DESCRIBE, ResourceType.GROUP, request.groupIds);
-    const refusedGroups = request.groupIds.filter((g) => !describable.has(g))
-      .map((groupId) => ({ ...createDescribedGroup(), groupId, errorCode: ErrorCode.GROUP_AUTHORIZATION_FAILED }));
-    const groups = ctx.broker.groups.shareGroupDescribe(request.groupIds.filter((g) => describable.has(g))).map((g) =>
-      (g.errorCode === ErrorCode.NONE && request.includeAuthorizedOperations ? { ...g, authorizedOperations: authorizedOperations(ctx, ResourceType.GROUP, g.groupId) } : g));
-    return { throttleTimeMs: 0, groups: [...refusedGroups, ...groups] };
+    const groups = await describeAuthorizedGroups(ctx, request.groupIds, request.includeAuthorizedOperations, createDescribedGroup,
+      (ids) => ctx.broker.groups.shareGroupDescribe(ids));
+    return { throttleTimeMs: 0, groups };
   },
 });

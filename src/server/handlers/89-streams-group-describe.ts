@@ -13,7 +13,7 @@ import {
 } from '../../protocol/generated/streams-group-describe.js';
 import { streamsProtocolEnabled } from '../streams-protocol.js';
 import { defineHandler, type Handler } from '../handler.js';
-import { AclOperation, authorizedNames, authorizedOperations, ResourceType } from '../authorization.js';
+import { describeAuthorizedGroups } from '../authorization.js';
 
 export const streamsGroupDescribeHandler: Handler = defineHandler<StreamsGroupDescribeRequest, StreamsGroupDescribeResponse>({
   api: streamsGroupDescribeApi,
@@ -24,12 +24,8 @@ export const streamsGroupDescribeHandler: Handler = defineHandler<StreamsGroupDe
     if (!streamsProtocolEnabled(ctx.broker)) {
       return { throttleTimeMs: 0, groups: request.groupIds.map((groupId) => ({ ...createDescribedGroup(), groupId, errorCode: ErrorCode.UNSUPPORTED_VERSION })) };
     }
-    // Groups the client may not DESCRIBE come first, GROUP_AUTHORIZATION_FAILED (as ConsumerGroupDescribe).
-    const describable = authorizedNames(ctx, AclOperation.DESCRIBE, ResourceType.GROUP, request.groupIds);
-    const refusedGroups = request.groupIds.filter((g) => !describable.has(g))
-      .map((groupId) => ({ ...createDescribedGroup(), groupId, errorCode: ErrorCode.GROUP_AUTHORIZATION_FAILED }));
-    const groups = (await ctx.broker.groups.streamsGroupDescribe(request.groupIds.filter((g) => describable.has(g)))).map((g) =>
-      (g.errorCode === ErrorCode.NONE && request.includeAuthorizedOperations ? { ...g, authorizedOperations: authorizedOperations(ctx, ResourceType.GROUP, g.groupId) } : g));
-    return { throttleTimeMs: 0, groups: [...refusedGroups, ...groups] };
+    const groups = await describeAuthorizedGroups(ctx, request.groupIds, request.includeAuthorizedOperations, createDescribedGroup,
+      (ids) => ctx.broker.groups.streamsGroupDescribe(ids));
+    return { throttleTimeMs: 0, groups };
   },
 });
