@@ -3,6 +3,7 @@
  * changes, at load and live, so a group rebuilt from the log (compacted or not) is the group that wrote it.
  * Records out of the order Kafka writes them in (a member deleted before its assignment) are refused with an error.
  */
+import { replayTargetMetadata } from '../target-metadata.js';
 import type { TopicPartitions } from './assignor.js';
 import type { ConsumerGroup } from './consumer-group.js';
 import { memberStateFromValue, newMember, NO_PARTITIONS, type ConsumerGroupMember, type PartitionEpochs } from './member.js';
@@ -65,18 +66,7 @@ export function replayConsumerRecord(store: ConsumerGroupStore, record: Consumer
       return;
     }
     case 'consumer-target':
-      if (record.value !== null) {
-        group.assignmentEpoch = record.value.assignmentEpoch;
-        group.assignmentTimestamp = Number(record.value.assignmentTimestamp);
-        return;
-      }
-      if (group.targetAssignment.size > 0) {
-        throw new Error(
-          `Received a tombstone record to delete target assignment of ${group.groupId} but the assignment still has ${group.targetAssignment.size} members.`,
-        );
-      }
-      group.assignmentEpoch = -1;
-      group.assignmentTimestamp = 0;
+      replayTargetMetadata(group, record.value);
       return;
     case 'consumer-target-member':
       if (record.value === null) group.removeTargetAssignment(record.memberId);

@@ -2,6 +2,7 @@
  * Replay of the share group records (Kafka's GroupMetadataManager.replay for each): the one way a share group
  * changes, at load and live. Records out of the order Kafka writes them in are refused with Kafka's error.
  */
+import { replayTargetMetadata } from '../target-metadata.js';
 import type { ShareGroupCurrentMemberAssignmentValue } from '../../../protocol/generated/internal/group-coordinator/share-group-current-member-assignment-value.js';
 import type { ShareGroupStatePartitionMetadataValue } from '../../../protocol/generated/internal/group-coordinator/share-group-state-partition-metadata-value.js';
 import { memberStateFromValue } from '../consumer/member.js';
@@ -47,16 +48,7 @@ export function replayShareRecord(store: ShareGroupStore, record: ShareGroupReco
       return;
     }
     case 'share-target':
-      if (record.value !== null) {
-        group.assignmentEpoch = record.value.assignmentEpoch;
-        group.assignmentTimestamp = Number(record.value.assignmentTimestamp);
-        return;
-      }
-      if (group.targetAssignment.size > 0) {
-        throw new Error(`Received a tombstone record to delete target assignment of ${group.groupId} but the assignment still has ${group.targetAssignment.size} members.`);
-      }
-      group.assignmentEpoch = -1;
-      group.assignmentTimestamp = 0;
+      replayTargetMetadata(group, record.value);
       return;
     case 'share-target-member':
       if (record.value === null) group.targetAssignment.delete(record.memberId);

@@ -2,6 +2,7 @@
  * Replay of the streams group records (Kafka's GroupMetadataManager.replay for each): the one way a streams group
  * changes, at load and live. Records out of Kafka's order (a member deleted before its assignment) are refused.
  */
+import { replayTargetMetadata } from '../target-metadata.js';
 import type { TaskIds } from '../../../protocol/generated/internal/group-coordinator/streams-group-current-member-assignment-value.js';
 import { newStreamsMember, streamsMemberStateFromValue } from './member.js';
 import type { StreamsGroupRecord } from './records.js';
@@ -81,16 +82,7 @@ export function replayStreamsRecord(store: StreamsGroupStore, record: StreamsGro
       return;
     }
     case 'streams-target':
-      if (record.value !== null) {
-        group.assignmentEpoch = record.value.assignmentEpoch;
-        group.assignmentTimestamp = Number(record.value.assignmentTimestamp);
-        return;
-      }
-      if (group.targetAssignment.size > 0) {
-        throw new Error(`Received a tombstone record to delete target assignment of ${group.groupId} but the assignment still has ${group.targetAssignment.size} members.`);
-      }
-      group.assignmentEpoch = -1;
-      group.assignmentTimestamp = 0;
+      replayTargetMetadata(group, record.value);
       return;
     case 'streams-target-member':
       if (record.value === null) group.targetAssignment.delete(record.memberId);
