@@ -4,7 +4,8 @@
 import type { ShareGroupSettings, Acknowledgement } from '../broker/share/share-partition-manager.js';
 import type { ShareSession } from '../broker/share/share-session-cache.js';
 import { ErrorCode } from '../protocol/error-codes.js';
-import type { BrokerState } from './handler.js';
+import type { BrokerState, RequestContext } from './handler.js';
+import { AclOperation, authorize, refused, ResourceType } from './authorization.js';
 import { shareGroupsEnabled } from './share-protocol.js';
 
 export function shareGroupSettings(broker: BrokerState, groupId: string): ShareGroupSettings {
@@ -18,11 +19,14 @@ export function shareGroupSettings(broker: BrokerState, groupId: string): ShareG
 }
 
 /**
- * What KafkaApis answers before a share session is looked at: UNSUPPORTED_VERSION while share.version is 0, and
- * INVALID_REQUEST for a member id that isMemberIdValid refuses (absent, empty, or longer than 36 characters).
+ * What KafkaApis answers before a share session is looked at, in its order: UNSUPPORTED_VERSION while share.version is
+ * 0, INVALID_REQUEST for no group id, GROUP_AUTHORIZATION_FAILED (thrown: the whole request refused) without READ on
+ * the group, and INVALID_REQUEST for a member id that isMemberIdValid refuses (absent, empty, or over 36 characters).
  */
-export function shareRequestRefusal(broker: BrokerState, memberId: string | null): { errorCode: number } | undefined {
-  if (!shareGroupsEnabled(broker)) return { errorCode: ErrorCode.UNSUPPORTED_VERSION };
+export function shareRequestRefusal(ctx: RequestContext, groupId: string | null, memberId: string | null): { errorCode: number } | undefined {
+  if (!shareGroupsEnabled(ctx.broker)) return { errorCode: ErrorCode.UNSUPPORTED_VERSION };
+  if (groupId === null) return { errorCode: ErrorCode.INVALID_REQUEST };
+  if (!authorize(ctx, AclOperation.READ, ResourceType.GROUP, groupId)) throw refused('GROUP_AUTHORIZATION_FAILED');
   // Kafka builds this error with a message ('Invalid member id in the request.') that its response leaves out.
   if (memberId === null || memberId.length === 0 || memberId.length > 36) return { errorCode: ErrorCode.INVALID_REQUEST };
   return undefined;
@@ -30,6 +34,16 @@ export function shareRequestRefusal(broker: BrokerState, memberId: string | null
 
 export function acknowledgementsOf(batches: readonly { firstOffset: bigint; lastOffset: bigint; acknowledgeTypes: number[] }[]): Acknowledgement[] {
   return batches.map((b) => ({ firstOffset: Number(b.firstOffset), lastOffset: Number(b.lastOffset), types: b.acknowledgeTypes }));
+}
+
+/** The topics of `topicIds` the client may not READ (their partitions answered TOPIC_AUTHORIZATION_FAILED). */
+export function unreadableTopics(ctx: RequestContext, topicIds: Iterable<string>): Set<string> {
+  const unreadable = new Set<string>();
+  for (const topicId of new Set(topicIds)) {
+    const topic = ctx.broker.store.topicById(topicId);
+    if (topic !== undefined && !authorize(ctx, AclOperation.READ, ResourceType.TOPIC, topic.name)) unreadable.add(topicId);
+  }
+  return unreadable;
 }
 
 /** The session ends: removed from the cache, and what its member holds on its partitions released. */

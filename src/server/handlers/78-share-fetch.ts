@@ -23,9 +23,8 @@ import {
 } from '../../protocol/generated/share-fetch.js';
 import { partitionKey, type SharePartitionRef } from '../../broker/share/share-session-cache.js';
 import type { ShareFetchRead } from '../../broker/share/share-partition-manager.js';
-import { acknowledgementsOf, endShareSession, endShareSessionOnClose, shareRequestRefusal, shareGroupSettings } from '../share-fetch-common.js';
+import { acknowledgementsOf, endShareSession, endShareSessionOnClose, shareRequestRefusal, shareGroupSettings, unreadableTopics } from '../share-fetch-common.js';
 import { defineHandler, type Handler } from '../handler.js';
-import { AclOperation, authorize, refused as authorizationRefused, ResourceType } from '../authorization.js';
 
 export const shareFetchHandler: Handler = defineHandler<ShareFetchRequest, ShareFetchResponse>({
   api: shareFetchApi,
@@ -34,12 +33,10 @@ export const shareFetchHandler: Handler = defineHandler<ShareFetchRequest, Share
   oneAtATime: true,
 
   async handle(ctx, request) {
-    const refused = shareRequestRefusal(ctx.broker, request.memberId);
+    const refused = shareRequestRefusal(ctx, request.groupId, request.memberId);
     if (refused !== undefined) return { ...createShareFetchResponse(), ...refused };
     const memberId = request.memberId!;
     const groupId = request.groupId ?? '';
-    // READ on the group, else the whole request is refused (KafkaApis; per-topic READ is not checked yet).
-    if (!authorize(ctx, AclOperation.READ, ResourceType.GROUP, groupId)) throw authorizationRefused('GROUP_AUTHORIZATION_FAILED');
     const shares = ctx.broker.replicaManager.sharePartitions;
     const requested: SharePartitionRef[] = request.topics.flatMap((t) => t.partitions.map((p) => ({ topicId: t.topicId, partition: p.partitionIndex })));
     const forgotten: SharePartitionRef[] = request.forgottenTopicsData.flatMap((t) => t.partitions.map((partition) => ({ topicId: t.topicId, partition })));
@@ -58,12 +55,15 @@ export const shareFetchHandler: Handler = defineHandler<ShareFetchRequest, Share
     // The piggybacked acknowledgements complete after the first acquisition: in Kafka they wait on the share
     // state's write, so a record this request releases is not acquired again by it.
     const ackCodes = new Map<string, number>();
+    // A topic the client may not READ: its partitions answered TOPIC_AUTHORIZATION_FAILED, not read, not acknowledged.
+    const unreadable = unreadableTopics(ctx, [...requested, ...(context.kind === 'final' ? [] : context.session.partitions.values())].map((ref) => ref.topicId));
     const acknowledge = async () => {
       for (const topic of request.topics) {
         for (const p of topic.partitions) {
           if (p.acknowledgementBatches.length === 0) continue;
           const ref = { topicId: topic.topicId, partition: p.partitionIndex };
-          ackCodes.set(partitionKey(ref), await shares.acknowledge(groupId, memberId, ref, acknowledgementsOf(p.acknowledgementBatches), settings));
+          ackCodes.set(partitionKey(ref), unreadable.has(topic.topicId) ? ErrorCode.TOPIC_AUTHORIZATION_FAILED
+            : await shares.acknowledge(groupId, memberId, ref, acknowledgementsOf(p.acknowledgementBatches), settings));
         }
       }
     };
@@ -75,8 +75,10 @@ export const shareFetchHandler: Handler = defineHandler<ShareFetchRequest, Share
     } else {
       const refs = [...context.session.partitions.values()];
       // A share partition the group has not initialized fails its state read in Kafka: UNKNOWN_SERVER_ERROR.
-      const initialized = refs.filter((ref) => ctx.broker.groups.isSharePartitionInitialized(groupId, ref.topicId, ref.partition));
-      reads = refs.filter((ref) => !initialized.includes(ref)).map((ref) => ({ ref, errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, records: [], acquired: [] }));
+      const readable = refs.filter((ref) => !unreadable.has(ref.topicId));
+      const initialized = readable.filter((ref) => ctx.broker.groups.isSharePartitionInitialized(groupId, ref.topicId, ref.partition));
+      reads = refs.filter((ref) => unreadable.has(ref.topicId)).map((ref) => ({ ref, errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED, records: [], acquired: [] }));
+      reads.push(...readable.filter((ref) => !initialized.includes(ref)).map((ref) => ({ ref, errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, records: [], acquired: [] })));
       reads.push(...(await shares.fetch(groupId, memberId, initialized, {
         maxWaitMs: request.maxWaitMs,
         minBytes: request.minBytes,

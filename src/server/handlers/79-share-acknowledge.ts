@@ -7,6 +7,7 @@
  * acknowledgements' error (INVALID_RECORD_STATE for an offset not acquired by the member). v2 answers the group's
  * lock duration; is_renew_ack is read and not acted on.
  */
+import { ErrorCode } from '../../protocol/error-codes.js';
 import { KafkaError } from '../../protocol/kafka-error.js';
 import {
   createPartitionData,
@@ -15,9 +16,8 @@ import {
   type ShareAcknowledgeRequest,
   type ShareAcknowledgeResponse,
 } from '../../protocol/generated/share-acknowledge.js';
-import { acknowledgementsOf, endShareSession, shareRequestRefusal, shareGroupSettings } from '../share-fetch-common.js';
+import { acknowledgementsOf, endShareSession, shareRequestRefusal, shareGroupSettings, unreadableTopics } from '../share-fetch-common.js';
 import { defineHandler, type Handler } from '../handler.js';
-import { AclOperation, authorize, refused as authorizationRefused, ResourceType } from '../authorization.js';
 
 export const shareAcknowledgeHandler: Handler = defineHandler<ShareAcknowledgeRequest, ShareAcknowledgeResponse>({
   api: shareAcknowledgeApi,
@@ -25,12 +25,10 @@ export const shareAcknowledgeHandler: Handler = defineHandler<ShareAcknowledgeRe
   maxVersion: 2,
 
   async handle(ctx, request) {
-    const refused = shareRequestRefusal(ctx.broker, request.memberId);
+    const refused = shareRequestRefusal(ctx, request.groupId, request.memberId);
     if (refused !== undefined) return { ...createShareAcknowledgeResponse(), ...refused };
     const memberId = request.memberId!;
     const groupId = request.groupId ?? '';
-    // READ on the group, else the whole request is refused (KafkaApis; per-topic READ is not checked yet).
-    if (!authorize(ctx, AclOperation.READ, ResourceType.GROUP, groupId)) throw authorizationRefused('GROUP_AUTHORIZATION_FAILED');
     const shares = ctx.broker.replicaManager.sharePartitions;
     let context;
     try {
@@ -41,11 +39,14 @@ export const shareAcknowledgeHandler: Handler = defineHandler<ShareAcknowledgeRe
     }
     const settings = shareGroupSettings(ctx.broker, groupId);
     const response = { ...createShareAcknowledgeResponse(), acquisitionLockTimeoutMs: settings.lockDurationMs };
+    // A topic the client may not READ: its partitions answered TOPIC_AUTHORIZATION_FAILED, nothing acknowledged.
+    const unreadable = unreadableTopics(ctx, request.topics.map((t) => t.topicId));
     for (const topic of request.topics) {
       const answered = { topicId: topic.topicId, partitions: [] as ReturnType<typeof createPartitionData>[] };
       for (const p of topic.partitions) {
         const ref = { topicId: topic.topicId, partition: p.partitionIndex };
-        const errorCode = await shares.acknowledge(groupId, memberId, ref, acknowledgementsOf(p.acknowledgementBatches), settings);
+        const errorCode = unreadable.has(topic.topicId) ? ErrorCode.TOPIC_AUTHORIZATION_FAILED
+          : await shares.acknowledge(groupId, memberId, ref, acknowledgementsOf(p.acknowledgementBatches), settings);
         answered.partitions.push({ ...createPartitionData(), partitionIndex: p.partitionIndex, errorCode });
       }
       response.responses.push(answered);
