@@ -42,7 +42,7 @@ export const reportedBrokerConfigDefinitions = named({
   'create.topic.policy.class.name': className({ default: null, doc: 'Class that checks topic creations (a Java plugin; not loaded by gregor).' }),
   'alter.config.policy.class.name': className({ default: null, doc: 'Class that checks config changes (a Java plugin; not loaded by gregor).' }),
 
-  // TLS: gregor serves PLAINTEXT only.
+  // TLS: accepted and reported here; the keys a TLS listener reads are listed in not-acted-on.ts (TLS_KEYS_ACTED_ON).
   'ssl.allow.dn.changes': bool({ default: false, doc: 'Allow a reloaded keystore certificate to change its distinguished name.' }),
   'ssl.allow.san.changes': bool({ default: false, doc: 'Allow a reloaded keystore certificate to change its subject alternative names.' }),
   'ssl.cipher.suites': list({ default: [], mode: 'per-broker', doc: 'TLS cipher suites to offer; empty means every suite the TLS engine supports.' }),

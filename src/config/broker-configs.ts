@@ -53,7 +53,7 @@ export const actedOnBrokerConfigDefinitions = named({
   // --- listeners and network ---
   'listeners': list({ default: ['PLAINTEXT://localhost:9092'], kafkaDefault: ['PLAINTEXT://:9092'], valid: custom(listenerForm, () => null), mode: 'per-broker', doc: 'Addresses to listen on, as NAME://host:port; an empty host binds all interfaces, port 0 an ephemeral port.' }),
   'advertised.listeners': list({ default: null, valid: custom(listenerForm, () => null), doc: 'Addresses clients are told to connect to, if not the listeners themselves; 0.0.0.0 cannot be advertised.' }),
-  'listener.security.protocol.map': string({ default: DEFAULT_SECURITY_PROTOCOL_MAP, mode: 'per-broker', doc: 'Security protocol of each listener name, as NAME:PROTOCOL pairs; gregor serves PLAINTEXT only.' }),
+  'listener.security.protocol.map': string({ default: DEFAULT_SECURITY_PROTOCOL_MAP, mode: 'per-broker', doc: 'Security protocol of each listener name, as NAME:PROTOCOL pairs; PLAINTEXT, SSL, SASL_PLAINTEXT and SASL_SSL are served.' }),
   'inter.broker.listener.name': string({ default: null, doc: 'Listener other brokers use to reach this one; unused by a single gregor node.' }),
   'security.inter.broker.protocol': string({ default: 'PLAINTEXT', valid: oneOf('PLAINTEXT', 'SSL', 'SASL_PLAINTEXT', 'SASL_SSL'), doc: 'Security protocol between brokers; unused by a single gregor node.' }),
   'early.start.listeners': list({ default: null, doc: 'Listeners started before the rest of the broker is ready.' }),
