@@ -13,7 +13,7 @@ import time
 
 from kafka import KafkaAdminClient, KafkaConsumer, KafkaProducer, TopicPartition
 from kafka.admin import ConfigResource, NewPartitions
-from kafka.errors import KafkaError
+from kafka.errors import KafkaError, RebalanceInProgressError
 from kafka.structs import OffsetAndMetadata
 
 sys.path.insert(0, __file__.rsplit("/", 2)[0] + "/python")
@@ -57,6 +57,14 @@ def consumer_for(bootstrap, group, **extra):
                          enable_auto_commit=False, **extra)
 
 
+def subscribe(consumer, topic):
+    """Subscribes once the consumer's metadata knows the topic, so its first generation already assigns it.
+    kafka-python 3.0.12 rejoins when topic metadata arrives during a rebalance, and that second rebalance can stall
+    for good when a poll times out between its JoinGroup and SyncGroup responses (FINDINGS.md)."""
+    consumer.partitions_for_topic(topic)
+    consumer.subscribe([topic])
+
+
 def error_name(what, work):
     """The Kafka error name (UNKNOWN_TOPIC_OR_PARTITION, ...) work fails with."""
     try:
@@ -89,13 +97,27 @@ def poll_until(consumer, done, on_record=None, limit=60):
 
 def read_group(bootstrap, group, topic, done, **extra):
     consumer = consumer_for(bootstrap, group, **extra)
-    consumer.subscribe([topic])
+    subscribe(consumer, topic)
     try:
         received = poll_until(consumer, done)
-        consumer.commit()
+        commit_when_settled(consumer, received)
         return received
     finally:
         consumer.close()
+
+
+def commit_when_settled(consumer, received, limit=60):
+    """Commits; while kafka-python is rebalancing it refuses and asks for poll() and a retry (its error's words)."""
+    deadline = time.monotonic() + limit
+    while True:
+        try:
+            consumer.commit()
+            return
+        except RebalanceInProgressError:
+            if time.monotonic() > deadline:
+                raise
+            for records in consumer.poll(timeout_ms=200).values():
+                received.extend(records)
 
 
 def at_least(count):
@@ -213,7 +235,7 @@ class Member:
     def _run(self, bootstrap, group, topic):
         try:
             consumer = consumer_for(bootstrap, group, session_timeout_ms=SESSION_TIMEOUT_MS, heartbeat_interval_ms=500)
-            consumer.subscribe([topic])
+            subscribe(consumer, topic)
             while not self.stopping:
                 consumer.poll(timeout_ms=100)
                 self.assignment = {tp.partition for tp in consumer.assignment()}
@@ -288,7 +310,7 @@ def commit_resume(bootstrap, prefix):
     produce_numbered(bootstrap, topic, 0, 10)
     observe("committed-before", committed(admin, group, topic))
     consumer = consumer_for(bootstrap, group)
-    consumer.subscribe([topic])
+    subscribe(consumer, topic)
 
     def commit_at_four(record):
         if record.offset == 4:
@@ -341,7 +363,7 @@ def seek_replay(bootstrap, prefix):
     create(admin_for(bootstrap), topic)
     produce_numbered(bootstrap, topic, 0, 10)
     consumer = consumer_for(bootstrap, prefix + "group")
-    consumer.subscribe([topic])
+    subscribe(consumer, topic)
     sought = []
 
     def seek_once(record):
@@ -503,7 +525,7 @@ def newest_versions(bootstrap, prefix):
     transactional = KafkaProducer(**connection(bootstrap), transactional_id=txn)
     try:
         transactional.init_transactions()
-        consumer.subscribe([topic])
+        subscribe(consumer, topic)
         received = poll_until(consumer, at_least(3))
         transactional.begin_transaction()
         for message in received:
