@@ -93,7 +93,7 @@ function check(ctx: RequestContext, topic: CreatePartitionsTopic): ApiError | nu
       };
     }
     for (const assignment of topic.assignments) {
-      const problem = manualAssignmentProblem(assignment.brokerIds, ctx.broker.nodeId, 1);
+      const problem = manualAssignmentProblem(assignment.brokerIds, new Set([ctx.broker.nodeId]), 1);
       if (problem !== null) return { code: ErrorCode.INVALID_REPLICA_ASSIGNMENT, message: problem };
     }
   }
