@@ -4,11 +4,10 @@
 import type { BrokerConfig } from '../config/index.js';
 import type { TopicCatalog, TopicInfo } from '../broker/topic-catalog.js';
 import { autoCreateSpec } from '../broker/auto-create.js';
-import { isInternalTopic } from '../protocol/topic-names.js';
 import type { Cluster, ClusterTopic } from './cluster.js';
 
 function topicInfo(topic: ClusterTopic): TopicInfo {
-  return { name: topic.name, id: topic.id, partitionCount: topic.partitions, internal: isInternalTopic(topic.name) };
+  return { name: topic.name, id: topic.id, partitionCount: topic.partitions, internal: false };
 }
 
 export class ClusterTopicCatalog implements TopicCatalog {
@@ -31,7 +30,10 @@ export class ClusterTopicCatalog implements TopicCatalog {
     return topic === undefined ? undefined : topicInfo(topic);
   }
 
-  /** auto.create.topics.enable: num.partitions and default.replication.factor, placed as CreateTopics places them. */
+  /**
+   * auto.create.topics.enable: num.partitions and default.replication.factor, placed as CreateTopics places them. An
+   * internal topic is refused (Cluster.createTopic): Metadata then answers it unknown, as it does while Kafka creates one.
+   */
   async autoCreate(name: string): Promise<TopicInfo> {
     const spec = autoCreateSpec(name, this.config());
     await this.cluster.createTopic(name, { partitions: spec.partitions, replicationFactor: spec.replicationFactor }, spec.configs);

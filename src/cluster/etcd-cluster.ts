@@ -97,7 +97,7 @@ export class EtcdCluster implements Cluster {
   async start(store: LogStore, endpoints: readonly AdvertisedListener[]): Promise<void> {
     this.store = store;
     for (const topic of store.topics()) {
-      if (!isInternalTopic(topic.name) && this.topicRecords.get(topic.name)?.id !== topic.topicId && !this.topicRecords.has(topic.name)) {
+      if (!isInternalTopic(topic.name) && !this.topicRecords.has(topic.name)) {
         this.log.warn({ topic: topic.name }, `Local topic ${topic.name} is not in cluster ${this.clusterId}: left on disk, not served`);
       }
     }
@@ -201,10 +201,13 @@ export class EtcdCluster implements Cluster {
     this.wake();
   }
 
-  /** Brings the local topic in line with etcd's (created with etcd's id, deleted, or replaced by a new id). */
+  /**
+   * Brings the local topic in line with etcd's (created with etcd's id, deleted, or replaced by a new id). Internal
+   * topics are each broker's own (its coordinators write them) and never touched.
+   */
   private followTopic(name: string): void {
     const store = this.store;
-    if (store === undefined) return;
+    if (store === undefined || isInternalTopic(name)) return;
     this.localChanges = this.localChanges.then(async () => {
       const wanted = this.topicRecords.get(name);
       const local = store.topic(name);
@@ -254,6 +257,7 @@ export class EtcdCluster implements Cluster {
   }
 
   async createTopic(name: string, spec: TopicAssignmentSpec, configs: Readonly<Record<string, string>>): Promise<{ topicId: string; replicationFactor: number }> {
+    if (isInternalTopic(name)) throw new KafkaError('INVALID_REQUEST', `${name} is each broker's own in cluster mode: its coordinator does not move with partitions yet`);
     const assignments = 'assignments' in spec ? spec.assignments
       : placeReplicas(spec.partitions, spec.replicationFactor, this.liveBrokers().map((b) => ({ id: b.nodeId, rack: b.rack, fenced: false })));
     const live = new Set(this.brokers.keys());

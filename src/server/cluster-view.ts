@@ -40,16 +40,20 @@ export function controllerIdOf(broker: BrokerState): number {
   return broker.cluster === undefined ? broker.nodeId : broker.cluster.controllerId();
 }
 
-/** A partition's replicas as the metadata holds them: its leader (-1 when that broker is not alive), epoch, ISR, offline replicas. */
-export function replicaView(broker: BrokerState, topic: string, index: number): Omit<PartitionView, 'errorCode'> & { readonly leaderAlive: boolean } {
+/**
+ * A partition's replicas as the metadata holds them: its leader (-1 when that broker is not alive, or in cluster mode has
+ * no endpoint on `listener` when one is given, as Kafka's getAliveEndpoint), epoch, ISR, offline replicas.
+ */
+export function replicaView(broker: BrokerState, topic: string, index: number, listener?: string): Omit<PartitionView, 'errorCode'> & { readonly leaderAlive: boolean } {
   const { cluster } = broker;
   if (cluster === undefined) return { leaderId: broker.nodeId, leaderAlive: true, leaderEpoch: 0, replicas: [broker.nodeId], isr: [broker.nodeId], offline: [] };
   const record = cluster.partition(topic, index);
   if (record === undefined) return { leaderId: -1, leaderAlive: false, leaderEpoch: -1, replicas: [], isr: [], offline: [] };
-  const live = new Set(cluster.liveBrokers().map((b) => b.nodeId));
+  const live = new Map(cluster.liveBrokers().map((b) => [b.nodeId, b]));
   const leaderAlive = live.has(record.leader);
+  const reachable = leaderAlive && (listener === undefined || live.get(record.leader)!.endpoints.has(listener));
   return {
-    leaderId: leaderAlive ? record.leader : -1, leaderAlive, leaderEpoch: record.leaderEpoch, replicas: [...record.replicas], isr: [...record.isr],
+    leaderId: reachable ? record.leader : -1, leaderAlive, leaderEpoch: record.leaderEpoch, replicas: [...record.replicas], isr: [...record.isr],
     offline: record.replicas.filter((r) => !live.has(r)),
   };
 }

@@ -20,6 +20,7 @@ import { batch, fetch, fetchRequest, values } from '../broker/data-harness.js';
 import { installJavaTools, runJavaToolOk } from './java-tools.js';
 import { startEtcd, type EtcdServer } from './etcd-server.js';
 import { killGregor, startGregor, stopGregor, type GregorProcess } from './gregor-process.js';
+import kafkajs from 'kafkajs';
 
 const RACKS: Record<number, string> = { 1: 'rack-a', 2: 'rack-a', 3: 'rack-b' };
 const NODES = [1, 2, 3];
@@ -140,6 +141,37 @@ test('Produce and Fetch to a broker that does not lead the partition: NOT_LEADER
   const read = await fetch(clients.get(leader)!, fetchRequest([{ topic: 'spread', topicId: topic!.topicId }]), 16);
   assert.equal(read.responses[0]!.partitions[0]!.errorCode, ErrorCode.NONE);
   assert.equal(read.responses[0]!.partitions[0]!.highWatermark, 1n);
+});
+
+test('kafkajs produces to every leader and a consumer group reads it all back through the cluster', async () => {
+  const kafka = new kafkajs.Kafka({ clientId: 'cluster-test', brokers: [`127.0.0.1:${brokers.get(1)!.port}`], logLevel: kafkajs.logLevel.NOTHING });
+  const admin = kafka.admin();
+  await admin.connect();
+  assert.equal(await admin.createTopics({ topics: [{ topic: 'orders', numPartitions: 3, replicationFactor: 3 }], waitForLeaders: true }), true);
+  await admin.disconnect();
+  const producer = kafka.producer();
+  await producer.connect();
+  const sent = [0, 1, 2].flatMap((partition) => [`a${partition}`, `b${partition}`].map((value) => ({ partition, value })));
+  await producer.send({ topic: 'orders', acks: -1, messages: sent });
+  await producer.disconnect();
+  const consumer = kafka.consumer({ groupId: 'orders-readers' });
+  await consumer.connect();
+  await consumer.subscribe({ topic: 'orders', fromBeginning: true });
+  const read: { partition: number; value: string }[] = [];
+  await new Promise<void>((resolve) => void consumer.run({
+    eachMessage: async ({ partition, message }) => {
+      read.push({ partition, value: message.value!.toString() });
+      if (read.length === sent.length) resolve();
+    },
+  }));
+  await consumer.disconnect();
+  const order = (a: { partition: number; value: string }, b: { partition: number; value: string }) => a.partition - b.partition || a.value.localeCompare(b.value);
+  assert.deepEqual(read.sort(order), sent.sort(order));
+  // The group's offsets live on its coordinator's own __consumer_offsets: asking for it does not put it in etcd.
+  const internal = await roundTrip(clients.get(2)!, metadataApi, 12, {
+    ...createMetadataRequest(), topics: [{ topicId: ZERO_UUID, name: '__consumer_offsets' }], allowAutoTopicCreation: true,
+  });
+  assert.equal(internal.topics[0]!.errorCode, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
 });
 
 test('a topic deleted through one broker is gone from all', async () => {

@@ -32,7 +32,7 @@ import { dynamicConfigs } from '../admin/dynamic-configs.js';
 import type { ApiError } from '../../protocol/api-error.js';
 import { apiErrorOf } from '../../protocol/kafka-error.js';
 import { manualAssignmentProblem } from '../admin/replica-assignment.js';
-import { CLUSTER_METADATA_TOPIC, collidingTopic, invalidTopicNameMessage } from '../../protocol/topic-names.js';
+import { CLUSTER_METADATA_TOPIC, collidingTopic, invalidTopicNameMessage, isInternalTopic } from '../../protocol/topic-names.js';
 import { defineHandler, type Handler, type RequestContext } from '../handler.js';
 import { AclOperation, authorize, authorizeCluster, ResourceType } from '../authorization.js';
 import { applyMutationQuota, controllerMutationQuota } from '../throttle.js';
@@ -96,10 +96,14 @@ export const createTopicsHandler: Handler = defineHandler<CreateTopicsRequest, C
   },
 });
 
-/** In cluster mode the topic is created in etcd (any broker writes it: one txn that fails if it exists, so no forwarding to the controller is needed), else in the local store. */
+/**
+ * In cluster mode the topic is created in etcd (any broker writes it: one txn that fails if it exists, so no forwarding
+ * to the controller is needed), else in the local store; so are internal topics, each broker's own until their
+ * coordinators move with partitions.
+ */
 async function createTopic(ctx: RequestContext, name: string, plan: TopicPlan): Promise<string> {
   const { cluster, store } = ctx.broker;
-  if (cluster === undefined) return (await store.createTopic(name, plan.partitions, plan.configs)).topicId;
+  if (cluster === undefined || isInternalTopic(name)) return (await store.createTopic(name, plan.partitions, plan.configs)).topicId;
   const spec = plan.assignments !== undefined ? { assignments: plan.assignments } : { partitions: plan.partitions, replicationFactor: plan.replicationFactor };
   return (await cluster.createTopic(name, spec, plan.configs)).topicId;
 }

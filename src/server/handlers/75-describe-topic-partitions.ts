@@ -84,7 +84,7 @@ export const describeTopicPartitionsHandler: Handler = defineHandler<DescribeTop
       const partitions: DescribeTopicPartitionsResponsePartition[] = [];
       for (let p = start; p < end; p++) {
         // Kafka answers every partition of a known topic NONE here, its leader as the metadata holds it.
-        const view = replicaView(ctx.broker, name, p);
+        const view = replicaView(ctx.broker, name, p, ctx.connection.listenerName);
         partitions.push({
           errorCode: ErrorCode.NONE, partitionIndex: p, leaderId: view.leaderId, leaderEpoch: view.leaderEpoch, replicaNodes: view.replicas,
           isrNodes: view.isr, eligibleLeaderReplicas: [], lastKnownElr: [], offlineReplicas: view.offline,
