@@ -8,7 +8,7 @@
  * topic in etcd, created or deleted one after another as the watch tells. A local non-internal topic unknown to
  * etcd is left alone with a warning and not served by Metadata.
  */
-import { Etcd3, type IKeyValue, type Lease, type Watcher } from 'etcd3';
+import type { Etcd3, IKeyValue, Lease, Watcher } from 'etcd3';
 import type { BrokerConfig } from '../config/index.js';
 import type { Log } from '../log.js';
 import type { LogStore } from '../storage/log-store.js';
@@ -32,7 +32,9 @@ export interface AdvertisedListener {
 /** Connects to etcd and reads the cluster id (the first broker of a cluster writes it) before the log dir opens. */
 export async function connectCluster(config: BrokerConfig, log: Log): Promise<EtcdCluster> {
   const endpoints = config['gregor.cluster.etcd.endpoints'] ?? [];
-  const client = new Etcd3({ hosts: [...endpoints], dialTimeout: 5000 });
+  // Imported here, not at the top: the bundled command would hoist a static import of it into every start.
+  const { Etcd3: Client } = await import('etcd3');
+  const client = new Client({ hosts: [...endpoints], dialTimeout: 5000 });
   const keys = new ClusterKeys(config['gregor.cluster.name']);
   try {
     await client.if(keys.clusterId, 'Create', '==', 0).then(client.put(keys.clusterId).value(randomUuid())).commit();
