@@ -50,6 +50,13 @@ export interface Cluster {
   createTopic(name: string, spec: TopicAssignmentSpec, configs: Readonly<Record<string, string>>): Promise<{ readonly topicId: string; readonly replicationFactor: number }>;
   /** Deletes the topic from etcd (one txn: it must still be the same topic) and resolves once its local logs are gone. */
   deleteTopic(name: string): Promise<void>;
+  /**
+   * Grows the topic to `total` partitions (one txn: the topic unchanged since read), the new ones given or placed as
+   * CreateTopics places them at the topic's replication factor; resolves once this broker's local topic has them.
+   */
+  addPartitions(name: string, total: number, assignments: readonly (readonly number[])[] | null): Promise<void>;
+  /** Replaces the topic's config overrides (one txn, as addPartitions); resolves once the local topic has them. */
+  setTopicConfigs(name: string, configs: Readonly<Record<string, string>>): Promise<void>;
   /** Leaves the cluster: the session lease is revoked (the registration and, on the controller, the controller key go). */
   close(): Promise<void>;
 }

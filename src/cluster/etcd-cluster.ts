@@ -49,6 +49,11 @@ export async function connectCluster(config: BrokerConfig, log: Log): Promise<Et
   }
 }
 
+function sameConfigs(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
+}
+
 interface Waiter {
   readonly done: () => boolean;
   readonly resolve: () => void;
@@ -61,6 +66,8 @@ export class EtcdCluster implements Cluster {
   private readonly brokers = new Map<number, LiveBroker>();
   private readonly topicRecords = new Map<string, ClusterTopic>();
   private readonly partitionRecords = new Map<string, (PartitionRecord | undefined)[]>();
+  /** The last revision the watch applied to the cache. */
+  private revision = 0;
   private controller = -1;
   private controllerEpoch = -1;
   private watcher: Watcher | undefined;
@@ -141,6 +148,7 @@ export class EtcdCluster implements Cluster {
   }
 
   private applyPut(kv: IKeyValue): void {
+    this.revision = Math.max(this.revision, Number(kv.mod_revision));
     const parsed = this.keys.parse(kv.key.toString());
     if (parsed === undefined) return;
     const value = kv.value.toString();
@@ -177,6 +185,7 @@ export class EtcdCluster implements Cluster {
   }
 
   private applyDelete(kv: IKeyValue): void {
+    this.revision = Math.max(this.revision, Number(kv.mod_revision));
     const parsed = this.keys.parse(kv.key.toString());
     if (parsed === undefined) return;
     switch (parsed.kind) {
@@ -214,7 +223,10 @@ export class EtcdCluster implements Cluster {
       const wanted = this.topicRecords.get(name);
       const local = store.topic(name);
       if (local !== undefined && (wanted === undefined || local.topicId !== wanted.id)) await store.deleteTopic(name);
-      if (wanted !== undefined && store.topic(name) === undefined) await store.createTopic(name, wanted.partitions, { ...wanted.configs }, wanted.id);
+      if (wanted === undefined) return;
+      const followed = store.topic(name) ?? await store.createTopic(name, wanted.partitions, { ...wanted.configs }, wanted.id);
+      if (followed.partitions < wanted.partitions) await store.addPartitions(name, wanted.partitions);
+      if (!sameConfigs(followed.configs, wanted.configs)) await store.setTopicConfigs(name, { ...wanted.configs });
     }).catch((err: unknown) => this.log.error({ err, topic: name }, `Could not follow topic ${name} from etcd in the local logs`))
       .finally(() => this.wake());
   }
@@ -262,21 +274,21 @@ export class EtcdCluster implements Cluster {
     if (isInternalTopic(name)) throw new KafkaError('INVALID_REQUEST', `${name} is each broker's own in cluster mode: its coordinator does not move with partitions yet`);
     const assignments = 'assignments' in spec ? spec.assignments
       : placeReplicas(spec.partitions, spec.replicationFactor, this.liveBrokers().map((b) => ({ id: b.nodeId, rack: b.rack, fenced: false })));
-    const live = new Set(this.brokers.keys());
     const id = randomUuid();
     const topic: TopicRecord = { id, partitions: assignments.length, configs };
     const key = this.keys.topic(name);
-    // Kafka's initial PartitionRecord: the ISR is the live replicas, the leader the first of them.
-    const puts = assignments.map((replicas, index) => {
-      const isr = replicas.filter((r) => live.has(r));
-      const record: PartitionRecord = { replicas: [...replicas], leader: isr[0] ?? -1, leaderEpoch: 0, isr, partitionEpoch: 0 };
-      return this.client.put(this.keys.partition(name, index)).value(JSON.stringify(record));
-    });
     const created = await this.client.if(key, 'Create', '==', 0)
-      .then(this.client.put(key).value(JSON.stringify(topic)), ...puts).commit();
+      .then(this.client.put(key).value(JSON.stringify(topic)), ...this.initialPartitions(name, 0, assignments)).commit();
     if (!created.succeeded) throw new KafkaError('TOPIC_ALREADY_EXISTS', `Topic '${name}' already exists.`);
     await this.until(() => this.store?.topic(name)?.topicId === id);
     return { topicId: id, replicationFactor: assignments[0]?.length ?? 0 };
+  }
+
+  /** The topic's record as etcd holds it now, and its mod revision, which a change of it compares. */
+  private async readTopic(name: string): Promise<{ record: TopicRecord; modRevision: string }> {
+    const kv = (await this.client.get(this.keys.topic(name)).exec()).kvs[0];
+    if (kv === undefined) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION');
+    return { record: JSON.parse(kv.value.toString()) as TopicRecord, modRevision: kv.mod_revision };
   }
 
   async deleteTopic(name: string): Promise<void> {
@@ -284,13 +296,53 @@ export class EtcdCluster implements Cluster {
     if (topic === undefined) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION');
     const key = this.keys.topic(name);
     // The same topic, not one recreated under its name since this broker read it.
-    const current = await this.client.get(key).exec();
-    const kv = current.kvs[0];
-    if (kv === undefined || (JSON.parse(kv.value.toString()) as TopicRecord).id !== topic.id) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION');
-    const deleted = await this.client.if(key, 'Mod', '==', kv.mod_revision)
+    const current = await this.readTopic(name);
+    if (current.record.id !== topic.id) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION');
+    const deleted = await this.client.if(key, 'Mod', '==', current.modRevision)
       .then(this.client.delete().key(key), this.client.delete().prefix(this.keys.partitionsOf(name))).commit();
     if (!deleted.succeeded) throw new KafkaError('UNKNOWN_TOPIC_OR_PARTITION');
     await this.until(() => this.store?.topic(name)?.topicId !== topic.id);
+  }
+
+  /**
+   * Rewrites the topic's record with `change` in one txn comparing its mod revision; a write that landed in between
+   * (another broker's change of the same topic) makes it read and try again.
+   */
+  private async changeTopic(name: string, change: (record: TopicRecord) => { record: TopicRecord; partitions?: ReturnType<EtcdCluster['initialPartitions']> }): Promise<number> {
+    const key = this.keys.topic(name);
+    for (;;) {
+      const current = await this.readTopic(name);
+      const next = change(current.record);
+      const changed = await this.client.if(key, 'Mod', '==', current.modRevision)
+        .then(this.client.put(key).value(JSON.stringify(next.record)), ...(next.partitions ?? [])).commit();
+      if (changed.succeeded) return Number(changed.header.revision);
+    }
+  }
+
+  async addPartitions(name: string, total: number, assignments: readonly (readonly number[])[] | null): Promise<void> {
+    await this.changeTopic(name, (record) => {
+      if (total <= record.partitions) throw new KafkaError('INVALID_PARTITIONS', `Topic already has ${record.partitions} partition(s).`);
+      // Kafka's createPartitions places the new ones at the replication factor of the topic's first partition.
+      const added = assignments ?? placeReplicas(total - record.partitions, this.partition(name, 0)?.replicas.length ?? 1,
+        this.liveBrokers().map((b) => ({ id: b.nodeId, rack: b.rack, fenced: false })));
+      return { record: { ...record, partitions: total }, partitions: this.initialPartitions(name, record.partitions, added) };
+    });
+    await this.until(() => (this.store?.topic(name)?.partitions ?? 0) >= total);
+  }
+
+  async setTopicConfigs(name: string, configs: Readonly<Record<string, string>>): Promise<void> {
+    const revision = await this.changeTopic(name, (record) => ({ record: { ...record, configs } }));
+    await this.until(() => this.revision >= revision);
+  }
+
+  /** Kafka's initial PartitionRecord for each new partition from `first` on: the ISR is the live replicas, the leader the first of them. */
+  private initialPartitions(name: string, first: number, assignments: readonly (readonly number[])[]) {
+    const live = new Set(this.brokers.keys());
+    return assignments.map((replicas, i) => {
+      const isr = replicas.filter((r) => live.has(r));
+      const record: PartitionRecord = { replicas: [...replicas], leader: isr[0] ?? -1, leaderEpoch: 0, isr, partitionEpoch: 0 };
+      return this.client.put(this.keys.partition(name, first + i)).value(JSON.stringify(record));
+    });
   }
 
   async close(): Promise<void> {

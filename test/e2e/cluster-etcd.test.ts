@@ -12,6 +12,9 @@ import { createDescribeClusterRequest, describeClusterApi, type DescribeClusterR
 import { createMetadataRequest, metadataApi, type MetadataResponse } from '../../src/protocol/generated/metadata.js';
 import { createDeleteTopicsRequest, deleteTopicsApi } from '../../src/protocol/generated/delete-topics.js';
 import { produceApi } from '../../src/protocol/generated/produce.js';
+import { createPartitionsApi } from '../../src/protocol/generated/create-partitions.js';
+import { incrementalAlterConfigsApi } from '../../src/protocol/generated/incremental-alter-configs.js';
+import { describeConfigsApi } from '../../src/protocol/generated/describe-configs.js';
 import { ErrorCode } from '../../src/protocol/error-codes.js';
 import { ZERO_UUID } from '../../src/protocol/uuid.js';
 import { RawClient } from '../server/raw-client.js';
@@ -24,6 +27,8 @@ import kafkajs from 'kafkajs';
 
 const RACKS: Record<number, string> = { 1: 'rack-a', 2: 'rack-a', 3: 'rack-b' };
 const NODES = [1, 2, 3];
+/** Kafka's ConfigResource.Type.TOPIC. */
+const TOPIC_RESOURCE = 2;
 
 let etcd: EtcdServer;
 let dataDir: string;
@@ -141,6 +146,30 @@ test('Produce and Fetch to a broker that does not lead the partition: NOT_LEADER
   const read = await fetch(clients.get(leader)!, fetchRequest([{ topic: 'spread', topicId: topic!.topicId }]), 16);
   assert.equal(read.responses[0]!.partitions[0]!.errorCode, ErrorCode.NONE);
   assert.equal(read.responses[0]!.partitions[0]!.highWatermark, 1n);
+});
+
+test('partitions added and topic configs altered through one broker reach every broker', async () => {
+  const grown = await roundTrip(clients.get(1)!, createPartitionsApi, 3, {
+    topics: [{ name: 'spread', count: 8, assignments: null }], timeoutMs: 30_000, validateOnly: false,
+  });
+  assert.equal(grown.results[0]!.errorCode, ErrorCode.NONE, grown.results[0]!.errorMessage ?? '');
+  const altered = await roundTrip(clients.get(3)!, incrementalAlterConfigsApi, 1, {
+    resources: [{ resourceType: TOPIC_RESOURCE, resourceName: 'spread', configs: [{ name: 'retention.ms', configOperation: 0, value: '3600000' }] }],
+    validateOnly: false,
+  });
+  assert.equal(altered.responses[0]!.errorCode, ErrorCode.NONE, altered.responses[0]!.errorMessage ?? '');
+  for (const n of NODES) {
+    const { topics: [topic] } = await eventually(() => metadata(n, 'spread'), (r) => r.topics[0]!.partitions.length === 8, `broker ${n}'s partitions`);
+    for (const p of topic!.partitions.slice(6)) {
+      assert.equal(p.errorCode, ErrorCode.NONE);
+      assert.deepEqual(new Set(p.replicaNodes.map((r) => RACKS[r])), new Set(['rack-a', 'rack-b']));
+    }
+    const describe = () => roundTrip(clients.get(n)!, describeConfigsApi, 4, {
+      resources: [{ resourceType: TOPIC_RESOURCE, resourceName: 'spread', configurationKeys: ['retention.ms'] }], includeSynonyms: false, includeDocumentation: false,
+    });
+    const described = await eventually(describe, (r) => r.results[0]!.configs[0]?.value === '3600000', `broker ${n}'s retention.ms`);
+    assert.deepEqual(described.results[0]!.configs.map((c) => [c.name, c.value, c.configSource]), [['retention.ms', '3600000', 1]]);
+  }
 });
 
 test('kafkajs produces to every leader and a consumer group reads it all back through the cluster', async () => {
