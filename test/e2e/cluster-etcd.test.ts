@@ -225,3 +225,32 @@ test("the controller killed (kill -9), its lease expires and another broker beco
     assert.equal((await eventually(() => describeCluster(n), (r) => r.controllerId === after.controllerId, `broker ${n}'s controller`)).controllerId, after.controllerId);
   }
 });
+
+test('the killed broker restarted on its data: it registers again once its old session expired, follows what changed meanwhile and its partitions are led again', async () => {
+  const { controllerId } = await describeCluster(NODES.find((n) => brokers.get(n)!.child.exitCode === null && brokers.get(n)!.child.signalCode === null)!);
+  const gone = NODES.find((n) => brokers.get(n)!.child.signalCode === 'SIGKILL')!;
+  const created = await roundTrip(clients.get(controllerId)!, createTopicsApi, 7, {
+    ...createCreateTopicsRequest(), timeoutMs: 30_000, topics: [{ ...createCreatableTopic(), name: 'late', numPartitions: 2, replicationFactor: 2 }],
+  });
+  assert.equal(created.topics[0]!.errorCode, ErrorCode.NONE, created.topics[0]!.errorMessage ?? '');
+  const restarted = await startGregor(join(dataDir, `node-${gone}`), [
+    '-o', `node.id=${gone}`, '-o', `gregor.cluster.etcd.endpoints=${etcd.endpoint}`, '-o', 'broker.session.timeout.ms=2000', '-o', `broker.rack=${RACKS[gone]}`,
+  ]);
+  brokers.set(gone, restarted);
+  clients.set(gone, await RawClient.connect(restarted.port));
+  const cluster = await eventually(() => describeCluster(gone), (r) => r.brokers.length === 3, 'the restarted broker\'s DescribeCluster');
+  assert.equal(cluster.controllerId, controllerId);
+  assert.equal((await metadata(gone, 'late')).topics[0]!.topicId, created.topics[0]!.topicId);
+  // Every broker answers the same partitions of 'orders' again, all led; each leader's log still holds kafkajs' two
+  // records per partition, so the next record goes at offset 2.
+  const { topics: [orders] } = await metadata(gone, 'orders');
+  for (const n of NODES) assert.deepEqual((await metadata(n, 'orders')).topics[0]!.partitions, orders!.partitions);
+  for (const p of orders!.partitions) {
+    assert.equal(p.errorCode, ErrorCode.NONE);
+    const written = await roundTrip(clients.get(p.leaderId)!, produceApi, 9, {
+      transactionalId: null, acks: -1, timeoutMs: 30_000,
+      topicData: [{ topicId: ZERO_UUID, name: 'orders', partitionData: [{ index: p.partitionIndex, records: batch(values('after')) }] }],
+    });
+    assert.deepEqual([written.responses[0]!.partitionResponses[0]!.errorCode, written.responses[0]!.partitionResponses[0]!.baseOffset], [ErrorCode.NONE, 2n]);
+  }
+});
