@@ -9,7 +9,8 @@
 // the source left unread.
 import { build } from 'esbuild';
 
-const EXTERNAL = ['lz4-napi', 'snappy', '@toondepauw/node-zstd', '@node-rs/*', 'fs-native-extensions', 'pino-pretty'];
+// etcd3 (cluster mode only, imported lazily) reads its .proto files beside its own modules.
+const EXTERNAL = ['lz4-napi', 'snappy', '@toondepauw/node-zstd', '@node-rs/*', 'fs-native-extensions', 'pino-pretty', 'etcd3'];
 
 // The yargs command (help, `configs`, unusual command lines) is a second file, dist/gregor-command.mjs. In
 // the same file its imports of node's assert, util and url would be hoisted to the top, where they load

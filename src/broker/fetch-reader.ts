@@ -65,7 +65,8 @@ export function resolveFetchPartition(store: LogStore, target: FetchTarget, uses
   return { target, topic: topic.name, log };
 }
 
-function errorRead(errorCode: number, topic: string, beforeRead: boolean): PartitionRead {
+/** A partition answered with an error and no records. */
+export function errorRead(errorCode: number, topic: string, beforeRead: boolean): PartitionRead {
   return { errorCode, topic, highWatermark: -1, lastStableOffset: -1, logStartOffset: -1, records: [], bytes: 0, divergingEpoch: null, beforeRead, abortedTransactions: [] };
 }
 

@@ -17,8 +17,9 @@ export function logEngine(config: BrokerConfig, servesTestCatalog = false): LogE
   return servesTestCatalog || config['gregor.log.engine'] === 'memory' ? 'memory' : 'file';
 }
 
-export async function openLogStore(config: BrokerConfig, log: Log = silentLog(), engine: LogEngine = logEngine(config)): Promise<LogStore> {
-  const common = { logger: log, nodeId: config['node.id'], broker: config, warn: (message: string) => log.warn(message) };
+/** `clusterId`: the cluster's (cluster mode), which a log dir's meta.properties must hold; else the log dir's own. */
+export async function openLogStore(config: BrokerConfig, log: Log = silentLog(), engine: LogEngine = logEngine(config), clusterId?: string): Promise<LogStore> {
+  const common = { logger: log, nodeId: config['node.id'], broker: config, warn: (message: string) => log.warn(message), ...(clusterId === undefined ? {} : { clusterId }) };
   if (engine === 'memory') return new MemoryLogStore(common);
   const logDir = config['log.dirs'][0];
   if (logDir === undefined) throw new Error('log.dirs: no log directory configured');

@@ -9,7 +9,7 @@ import type { PartitionLog } from '../storage/log.js';
 import type { LogStore, TopicMetadata } from '../storage/log-store.js';
 import { isInternalTopic } from '../protocol/topic-names.js';
 import type { FetchTarget } from './fetch-context.js';
-import { readPartitions, resolveFetchPartition, type FetchPartition, type PartitionRead, type TransactionView } from './fetch-reader.js';
+import { errorRead, readPartitions, resolveFetchPartition, type FetchPartition, type PartitionRead, type TransactionView } from './fetch-reader.js';
 import { FetchSessionCache } from './fetch-session-cache.js';
 import { DelayedFetches } from './fetch-wait.js';
 import { appendProduced, failed, type PartitionAppendOutcome } from './produce-append.js';
@@ -63,6 +63,7 @@ export class ReplicaManager {
   private readonly transactions: TransactionView | undefined;
   private readonly now: () => number;
   private partitionAdds: PartitionAddBatcher | undefined;
+  private leads: ((topic: string, partition: number) => boolean) | undefined;
   readonly delayedFetches = new DelayedFetches();
   /** Share groups' share partitions and share sessions (ShareFetch, ShareAcknowledge). */
   readonly sharePartitions: SharePartitionManager;
@@ -100,10 +101,19 @@ export class ReplicaManager {
     this.delayedFetches.shutdown();
   }
 
+  /**
+   * Cluster mode: whether this broker leads a partition (the cluster's metadata); a partition it does not lead is
+   * NOT_LEADER_OR_FOLLOWER to Produce, Fetch and every other lookup, as Kafka's getPartitionOrError answers.
+   */
+  setLeadership(leads: ((topic: string, partition: number) => boolean) | undefined): void {
+    this.leads = leads;
+  }
+
   partition(topicName: string, index: number): PartitionLookup {
     const topic = this.store.topic(topicName);
     const log = topic === undefined ? undefined : this.store.log(topicName, index);
     if (topic === undefined || log === undefined) return { ok: false, errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION };
+    if (this.leads !== undefined && !this.leads(topicName, index)) return { ok: false, errorCode: ErrorCode.NOT_LEADER_OR_FOLLOWER };
     return { ok: true, topic, log };
   }
 
@@ -166,7 +176,11 @@ export class ReplicaManager {
   }
 
   private resolveFetch(targets: readonly FetchTarget[], params: FetchParams): FetchPartition[] {
-    return targets.map((target) => resolveFetchPartition(this.store, target, params.usesTopicIds, params.readable));
+    return targets.map((target) => {
+      const resolved = resolveFetchPartition(this.store, target, params.usesTopicIds, params.readable);
+      if ('failed' in resolved || this.leads === undefined || this.leads(resolved.topic, target.partition)) return resolved;
+      return { target, failed: errorRead(ErrorCode.NOT_LEADER_OR_FOLLOWER, resolved.topic, false) };
+    });
   }
 }
 

@@ -75,6 +75,28 @@ export async function runCommand(argv: string[], start: (options: StartOptions) 
         'log-format': args['log-format'],
       });
     })
+    .command('cluster', 'Run a local cluster: etcd (on PATH) and N brokers on consecutive ports, data under <data-dir>/node-N', (y) => y
+      .option('brokers', { alias: 'n', type: 'number', default: 3, describe: 'How many brokers (node ids 1..N)' })
+      .option('port', { alias: 'p', type: 'number', default: 9092, describe: 'The first broker\'s port; the others follow it' })
+      .option('host', { type: 'string', default: 'localhost', describe: 'The brokers\' listener host', requiresArg: true })
+      .option('data-dir', { alias: 'd', type: 'string', default: './data', describe: 'Where etcd and each broker keep their data', requiresArg: true })
+      .option('etcd-port', { type: 'number', default: 2379, describe: 'etcd\'s client port (its peer port is the next one)' })
+      .option('cluster-name', { type: 'string', default: 'gregor', describe: 'gregor.cluster.name: the cluster\'s root in etcd', requiresArg: true })
+      .option('override', { alias: 'o', type: 'string', array: true, describe: 'Set one config key on every broker, as key=value (repeatable)', requiresArg: true })
+      .option('log-level', { type: 'string', choices: LOG_LEVELS as string[], default: 'info', describe: 'Lowest level of log line the brokers write' })
+      .example('$0 cluster --brokers 3', 'etcd on 127.0.0.1:2379 and brokers on localhost:9092-9094, data under ./data/node-1..3'),
+    async (args) => {
+      const ports = [args.brokers, args.port, args['etcd-port']];
+      if (!Number.isInteger(args.brokers) || args.brokers < 1) usageFailure('--brokers: a whole number of at least 1');
+      if (ports.some((p) => !Number.isInteger(p) || p < 1) || args.port + args.brokers - 1 > 65535 || args['etcd-port'] > 65534) {
+        usageFailure('--port and --etcd-port: ports between 1 and 65535 (the brokers\' and etcd\'s peer port included)');
+      }
+      const { runCluster } = await import('./run-cluster.js');
+      await runCluster({
+        brokers: args.brokers, port: args.port, host: args.host, dataDir: args['data-dir'], etcdPort: args['etcd-port'],
+        clusterName: args['cluster-name'], overrides: args.override ?? [], logLevel: args['log-level'],
+      });
+    })
     // Options keep their kebab-case names only, so an unknown one is reported once, as typed.
     .parserConfiguration({ 'camel-case-expansion': false })
     .strict()

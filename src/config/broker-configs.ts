@@ -99,6 +99,10 @@ export const actedOnBrokerConfigDefinitions = named({
   'num.replica.fetchers': int({ default: 1, valid: atLeast(1), mode: 'cluster-wide', doc: 'Threads fetching from leaders on other brokers.' }),
   'replica.lag.time.max.ms': long({ default: 30000, doc: 'A follower that has not caught up for this long leaves the in-sync replicas.' }),
 
+  // --- cluster mode (src/cluster/): without endpoints gregor is one broker and loads no etcd code ---
+  'gregor.cluster.etcd.endpoints': list({ default: null, valid: custom('http://host:port,...', (v) => (v.every((e) => /^https?:\/\/[^/\s]+\/?$/.test(e)) ? null : 'each endpoint must be http://host:port or https://host:port')), doc: 'etcd endpoints of the cluster this broker joins (http://127.0.0.1:2379,...); unset: a single broker without etcd.' }),
+  'gregor.cluster.name': string({ default: 'gregor', valid: custom('a name without /', (v) => (v !== null && v !== '' && !v.includes('/') ? null : 'must be a non-empty name without /')), doc: 'The cluster to join: its metadata lives under /<name>/ in etcd.' }),
+
   // --- log storage ---
   'gregor.log.engine': string({ default: 'file', valid: oneOf('file', 'memory'), doc: 'Where partitions are kept: segment files under log.dirs, or memory only (gone at exit). Unset with log.dirs unset: file for the gregor command, memory for startBroker().' }),
   'log.dirs': list({ default: ['./data'], kafkaDefault: null, doc: 'Directories holding partition data, comma-separated; when unset, log.dir is used.' }),

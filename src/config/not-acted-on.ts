@@ -19,6 +19,8 @@ const SASL_KEYS_ACTED_ON: ReadonlySet<string> = new Set([
   'delegation.token.secret.key', 'delegation.token.max.lifetime.ms', 'delegation.token.expiry.time.ms', 'delegation.token.expiry.check.interval.ms',
 ]);
 const actedOn = (key: string): boolean => TLS_KEYS_ACTED_ON.has(key) || SASL_KEYS_ACTED_ON.has(key);
+/** What a broker in cluster mode (gregor.cluster.etcd.endpoints set) reads: its etcd session's lease. */
+const CLUSTER_KEYS_ACTED_ON: ReadonlySet<string> = new Set(['broker.session.timeout.ms']);
 
 export interface NotActedOn {
   readonly message: string;
@@ -30,7 +32,9 @@ export function notActedOn(config: BrokerConfig): NotActedOn[] {
   const set = Object.keys(explicitBrokerSettings(config));
   // listener.name.<l>.<key>: read for the TLS keys only so far.
   const prefixed = Object.keys(allListenerPrefixedSettings(config)).filter((key) => !actedOn(key.replace(/^listener\.name\.[^.]+\./, '')));
-  const acceptedOnly = [...set.filter((key) => Object.hasOwn(reportedBrokerConfigDefinitions, key) && !actedOn(key)), ...prefixed].sort();
+  const clustered = config['gregor.cluster.etcd.endpoints'] !== null;
+  const acceptedOnly = [...set.filter((key) => Object.hasOwn(reportedBrokerConfigDefinitions, key) && !actedOn(key) &&
+    !(clustered && CLUSTER_KEYS_ACTED_ON.has(key))), ...prefixed].sort();
   if (acceptedOnly.length > 0) {
     notes.push({
       keys: acceptedOnly,

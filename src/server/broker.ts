@@ -212,10 +212,21 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
     quotas.offer(socket, listenerName);
   };
 
+  // Cluster mode: etcd is reached and the cluster id read before the log dir opens (its meta.properties must hold it).
+  // The cluster layer (and etcd3) is loaded only then.
+  const cluster = staticConfig['gregor.cluster.etcd.endpoints'] === null ? undefined
+    : await (await import('../cluster/etcd-cluster.js')).connectCluster(staticConfig, log);
   // Logs are loaded (and recovered) before any listener accepts a client, as Kafka does.
-  const store: LogStore = options.store ?? (await openLogStore(config, log, engine));
+  let store: LogStore;
+  try {
+    store = options.store ?? (await openLogStore(config, log, engine, cluster?.clusterId));
+  } catch (err) {
+    await cluster?.close();
+    throw err;
+  }
   // What start-up has opened so far, closed in reverse order when a later step fails.
   const opened: (() => Promise<void>)[] = [() => store.close()];
+  if (cluster !== undefined) opened.push(() => cluster.close());
   const bound: BoundListener[] = [];
   let state: BrokerState;
   let stopSweeping = () => {};
@@ -243,11 +254,13 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       bound.push(listener);
       opened.push(() => listener.close());
     }
+    const advertised = advertisedEndpoints(advertisedSpecs, bound);
     state = {
       config,
       nodeId: store.nodeId,
       clusterId: store.clusterId,
-      topics: options.topics ?? new StoreTopicCatalog(store, config),
+      topics: options.topics ?? (cluster === undefined ? new StoreTopicCatalog(store, config)
+        : new (await import('../cluster/cluster-topic-catalog.js')).ClusterTopicCatalog(cluster, () => state.config)),
       store,
       replicaManager,
       groups,
@@ -256,8 +269,9 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       features,
       quotas: clientQuotaManagers,
       handlers,
-      advertised: advertisedEndpoints(advertisedSpecs, bound),
+      advertised,
       authorizer,
+      ...(cluster === undefined ? {} : { cluster }),
       log,
     };
     attachDynamicConfigs(state, dynamic);
@@ -274,6 +288,14 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       if (JSON.stringify(cleaner) !== JSON.stringify(cleanerSettings(previous))) await store.reconfigureCleaner(cleaner);
       quotas.reconfigure(await connectionQuotaSettings(next, log));
     });
+    if (cluster !== undefined) {
+      // Local logs follow etcd's topics, then this broker registers its advertised listeners and stands for controller.
+      await cluster.start(store, [...advertised].map(([listener, endpoint]) => ({ listener, ...endpoint, securityProtocol: securityProtocolOf.get(listener) ?? advertisedSpecs.find((s) => s.name === listener)!.securityProtocol })));
+      replicaManager.setLeadership((topic, partition) => {
+        const record = cluster.partition(topic, partition);
+        return record === undefined || record.leader === cluster.nodeId;
+      });
+    }
     dispatch = createDispatch(state);
     stopSweeping = delegationTokens.startSweeping(config['delegation.token.expiry.check.interval.ms'],
       (token) => log.info(`Delegation token expired for token: ${token.tokenId} for owner: ${token.owner.type}:${token.owner.name}`));
@@ -318,6 +340,8 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       await state.transactions.close();
       await groupsClosed;
       stopSweeping();
+      // Leaving the cluster (its lease revoked) before the logs close: the others see this broker gone at once.
+      await state.cluster?.close();
       // After the connections: no append is in flight. Each log snapshots its producer state at its end (the next
       // start reads no batch to rebuild it), and the file engine marks the shutdown clean.
       await store.close();

@@ -19,6 +19,7 @@ import type { TopicCatalog } from '../broker/topic-catalog.js';
 import type { Features } from '../broker/features.js';
 import type { StandardAuthorizer } from '../security/authorizer/standard-authorizer.js';
 import type { QuotaManagers } from '../broker/quota/quota-managers.js';
+import type { Cluster } from '../cluster/cluster.js';
 
 /** Returned by a handler whose request gets no response at all (acks=0 Produce). */
 export const NO_RESPONSE: unique symbol = Symbol('no response');
@@ -58,6 +59,8 @@ export interface BrokerState {
   readonly advertised: ReadonlyMap<string, Endpoint>;
   /** The ACLs and the access decisions (authorizer.class.name set), or null: every request allowed (server/authorization.ts asks it). */
   readonly authorizer: StandardAuthorizer | null;
+  /** Cluster mode (gregor.cluster.etcd.endpoints): the brokers, controller and partition replicas from etcd; undefined: one broker. */
+  readonly cluster?: Cluster;
   readonly log: Log;
 }
 

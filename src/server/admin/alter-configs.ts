@@ -24,7 +24,7 @@ import { resourceConfigs } from './resource-configs.js';
 import type { ApiError } from '../../protocol/api-error.js';
 import { ELIGIBLE_LEADER_REPLICAS_VERSION } from '../../broker/features.js';
 import { apiErrorOf } from '../../protocol/kafka-error.js';
-import { invalidTopicNameMessage } from '../../protocol/topic-names.js';
+import { invalidTopicNameMessage, isInternalTopic } from '../../protocol/topic-names.js';
 
 export const OpType = { SET: 0, DELETE: 1, APPEND: 2, SUBTRACT: 3 } as const;
 const OP_NAMES = ['SET', 'DELETE', 'APPEND', 'SUBTRACT'] as const;
@@ -187,7 +187,11 @@ async function alterTopic(ctx: RequestContext, resource: ResourceChanges, valida
   const problem = topicConfigsProblem(next, config);
   if (problem !== null) return invalidConfig(problem);
   if (store.topic(name) === undefined) return { code: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, message: `The topic '${name}' does not exist.` };
-  if (!validateOnly) await store.setTopicConfigs(name, next);
+  if (validateOnly) return NONE;
+  // In cluster mode a topic's configs are in etcd (every broker's local topic follows them); internal topics stay local.
+  const { cluster } = ctx.broker;
+  if (cluster !== undefined && !isInternalTopic(name)) await cluster.setTopicConfigs(name, next);
+  else await store.setTopicConfigs(name, next);
   return NONE;
 }
 

@@ -1,12 +1,12 @@
 /** Kafka's checks on a manually given replica list (CreateTopics, CreatePartitions). */
 
-/** Kafka's validateManualPartitionAssignment, for a cluster whose only broker is `nodeId`. */
-export function manualAssignmentProblem(brokerIds: readonly number[], nodeId: number, replicationFactor: number | undefined): string | null {
+/** Kafka's validateManualPartitionAssignment, for a cluster whose registered brokers are `registered`. */
+export function manualAssignmentProblem(brokerIds: readonly number[], registered: ReadonlySet<number>, replicationFactor: number | undefined): string | null {
   if (brokerIds.length === 0) return 'The manual partition assignment includes an empty replica list.';
   const sorted = [...brokerIds].sort((a, b) => a - b);
   let previous: number | undefined;
   for (const id of sorted) {
-    if (id !== nodeId) return `The manual partition assignment includes broker ${id}, but no such broker is registered.`;
+    if (!registered.has(id)) return `The manual partition assignment includes broker ${id}, but no such broker is registered.`;
     if (id === previous) return `The manual partition assignment includes the broker ${id} more than once.`;
     previous = id;
   }

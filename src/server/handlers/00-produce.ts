@@ -14,7 +14,8 @@
  * handling time against request_percentage (not for acks=0), the larger throttle time answered and the connection
  * muted for it (an acks=0 producer is muted too, with nothing to read).
  * - v5+: log start offset. v8+: record errors and error message. v10+: current leader / node endpoints only
- *   accompany NOT_LEADER_OR_FOLLOWER, which a single node never returns.
+ *   accompany NOT_LEADER_OR_FOLLOWER, which a single node never returns; in cluster mode a partition this broker
+ *   does not lead answers it with the leader from etcd (KIP-951).
  * - v12+: a transactional batch adds its partition to the producer's transaction first (KIP-890 part 2: the
  *   ReplicaManager asks the coordinator; src/broker/txn-partition-add.ts).
  * - v13+ (KIP-516): topics by id, resolved once per topic entry; an unknown (or zero) id answers UNKNOWN_TOPIC_ID on
@@ -28,12 +29,14 @@ import {
   type PartitionProduceResponse,
   type ProduceRequest,
   type ProduceResponse,
+  type NodeEndpoint,
 } from '../../protocol/generated/produce.js';
 import { createLeaderIdAndEpoch } from '../../protocol/generated/produce.js';
 import { failed, type PartitionAppendOutcome } from '../../broker/produce-append.js';
 import { produceAddsPartitionToTxn } from '../../broker/txn-partition-add.js';
 import { CloseConnection } from '../connection.js';
-import { defineHandler, NO_RESPONSE, type Handler } from '../handler.js';
+import { defineHandler, NO_RESPONSE, type Handler, type RequestContext } from '../handler.js';
+import { currentLeader } from '../cluster-view.js';
 import { AclOperation, authorize, authorizedNames, refused, ResourceType } from '../authorization.js';
 import { quotaClientId, quotaUser, requestThrottleMs, throttle } from '../throttle.js';
 
@@ -87,6 +90,7 @@ export const produceHandler: Handler = defineHandler<ProduceRequest, ProduceResp
       }
       response.responses.push({ name: topic.name, topicId: topic.topicId, partitionResponses });
     }
+    if (version >= 10 && ctx.broker.cluster !== undefined) addLeaderHints(ctx, pending.map((t, i) => names[i]), response);
     const { produce } = ctx.broker.quotas;
     const bandwidthThrottleMs = produce.enabled ? produce.recordAndGetThrottleTimeMs(quotaUser(ctx), quotaClientId(ctx), ctx.header.size, Date.now()) : 0;
     const requestQuotaMs = request.acks === 0 ? 0 : requestThrottleMs(ctx);
@@ -100,6 +104,21 @@ export const produceHandler: Handler = defineHandler<ProduceRequest, ProduceResp
     return response;
   },
 });
+
+/** KIP-951 (KafkaApis, v10+): a NOT_LEADER_OR_FOLLOWER partition names its current leader, whose endpoint is listed once. */
+function addLeaderHints(ctx: RequestContext, names: readonly (string | undefined)[], response: ProduceResponse): void {
+  const endpoints = new Map<number, NodeEndpoint>();
+  response.responses.forEach((topic, i) => {
+    const name = names[i];
+    for (const p of topic.partitionResponses) {
+      if (p.errorCode !== ErrorCode.NOT_LEADER_OR_FOLLOWER || name === undefined) continue;
+      const leader = currentLeader(ctx.broker, ctx.connection.listenerName, name, p.index);
+      if (leader.node !== undefined) endpoints.set(leader.node.nodeId, { ...leader.node });
+      p.currentLeader = { leaderId: leader.leaderId, leaderEpoch: leader.leaderEpoch };
+    }
+  });
+  response.nodeEndpoints = [...endpoints.values()];
+}
 
 function isTransactionalPayload(records: PartitionProduceData['records']): boolean {
   return Buffer.isBuffer(records) && hasTransactionalBatch(records);

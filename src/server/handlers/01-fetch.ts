@@ -14,6 +14,8 @@
  * connection muted for it.
  * - v4+: isolation level, last stable offset, aborted transactions (read_committed: [], else null; an unknown
  *   topic or partition always [] as Kafka answers those before reading). v5+: log start offset.
+ * - v16+ in cluster mode: a partition this broker does not lead is NOT_LEADER_OR_FOLLOWER with its current leader and
+ *   that leader's endpoint (KIP-951); followers do not serve consumers yet (KIP-392 comes with replication).
  * - v7+: sessions. v11+: preferred read replica (always -1). v12+: diverging epoch from last_fetched_epoch.
  * - v13+: topics by id, no names in the response. v15+: replica_state (a follower's; a consumer sends replica id -1).
  * - v18: replica_state's high watermark (KIP-1166), which only a follower sends: a consumer's fetch is answered as in v17.
@@ -27,6 +29,7 @@ import {
   type FetchResponse,
   type FetchableTopicResponse,
   type PartitionData,
+  type NodeEndpoint,
 } from '../../protocol/generated/fetch.js';
 import { ZERO_UUID } from '../../protocol/io/reader.js';
 import { newFetchContext, TOPIC_ID_VERSION, type FetchTarget } from '../../broker/fetch-context.js';
@@ -34,6 +37,7 @@ import { READ_COMMITTED, type PartitionRead } from '../../broker/fetch-reader.js
 import { Writer } from '../../protocol/io/writer.js';
 import { defineHandler, type Handler, type RequestContext } from '../handler.js';
 import { quotaClientId, quotaUser, requestThrottleMs, throttle } from '../throttle.js';
+import { currentLeader } from '../cluster-view.js';
 
 /** Java's Integer.MAX_VALUE: a double cast to int saturates there. */
 const INT_MAX = 2 ** 31 - 1;
@@ -89,9 +93,27 @@ export const fetchHandler: Handler = defineHandler<FetchRequest, FetchResponse>(
     }
     const done = context.complete(outcomes);
     if (done.errorCode !== ErrorCode.NONE) return emptyResponse(done.errorCode, done.sessionId);
-    return responseOf(context.targets, reads, usesTopicIds, request.isolationLevel, emptyResponse(ErrorCode.NONE, done.sessionId), (i) => done.include[i]!);
+    const response = responseOf(context.targets, reads, usesTopicIds, request.isolationLevel, emptyResponse(ErrorCode.NONE, done.sessionId), (i) => done.include[i]!);
+    if (version >= 16 && ctx.broker.cluster !== undefined) addLeaderHints(ctx, response);
+    return response;
   },
 });
+
+/** KIP-951 (KafkaApis, v16+): a NOT_LEADER_OR_FOLLOWER or FENCED_LEADER_EPOCH partition names its current leader, whose endpoint is listed once. */
+function addLeaderHints(ctx: RequestContext, response: FetchResponse): void {
+  const endpoints = new Map<number, NodeEndpoint>();
+  for (const topic of response.responses) {
+    for (const p of topic.partitions) {
+      if (p.errorCode !== ErrorCode.NOT_LEADER_OR_FOLLOWER && p.errorCode !== ErrorCode.FENCED_LEADER_EPOCH) continue;
+      const name = topic.topic !== '' ? topic.topic : ctx.broker.topics.getById(topic.topicId)?.name;
+      if (name === undefined) continue;
+      const leader = currentLeader(ctx.broker, ctx.connection.listenerName, name, p.partitionIndex);
+      if (leader.node !== undefined) endpoints.set(leader.node.nodeId, { ...leader.node });
+      p.currentLeader = { leaderId: leader.leaderId, leaderEpoch: leader.leaderEpoch };
+    }
+  }
+  response.nodeEndpoints = [...endpoints.values()];
+}
 
 /** The partitions included, in the order read. */
 function responseOf(

@@ -4,6 +4,9 @@
  * Brokers: this node at the advertised endpoint of the listener the request came in on. Controller:
  * this node (a KRaft broker names a live broker, and this is the only one). Topics: all (v0: an empty
  * list; v1+: a null list) or the ones named; each partition is led by this node, replicas = ISR = [node].
+ * In cluster mode (server/cluster-view.ts): every live broker with an endpoint on that listener (with its rack), the
+ * elected controller, and each partition's replicas, leader, leader epoch and ISR from etcd (offline: the replicas
+ * whose broker is not alive).
  * An unknown name gets UNKNOWN_TOPIC_OR_PARTITION (INVALID_TOPIC_EXCEPTION if the name is illegal); when
  * auto-creation is allowed (v0-3 always, v4+ allow_auto_topic_creation, and auto.create.topics.enable) the
  * topic is created before answering, yet the answer is the one Kafka 4.3 gives while its controller creates
@@ -34,9 +37,7 @@ import { CLUSTER_NAME } from '../../security/authorizer/acl.js';
 import { defineHandler, type Handler, type RequestContext } from '../handler.js';
 import type { TopicInfo } from '../../broker/topic-catalog.js';
 import { isInternalTopic, isValidTopicName } from '../../protocol/topic-names.js';
-
-/** MetadataResponse's "no leader". */
-const NO_LEADER = -1;
+import { brokersOn, controllerIdOf, partitionView } from '../cluster-view.js';
 
 export const metadataHandler: Handler = defineHandler<MetadataRequest, MetadataResponse>({
   api: metadataApi,
@@ -45,13 +46,14 @@ export const metadataHandler: Handler = defineHandler<MetadataRequest, MetadataR
 
   async handle(ctx, request, version) {
     const { broker } = ctx;
-    const endpoint = broker.advertised.get(ctx.connection.listenerName);
+    const listener = ctx.connection.listenerName;
     const response: MetadataResponse = {
       throttleTimeMs: 0,
       errorCode: ErrorCode.NONE, // v13+ only
-      brokers: endpoint === undefined ? [] : [{ nodeId: broker.nodeId, host: endpoint.host, port: endpoint.port, rack: null }],
+      // A single node answers no rack here (as before); a cluster's brokers carry broker.rack.
+      brokers: brokersOn(broker, listener).map((node) => (broker.cluster === undefined ? { ...node, rack: null } : node)),
       clusterId: broker.clusterId,
-      controllerId: broker.nodeId,
+      controllerId: controllerIdOf(broker),
       topics: [],
       clusterAuthorizedOperations: AUTHORIZED_OPERATIONS_OMITTED,
     };
@@ -61,7 +63,6 @@ export const metadataHandler: Handler = defineHandler<MetadataRequest, MetadataR
       return response;
     }
 
-    const leaderReachable = endpoint !== undefined;
     const allTopics = requested === null || (version === 0 && requested.length === 0);
     const mayDescribe = (name: string) => authorize(ctx, AclOperation.DESCRIBE, ResourceType.TOPIC, name);
     // The authorized topics' entries (which carry authorized operations), then those refused, as KafkaApis orders them.
@@ -69,7 +70,7 @@ export const metadataHandler: Handler = defineHandler<MetadataRequest, MetadataR
     const refused: MetadataResponseTopic[] = [];
     if (allTopics) {
       // All topics: those the client may not describe are left out, unnamed.
-      for (const topic of broker.topics.list()) if (mayDescribe(topic.name)) described.push(describeTopic(ctx, topic, leaderReachable, version));
+      for (const topic of broker.topics.list()) if (mayDescribe(topic.name)) described.push(describeTopic(ctx, topic, version));
     } else {
       const ids = [...new Set(requested.map((t) => t.topicId).filter((id) => id !== ZERO_UUID))];
       if (ids.length > 0) {
@@ -78,7 +79,7 @@ export const metadataHandler: Handler = defineHandler<MetadataRequest, MetadataR
           const topic = broker.topics.getById(id);
           if (topic === undefined) continue;
           // Topic ids are not secret: a refused one is answered with its id and no name.
-          if (mayDescribe(topic.name)) described.push(describeTopic(ctx, topic, leaderReachable, version));
+          if (mayDescribe(topic.name)) described.push(describeTopic(ctx, topic, version));
           else refused.push(topicError(ErrorCode.TOPIC_AUTHORIZATION_FAILED, null, id, false));
         }
       } else {
@@ -89,7 +90,7 @@ export const metadataHandler: Handler = defineHandler<MetadataRequest, MetadataR
           if (!mayDescribe(name)) denied.push(topicError(ErrorCode.TOPIC_AUTHORIZATION_FAILED, name, ZERO_UUID, false));
           else if (autoCreate && broker.topics.get(name) === undefined && !mayCreate(name)) {
             refused.push(topicError(ErrorCode.TOPIC_AUTHORIZATION_FAILED, name, ZERO_UUID, isInternalTopic(name)));
-          } else described.push(await describeByName(ctx, name, autoCreate, leaderReachable, version));
+          } else described.push(await describeByName(ctx, name, autoCreate, version));
         }
         refused.push(...denied);
       }
@@ -112,12 +113,11 @@ async function describeByName(
   ctx: RequestContext,
   name: string,
   autoCreateAllowed: boolean,
-  leaderReachable: boolean,
   version: number,
 ): Promise<MetadataResponseTopic> {
   const { topics } = ctx.broker;
   const known = topics.get(name);
-  if (known !== undefined) return describeTopic(ctx, known, leaderReachable, version);
+  if (known !== undefined) return describeTopic(ctx, known, version);
   if (!isValidTopicName(name)) return topicError(ErrorCode.INVALID_TOPIC_EXCEPTION, name, ZERO_UUID, isInternalTopic(name));
   if (autoCreateAllowed && topics.autoCreate !== undefined) {
     try {
@@ -131,20 +131,19 @@ async function describeByName(
   return topicError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, name, ZERO_UUID, isInternalTopic(name));
 }
 
-function describeTopic(ctx: RequestContext, topic: TopicInfo, leaderReachable: boolean, version: number): MetadataResponseTopic {
-  const nodeId = ctx.broker.nodeId;
+function describeTopic(ctx: RequestContext, topic: TopicInfo, version: number): MetadataResponseTopic {
   // Without an endpoint on the client's listener the leader cannot be reached (Kafka: LISTENER_NOT_FOUND from v6).
-  const partitionError = leaderReachable ? ErrorCode.NONE : version >= 6 ? ErrorCode.LISTENER_NOT_FOUND : ErrorCode.LEADER_NOT_AVAILABLE;
   const partitions: MetadataResponsePartition[] = [];
   for (let index = 0; index < topic.partitionCount; index++) {
+    const view = partitionView(ctx.broker, ctx.connection.listenerName, topic.name, index, version >= 6);
     partitions.push({
-      errorCode: partitionError,
+      errorCode: view.errorCode,
       partitionIndex: index,
-      leaderId: leaderReachable ? nodeId : NO_LEADER,
-      leaderEpoch: 0,
-      replicaNodes: [nodeId],
-      isrNodes: [nodeId],
-      offlineReplicas: [],
+      leaderId: view.leaderId,
+      leaderEpoch: view.leaderEpoch,
+      replicaNodes: view.replicas,
+      isrNodes: view.isr,
+      offlineReplicas: view.offline,
     });
   }
   return {

@@ -6,7 +6,9 @@
  * collision with an existing topic), existence (TOPIC_ALREADY_EXISTS), configs (INVALID_CONFIG with
  * ConfigDef's messages), then partitions and replication: -1 takes num.partitions /
  * default.replication.factor, a factor above one broker is INVALID_REPLICATION_FACTOR, and manual
- * assignments must name this broker once per partition, for partitions 0..n-1. validate_only checks
+ * assignments must name this broker once per partition, for partitions 0..n-1. In cluster mode the live brokers
+ * count instead of this one, replicas are placed rack-aware (cluster/replica-placer.ts, Kafka's
+ * StripedReplicaPlacer), and the topic is written to etcd by this broker in one transaction (cluster/etcd-cluster.ts). validate_only checks
  * all of that and creates nothing (the answer still carries a fresh topic id, as Kafka's does).
  * controller_mutation_rate counts each valid topic's partitions (validate_only too, as Kafka's controller does):
  * from v6 a topic asked for while the client's bucket is empty gets THROTTLING_QUOTA_EXCEEDED, before it the topic
@@ -30,7 +32,7 @@ import { dynamicConfigs } from '../admin/dynamic-configs.js';
 import type { ApiError } from '../../protocol/api-error.js';
 import { apiErrorOf } from '../../protocol/kafka-error.js';
 import { manualAssignmentProblem } from '../admin/replica-assignment.js';
-import { CLUSTER_METADATA_TOPIC, collidingTopic, invalidTopicNameMessage } from '../../protocol/topic-names.js';
+import { CLUSTER_METADATA_TOPIC, collidingTopic, invalidTopicNameMessage, isInternalTopic } from '../../protocol/topic-names.js';
 import { defineHandler, type Handler, type RequestContext } from '../handler.js';
 import { AclOperation, authorize, authorizeCluster, ResourceType } from '../authorization.js';
 import { applyMutationQuota, controllerMutationQuota } from '../throttle.js';
@@ -41,6 +43,8 @@ interface TopicPlan {
   readonly partitions: number;
   readonly replicationFactor: number;
   readonly configs: Record<string, string>;
+  /** A manual assignment's replicas by partition index (cluster mode places the others itself). */
+  readonly assignments?: readonly (readonly number[])[];
 }
 
 export const createTopicsHandler: Handler = defineHandler<CreateTopicsRequest, CreateTopicsResponse>({
@@ -67,8 +71,8 @@ export const createTopicsHandler: Handler = defineHandler<CreateTopicsRequest, C
         pending.push(Promise.resolve(success(ctx, topic.name, randomUuid(), checked, version, mayDescribeConfigs(topic.name))));
       } else {
         pending.push(
-          ctx.broker.store.createTopic(topic.name, checked.partitions, checked.configs).then(
-            (created) => success(ctx, topic.name, created.topicId, checked, version, mayDescribeConfigs(topic.name)),
+          createTopic(ctx, topic.name, checked).then(
+            (topicId) => success(ctx, topic.name, topicId, checked, version, mayDescribeConfigs(topic.name)),
             (error: unknown) => failure(topic.name, creationError(topic.name, error)),
           ),
         );
@@ -92,6 +96,18 @@ export const createTopicsHandler: Handler = defineHandler<CreateTopicsRequest, C
   },
 });
 
+/**
+ * In cluster mode the topic is created in etcd (any broker writes it: one txn that fails if it exists, so no forwarding
+ * to the controller is needed), else in the local store; so are internal topics, each broker's own until their
+ * coordinators move with partitions.
+ */
+async function createTopic(ctx: RequestContext, name: string, plan: TopicPlan): Promise<string> {
+  const { cluster, store } = ctx.broker;
+  if (cluster === undefined || isInternalTopic(name)) return (await store.createTopic(name, plan.partitions, plan.configs)).topicId;
+  const spec = plan.assignments !== undefined ? { assignments: plan.assignments } : { partitions: plan.partitions, replicationFactor: plan.replicationFactor };
+  return (await cluster.createTopic(name, spec, plan.configs)).topicId;
+}
+
 /** ReplicationControlManager.createTopic: a valid topic's partitions go against the controller mutation quota. */
 function withinQuota(plan: TopicPlan | ApiError, quota: ControllerMutationQuota): TopicPlan | ApiError {
   if ('code' in plan) return plan;
@@ -104,10 +120,10 @@ function withinQuota(plan: TopicPlan | ApiError, quota: ControllerMutationQuota)
 }
 
 function planTopic(ctx: RequestContext, topic: CreatableTopic, existing: readonly string[]): TopicPlan | ApiError {
-  const { config, store, nodeId } = ctx.broker;
+  const { config, store, cluster } = ctx.broker;
   const nameProblem = invalidTopicNameMessage(topic.name);
   if (nameProblem !== null) return { code: ErrorCode.INVALID_TOPIC_EXCEPTION, message: nameProblem };
-  if (store.topic(topic.name) !== undefined) {
+  if ((store.topic(topic.name) ?? cluster?.topic(topic.name)) !== undefined) {
     return { code: ErrorCode.TOPIC_ALREADY_EXISTS, message: `Topic '${topic.name}' already exists.` };
   }
   const collision = collidingTopic(topic.name, existing);
@@ -124,7 +140,8 @@ function planTopic(ctx: RequestContext, topic: CreatableTopic, existing: readonl
   const configProblem = topicConfigsProblem(configs, config);
   if (configProblem !== null) return { code: ErrorCode.INVALID_CONFIG, message: configProblem };
 
-  if (topic.assignments.length > 0) return planAssignments(topic, nodeId, configs);
+  const registered = new Set(cluster === undefined ? [ctx.broker.nodeId] : cluster.liveBrokers().map((b) => b.nodeId));
+  if (topic.assignments.length > 0) return planAssignments(topic, registered, configs);
   if (topic.replicationFactor < -1 || topic.replicationFactor === 0) {
     return { code: ErrorCode.INVALID_REPLICATION_FACTOR, message: 'Replication factor must be larger than 0, or -1 to use the default value.' };
   }
@@ -133,39 +150,40 @@ function planTopic(ctx: RequestContext, topic: CreatableTopic, existing: readonl
   }
   const partitions = topic.numPartitions === -1 ? config['num.partitions'] : topic.numPartitions;
   const replicationFactor = topic.replicationFactor === -1 ? config['default.replication.factor'] : topic.replicationFactor;
-  if (replicationFactor > 1) {
+  if (replicationFactor > registered.size) {
     return {
       code: ErrorCode.INVALID_REPLICATION_FACTOR,
       message: `Unable to replicate the partition ${replicationFactor} time(s): The target replication factor of ${replicationFactor} ` +
-        'cannot be reached because only 1 broker(s) are registered or some brokers have all their log directories cordoned.',
+        `cannot be reached because only ${registered.size} broker(s) are registered or some brokers have all their log directories cordoned.`,
     };
   }
   return { partitions, replicationFactor, configs };
 }
 
-/** Kafka's checks on a manual assignment; on one broker every partition must be [this node]. */
-function planAssignments(topic: CreatableTopic, nodeId: number, configs: Record<string, string>): TopicPlan | ApiError {
+/** Kafka's checks on a manual assignment: registered brokers only (on one broker every partition must be [this node]). */
+function planAssignments(topic: CreatableTopic, registered: ReadonlySet<number>, configs: Record<string, string>): TopicPlan | ApiError {
   if (topic.replicationFactor !== -1) {
     return { code: ErrorCode.INVALID_REQUEST, message: 'A manual partition assignment was specified, but replication factor was not set to -1.' };
   }
   if (topic.numPartitions !== -1) {
     return { code: ErrorCode.INVALID_REQUEST, message: 'A manual partition assignment was specified, but numPartitions was not set to -1.' };
   }
-  const seen = new Set<number>();
+  const seen = new Map<number, readonly number[]>();
   let replicationFactor: number | undefined;
   for (const assignment of topic.assignments) {
     if (seen.has(assignment.partitionIndex)) {
       return invalidAssignment(`Found multiple manual partition assignments for partition ${assignment.partitionIndex}`);
     }
-    const problem = manualAssignmentProblem(assignment.brokerIds, nodeId, replicationFactor);
+    const problem = manualAssignmentProblem(assignment.brokerIds, registered, replicationFactor);
     if (problem !== null) return invalidAssignment(problem);
     replicationFactor = assignment.brokerIds.length;
-    seen.add(assignment.partitionIndex);
+    seen.set(assignment.partitionIndex, assignment.brokerIds);
   }
   for (let i = 0; i < seen.size; i++) {
     if (!seen.has(i)) return invalidAssignment('partitions should be a consecutive 0-based integer sequence');
   }
-  return { partitions: seen.size, replicationFactor: replicationFactor ?? 1, configs };
+  const assignments = [...seen.keys()].sort((a, b) => a - b).map((index) => seen.get(index)!);
+  return { partitions: seen.size, replicationFactor: replicationFactor ?? 1, configs, assignments };
 }
 
 /** A topic created by a concurrent request gets Kafka's wording too. */

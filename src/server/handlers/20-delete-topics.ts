@@ -98,7 +98,8 @@ export const deleteTopicsHandler: Handler = defineHandler<DeleteTopicsRequest, D
         result(name, id, apiErrorOf(error));
         return Promise.resolve();
       }
-      return store.deleteTopic(name).then(
+      // In cluster mode the topic goes from etcd (every broker then drops its local logs), else from the store.
+      return (ctx.broker.cluster?.deleteTopic(name) ?? store.deleteTopic(name)).then(
         async () => {
           await groups.onPartitionsDeleted(name, partitionCount, id);
           result(name, id, { code: ErrorCode.NONE, message: null });

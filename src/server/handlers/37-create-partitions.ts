@@ -5,7 +5,8 @@
  * INVALID_REQUEST ("Duplicate topic name.", answered first); an unknown topic
  * UNKNOWN_TOPIC_OR_PARTITION; the same or a smaller count INVALID_PARTITIONS with Kafka's message;
  * manual assignments must number the new partitions and name only this broker, once, with the
- * topic's replication factor (1). validate_only checks without creating. The partitions added go against
+ * topic's replication factor (1). validate_only checks without creating. In cluster mode the live brokers count
+ * instead, at the topic's replication factor, and the new partitions are placed and written to etcd as CreateTopics does. The partitions added go against
  * controller_mutation_rate: from v3 a topic asked for while the bucket is empty gets THROTTLING_QUOTA_EXCEEDED.
  */
 import { ErrorCode } from '../../protocol/error-codes.js';
@@ -17,6 +18,7 @@ import {
   type CreatePartitionsTopicResult,
 } from '../../protocol/generated/create-partitions.js';
 import { manualAssignmentProblem } from '../admin/replica-assignment.js';
+import { isInternalTopic } from '../../protocol/topic-names.js';
 import type { ApiError } from '../../protocol/api-error.js';
 import { apiErrorOf } from '../../protocol/kafka-error.js';
 import { defineHandler, type Handler, type RequestContext } from '../handler.js';
@@ -49,7 +51,7 @@ export const createPartitionsHandler: Handler = defineHandler<CreatePartitionsRe
       if (problem !== null) pending.push(Promise.resolve(result(topic.name, problem)));
       else if (request.validateOnly) pending.push(Promise.resolve(result(topic.name, null)));
       else {
-        pending.push(ctx.broker.store.addPartitions(topic.name, topic.count).then(
+        pending.push(addPartitions(ctx, topic).then(
           () => result(topic.name, null),
           (error: unknown) => result(topic.name, apiErrorOf(error)),
         ));
@@ -61,6 +63,13 @@ export const createPartitionsHandler: Handler = defineHandler<CreatePartitionsRe
     return response;
   },
 });
+
+/** In cluster mode the topic grows in etcd (any broker writes it, as CreateTopics), else in the local store. */
+async function addPartitions(ctx: RequestContext, topic: CreatePartitionsTopic): Promise<void> {
+  const { cluster, store } = ctx.broker;
+  if (cluster === undefined || isInternalTopic(topic.name)) await store.addPartitions(topic.name, topic.count);
+  else await cluster.addPartitions(topic.name, topic.count, topic.assignments?.map((a) => a.brokerIds) ?? null);
+}
 
 /** The partitions a valid request adds go against the controller mutation quota (ReplicationControlManager). */
 function withinQuota(ctx: RequestContext, topic: CreatePartitionsTopic, quota: ControllerMutationQuota): ApiError | null {
@@ -92,8 +101,12 @@ function check(ctx: RequestContext, topic: CreatePartitionsTopic): ApiError | nu
         message: `Attempted to add ${additional} additional partition(s), but only ${topic.assignments.length} assignment(s) were specified.`,
       };
     }
+    const { cluster } = ctx.broker;
+    const clustered = cluster !== undefined && !isInternalTopic(topic.name);
+    const registered = new Set(clustered ? cluster.liveBrokers().map((b) => b.nodeId) : [ctx.broker.nodeId]);
+    const replicationFactor = clustered ? cluster.partition(topic.name, 0)?.replicas.length ?? 1 : 1;
     for (const assignment of topic.assignments) {
-      const problem = manualAssignmentProblem(assignment.brokerIds, ctx.broker.nodeId, 1);
+      const problem = manualAssignmentProblem(assignment.brokerIds, registered, replicationFactor);
       if (problem !== null) return { code: ErrorCode.INVALID_REPLICA_ASSIGNMENT, message: problem };
     }
   }

@@ -6,6 +6,7 @@
  * the cluster's authorized operations when asked (no authorizer: all). v1: asking for controller
  * endpoints is MISMATCHED_ENDPOINT_TYPE, as a broker answers it. v2: include_fenced_brokers and is_fenced (KIP-1073):
  * this broker is never fenced, so it is listed either way, with is_fenced false.
+ * In cluster mode: every live broker (registered in etcd) and the elected controller.
  */
 import { ErrorCode } from '../../protocol/error-codes.js';
 import {
@@ -17,6 +18,7 @@ import { AUTHORIZED_OPERATIONS_OMITTED } from '../authorized-operations.js';
 import { defineHandler, type Handler } from '../handler.js';
 import { AclOperation, authorizeCluster, authorizedOperations, ResourceType } from '../authorization.js';
 import { CLUSTER_NAME } from '../../security/authorizer/acl.js';
+import { brokersOn, controllerIdOf } from '../cluster-view.js';
 
 /** Kafka's EndpointType ids. */
 const BROKER_ENDPOINTS = 1;
@@ -35,7 +37,7 @@ export const describeClusterHandler: Handler = defineHandler<DescribeClusterRequ
       errorMessage: null,
       endpointType: BROKER_ENDPOINTS,
       clusterId: broker.clusterId,
-      controllerId: broker.nodeId,
+      controllerId: controllerIdOf(broker),
       brokers: [],
       // Without DESCRIBE on the cluster: 0 (AuthHelper.computeDescribeClusterResponse).
       clusterAuthorizedOperations: !request.includeClusterAuthorizedOperations ? AUTHORIZED_OPERATIONS_OMITTED
@@ -51,9 +53,9 @@ export const describeClusterHandler: Handler = defineHandler<DescribeClusterRequ
         : `Unsupported endpoint type ${request.endpointType}`;
       return response;
     }
-    const endpoint = broker.advertised.get(ctx.connection.listenerName);
-    if (endpoint !== undefined) {
-      response.brokers.push({ brokerId: broker.nodeId, host: endpoint.host, port: endpoint.port, rack: broker.config['broker.rack'], isFenced: false });
+    // Live brokers only: a broker whose session lease expired is gone from etcd, so none is listed fenced.
+    for (const node of brokersOn(broker, ctx.connection.listenerName)) {
+      response.brokers.push({ brokerId: node.nodeId, host: node.host, port: node.port, rack: node.rack, isFenced: false });
     }
     return response;
   },

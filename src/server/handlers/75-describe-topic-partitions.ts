@@ -4,7 +4,8 @@
  * The named topics (or all, when none is named), sorted by name, from the cursor on, with at most
  * min(response_partition_limit, max.request.partition.size.limit) partitions (at least 1) in the
  * answer; when the limit cuts the walk short, next_cursor names where to go on. Every partition is
- * led by this node (epoch 0), replicas = ISR = [node], no eligible leader replicas. A named topic that
+ * led by this node (epoch 0), replicas = ISR = [node], no eligible leader replicas (in cluster mode: replicas, leader,
+ * epoch and ISR from etcd, server/cluster-view.ts). A named topic that
  * does not exist is UNKNOWN_TOPIC_OR_PARTITION (INVALID_TOPIC_EXCEPTION for an illegal name); a cursor
  * outside the named topics or with a negative partition makes the request INVALID_REQUEST.
  */
@@ -21,6 +22,7 @@ import { AUTHORIZED_OPERATIONS_OMITTED } from '../authorized-operations.js';
 import { defineHandler, type Handler } from '../handler.js';
 import { AclOperation, authorize, authorizedOperations, ResourceType } from '../authorization.js';
 import { isInternalTopic, isValidTopicName } from '../../protocol/topic-names.js';
+import { replicaView } from '../cluster-view.js';
 
 /** Kafka's max.request.partition.size.limit default (not a gregor setting yet). */
 const MAX_REQUEST_PARTITION_SIZE_LIMIT = 2000;
@@ -31,11 +33,11 @@ export const describeTopicPartitionsHandler: Handler = defineHandler<DescribeTop
   maxVersion: 0,
 
   handle(ctx, request) {
-    const { store, nodeId } = ctx.broker;
+    const { topics } = ctx.broker;
     const cursor = request.cursor;
     const cursorTopic = cursor?.topicName ?? '';
     const fetchAll = request.topics.length === 0;
-    const names = new Set((fetchAll ? store.topics().map((t) => t.name) : request.topics.map((t) => t.name)).filter((n) => n >= cursorTopic));
+    const names = new Set((fetchAll ? [...topics.list()].map((t) => t.name) : request.topics.map((t) => t.name)).filter((n) => n >= cursorTopic));
     // Kafka fails the whole request (no message field exists to carry its reason).
     const invalid = (): DescribeTopicPartitionsResponse => ({
       throttleTimeMs: 0,
@@ -66,7 +68,7 @@ export const describeTopicPartitionsHandler: Handler = defineHandler<DescribeTop
         response.nextCursor = { topicName: name, partitionIndex: 0 };
         break;
       }
-      const topic = store.topic(name);
+      const topic = topics.get(name);
       if (topic === undefined) {
         if (!fetchAll) {
           response.topics.push({
@@ -78,20 +80,22 @@ export const describeTopicPartitionsHandler: Handler = defineHandler<DescribeTop
         continue;
       }
       const start = name === cursorTopic && cursor !== null ? cursor.partitionIndex : 0;
-      const end = Math.min(topic.partitions, start + remaining);
+      const end = Math.min(topic.partitionCount, start + remaining);
       const partitions: DescribeTopicPartitionsResponsePartition[] = [];
       for (let p = start; p < end; p++) {
+        // Kafka answers every partition of a known topic NONE here, its leader as the metadata holds it.
+        const view = replicaView(ctx.broker, name, p, ctx.connection.listenerName);
         partitions.push({
-          errorCode: ErrorCode.NONE, partitionIndex: p, leaderId: nodeId, leaderEpoch: 0, replicaNodes: [nodeId], isrNodes: [nodeId],
-          eligibleLeaderReplicas: [], lastKnownElr: [], offlineReplicas: [],
+          errorCode: ErrorCode.NONE, partitionIndex: p, leaderId: view.leaderId, leaderEpoch: view.leaderEpoch, replicaNodes: view.replicas,
+          isrNodes: view.isr, eligibleLeaderReplicas: [], lastKnownElr: [], offlineReplicas: view.offline,
         });
       }
       const entry: DescribeTopicPartitionsResponseTopic = {
-        errorCode: ErrorCode.NONE, name, topicId: topic.topicId, isInternal: isInternalTopic(name), partitions,
+        errorCode: ErrorCode.NONE, name, topicId: topic.id, isInternal: isInternalTopic(name), partitions,
         topicAuthorizedOperations: authorizedOperations(ctx, ResourceType.TOPIC, name),
       };
       response.topics.push(entry);
-      if (end < topic.partitions) {
+      if (end < topic.partitionCount) {
         response.nextCursor = { topicName: name, partitionIndex: end };
         break;
       }

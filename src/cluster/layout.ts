@@ -1,0 +1,79 @@
+/**
+ * THE layout of a gregor cluster's metadata in etcd (ARCHITECTURE.md, "Cluster mode"), under /<gregor.cluster.name>/:
+ *   cluster-id                  the cluster id (text), written once by the first broker (create-if-absent txn)
+ *   brokers/<node.id>           a live broker: {nodeId, rack, endpoints}, put under its session lease
+ *                               (broker.session.timeout.ms); its epoch is the key's create revision
+ *   controller                  {nodeId}, put under the controller's session lease by a create-if-absent txn;
+ *                               the controller epoch is the key's create revision, and every controller write
+ *                               compares it (a deposed controller's txn fails)
+ *   topics/<name>               {id, partitions, configs}: written once when the topic is created
+ *   partitions/<name>/<index>   {replicas, leader, leaderEpoch, isr, partitionEpoch}: Kafka's PartitionRecord;
+ *                               after creation changed only by the controller, comparing the key's mod revision
+ * Values are JSON. Record data never passes through etcd.
+ */
+
+export interface BrokerRegistration {
+  readonly nodeId: number;
+  readonly rack: string | null;
+  /** Advertised listeners by name, as Metadata answers a client on that listener. */
+  readonly endpoints: readonly { readonly listener: string; readonly host: string; readonly port: number; readonly securityProtocol: string }[];
+}
+
+export interface TopicRecord {
+  readonly id: string;
+  readonly partitions: number;
+  readonly configs: Readonly<Record<string, string>>;
+}
+
+export interface PartitionRecord {
+  readonly replicas: readonly number[];
+  /** -1: no leader (every replica of the ISR gone). */
+  readonly leader: number;
+  readonly leaderEpoch: number;
+  readonly isr: readonly number[];
+  readonly partitionEpoch: number;
+}
+
+export class ClusterKeys {
+  readonly root: string;
+  constructor(clusterName: string) {
+    this.root = `/${clusterName}/`;
+  }
+  get clusterId(): string { return `${this.root}cluster-id`; }
+  get controller(): string { return `${this.root}controller`; }
+  get brokers(): string { return `${this.root}brokers/`; }
+  broker(nodeId: number): string { return `${this.brokers}${nodeId}`; }
+  get topics(): string { return `${this.root}topics/`; }
+  topic(name: string): string { return `${this.topics}${name}`; }
+  partitionsOf(topic: string): string { return `${this.root}partitions/${topic}/`; }
+  partition(topic: string, index: number): string { return `${this.partitionsOf(topic)}${index}`; }
+  get partitions(): string { return `${this.root}partitions/`; }
+
+  /** What a key under the root names, or undefined for a key gregor does not know. */
+  parse(key: string): ParsedKey | undefined {
+    if (!key.startsWith(this.root)) return undefined;
+    const rest = key.slice(this.root.length);
+    if (rest === 'controller') return { kind: 'controller' };
+    if (rest === 'cluster-id') return { kind: 'cluster-id' };
+    const slash = rest.indexOf('/');
+    if (slash < 0) return undefined;
+    const area = rest.slice(0, slash);
+    const tail = rest.slice(slash + 1);
+    if (area === 'brokers' && /^\d+$/.test(tail)) return { kind: 'broker', nodeId: Number(tail) };
+    if (area === 'topics' && tail !== '') return { kind: 'topic', topic: tail };
+    if (area === 'partitions') {
+      // Topic names hold no '/' (Kafka's legal characters), so the last one separates the index.
+      const at = tail.lastIndexOf('/');
+      const index = tail.slice(at + 1);
+      if (at > 0 && /^\d+$/.test(index)) return { kind: 'partition', topic: tail.slice(0, at), index: Number(index) };
+    }
+    return undefined;
+  }
+}
+
+export type ParsedKey =
+  | { readonly kind: 'controller' }
+  | { readonly kind: 'cluster-id' }
+  | { readonly kind: 'broker'; readonly nodeId: number }
+  | { readonly kind: 'topic'; readonly topic: string }
+  | { readonly kind: 'partition'; readonly topic: string; readonly index: number };
