@@ -22,6 +22,7 @@ import {
 import { INT_MAX_VALUE, LONG_MAX_VALUE } from './config-types.js';
 import { DEFAULT_SECURITY_PROTOCOL_MAP } from './listeners.js';
 import { reportedBrokerConfigDefinitions } from './broker-configs-reported.js';
+import { parseRegistryListener } from './schema-registry-listeners.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
@@ -207,6 +208,13 @@ export const actedOnBrokerConfigDefinitions = named({
   'transaction.remove.expired.transaction.cleanup.interval.ms': int({ default: HOUR_MS, valid: atLeast(1), doc: 'How often expired transactional ids are removed.' }),
   'transaction.partition.verification.enable': bool({ default: true, mode: 'cluster-wide', doc: 'Check that a partition was added to a transaction before accepting transactional writes to it.' }),
   'producer.id.expiration.ms': int({ default: DAY_MS, valid: atLeast(1), mode: 'cluster-wide', doc: 'A producer id with no writes for this long is forgotten by a partition.' }),
+
+  // --- schema registry (src/schema-registry/) ---
+  'gregor.schema.registry.listeners': list({
+    default: [],
+    valid: custom<string[]>('http://host:port, comma-separated', (items) => items.map(parseRegistryListener).find((r): r is string => typeof r === 'string') ?? null),
+    doc: "Where the schema registry (Confluent's REST API) listens on a port of its own: http://host:port, comma-separated. Unset: off for startBroker(); the gregor command uses http://localhost:8081 (a warning, not a failure, when that port is taken).",
+  }),
 });
 
 /** Every broker config gregor knows: the ones it acts on, then the ones it only accepts and reports. */

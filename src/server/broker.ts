@@ -43,11 +43,17 @@ import { SaslAuthenticator } from '../security/sasl/authenticator.js';
 import { saslListenerSettings } from '../security/sasl/listener-sasl.js';
 import { fileScramCredentialStore, memoryScramCredentialStore, ScramCredentials } from '../security/sasl/scram-credentials.js';
 import type { TopicCatalog } from '../broker/topic-catalog.js';
+import { parseRegistryListeners, type RegistryListener } from '../config/schema-registry-listeners.js';
+import { openSchemaRegistry } from '../schema-registry/open-registry.js';
+import type { SchemaRegistry } from '../schema-registry/registry.js';
+import type { RegistryServer } from '../schema-registry/rest/registry-server.js';
 
 export interface Broker {
   /** The bound address of each listener, in configuration order (port 0 resolved). */
   readonly addresses: readonly { readonly host: string; readonly port: number }[];
   readonly clusterId: string;
+  /** The schema registry's own listeners (gregor.schema.registry.listeners), bound, port 0 resolved. */
+  readonly schemaRegistryAddresses: readonly RegistryListener[];
   /** What the connections hold now (tests and diagnostics). */
   stats(): BrokerStats;
   /** Stops accepting, answers requests in flight, closes every connection. */
@@ -86,6 +92,11 @@ export interface BrokerOptions {
   readonly writeHighWaterMark?: number;
   /** The feature levels to serve (tests set transaction.version on it with `apply`). Default: Kafka 4.3.1's defaults. */
   readonly features?: Features;
+  /**
+   * The schema registry's address when gregor.schema.registry.listeners is unset (the command: http://localhost:8081):
+   * bound when free, else a warning and no registry port.
+   */
+  readonly schemaRegistryDefaultListener?: string;
 }
 
 /** Requests a connection may have awaiting their response before reading pauses. */
@@ -219,6 +230,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   const bound: BoundListener[] = [];
   let state: BrokerState;
   let stopSweeping = () => {};
+  let registryServer: RegistryServer | undefined;
   try {
     // Groups and committed offsets are loaded from __consumer_offsets before any client is accepted.
     const groups = await GroupCoordinator.open({
@@ -231,6 +243,10 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
     const replicaManager = new ReplicaManager(store, config, { producerState: producerStates, transactions: producerStates });
     const transactions = await openTransactions({ config, liveConfig: () => dynamic.config, replicaManager, producerStates, groups, features, log });
     opened.push(() => transactions.close());
+    // The schema registry's subjects and ids are read from _schemas before its port (or the HTTP listener) serves.
+    const schemaRegistry = await openSchemaRegistry(replicaManager, Date.now, log);
+    registryServer = await startSchemaRegistryPort(schemaRegistry, config, options.schemaRegistryDefaultListener, log);
+    if (registryServer !== undefined) opened.push(() => registryServer!.close());
     for (const spec of listenerSpecs) {
       const listener = await bindListener(spec, options.writeHighWaterMark ?? DEFAULT_WRITE_HIGH_WATER_MARK, onSocket, {
         onAcceptError: (err) => log.error({ err, listener: spec.name }, 'Error while accepting connection'),
@@ -258,6 +274,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       handlers,
       advertised: advertisedEndpoints(advertisedSpecs, bound),
       authorizer,
+      schemaRegistry,
       log,
     };
     attachDynamicConfigs(state, dynamic);
@@ -293,6 +310,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   return {
     addresses: bound.map(({ host, port }) => ({ host, port })),
     clusterId: state.clusterId,
+    schemaRegistryAddresses: registryServer?.addresses ?? [],
     stats() {
       let maxQueuedResponseBytes = 0;
       for (const connection of connections) maxQueuedResponseBytes = Math.max(maxQueuedResponseBytes, connection.queuedResponseBytes);
@@ -307,6 +325,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       if (closing) return;
       closing = true;
       const stopped = bound.map((listener) => listener.close());
+      const registryStopped = registryServer?.close();
       quotas.closeWaiting();
       // Pending long polls answer now with what they have, so connections can drain.
       state.replicaManager.shutdown();
@@ -314,6 +333,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       const groupsClosed = state.groups.close();
       await Promise.all([...connections].map((connection) => connection.close()));
       await Promise.all(stopped);
+      await registryStopped;
       // Marker rounds in progress finish (they may write to __consumer_offsets) before the groups' last writes.
       await state.transactions.close();
       await groupsClosed;
@@ -324,6 +344,24 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       log.info('broker stopped');
     },
   };
+}
+
+/**
+ * The schema registry's own port: gregor.schema.registry.listeners, else the command's default address, which
+ * another process may hold (a second gregor): then a warning, and the broker serves without it.
+ */
+async function startSchemaRegistryPort(registry: SchemaRegistry, config: BrokerConfig, fallback: string | undefined, log: Log): Promise<RegistryServer | undefined> {
+  const configured = parseRegistryListeners(config['gregor.schema.registry.listeners']);
+  const listeners = configured.length > 0 ? configured : parseRegistryListeners(fallback === undefined ? [] : [fallback]);
+  if (listeners.length === 0) return undefined;
+  const { startRegistryServer } = await import('../schema-registry/rest/registry-server.js');
+  try {
+    return await startRegistryServer(registry, listeners);
+  } catch (error) {
+    if (configured.length > 0) throw error;
+    log.warn(`Schema registry not served on ${fallback}: ${(error as Error).message} (set gregor.schema.registry.listeners to choose its address)`);
+    return undefined;
+  }
 }
 
 /**

