@@ -1,7 +1,7 @@
 // Start-up and shutdown of the broker for the command: settings → config → startBroker, one
 // start-up line, then SIGINT/SIGTERM close it cleanly (a second signal exits at once). Nothing on
 // stdout or stderr can hold up an exit: a closed pipe only ends the log (log-output.ts).
-import type { BrokerConfig } from '../config/index.js';
+import { explicitBrokerSettings, type BrokerConfig } from '../config/index.js';
 import type { Log, LogLevel } from '../log.js';
 import type { Broker } from '../server/broker.js';
 import { resolveSettings, type Shortcuts } from './config-sources.js';
@@ -35,7 +35,7 @@ export async function runBroker(args: StartArguments): Promise<void> {
   let broker: Broker;
   try {
     // The broker's start-up lines (log dirs loaded, recovery) come before the command's own start-up line.
-    broker = await startBroker(config, { logger, logStarted: false });
+    broker = await startBroker(config, { logger, logStarted: false, ...schemaRegistryDefault(config) });
   } catch (error) {
     logger.fatal(`cannot start: ${error instanceof Error ? error.message : String(error)}`);
     return exitAfterLogs(output, EXIT_FAILURE);
@@ -43,6 +43,11 @@ export async function runBroker(args: StartArguments): Promise<void> {
   // Before the start-up line: whoever waits for that line to signal the broker must find it listening.
   closeOnSignals(logger, output, broker);
   logStarted(logger, config, broker);
+}
+
+/** The command serves the schema registry on Confluent's port unless gregor.schema.registry.listeners says otherwise (empty: off). */
+function schemaRegistryDefault(config: BrokerConfig): { schemaRegistryDefaultListener?: string } {
+  return Object.hasOwn(explicitBrokerSettings(config), 'gregor.schema.registry.listeners') ? {} : { schemaRegistryDefaultListener: 'http://localhost:8081' };
 }
 
 function hostPort(address: { host: string; port: number }): string {

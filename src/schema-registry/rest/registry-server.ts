@@ -1,9 +1,10 @@
-// The registry's own port (gregor.schema.registry.listeners, Confluent's listeners): a fastify app serving the
-// REST API at its root, one node:http server per listed address.
-import Fastify, { type FastifyInstance } from 'fastify';
+// The registry's own port (gregor.schema.registry.listeners, Confluent's `listeners`): a node:http server per
+// address, bound at start-up; fastify and the routes load on the first request, so a broker whose registry port
+// is never used pays nothing for it at start-up (the command binds http://localhost:8081 by default).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
 import type { RegistryListener } from '../../config/schema-registry-listeners.js';
 import type { SchemaRegistry } from '../registry.js';
-import { registerSchemaRegistryRoutes } from './registry-routes.js';
 
 export interface RegistryServer {
   /** The bound addresses, port 0 resolved. */
@@ -11,21 +12,44 @@ export interface RegistryServer {
   close(): Promise<void>;
 }
 
+async function createApp(registry: SchemaRegistry): Promise<FastifyInstance> {
+  const [{ default: Fastify }, { registerSchemaRegistryRoutes }] = await Promise.all([import('fastify'), import('./registry-routes.js')]);
+  const app = Fastify({ logger: false });
+  registerSchemaRegistryRoutes(app, () => registry);
+  await app.ready();
+  return app;
+}
+
 export async function startRegistryServer(registry: SchemaRegistry, listeners: readonly RegistryListener[]): Promise<RegistryServer> {
-  const apps: FastifyInstance[] = [];
+  let app: Promise<FastifyInstance> | undefined;
+  const handle = (request: IncomingMessage, response: ServerResponse) => {
+    (app ??= createApp(registry)).then((ready) => ready.routing(request, response), (error: Error) => {
+      response.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error_code: 50001, message: error.message }));
+    });
+  };
+  const servers: Server[] = [];
+  const close = async () => {
+    await Promise.all(servers.map((server) => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    })));
+    if (app !== undefined) await (await app.catch(() => undefined))?.close();
+  };
   const addresses: RegistryListener[] = [];
   try {
     for (const listener of listeners) {
-      const app = Fastify({ logger: false, return503OnClosing: true, forceCloseConnections: true });
-      apps.push(app);
-      registerSchemaRegistryRoutes(app, () => registry);
-      await app.listen({ host: listener.host === '' ? '0.0.0.0' : listener.host, port: listener.port });
-      const address = app.server.address();
+      const server = createServer(handle);
+      servers.push(server);
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(listener.port, listener.host === '' ? undefined : listener.host, () => resolve());
+      });
+      const address = server.address();
       addresses.push({ host: listener.host, port: typeof address === 'object' && address !== null ? address.port : listener.port });
     }
   } catch (error) {
-    await Promise.all(apps.map((app) => app.close()));
+    await close();
     throw new Error(`cannot bind the schema registry listener: ${(error as Error).message}`);
   }
-  return { addresses, close: async () => void (await Promise.all(apps.map((app) => app.close()))) };
+  return { addresses, close };
 }
