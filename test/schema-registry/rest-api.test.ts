@@ -193,3 +193,20 @@ test('content types: application/json and no accept header are answered too; a b
   const bad = await call('POST', '/subjects/plain/versions', '{not json');
   assert.equal(bad.status, 400);
 });
+
+test('the HTTP listener serves the same API under /schema-registry', async () => {
+  const { httpServer } = await import('../../src/http/lazy-start.js');
+  const withHttp = await startTestBroker({ 'gregor.http.listeners': 'http://127.0.0.1:0' }, { httpServer });
+  try {
+    const url = `http://127.0.0.1:${withHttp.httpAddresses[0]!.port}/schema-registry`;
+    const registered = await fetch(`${url}/subjects/over-http/versions`, { method: 'POST', headers: { 'content-type': CONTENT_TYPE }, body: JSON.stringify({ schema: '"string"' }) });
+    assert.deepEqual(await registered.json(), { id: 1 });
+    assert.deepEqual(await (await fetch(`${url}/subjects`)).json(), ['over-http']);
+    const missing = await fetch(`${url}/subjects/none/versions`);
+    assert.deepEqual({ status: missing.status, body: await missing.json() }, { status: 404, body: { error_code: 40401, message: "Subject 'none' not found." } });
+    // The registry's own port is not bound unless asked.
+    assert.deepEqual(withHttp.schemaRegistryAddresses, []);
+  } finally {
+    await withHttp.close();
+  }
+});

@@ -9,6 +9,9 @@ import type { SchemaRegistry, SchemaRequest } from '../registry.js';
 import { typeAndReferences, type SchemaValue } from '../schemas-records.js';
 import { SCHEMA_TYPES, type SchemaReference, type SchemaType } from '../schema-types.js';
 
+/** Where the API is on the HTTP listener (gregor.http.listeners): http://host:8080/schema-registry is a registry URL. */
+export const SCHEMA_REGISTRY_PREFIX = '/schema-registry';
+
 /** Confluent's content type; also accepted: its unversioned form, application/json and application/octet-stream. */
 export const REGISTRY_CONTENT_TYPE = 'application/vnd.schemaregistry.v1+json';
 const BODY_TYPES = [REGISTRY_CONTENT_TYPE, 'application/vnd.schemaregistry+json', 'application/octet-stream'];
