@@ -2,6 +2,6 @@
 import type { Providers } from './registry.js';
 
 export async function loadProviders(): Promise<Providers> {
-  const [{ avroProvider }] = await Promise.all([import('./avro/avro-schema.js')]);
-  return { AVRO: avroProvider };
+  const [{ avroProvider }, { jsonProvider }] = await Promise.all([import('./avro/avro-schema.js'), import('./json/json-schema.js')]);
+  return { AVRO: avroProvider, JSON: jsonProvider };
 }
