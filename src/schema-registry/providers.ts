@@ -2,6 +2,8 @@
 import type { Providers } from './registry.js';
 
 export async function loadProviders(): Promise<Providers> {
-  const [{ avroProvider }, { jsonProvider }] = await Promise.all([import('./avro/avro-schema.js'), import('./json/json-schema.js')]);
-  return { AVRO: avroProvider, JSON: jsonProvider };
+  const [{ avroProvider }, { jsonProvider }, { protobufProvider }] = await Promise.all([
+    import('./avro/avro-schema.js'), import('./json/json-schema.js'), import('./protobuf/protobuf-schema.js'),
+  ]);
+  return { AVRO: avroProvider, JSON: jsonProvider, PROTOBUF: protobufProvider };
 }

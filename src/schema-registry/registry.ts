@@ -192,6 +192,17 @@ export class SchemaRegistry {
     return this.parse(value.schemaType, value.schema, value.references);
   }
 
+  /**
+   * A stored schema's text in a `format` (Confluent's formattedString): Protobuf's `serialized` is the base64
+   * FileDescriptorProto; anything else, or another type, is the stored text.
+   */
+  async formatted(stored: StoredSchema, format: string | undefined): Promise<string> {
+    if (format !== 'serialized' || stored.schemaType !== 'PROTOBUF') return stored.schema;
+    await this.loadProviders();
+    const parsed = this.parseStored(stored) as ParsedSchema & { serialized?: () => string };
+    return parsed.serialized?.() ?? stored.schema;
+  }
+
   // ---- settings ----
 
   compatibility(subject: string | null): CompatibilityLevel {

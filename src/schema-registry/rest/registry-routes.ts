@@ -30,8 +30,8 @@ function contentType(request: FastifyRequest): string {
 }
 
 /** Confluent's answer for a schema version: subject, version, id, then schemaType (not for Avro), references, schema. */
-function versionBody(value: SchemaValue): Record<string, unknown> {
-  return { subject: value.subject, version: value.version, id: value.id, ...typeAndReferences(value), schema: value.schema };
+async function versionBody(value: SchemaValue, sr: SchemaRegistry, format?: string): Promise<Record<string, unknown>> {
+  return { subject: value.subject, version: value.version, id: value.id, ...typeAndReferences(value), schema: await sr.formatted(value, format) };
 }
 
 function schemaRequest(body: unknown): SchemaRequest {
@@ -100,20 +100,21 @@ export function registerSchemaRegistryRoutes(app: FastifyInstance, registry: () 
 
     get('/', () => ({}));
     get('/schemas/types', (_r, sr) => sr.schemaTypes());
-    get('/schemas/ids/:id', (r, sr) => {
+    get('/schemas/ids/:id', async (r, sr) => {
       const schema = sr.schemaById(id(r.params));
-      return { ...typeAndReferences(schema), schema: schema.schema };
+      return { ...typeAndReferences(schema), schema: await sr.formatted(schema, r.query['format']) };
     });
-    get('/schemas/ids/:id/schema', (r, sr) => sr.schemaById(id(r.params)).schema);
+    get('/schemas/ids/:id/schema', (r, sr) => sr.formatted(sr.schemaById(id(r.params)), r.query['format']));
     get('/schemas/ids/:id/subjects', (r, sr) => sr.subjectsOfId(id(r.params), flag(r.query, 'deleted')));
     get('/schemas/ids/:id/versions', (r, sr) => sr.versionsOfId(id(r.params), flag(r.query, 'deleted')));
     get('/schemas', (r, sr) => {
       const deleted = flag(r.query, 'deleted');
       const latestOnly = flag(r.query, 'latestOnly');
-      return sr.subjects(deleted, r.query['subjectPrefix'] ?? '').flatMap((subject) => {
+      const values = sr.subjects(deleted, r.query['subjectPrefix'] ?? '').flatMap((subject) => {
         const versions = sr.versions(subject, deleted).map((v) => sr.version(subject, String(v), deleted));
-        return (latestOnly ? versions.slice(-1) : versions).map(versionBody);
+        return latestOnly ? versions.slice(-1) : versions;
       });
+      return Promise.all(values.map((value) => versionBody(value, sr)));
     });
 
     get('/subjects', (r, sr) => {
@@ -124,15 +125,15 @@ export function registerSchemaRegistryRoutes(app: FastifyInstance, registry: () 
       return sr.subjects(flag(r.query, 'deleted'), r.query['subjectPrefix'] ?? '');
     });
     post('/subjects/:subject', async (r, sr) =>
-      versionBody(await sr.lookup(r.params['subject']!, schemaRequest(r.body), flag(r.query, 'normalize'), flag(r.query, 'deleted'))));
+      versionBody(await sr.lookup(r.params['subject']!, schemaRequest(r.body), flag(r.query, 'normalize'), flag(r.query, 'deleted')), sr, r.query['format']));
     del('/subjects/:subject', (r, sr) => sr.deleteSubject(r.params['subject']!, flag(r.query, 'permanent')));
     get('/subjects/:subject/versions', (r, sr) => sr.versions(r.params['subject']!, flag(r.query, 'deleted'), flag(r.query, 'deletedOnly')));
     post('/subjects/:subject/versions', async (r, sr) => {
       const value = await sr.register(r.params['subject']!, schemaRequest(r.body), flag(r.query, 'normalize'));
       return { id: value.id };
     });
-    get('/subjects/:subject/versions/:version', (r, sr) => versionBody(sr.version(r.params['subject']!, r.params['version']!, flag(r.query, 'deleted'))));
-    get('/subjects/:subject/versions/:version/schema', (r, sr) => sr.version(r.params['subject']!, r.params['version']!, flag(r.query, 'deleted')).schema);
+    get('/subjects/:subject/versions/:version', (r, sr) => versionBody(sr.version(r.params['subject']!, r.params['version']!, flag(r.query, 'deleted')), sr, r.query['format']));
+    get('/subjects/:subject/versions/:version/schema', (r, sr) => sr.formatted(sr.version(r.params['subject']!, r.params['version']!, flag(r.query, 'deleted')), r.query['format']));
     get('/subjects/:subject/versions/:version/referencedby', (r, sr) => sr.referencedBy(r.params['subject']!, r.params['version']!));
     del('/subjects/:subject/versions/:version', (r, sr) => sr.deleteVersion(r.params['subject']!, r.params['version']!, flag(r.query, 'permanent')));
 
