@@ -3,7 +3,7 @@
 // always what the topic holds. Reads catch up with the topic first (records another writer appended).
 import { incompatibilities, compatibilityLevel, type CompatibilityLevel, type Previous } from './compatibility.js';
 import {
-  incompatibleSchema, invalidCompatibilityLevel, invalidMode, invalidSchema, invalidVersion, operationNotPermitted,
+  incompatibleSchema, invalidCompatibilityLevel, invalidMode, invalidSchema, invalidSubject, invalidVersion, operationNotPermitted,
   referenceExists, RegistryError, schemaNotFound, subjectCompatibilityNotConfigured, subjectModeNotConfigured,
   subjectNotFound, subjectNotSoftDeleted, subjectSoftDeleted, versionNotFound, versionNotSoftDeleted, versionSoftDeleted,
 } from './errors.js';
@@ -287,6 +287,8 @@ export class SchemaRegistry {
 
   /** POST /subjects/{s}/versions. */
   register(subject: string, request: SchemaRequest, normalizeAsked: boolean): Promise<SchemaValue> {
+    // Confluent's QualifiedSubject.isValidSubject: no control characters, not its reserved names.
+    if (/[\u0000-\u001f\u007f-\u009f]/.test(subject) || subject === '__GLOBAL' || subject === '__EMPTY') throw invalidSubject(subject);
     return this.write(async () => {
       await this.loadProviders();
       const mode = this.mode(subject, true);

@@ -79,6 +79,7 @@ test("refusals: Confluent's status, error_code and message", async () => {
     'Invalid compatibility level. Valid values are none, backward, forward, full, backward_transitive, forward_transitive, and full_transitive'));
   assert.deepEqual(pick(await call('PUT', '/mode', { mode: 'SOMETIMES' })), error(422, 42204, 'Invalid mode. Valid values are READWRITE, READONLY, IMPORT and FORWARD.'));
   assert.deepEqual(pick(await call('GET', '/no/such/path')), error(404, 404, 'HTTP 404 Not Found'));
+  assert.deepEqual(pick(await call('POST', '/subjects/__GLOBAL/versions', { schema: '"int"' })), error(422, 42208, "The specified subject '__GLOBAL' is not a valid."));
 });
 
 test('an incompatible schema is refused with 409, error_code 40901 and the details Confluent gives', async () => {
