@@ -59,6 +59,7 @@ function logStarted(logger: Log, config: BrokerConfig, broker: Broker): void {
   const startupMs = Math.round(performance.now());
   const addresses = broker.addresses.map(hostPort);
   const http = broker.httpAddresses.map(httpUrl);
+  const schemaRegistry = broker.schemaRegistryAddresses.map((address) => httpUrl(address).replace(/\/$/, ''));
   const inMemory = config['gregor.log.engine'] === 'memory';
   const storage = inMemory ? 'data in memory' : `data in ${config['log.dirs'].join(',')}`;
   logger.info(
@@ -71,10 +72,12 @@ function logStarted(logger: Log, config: BrokerConfig, broker: Broker): void {
       // The memory engine uses no directory: it claims none.
       ...(inMemory ? {} : { logDirs: config['log.dirs'] }),
       ...(http.length === 0 ? {} : { http }),
+      ...(schemaRegistry.length === 0 ? {} : { schemaRegistry }),
       startupMs,
     },
     `gregor listening on ${addresses.join(', ')} (node ${config['node.id']}, cluster ${broker.clusterId}, ${storage}), ` +
-      `started in ${startupMs} ms${http.length === 0 ? '' : `; console, metrics and health on ${http.join(', ')}`}`,
+      `started in ${startupMs} ms${http.length === 0 ? '' : `; console, metrics and health on ${http.join(', ')}`}` +
+      `${schemaRegistry.length === 0 ? '' : `; schema registry on ${schemaRegistry.join(', ')}`}`,
   );
 }
 
