@@ -50,7 +50,7 @@ export function parseVersion(text: string): number | 'latest' {
 }
 
 export class SchemaRegistry {
-  private readonly state = new RegistryState();
+  private state = new RegistryState();
   /** Writes run one after another (Confluent's leader holds a lock per write). */
   private writing: Promise<unknown> = Promise.resolve();
   private readonly defaultCompatibility: CompatibilityLevel;
@@ -75,6 +75,8 @@ export class SchemaRegistry {
       } catch (error) {
         this.options.onBadRecord?.(`_schemas offset ${offset}: ${(error as Error).message}`);
       }
+    }, () => {
+      this.state = new RegistryState();
     });
   }
 

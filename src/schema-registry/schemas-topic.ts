@@ -22,8 +22,9 @@ export interface SchemasRecord {
 }
 
 export class SchemasTopic {
-  /** The next offset to read. */
+  /** The next offset to read, in the topic of this id (a deleted and re-created topic starts over). */
   private next = 0;
+  private topicId: string | undefined;
 
   constructor(
     private readonly replicaManager: ReplicaManager,
@@ -33,14 +34,23 @@ export class SchemasTopic {
   /** Reads run one after another: each record is handed out once. */
   private reading: Promise<void> = Promise.resolve();
 
-  /** Hands every record not yet read to `apply`, in offset order. */
-  catchUp(apply: (record: SchemasRecord, offset: number) => void): Promise<void> {
-    const next = this.reading.then(() => this.read(apply));
+  /**
+   * Hands every record not yet read to `apply`, in offset order; `restart` first when the topic was deleted (or
+   * deleted and created again) since the last read: what was read from it no longer stands.
+   */
+  catchUp(apply: (record: SchemasRecord, offset: number) => void, restart: () => void): Promise<void> {
+    const next = this.reading.then(() => this.read(apply, restart));
     this.reading = next.catch(() => undefined);
     return next;
   }
 
-  private async read(apply: (record: SchemasRecord, offset: number) => void): Promise<void> {
+  private async read(apply: (record: SchemasRecord, offset: number) => void, restart: () => void): Promise<void> {
+    const topicId = this.replicaManager.store.topic(SCHEMAS_TOPIC)?.topicId;
+    if (this.topicId !== undefined && topicId !== this.topicId) {
+      restart();
+      this.next = 0;
+    }
+    this.topicId = topicId;
     const log = this.replicaManager.store.log(SCHEMAS_TOPIC, 0);
     if (log === undefined) return;
     if (this.next < log.logStartOffset) this.next = log.logStartOffset;

@@ -71,7 +71,7 @@ test('subjects, versions, ids, configs and modes survive a restart; _schemas hol
   }
 });
 
-test('records another writer appended to _schemas (a Confluent registry) are served', async () => {
+test('records another writer appended to _schemas (a Confluent registry) are served; a deleted _schemas is forgotten', async () => {
   const broker = await startTestBroker({ 'gregor.schema.registry.listeners': 'http://127.0.0.1:0', 'auto.create.topics.enable': 'true' });
   try {
     const { Kafka, logLevel } = await import('kafkajs');
@@ -87,6 +87,14 @@ test('records another writer appended to _schemas (a Confluent registry) are ser
     });
     await producer.disconnect();
     assert.deepEqual(await call(broker, 'GET', '/subjects/from-confluent/versions/1'), { subject: 'from-confluent', version: 1, id: 7, schemaType: 'JSON', schema: '{"type":"object"}' });
+    // A deleted _schemas takes what it held with it; the registry starts over on the next one.
+    const admin = kafka.admin();
+    await admin.connect();
+    await admin.deleteTopics({ topics: ['_schemas'] });
+    await admin.disconnect();
+    assert.deepEqual(await call(broker, 'GET', '/subjects'), []);
+    assert.deepEqual(await call(broker, 'POST', '/subjects/again/versions', { schema: '"int"' }), { id: 1 });
+    assert.deepEqual(await call(broker, 'GET', '/subjects'), ['again']);
   } finally {
     await broker.close();
   }
