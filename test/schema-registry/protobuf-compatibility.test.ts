@@ -46,3 +46,11 @@ test('a .proto and its base64 FileDescriptorProto (format=serialized) are the sa
   assert.equal(fromDescriptor.canonical, text);
   assert.throws(() => protobufProvider.parse('message {', []));
 });
+
+test('a well-known import (google/protobuf/timestamp.proto) needs no reference; an unknown type is refused', () => {
+  const text = 'syntax = "proto3";\npackage ev;\n\nimport "google/protobuf/timestamp.proto";\n\nmessage E {\n  google.protobuf.Timestamp at = 1;\n}\n';
+  const parsed = protobufProvider.parse(text, []) as ProtobufSchema;
+  assert.equal(parsed.canonical, text);
+  assert.equal(protobufProvider.parse(parsed.serialized(), []).canonical, text);
+  assert.throws(() => protobufProvider.parse('syntax = "proto3";\nmessage E {\n  Missing m = 1;\n}\n', []), /Missing/);
+});

@@ -19,17 +19,30 @@ interface ProtoFile {
 
 const BASE64 = /^[A-Za-z0-9+/\s]+={0,2}$/;
 
+interface FileDescriptor {
+  name?: string;
+  package?: string;
+  syntax?: string;
+  dependency?: string[];
+  messageType?: unknown[];
+  enumType?: unknown[];
+}
+
+/** A FileDescriptorProto's types added to `root` (unresolved: an imported type may come later, from protobufjs' copies). */
 function fromDescriptorBytes(bytes: Uint8Array, root: protobuf.Root): ProtoFile {
-  const file = descriptor.FileDescriptorProto.decode(bytes) as unknown as { name?: string; package?: string; syntax?: string; dependency?: string[] };
-  const parsed = (protobuf.Root as unknown as { fromDescriptor(set: unknown): protobuf.Root }).fromDescriptor({ file: [file] });
-  const ns = file.package ? parsed.lookup(file.package) as protobuf.Namespace : parsed;
-  const types = ns.nestedArray.filter((n): n is protobuf.Type | protobuf.Enum => n instanceof protobuf.Type || n instanceof protobuf.Enum);
+  const file = descriptor.FileDescriptorProto.decode(bytes) as unknown as FileDescriptor;
+  const syntax = file.syntax === 'proto3' ? 'proto3' : 'proto2';
+  const reflection = protobuf as unknown as {
+    Type: { fromDescriptor(d: unknown, edition: string): protobuf.Type };
+    Enum: { fromDescriptor(d: unknown, edition: string): protobuf.Enum };
+  };
+  const types = [
+    ...(file.messageType ?? []).map((d) => reflection.Type.fromDescriptor(d, syntax)),
+    ...(file.enumType ?? []).map((d) => reflection.Enum.fromDescriptor(d, syntax)),
+  ];
   const target = file.package ? root.define(file.package) : root;
-  for (const type of types) {
-    ns.remove(type);
-    target.add(type);
-  }
-  return { syntax: file.syntax === 'proto3' ? 'proto3' : 'proto2', package: file.package ?? '', imports: file.dependency ?? [], root, types };
+  for (const type of types) target.add(type);
+  return { syntax, package: file.package ?? '', imports: file.dependency ?? [], root, types };
 }
 
 function fromText(text: string, root: protobuf.Root, before: ReadonlySet<protobuf.ReflectionObject>): ProtoFile {
@@ -63,13 +76,23 @@ function allTypes(ns: protobuf.NamespaceBase): protobuf.ReflectionObject[] {
 function fieldType(field: protobuf.Field, scope: protobuf.NamespaceBase): string {
   const resolved = field.resolvedType;
   if (resolved === null) return field.type;
-  // The shortest name that finds the same type from the message's scope (as written in a .proto).
+  // The shortest name that finds the same type from the message's scope by protoc's rules (as written in a .proto).
   const parts = resolved.fullName.slice(1).split('.');
   for (let i = parts.length - 1; i >= 0; i--) {
-    const candidate = parts.slice(i).join('.');
-    if (scope.lookup(candidate) === resolved) return candidate;
+    if (resolveScoped(scope, parts.slice(i)) === resolved) return parts.slice(i).join('.');
   }
   return resolved.fullName.slice(1);
+}
+
+/** protoc's name resolution: the innermost enclosing scope holding the first part, then the rest inside it. */
+function resolveScoped(scope: protobuf.NamespaceBase, parts: readonly string[]): protobuf.ReflectionObject | undefined {
+  for (let ns: protobuf.NamespaceBase | null = scope; ns !== null; ns = ns.parent) {
+    let found: protobuf.ReflectionObject | undefined = ns.nested?.[parts[0]!];
+    if (found === undefined) continue;
+    for (const part of parts.slice(1)) found = found instanceof protobuf.Namespace ? found.nested?.[part] : undefined;
+    return found;
+  }
+  return undefined;
 }
 
 /** A map entry type (descriptor input: a nested message with map_entry set), which prints as map<k, v>. */
@@ -218,12 +241,13 @@ export const protobufProvider: SchemaProvider = {
     const root = new protobuf.Root();
     for (const reference of references) parseInto(reference.schema, root);
     const file = parseInto(text, root);
-    try {
-      root.resolveAll();
-    } catch (error) {
-      // A type of a well-known import no reference carries stays unresolved; anything else is the schema's mistake.
-      if (!/google\./.test((error as Error).message)) throw error;
+    // A well-known import (google/protobuf/*.proto) no reference carries: protobufjs' own copy, as Confluent has its own.
+    const referenced = new Set(references.map((r) => r.name));
+    for (const name of file.imports) {
+      const common = referenced.has(name) ? null : (protobuf as unknown as { common: { get(file: string): protobuf.INamespace | null } }).common.get(name);
+      if (common?.nested !== undefined) root.addJSON(common.nested);
     }
+    root.resolveAll();
     return new ProtobufSchema(file);
   },
 };
