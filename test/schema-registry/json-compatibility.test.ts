@@ -50,3 +50,10 @@ test('an invalid JSON schema is refused with the validator\'s reason', () => {
   assert.throws(() => jsonProvider.parse('[1]', []), /object or a boolean/);
   assert.equal(jsonProvider.parse('{ "type" : "object", "b": 1, "a": 2 }', []).normalized(), '{"a":2,"b":1,"type":"object"}');
 });
+
+test('a $ref to a schema reference resolves by the reference\'s name; without it the schema is refused', () => {
+  const address = JSON.stringify({ type: 'object', properties: { city: { type: 'string' } } });
+  const person = JSON.stringify({ type: 'object', properties: { home: { $ref: 'address.json' } } });
+  assert.equal(jsonProvider.parse(person, [{ name: 'address.json', schema: address }]).canonical, person);
+  assert.throws(() => jsonProvider.parse(person, []), /can't resolve reference address.json/);
+});
