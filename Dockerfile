@@ -36,8 +36,10 @@ VOLUME /var/lib/gregor
 # `docker run -p 9092:9092` and is overridden by environment or flag for anything else.
 ENV GREGOR_LISTENERS=PLAINTEXT://0.0.0.0:9092 \
     GREGOR_ADVERTISED_LISTENERS=PLAINTEXT://localhost:9092 \
-    GREGOR_LOG_DIRS=/var/lib/gregor
-EXPOSE 9092
+    GREGOR_LOG_DIRS=/var/lib/gregor \
+    GREGOR_GREGOR_SCHEMA_REGISTRY_LISTENERS=http://0.0.0.0:8081
+# 8081: the schema registry (Confluent's REST API and port).
+EXPOSE 9092 8081
 
 # Healthy once the broker answers an ApiVersions request on its listener (start-up recovers the logs first).
 # With another listener port, override it: --health-cmd 'node scripts/healthcheck.mjs 127.0.0.1:PORT'.

@@ -15,6 +15,8 @@
 //   transaction.state.log.min.isr    1 (Kafka: 3, 3, 2) — there is only one broker
 //   gregor.log.engine    gregor's own: file (segment files under log.dirs) or memory; when neither it nor log.dirs
 //                        is set, the `gregor` command uses file (./data) and an in-process startBroker() memory
+//   gregor.http.listeners gregor's own: the HTTP listener (metrics, health, console); none for startBroker(),
+//                        http://localhost:8080 for the `gregor` command
 import {
   atLeast, between, bool, custom, double, eachOneOf, int, list, long, named, oneOf, oneOfIgnoringCase,
   short, string,
@@ -22,6 +24,7 @@ import {
 import { INT_MAX_VALUE, LONG_MAX_VALUE } from './config-types.js';
 import { DEFAULT_SECURITY_PROTOCOL_MAP } from './listeners.js';
 import { reportedBrokerConfigDefinitions } from './broker-configs-reported.js';
+import { parseRegistryListener } from './schema-registry-listeners.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
@@ -102,6 +105,9 @@ export const actedOnBrokerConfigDefinitions = named({
   // --- cluster mode (src/cluster/): without endpoints gregor is one broker and loads no etcd code ---
   'gregor.cluster.etcd.endpoints': list({ default: null, valid: custom('http://host:port,...', (v) => (v.every((e) => /^https?:\/\/[^/\s]+\/?$/.test(e)) ? null : 'each endpoint must be http://host:port or https://host:port')), doc: 'etcd endpoints of the cluster this broker joins (http://127.0.0.1:2379,...); unset: a single broker without etcd.' }),
   'gregor.cluster.name': string({ default: 'gregor', valid: custom('a name without /', (v) => (v !== null && v !== '' && !v.includes('/') ? null : 'must be a non-empty name without /')), doc: 'The cluster to join: its metadata lives under /<name>/ in etcd.' }),
+
+  // --- the HTTP listener (src/http): metrics, health, console ---
+  'gregor.http.listeners': list({ default: [], valid: custom('http://host:port,...', () => null), doc: 'Addresses of the HTTP listener (/metrics, /healthz, /readyz, the console), as http://host:port; empty for none. Unset: none for startBroker(), http://localhost:8080 for the gregor command.' }),
 
   // --- log storage ---
   'gregor.log.engine': string({ default: 'file', valid: oneOf('file', 'memory'), doc: 'Where partitions are kept: segment files under log.dirs, or memory only (gone at exit). Unset with log.dirs unset: file for the gregor command, memory for startBroker().' }),
@@ -211,6 +217,13 @@ export const actedOnBrokerConfigDefinitions = named({
   'transaction.remove.expired.transaction.cleanup.interval.ms': int({ default: HOUR_MS, valid: atLeast(1), doc: 'How often expired transactional ids are removed.' }),
   'transaction.partition.verification.enable': bool({ default: true, mode: 'cluster-wide', doc: 'Check that a partition was added to a transaction before accepting transactional writes to it.' }),
   'producer.id.expiration.ms': int({ default: DAY_MS, valid: atLeast(1), mode: 'cluster-wide', doc: 'A producer id with no writes for this long is forgotten by a partition.' }),
+
+  // --- schema registry (src/schema-registry/) ---
+  'gregor.schema.registry.listeners': list({
+    default: [],
+    valid: custom<string[]>('http://host:port, comma-separated', (items) => items.map(parseRegistryListener).find((r): r is string => typeof r === 'string') ?? null),
+    doc: "Where the schema registry (Confluent's REST API) listens on a port of its own: http://host:port, comma-separated. Unset: off for startBroker(); the gregor command uses http://localhost:8081 (a warning, not a failure, when that port is taken).",
+  }),
 });
 
 /** Every broker config gregor knows: the ones it acts on, then the ones it only accepts and reports. */

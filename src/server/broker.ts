@@ -5,7 +5,7 @@
 import { hostname } from 'node:os';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { notActedOn, parseListeners, usesTls, type BrokerConfig, type LogEngine } from '../config/index.js';
+import { notActedOn, parseHttpListeners, parseListeners, usesTls, type BrokerConfig, type LogEngine } from '../config/index.js';
 import { listenerTls } from '../security/tls/listener-tls.js';
 import { tlsPrincipal } from '../security/tls/principal.js';
 import { backgroundIntervals, cleanerSettings, logEngine, openLogStore } from '../broker/open-store.js';
@@ -31,6 +31,7 @@ import type { BrokerState, Endpoint, RegisteredApi } from './handler.js';
 import { handlers as registry } from './handlers/index.js';
 import { bindListener, type BoundListener } from './listener.js';
 import { RequestBudget } from './request-budget.js';
+import { RequestMetrics } from './request-metrics.js';
 import { createDispatch } from './router.js';
 import { saslGate } from './sasl-gate.js';
 import { attachScramCredentials } from './admin/scram-credentials.js';
@@ -43,11 +44,21 @@ import { SaslAuthenticator } from '../security/sasl/authenticator.js';
 import { saslListenerSettings } from '../security/sasl/listener-sasl.js';
 import { fileScramCredentialStore, memoryScramCredentialStore, ScramCredentials } from '../security/sasl/scram-credentials.js';
 import type { TopicCatalog } from '../broker/topic-catalog.js';
+import { parseRegistryListeners, type RegistryListener } from '../config/schema-registry-listeners.js';
+import { openSchemaRegistry } from '../schema-registry/open-registry.js';
+import type { SchemaRegistry } from '../schema-registry/registry.js';
+import type { RegistryServer } from '../schema-registry/rest/registry-server.js';
+import { systemScheduler } from '../storage/scheduler.js';
+import type { HttpServerHandle, HttpServerStarter, StartupProgress } from './http-attachment.js';
 
 export interface Broker {
   /** The bound address of each listener, in configuration order (port 0 resolved). */
   readonly addresses: readonly { readonly host: string; readonly port: number }[];
+  /** The bound address of each HTTP listener (gregor.http.listeners), in configuration order (port 0 resolved); empty without HTTP. */
+  readonly httpAddresses: readonly { readonly host: string; readonly port: number }[];
   readonly clusterId: string;
+  /** The schema registry's own listeners (gregor.schema.registry.listeners), bound, port 0 resolved. */
+  readonly schemaRegistryAddresses: readonly RegistryListener[];
   /** What the connections hold now (tests and diagnostics). */
   stats(): BrokerStats;
   /** Stops accepting, answers requests in flight, closes every connection. */
@@ -86,6 +97,18 @@ export interface BrokerOptions {
   readonly writeHighWaterMark?: number;
   /** The feature levels to serve (tests set transaction.version on it with `apply`). Default: Kafka 4.3.1's defaults. */
   readonly features?: Features;
+  /**
+   * The schema registry's address when gregor.schema.registry.listeners is unset (the command: http://localhost:8081):
+   * bound when free, else a warning and no registry port.
+   */
+  readonly schemaRegistryDefaultListener?: string;
+  /** The HTTP listeners, http://host:port[,...], in place of gregor.http.listeners ('' for none). */
+  readonly http?: string;
+  /**
+   * What serves HTTP when listeners are set: src/http's startHttpServer (a layer above this one). The library's
+   * startBroker (src/index.ts) and the command pass it; without it, HTTP listeners are refused at start-up.
+   */
+  readonly httpServer?: HttpServerStarter;
 }
 
 /** Requests a connection may have awaiting their response before reading pauses. */
@@ -104,6 +127,8 @@ const DEFAULT_WRITE_HIGH_WATER_MARK = 1024 * 1024;
 
 export async function startBroker(staticConfig: BrokerConfig, options: BrokerOptions = {}): Promise<Broker> {
   const log = options.logger ?? silentLog();
+  const scheduler = systemScheduler;
+  const startedAt = scheduler.now();
   for (const note of notActedOn(staticConfig)) log.warn({ keys: note.keys }, note.message);
   // Dynamic broker configs are read before anything else reads the config. Listeners, the per-connection
   // limits and queued.max.requests stay the static ones (dynamic listeners are stored and described, not
@@ -135,6 +160,10 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   const advertisedSpecs =
     advertisedValues === null ? listenerSpecs : parseListeners(advertisedValues, { key: 'advertised.listeners', securityProtocolMap });
   const handlers = options.handlers ?? registry;
+  const httpListeners = parseHttpListeners(options.http === undefined ? staticConfig['gregor.http.listeners'] : options.http.split(',').filter((l) => l.trim() !== ''));
+  if (httpListeners.length > 0 && options.httpServer === undefined) {
+    throw new Error('gregor.http.listeners is set but this startBroker was given no HTTP server (BrokerOptions.httpServer): start the broker through the package\'s startBroker');
+  }
   // Each SASL listener's mechanisms and users, checked before anything is bound.
   const apiNames = new Map(handlers.map((h) => [h.api.apiKey, h.api.name]));
   const saslListeners = new Map(listenerSpecs.filter((spec) => spec.securityProtocol === 'SASL_PLAINTEXT' || spec.securityProtocol === 'SASL_SSL').map((spec) => [spec.name,
@@ -204,6 +233,11 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   };
   const quotas = new ConnectionQuotas(await connectionQuotaSettings(config, log), listenerNames,
     config['socket.listen.backlog.size'], onAdmitted, log);
+  const requestMetrics = new RequestMetrics();
+  const progress: StartupProgress = { logsLoaded: false, coordinatorsLoaded: false, listenersBound: false, closing: false };
+  // HTTP first: /healthz and /readyz answer while the logs load.
+  const http: HttpServerHandle | undefined = httpListeners.length === 0 ? undefined
+    : await options.httpServer!({ listeners: httpListeners, log, scheduler, startedAt, progress });
   const onSocket = (socket: Socket, listenerName: string): void => {
     if (closing || dispatch === undefined) {
       socket.destroy();
@@ -215,21 +249,27 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   // Cluster mode: etcd is reached and the cluster id read before the log dir opens (its meta.properties must hold it).
   // The cluster layer (and etcd3) is loaded only then.
   const cluster = staticConfig['gregor.cluster.etcd.endpoints'] === null ? undefined
-    : await (await import('../cluster/etcd-cluster.js')).connectCluster(staticConfig, log);
+    : await (await import('../cluster/etcd-cluster.js')).connectCluster(staticConfig, log).catch(async (err: unknown) => {
+      await http?.close();
+      throw err;
+    });
   // Logs are loaded (and recovered) before any listener accepts a client, as Kafka does.
   let store: LogStore;
   try {
     store = options.store ?? (await openLogStore(config, log, engine, cluster?.clusterId));
   } catch (err) {
     await cluster?.close();
+    await http?.close();
     throw err;
   }
+  progress.logsLoaded = true;
   // What start-up has opened so far, closed in reverse order when a later step fails.
-  const opened: (() => Promise<void>)[] = [() => store.close()];
+  const opened: (() => Promise<void>)[] = [...(http === undefined ? [] : [() => http.close()]), () => store.close()];
   if (cluster !== undefined) opened.push(() => cluster.close());
   const bound: BoundListener[] = [];
   let state: BrokerState;
   let stopSweeping = () => {};
+  let registryServer: RegistryServer | undefined;
   try {
     // Groups and committed offsets are loaded from __consumer_offsets before any client is accepted.
     const groups = await GroupCoordinator.open({
@@ -242,6 +282,11 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
     const replicaManager = new ReplicaManager(store, config, { producerState: producerStates, transactions: producerStates });
     const transactions = await openTransactions({ config, liveConfig: () => dynamic.config, replicaManager, producerStates, groups, features, log });
     opened.push(() => transactions.close());
+    // The schema registry's subjects and ids are read from _schemas before its port (or the HTTP listener) serves.
+    const schemaRegistry = await openSchemaRegistry(replicaManager, () => scheduler.now(), log);
+    registryServer = await startSchemaRegistryPort(schemaRegistry, config, options.schemaRegistryDefaultListener, log);
+    if (registryServer !== undefined) opened.push(() => registryServer!.close());
+    progress.coordinatorsLoaded = true;
     for (const spec of listenerSpecs) {
       const listener = await bindListener(spec, options.writeHighWaterMark ?? DEFAULT_WRITE_HIGH_WATER_MARK, onSocket, {
         onAcceptError: (err) => log.error({ err, listener: spec.name }, 'Error while accepting connection'),
@@ -272,6 +317,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       advertised,
       authorizer,
       ...(cluster === undefined ? {} : { cluster }),
+      schemaRegistry,
       log,
     };
     attachDynamicConfigs(state, dynamic);
@@ -296,11 +342,23 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
         return record === undefined || record.leader === cluster.nodeId;
       });
     }
-    dispatch = createDispatch(state);
+    dispatch = createDispatch(state, requestMetrics);
+    progress.listenersBound = true;
     stopSweeping = delegationTokens.startSweeping(config['delegation.token.expiry.check.interval.ms'],
       (token) => log.info(`Delegation token expired for token: ${token.tokenId} for owner: ${token.owner.type}:${token.owner.name}`));
     opened.push(async () => stopSweeping());
     store.startBackground(backgroundIntervals(config, (partitionLog) => producerStates.lastStableOffset(partitionLog)));
+    http?.serve({
+      state,
+      dynamicConfigs: dynamic,
+      kafkaAddresses: bound.map(({ name, host, port }) => ({ name, host, port })),
+      requestMetrics,
+      connections: () => {
+        const byListener = new Map(listenerNames.map((name) => [name, 0]));
+        for (const connection of connections) byListener.set(connection.info.listenerName, byListener.get(connection.info.listenerName)! + 1);
+        return { byListener, waiting: quotas.waitingConnections };
+      },
+    });
   } catch (err) {
     for (const close of opened.reverse()) await close();
     throw err;
@@ -314,7 +372,9 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
 
   return {
     addresses: bound.map(({ host, port }) => ({ host, port })),
+    httpAddresses: http?.addresses ?? [],
     clusterId: state.clusterId,
+    schemaRegistryAddresses: registryServer?.addresses ?? [],
     stats() {
       let maxQueuedResponseBytes = 0;
       for (const connection of connections) maxQueuedResponseBytes = Math.max(maxQueuedResponseBytes, connection.queuedResponseBytes);
@@ -328,7 +388,11 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
     async close() {
       if (closing) return;
       closing = true;
+      progress.closing = true;
+      // HTTP first: nothing reads the parts below while they close.
+      await http?.close();
       const stopped = bound.map((listener) => listener.close());
+      const registryStopped = registryServer?.close();
       quotas.closeWaiting();
       // Pending long polls answer now with what they have, so connections can drain.
       state.replicaManager.shutdown();
@@ -336,6 +400,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       const groupsClosed = state.groups.close();
       await Promise.all([...connections].map((connection) => connection.close()));
       await Promise.all(stopped);
+      await registryStopped;
       // Marker rounds in progress finish (they may write to __consumer_offsets) before the groups' last writes.
       await state.transactions.close();
       await groupsClosed;
@@ -348,6 +413,24 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       log.info('broker stopped');
     },
   };
+}
+
+/**
+ * The schema registry's own port: gregor.schema.registry.listeners, else the command's default address, which
+ * another process may hold (a second gregor): then a warning, and the broker serves without it.
+ */
+async function startSchemaRegistryPort(registry: SchemaRegistry, config: BrokerConfig, fallback: string | undefined, log: Log): Promise<RegistryServer | undefined> {
+  const configured = parseRegistryListeners(config['gregor.schema.registry.listeners']);
+  const listeners = configured.length > 0 ? configured : parseRegistryListeners(fallback === undefined ? [] : [fallback]);
+  if (listeners.length === 0) return undefined;
+  const { startRegistryServer } = await import('../schema-registry/rest/registry-server.js');
+  try {
+    return await startRegistryServer(registry, listeners);
+  } catch (error) {
+    if (configured.length > 0) throw error;
+    log.warn(`Schema registry not served on ${fallback}: ${(error as Error).message} (set gregor.schema.registry.listeners to choose its address)`);
+    return undefined;
+  }
 }
 
 /**

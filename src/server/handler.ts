@@ -9,6 +9,7 @@ import type { BrokerConfig } from '../config/index.js';
 import type { Log } from '../log.js';
 import type { ApiDescriptor } from '../protocol/generated/index.js';
 import type { LogStore } from '../storage/log-store.js';
+import type { SchemaRegistry } from '../schema-registry/registry.js';
 import type { ReplicaManager } from '../broker/replica-manager.js';
 import type { GroupCoordinator } from '../coordinator/group-coordinator.js';
 import type { ProducerStates } from '../broker/producer-states.js';
@@ -61,6 +62,8 @@ export interface BrokerState {
   readonly authorizer: StandardAuthorizer | null;
   /** Cluster mode (gregor.cluster.etcd.endpoints): the brokers, controller and partition replicas from etcd; undefined: one broker. */
   readonly cluster?: Cluster;
+  /** Confluent's schema registry (src/schema-registry/), kept in _schemas: served on its own port and the HTTP listener. */
+  readonly schemaRegistry: SchemaRegistry;
   readonly log: Log;
 }
 

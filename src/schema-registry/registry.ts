@@ -1,0 +1,456 @@
+// Confluent Schema Registry's operations (KafkaSchemaRegistry / AbstractSchemaRegistry) over RegistryState: each
+// write is a record appended to `_schemas` and applied when read back, one write at a time, so what is served is
+// always what the topic holds. Reads catch up with the topic first (records another writer appended).
+import { incompatibilities, compatibilityLevel, type CompatibilityLevel, type Previous } from './compatibility.js';
+import {
+  incompatibleSchema, invalidCompatibilityLevel, invalidMode, invalidSchema, invalidSubject, invalidVersion, operationNotPermitted,
+  referenceExists, RegistryError, schemaNotFound, subjectCompatibilityNotConfigured, subjectModeNotConfigured,
+  subjectNotFound, subjectNotSoftDeleted, subjectSoftDeleted, versionNotFound, versionNotSoftDeleted, versionSoftDeleted,
+} from './errors.js';
+import { RegistryState, schemaKey, type StoredSchema } from './registry-state.js';
+import { encodeKey, encodeSchemaValue, encodeValue, type ConfigValue, type SchemaValue } from './schemas-records.js';
+import type { SchemasRecord, SchemasTopic } from './schemas-topic.js';
+import type { ParsedSchema, ResolvedReference, SchemaProvider, SchemaReference, SchemaType } from './schema-types.js';
+import { SCHEMA_TYPES } from './schema-types.js';
+
+export const MODES = ['READWRITE', 'READONLY', 'READONLY_OVERRIDE', 'IMPORT'] as const;
+export type Mode = (typeof MODES)[number];
+
+/** The body of POST /subjects/{s}/versions, /subjects/{s} and /compatibility/...: a schema and its references. */
+export interface SchemaRequest {
+  readonly schema: string;
+  readonly schemaType: SchemaType;
+  readonly references: readonly SchemaReference[];
+  /** IMPORT mode: the version and id to register under (0 / -1: none given). */
+  readonly version: number;
+  readonly id: number;
+}
+
+export type Providers = Readonly<Partial<Record<SchemaType, SchemaProvider>>>;
+
+export interface RegistryOptions {
+  /** The formats' parsers, loaded on the first schema parsed (avsc, ajv and protobufjs stay unloaded until then). */
+  readonly providers: () => Promise<Providers>;
+  /** The global compatibility level when none is set (Confluent's schema.compatibility.level). */
+  readonly defaultCompatibility?: CompatibilityLevel;
+  readonly onBadRecord?: (message: string) => void;
+}
+
+const MAX_VERSION = 2 ** 31 - 1;
+/** Confluent's default context, which its messages name. */
+const CONTEXT = '.';
+
+/** A version path parameter: a number in [1, 2^31-1], "latest" or -1 (the latest). */
+export function parseVersion(text: string): number | 'latest' {
+  if (text.toLowerCase() === 'latest' || text === '-1') return 'latest';
+  if (!/^[0-9]+$/.test(text)) throw invalidVersion(text);
+  const version = Number(text);
+  if (version < 1 || version > MAX_VERSION) throw invalidVersion(text);
+  return version;
+}
+
+export class SchemaRegistry {
+  private state = new RegistryState();
+  /** Writes run one after another (Confluent's leader holds a lock per write). */
+  private writing: Promise<unknown> = Promise.resolve();
+  private readonly defaultCompatibility: CompatibilityLevel;
+  private providers: Providers | undefined;
+
+  private constructor(private readonly topic: SchemasTopic, private readonly options: RegistryOptions) {
+    this.defaultCompatibility = options.defaultCompatibility ?? 'BACKWARD';
+  }
+
+  /** Reads the whole topic, then serves. */
+  static async open(topic: SchemasTopic, options: RegistryOptions): Promise<SchemaRegistry> {
+    const registry = new SchemaRegistry(topic, options);
+    await registry.catchUp();
+    return registry;
+  }
+
+  /** Applies the records appended since the last read (by the registry or any other writer). */
+  async catchUp(): Promise<void> {
+    await this.topic.catchUp((record, offset) => {
+      try {
+        this.state.apply(record.key, record.value);
+      } catch (error) {
+        this.options.onBadRecord?.(`_schemas offset ${offset}: ${(error as Error).message}`);
+      }
+    }, () => {
+      this.state = new RegistryState();
+    });
+  }
+
+  private write<T>(run: () => Promise<T>): Promise<T> {
+    const next = this.writing.then(async () => {
+      await this.catchUp();
+      return run();
+    });
+    this.writing = next.catch(() => undefined);
+    return next;
+  }
+
+  private async append(records: SchemasRecord[]): Promise<void> {
+    await this.topic.append(records);
+    await this.catchUp();
+  }
+
+  // ---- reading ----
+
+  schemaTypes(): readonly SchemaType[] {
+    return SCHEMA_TYPES;
+  }
+
+  subjects(deleted: boolean, prefix = ''): string[] {
+    return [...this.state.subjects.keys()].filter((s) => s.startsWith(prefix) && this.state.hasSubject(s, deleted)).sort();
+  }
+
+  versions(subject: string, deleted: boolean, deletedOnly = false): number[] {
+    const versions = this.state.versions(subject, deleted || deletedOnly).filter((v) => !deletedOnly || v.deleted);
+    if (versions.length === 0 && !this.state.hasSubject(subject, deleted || deletedOnly)) throw subjectNotFound(subject);
+    return versions.map((v) => v.version);
+  }
+
+  /** GET /subjects/{s}/versions/{v}: the latest among the undeleted (or all, with `deleted`). */
+  version(subject: string, versionText: string, deleted: boolean): SchemaValue {
+    const version = parseVersion(versionText);
+    const versions = this.state.versions(subject, deleted);
+    const found = version === 'latest' ? versions.at(-1) : versions.find((v) => v.version === version);
+    if (found !== undefined) return found;
+    if (!this.state.hasSubject(subject, deleted)) throw subjectNotFound(subject);
+    throw versionNotFound(version === 'latest' ? -1 : version);
+  }
+
+  schemaById(id: number): StoredSchema {
+    const found = this.state.schemasById.get(id);
+    if (found === undefined) throw schemaNotFound(id);
+    return found;
+  }
+
+  /** GET /schemas/ids/{id}/versions: every subject and version holding the id. */
+  versionsOfId(id: number, deleted: boolean): { subject: string; version: number }[] {
+    this.schemaById(id);
+    return this.state.versionsOfId(id, deleted).map((v) => ({ subject: v.subject, version: v.version }));
+  }
+
+  subjectsOfId(id: number, deleted: boolean): string[] {
+    return [...new Set(this.versionsOfId(id, deleted).map((v) => v.subject))];
+  }
+
+  /** The ids of the schemas whose references name this subject and version. */
+  referencedBy(subject: string, versionText: string, deleted = false): number[] {
+    const target = this.version(subject, versionText, true);
+    const ids = new Set<number>();
+    for (const versions of this.state.subjects.values()) {
+      for (const value of versions.values()) {
+        if ((deleted || !value.deleted) && value.references.some((r) => r.subject === subject && r.version === target.version)) ids.add(value.id);
+      }
+    }
+    return [...ids].sort((a, b) => a - b);
+  }
+
+  // ---- parsing ----
+
+  /** A reference's schema and, before it, the schemas it references (Confluent's resolveReferences). */
+  private resolve(references: readonly SchemaReference[], out: ResolvedReference[] = [], seen = new Set<string>()): ResolvedReference[] {
+    for (const reference of references) {
+      const value = this.state.versions(reference.subject, true).find((v) =>
+        reference.version === -1 ? false : v.version === reference.version) ??
+        (reference.version === -1 ? this.state.versions(reference.subject, false).at(-1) : undefined);
+      if (value === undefined) {
+        throw invalidSchema(`Invalid schema of type ${'AVRO'}, details: No schema reference found for subject "${reference.subject}" and version ${reference.version}`);
+      }
+      const key = `${value.subject}/${value.version}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      this.resolve(value.references, out, seen);
+      out.push({ name: reference.name, schema: value.schema });
+    }
+    return out;
+  }
+
+  private async loadProviders(): Promise<void> {
+    this.providers ??= await this.options.providers();
+  }
+
+  /** Parses with the providers loaded (loadProviders first). */
+  private parse(schemaType: SchemaType, text: string, references: readonly SchemaReference[]): ParsedSchema {
+    const provider = this.providers![schemaType];
+    if (provider === undefined) throw invalidSchema(`Invalid schema type ${schemaType}`);
+    let resolved: ResolvedReference[];
+    try {
+      resolved = this.resolve(references);
+    } catch (error) {
+      if (error instanceof RegistryError) throw invalidSchema(error.message.replace('of type AVRO', `of type ${schemaType}`));
+      throw error;
+    }
+    try {
+      return provider.parse(text, resolved);
+    } catch (error) {
+      throw invalidSchema(`Invalid schema of type ${schemaType}, details: ${(error as Error).message}`);
+    }
+  }
+
+  private parseStored(value: { schemaType: SchemaType; schema: string; references: readonly SchemaReference[] }): ParsedSchema {
+    return this.parse(value.schemaType, value.schema, value.references);
+  }
+
+  /**
+   * A stored schema's text in a `format` (Confluent's formattedString): Protobuf's `serialized` is the base64
+   * FileDescriptorProto; anything else, or another type, is the stored text.
+   */
+  async formatted(stored: StoredSchema, format: string | undefined): Promise<string> {
+    if (format !== 'serialized' || stored.schemaType !== 'PROTOBUF') return stored.schema;
+    await this.loadProviders();
+    const parsed = this.parseStored(stored) as ParsedSchema & { serialized?: () => string };
+    return parsed.serialized?.() ?? stored.schema;
+  }
+
+  // ---- settings ----
+
+  compatibility(subject: string | null): CompatibilityLevel {
+    const level = (subject !== null ? this.state.configs.get(subject)?.compatibilityLevel : undefined) ?? this.state.configs.get(null)?.compatibilityLevel;
+    return compatibilityLevel(level) ?? this.defaultCompatibility;
+  }
+
+  private normalizeOf(subject: string): boolean {
+    return this.state.configs.get(subject)?.normalize ?? this.state.configs.get(null)?.normalize ?? false;
+  }
+
+  /** GET /config[/{s}]: the subject's own config (40408 without one, unless defaultToGlobal). */
+  config(subject: string | null, defaultToGlobal: boolean): ConfigValue & { compatibilityLevel: string } {
+    const own = this.state.configs.get(subject);
+    if (subject !== null && own === undefined && !defaultToGlobal) throw subjectCompatibilityNotConfigured(subject);
+    const global = this.state.configs.get(null);
+    const base = subject === null || own === undefined ? global : own;
+    return { ...(base ?? {}), compatibilityLevel: compatibilityLevel(base?.compatibilityLevel) ?? this.defaultCompatibility };
+  }
+
+  setConfig(subject: string | null, body: { compatibility?: unknown; normalize?: unknown }): Promise<{ compatibility?: string; normalize?: boolean }> {
+    const level = body.compatibility === undefined || body.compatibility === null ? undefined : compatibilityLevel(body.compatibility);
+    if (body.compatibility !== undefined && body.compatibility !== null && level === undefined) throw invalidCompatibilityLevel();
+    const normalize = typeof body.normalize === 'boolean' ? body.normalize : undefined;
+    return this.write(async () => {
+      const previous = this.state.configs.get(subject) ?? {};
+      const next: ConfigValue = { ...previous, ...(level === undefined ? {} : { compatibilityLevel: level }), ...(normalize === undefined ? {} : { normalize }) };
+      await this.append([{ key: encodeKey({ keytype: 'CONFIG', subject }), value: encodeValue(next) }]);
+      return { ...(level === undefined ? {} : { compatibility: level }), ...(normalize === undefined ? {} : { normalize }) };
+    });
+  }
+
+  /** DELETE /config[/{s}]: the config that was set, then none (the global one goes back to the default). */
+  deleteConfig(subject: string | null): Promise<ConfigValue & { compatibilityLevel: string }> {
+    return this.write(async () => {
+      const own = this.state.configs.get(subject);
+      if (subject !== null && own === undefined) throw subjectNotFound(subject);
+      const answer = this.config(subject, true);
+      await this.append([{ key: encodeKey({ keytype: 'CONFIG', subject }), value: null }]);
+      return answer;
+    });
+  }
+
+  mode(subject: string | null, defaultToGlobal: boolean): Mode {
+    const own = this.state.modes.get(subject);
+    if (subject !== null && own === undefined && !defaultToGlobal) throw subjectModeNotConfigured(subject);
+    return (own ?? this.state.modes.get(null) ?? 'READWRITE') as Mode;
+  }
+
+  setMode(subject: string | null, modeText: unknown, force: boolean): Promise<Mode> {
+    const mode = typeof modeText === 'string' ? MODES.find((m) => m === modeText.toUpperCase()) : undefined;
+    if (mode === undefined) throw invalidMode();
+    return this.write(async () => {
+      const records: SchemasRecord[] = [];
+      if (mode === 'IMPORT' && this.mode(subject, true) !== 'IMPORT' && !force) {
+        // Confluent: only an empty registry (or subject) goes into IMPORT; soft-deleted versions are dropped.
+        const scope = subject === null ? [...this.state.subjects.keys()] : [subject];
+        if (scope.some((s) => this.state.hasSubject(s, false))) throw operationNotPermitted('Cannot import since found existing subjects');
+        for (const s of scope) for (const v of this.state.versions(s, true)) records.push({ key: encodeKey({ keytype: 'SCHEMA', subject: s, version: v.version }), value: null });
+      }
+      records.push({ key: encodeKey({ keytype: 'MODE', subject }), value: encodeValue({ mode }) });
+      await this.append(records);
+      return mode;
+    });
+  }
+
+  deleteMode(subject: string): Promise<Mode> {
+    return this.write(async () => {
+      const own = this.state.modes.get(subject);
+      if (own === undefined) throw subjectNotFound(subject);
+      await this.append([{ key: encodeKey({ keytype: 'MODE', subject }), value: null }]);
+      return own as Mode;
+    });
+  }
+
+  // ---- registering and looking up ----
+
+  /** The stored text of a schema: canonical, or normalized when asked or configured. */
+  private textOf(parsed: ParsedSchema, normalize: boolean): string {
+    return normalize ? parsed.normalized() : parsed.canonical;
+  }
+
+  /** POST /subjects/{s}/versions. */
+  register(subject: string, request: SchemaRequest, normalizeAsked: boolean): Promise<SchemaValue> {
+    // Confluent's QualifiedSubject.isValidSubject: no control characters, not its reserved names.
+    if (/[\u0000-\u001f\u007f-\u009f]/.test(subject) || subject === '__GLOBAL' || subject === '__EMPTY') throw invalidSubject(subject);
+    return this.write(async () => {
+      await this.loadProviders();
+      const mode = this.mode(subject, true);
+      if (mode === 'READONLY' || mode === 'READONLY_OVERRIDE') throw operationNotPermitted(`Subject ${subject} in context ${CONTEXT} is in read-only mode`);
+      const importing = request.id >= 0;
+      if (importing && mode !== 'IMPORT') throw operationNotPermitted(`Subject ${subject} in context ${CONTEXT} is not in import mode`);
+      if (!importing && mode !== 'READWRITE') throw operationNotPermitted(`Subject ${subject} in context ${CONTEXT} is not in read-write mode`);
+      const all = this.state.versions(subject, true);
+      const undeleted = all.filter((v) => !v.deleted);
+      const newVersion = Math.max(1, ...all.map((v) => v.version + 1));
+      const normalize = normalizeAsked || this.normalizeOf(subject);
+      if (request.schema.trim() === '') throw invalidSchema('Empty schema');
+      const parsed = this.parse(request.schemaType, request.schema, request.references);
+      const stored: StoredSchema = { schemaType: request.schemaType, references: request.references, schema: this.textOf(parsed, normalize) };
+      let id = request.id;
+      const existingId = this.state.idsByKey.get(schemaKey(stored));
+      if (existingId !== undefined && (id < 0 || id === existingId)) {
+        const here = undeleted.find((v) => v.id === existingId);
+        if (request.version === 0 && here !== undefined) return here;
+        id = existingId;
+      }
+      if (request.version === 0) {
+        // The same schema sent in another form (not normalized, or another canonical text) is the version it matches.
+        for (const value of [...undeleted].reverse()) {
+          if ((id < 0 || id === value.id) && value.schemaType === stored.schemaType && sameSchema(this.parseStored(value), parsed)) return value;
+        }
+      }
+      if (mode !== 'IMPORT') {
+        const previous: Previous[] = undeleted.map((v) => ({ schema: this.parseStored(v), version: v.version }));
+        const messages = incompatibilities(this.compatibility(subject), parsed, previous);
+        if (messages.length > 0) {
+          throw incompatibleSchema(`Schema being registered is incompatible with an earlier schema for subject "${subject}", details: [${messages.join(', ')}]`);
+        }
+      }
+      let version = newVersion;
+      if (request.version > 0) {
+        if (request.version !== newVersion && mode !== 'IMPORT') throw invalidSchema('Version is not one more than previous version');
+        version = request.version;
+      }
+      if (id >= 0 && importing) {
+        const holder = this.state.schemasById.get(id);
+        if (holder !== undefined && schemaKey(holder) !== schemaKey(stored)) {
+          throw new RegistryError(422, 42207, `Schema already registered with id ${id} instead of input id ${request.id}`);
+        }
+      }
+      if (id < 0) id = this.state.maxId + 1;
+      const records: SchemasRecord[] = [];
+      // A soft-deleted earlier version of the same id is dropped (Confluent tombstones it) unless referenced.
+      for (const value of all) {
+        if (value.deleted && value.id === id && value.version < version && this.referencedBy(subject, String(value.version), true).length === 0) {
+          records.push({ key: encodeKey({ keytype: 'SCHEMA', subject, version: value.version }), value: null });
+        }
+      }
+      const value: SchemaValue = { subject, version, id, ...stored, deleted: false };
+      records.push({ key: encodeKey({ keytype: 'SCHEMA', subject, version }), value: encodeSchemaValue(value) });
+      await this.append(records);
+      return value;
+    });
+  }
+
+  /** POST /subjects/{s}: the version of the subject holding this schema. */
+  async lookup(subject: string, request: SchemaRequest, normalizeAsked: boolean, deleted: boolean): Promise<SchemaValue> {
+    await this.loadProviders();
+    const versions = this.state.versions(subject, deleted);
+    if (versions.length === 0) throw subjectNotFound(subject);
+    const normalize = normalizeAsked || this.normalizeOf(subject);
+    const parsed = this.parse(request.schemaType, request.schema, request.references);
+    const text = this.textOf(parsed, normalize);
+    const refs = JSON.stringify(request.references.map((r) => [r.name, r.subject, r.version]));
+    const matches = (v: SchemaValue) => v.schemaType === request.schemaType && JSON.stringify(v.references.map((r) => [r.name, r.subject, r.version])) === refs;
+    const found = [...versions].reverse().find((v) => matches(v) && v.schema === text) ??
+      [...versions].reverse().find((v) => matches(v) && sameSchema(this.parseStored(v), parsed, normalize));
+    if (found === undefined) throw schemaNotFound();
+    return found;
+  }
+
+  /** POST /compatibility/subjects/{s}/versions[/{v}]: the messages of a refusal (empty: compatible). */
+  async checkCompatibility(subject: string, versionText: string | undefined, request: SchemaRequest, normalize: boolean): Promise<string[]> {
+    await this.loadProviders();
+    const parsed = this.parse(request.schemaType, request.schema, request.references);
+    const undeleted = this.state.versions(subject, false);
+    let previous: SchemaValue[];
+    if (versionText === undefined) previous = undeleted;
+    else {
+      const version = parseVersion(versionText);
+      if (undeleted.length === 0 && version === 'latest') previous = [];
+      else previous = [this.version(subject, versionText, false)];
+    }
+    const level = this.compatibility(subject);
+    const candidate = normalize ? this.parse(request.schemaType, parsed.normalized(), request.references) : parsed;
+    return incompatibilities(level, candidate, previous.map((v) => ({ schema: this.parseStored(v), version: v.version })));
+  }
+
+  // ---- deleting ----
+
+  /** DELETE /subjects/{s}: the versions deleted. */
+  deleteSubject(subject: string, permanent: boolean): Promise<number[]> {
+    return this.write(async () => {
+      if (!this.state.hasSubject(subject, true)) throw subjectNotFound(subject);
+      if (!permanent && !this.state.hasSubject(subject, false)) throw subjectSoftDeleted(subject);
+      this.readWrite(subject);
+      const versions = this.state.versions(subject, permanent);
+      for (const value of versions) {
+        const others = this.referencedBy(subject, String(value.version), permanent).filter((id) => this.state.versionsOfId(id, true).some((v) => v.subject !== subject));
+        if (others.length > 0) throw referenceExists(schemaKeyText(subject, value.version));
+        if (permanent && !value.deleted) throw subjectNotSoftDeleted(subject);
+      }
+      const records: SchemasRecord[] = [];
+      if (!permanent) {
+        records.push({ key: encodeKey({ keytype: 'DELETE_SUBJECT', subject }), value: encodeValue({ subject, version: versions.at(-1)!.version }) });
+      } else {
+        for (const value of [...versions].reverse()) records.push({ key: encodeKey({ keytype: 'SCHEMA', subject, version: value.version }), value: null });
+        if (this.state.modes.has(subject)) records.push({ key: encodeKey({ keytype: 'MODE', subject }), value: null });
+        if (this.state.configs.has(subject)) records.push({ key: encodeKey({ keytype: 'CONFIG', subject }), value: null });
+      }
+      await this.append(records);
+      return versions.map((v) => v.version);
+    });
+  }
+
+  /** DELETE /subjects/{s}/versions/{v}: the version deleted. */
+  deleteVersion(subject: string, versionText: string, permanent: boolean): Promise<number> {
+    const parsedVersion = parseVersion(versionText);
+    return this.write(async () => {
+      if (!this.state.hasSubject(subject, true)) throw subjectNotFound(subject);
+      const all = this.state.versions(subject, true);
+      const value = parsedVersion === 'latest' ? this.state.versions(subject, false).at(-1) : all.find((v) => v.version === parsedVersion);
+      if (value === undefined) throw versionNotFound(parsedVersion === 'latest' ? -1 : parsedVersion);
+      if (!permanent && value.deleted) throw versionSoftDeleted(subject, value.version);
+      this.readWrite(subject);
+      if (this.referencedBy(subject, String(value.version), permanent).length > 0) throw referenceExists(schemaKeyText(subject, value.version));
+      if (permanent && !value.deleted) throw versionNotSoftDeleted(subject, value.version);
+      const key = encodeKey({ keytype: 'SCHEMA', subject, version: value.version });
+      const records: SchemasRecord[] = [];
+      if (!permanent) records.push({ key, value: encodeSchemaValue({ ...value, deleted: true }) });
+      else {
+        records.push({ key, value: null });
+        if (all.length === 1) {
+          if (this.state.modes.has(subject)) records.push({ key: encodeKey({ keytype: 'MODE', subject }), value: null });
+          if (this.state.configs.has(subject)) records.push({ key: encodeKey({ keytype: 'CONFIG', subject }), value: null });
+        }
+      }
+      await this.append(records);
+      return value.version;
+    });
+  }
+
+  private readWrite(subject: string): void {
+    const mode = this.mode(subject, true);
+    if (mode === 'READONLY' || mode === 'READONLY_OVERRIDE') throw operationNotPermitted(`Subject ${subject} in context ${CONTEXT} is in read-only mode`);
+  }
+}
+
+/** Confluent's SchemaKey.toString(), which its reference-exists message shows. */
+function schemaKeyText(subject: string, version: number): string {
+  return `{magic=1,keytype=SCHEMA,subject=${subject},version=${version}}`;
+}
+
+/** Whether two parsed schemas are the same schema (Confluent's canLookup: equal canonical or normalized forms). */
+function sameSchema(a: ParsedSchema, b: ParsedSchema, normalize = true): boolean {
+  return a.canonical === b.canonical || (normalize && a.normalized() === b.normalized());
+}
+

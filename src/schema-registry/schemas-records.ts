@@ -1,0 +1,95 @@
+// The records of Confluent's `_schemas` topic: JSON keys and values as its KafkaStore writes them (Jackson's
+// SchemaKey, ConfigKey, ModeKey, DeleteSubjectKey, ClearSubjectKey, NoopKey and their values), so a Confluent
+// registry reading the topic gregor wrote, or gregor reading one Confluent wrote, sees the same subjects and ids.
+import type { SchemaReference, SchemaType } from './schema-types.js';
+
+export type RegistryKey =
+  | { readonly keytype: 'SCHEMA'; readonly subject: string; readonly version: number }
+  | { readonly keytype: 'CONFIG' | 'MODE'; readonly subject: string | null }
+  | { readonly keytype: 'DELETE_SUBJECT' | 'CLEAR_SUBJECT'; readonly subject: string }
+  | { readonly keytype: 'NOOP' };
+
+export interface SchemaValue {
+  readonly subject: string;
+  readonly version: number;
+  readonly id: number;
+  readonly schemaType: SchemaType;
+  readonly references: readonly SchemaReference[];
+  readonly schema: string;
+  readonly deleted: boolean;
+}
+
+export interface ConfigValue {
+  readonly compatibilityLevel?: string;
+  readonly normalize?: boolean;
+}
+
+export type RegistryValue = SchemaValue | ConfigValue | { readonly mode: string } | { readonly subject: string; readonly version: number } | null;
+
+export function encodeKey(key: RegistryKey): Buffer {
+  switch (key.keytype) {
+    case 'SCHEMA':
+      return Buffer.from(JSON.stringify({ keytype: 'SCHEMA', subject: key.subject, version: key.version, magic: 1 }));
+    case 'NOOP':
+      return Buffer.from(JSON.stringify({ keytype: 'NOOP', magic: 0 }));
+    default:
+      return Buffer.from(JSON.stringify({ keytype: key.keytype, subject: key.subject, magic: 0 }));
+  }
+}
+
+/** A schema's type and references as Confluent writes them: no schemaType for Avro (its default), no empty list. */
+export function typeAndReferences(value: { schemaType: SchemaType; references: readonly SchemaReference[] }): Record<string, unknown> {
+  return {
+    ...(value.schemaType === 'AVRO' ? {} : { schemaType: value.schemaType }),
+    ...(value.references.length === 0 ? {} : { references: value.references }),
+  };
+}
+
+export function encodeSchemaValue(value: SchemaValue): Buffer {
+  const { subject, version, id, schema, deleted } = value;
+  return Buffer.from(JSON.stringify({ subject, version, id, ...typeAndReferences(value), schema, deleted }));
+}
+
+export function encodeValue(value: Exclude<RegistryValue, SchemaValue>): Buffer | null {
+  return value === null ? null : Buffer.from(JSON.stringify(value));
+}
+
+/** The key of a record, or undefined for a key this registry does not know (Confluent's own extensions). */
+export function decodeKey(bytes: Buffer): RegistryKey | undefined {
+  const json = JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
+  const keytype = json['keytype'];
+  const subject = json['subject'];
+  switch (keytype) {
+    case 'SCHEMA':
+      if (typeof subject !== 'string' || typeof json['version'] !== 'number') throw new Error('a SCHEMA key without subject or version');
+      return { keytype, subject, version: json['version'] };
+    case 'CONFIG':
+    case 'MODE':
+      return { keytype, subject: typeof subject === 'string' ? subject : null };
+    case 'DELETE_SUBJECT':
+    case 'CLEAR_SUBJECT':
+      if (typeof subject !== 'string') throw new Error(`a ${keytype} key without subject`);
+      return { keytype, subject };
+    case 'NOOP':
+      return { keytype };
+    default:
+      return undefined;
+  }
+}
+
+export function decodeSchemaValue(bytes: Buffer): SchemaValue {
+  const json = JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
+  return {
+    subject: json['subject'] as string,
+    version: json['version'] as number,
+    id: json['id'] as number,
+    schemaType: (json['schemaType'] as SchemaType | undefined) ?? 'AVRO',
+    references: (json['references'] as SchemaReference[] | undefined) ?? [],
+    schema: json['schema'] as string,
+    deleted: json['deleted'] === true,
+  };
+}
+
+export function decodeJson(bytes: Buffer): Record<string, unknown> {
+  return JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
+}

@@ -1,0 +1,59 @@
+// JSON Schema compatibility case by case, as Confluent documents it (content models: an open one takes any extra
+// property, so adding one is not backward compatible and removing one is; a closed one the reverse), with the
+// difference types and texts of Confluent's JsonSchemaDiff.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { jsonProvider } from '../../src/schema-registry/json/json-schema.js';
+import { incompatibilities, type CompatibilityLevel } from '../../src/schema-registry/compatibility.js';
+
+const object = (properties: object, extra: object = {}) => JSON.stringify({ type: 'object', properties, ...extra });
+const closed = { additionalProperties: false };
+
+function check(level: CompatibilityLevel, previous: string[], next: string): string[] {
+  return incompatibilities(level, jsonProvider.parse(next, []), previous.map((text, i) => ({ schema: jsonProvider.parse(text, []), version: i + 1 })));
+}
+
+const cases: { level: CompatibilityLevel; change: string; previous: string[]; pass: string; fail: string }[] = [
+  { level: 'BACKWARD', change: 'open model: delete a property / add one', previous: [object({ a: { type: 'string' }, b: { type: 'number' } })], pass: object({ a: { type: 'string' } }), fail: object({ a: { type: 'string' }, b: { type: 'number' }, c: { type: 'string' } }) },
+  { level: 'BACKWARD', change: 'closed model: add an optional property / delete one', previous: [object({ a: { type: 'string' } }, closed)], pass: object({ a: { type: 'string' }, c: { type: 'string' } }, closed), fail: object({}, closed) },
+  { level: 'BACKWARD', change: 'widen a string bound / change a type', previous: [object({ a: { type: 'string', maxLength: 5 } })], pass: object({ a: { type: 'string', maxLength: 10 } }), fail: object({ a: { type: 'number' } }) },
+  { level: 'BACKWARD', change: 'extend an enum / narrow it', previous: [object({ e: { enum: ['x', 'y'] } })], pass: object({ e: { enum: ['x', 'y', 'z'] } }), fail: object({ e: { enum: ['x'] } }) },
+  { level: 'BACKWARD_TRANSITIVE', change: 'checked against every earlier version', previous: [object({ a: { type: 'string', maxLength: 5 } }), object({ a: { type: 'string', maxLength: 10 } })], pass: object({ a: { type: 'string', maxLength: 20 } }), fail: object({ a: { type: 'string', maxLength: 7 } }) },
+  { level: 'FORWARD', change: 'open model: add a property / delete one', previous: [object({ a: { type: 'string' } })], pass: object({ a: { type: 'string' }, b: { type: 'number' } }), fail: object({}) },
+  { level: 'FORWARD_TRANSITIVE', change: 'checked against every earlier version', previous: [object({ a: { type: 'string' }, b: { type: 'string' } }), object({ a: { type: 'string' }, b: { type: 'string' }, c: { type: 'string' } })], pass: object({ a: { type: 'string' }, b: { type: 'string' }, c: { type: 'string' }, d: { type: 'string' } }), fail: object({ a: { type: 'string' }, c: { type: 'string' } }) },
+  { level: 'FULL', change: 'a description only / a type change', previous: [object({ a: { type: 'string' } })], pass: object({ a: { type: 'string', description: 'the a' } }), fail: object({ a: { type: 'boolean' } }) },
+  { level: 'FULL_TRANSITIVE', change: 'checked both ways against every earlier version', previous: [object({ a: { type: 'string' } }), object({ a: { type: 'string', title: 'A' } })], pass: object({ a: { type: 'string', title: 'A2' } }), fail: object({ a: { type: 'string' }, b: { type: 'string' } }) },
+  { level: 'NONE', change: 'any change', previous: [object({ a: { type: 'string' } })], pass: JSON.stringify({ type: 'array' }), fail: '' },
+];
+
+for (const c of cases) {
+  test(`json ${c.level}: ${c.change}`, () => {
+    assert.deepEqual(check(c.level, c.previous, c.pass), []);
+    if (c.fail !== '') assert.notDeepEqual(check(c.level, c.previous, c.fail), []);
+  });
+}
+
+test("json refusal: Confluent's difference text", () => {
+  const old = object({ a: { type: 'string' } });
+  assert.deepEqual(check('BACKWARD', [old], object({ a: { type: 'string' }, b: { type: 'string' } })), [
+    `{errorType:"OPTIONAL_PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL", description:"The new schema has an open content model and has a property or item at path '#/properties/b' which is missing in the old schema'}`,
+    '{oldSchemaVersion: 1}',
+    `{oldSchema: '${old}'}`,
+    "{validateFields: 'false', compatibility: 'BACKWARD'}",
+  ]);
+  assert.equal(check('BACKWARD', [old], object({ a: { type: 'integer' } }))[0],
+    `{errorType:"TYPE_CHANGED", description:"A type at path '#/properties/a' is different between the new schema and the old schema'}`);
+});
+
+test('an invalid JSON schema is refused with the validator\'s reason', () => {
+  assert.throws(() => jsonProvider.parse('{"type": 12}', []), /type/);
+  assert.throws(() => jsonProvider.parse('[1]', []), /object or a boolean/);
+  assert.equal(jsonProvider.parse('{ "type" : "object", "b": 1, "a": 2 }', []).normalized(), '{"a":2,"b":1,"type":"object"}');
+});
+
+test('a $ref to a schema reference resolves by the reference\'s name; without it the schema is refused', () => {
+  const address = JSON.stringify({ type: 'object', properties: { city: { type: 'string' } } });
+  const person = JSON.stringify({ type: 'object', properties: { home: { $ref: 'address.json' } } });
+  assert.equal(jsonProvider.parse(person, [{ name: 'address.json', schema: address }]).canonical, person);
+  assert.throws(() => jsonProvider.parse(person, []), /can't resolve reference address.json/);
+});

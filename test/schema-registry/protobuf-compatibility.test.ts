@@ -1,0 +1,56 @@
+// Protobuf compatibility case by case, as Confluent documents it (fields are matched by tag: adding or removing
+// one is compatible at every level, changing its kind or scalar kind, or removing a message, is not), with the
+// difference types and texts of Confluent's ProtobufDiff; and the texts the registry stores and serves.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { protobufProvider, type ProtobufSchema } from '../../src/schema-registry/protobuf/protobuf-schema.js';
+import { incompatibilities, type CompatibilityLevel } from '../../src/schema-registry/compatibility.js';
+
+const proto = (body: string, extra = '') => `syntax = "proto3";\npackage shop;\n\nmessage Order {\n${body}\n}\n${extra}`;
+
+function check(level: CompatibilityLevel, previous: string[], next: string): string[] {
+  return incompatibilities(level, protobufProvider.parse(next, []), previous.map((text, i) => ({ schema: protobufProvider.parse(text, []), version: i + 1 })));
+}
+
+const cases: { level: CompatibilityLevel; change: string; previous: string[]; pass: string; fail: string }[] = [
+  { level: 'BACKWARD', change: 'add a field / change a scalar kind', previous: [proto('  string id = 1;')], pass: proto('  string id = 1;\n  int64 total = 2;'), fail: proto('  int64 id = 1;') },
+  { level: 'BACKWARD', change: 'remove a field / remove a message', previous: [proto('  string id = 1;\n  int64 total = 2;', 'message Item {\n  string sku = 1;\n}\n')], pass: proto('  string id = 1;', 'message Item {\n  string sku = 1;\n}\n'), fail: proto('  string id = 1;') },
+  // Tag 2 was an int32 in version 1 and is gone in version 2: only the transitive check sees it come back a string.
+  { level: 'BACKWARD_TRANSITIVE', change: 'checked against every earlier version', previous: [proto('  string id = 1;\n  int32 n = 2;'), proto('  string id = 1;')], pass: proto('  string id = 1;\n  int32 n = 2;'), fail: proto('  string id = 1;\n  string n = 2;') },
+  { level: 'FORWARD', change: 'rename a field / make a number field a message', previous: [proto('  string id = 1;\n  int32 count = 2;', 'message Count {\n  int32 n = 1;\n}\n')], pass: proto('  string id = 1;\n  int32 quantity = 2;', 'message Count {\n  int32 n = 1;\n}\n'), fail: proto('  string id = 1;\n  Count count = 2;', 'message Count {\n  int32 n = 1;\n}\n') },
+  { level: 'FORWARD_TRANSITIVE', change: 'checked against every earlier version', previous: [proto('  string id = 1;'), proto('  string id = 1;\n  int32 n = 2;')], pass: proto('  string id = 1;\n  int32 n = 2;\n  int32 m = 3;'), fail: proto('  string id = 1;\n  float n = 2;') },
+  { level: 'FULL', change: 'add a field / a repeated number', previous: [proto('  string id = 1;\n  int32 n = 2;')], pass: proto('  string id = 1;\n  int32 n = 2;\n  string extra = 3;'), fail: proto('  string id = 1;\n  repeated int32 n = 2;') },
+  { level: 'FULL_TRANSITIVE', change: 'checked both ways against every earlier version', previous: [proto('  string id = 1;'), proto('  string id = 1;\n  int32 n = 2;')], pass: proto('  string id = 1;\n  int32 n = 2;'), fail: proto('  sint32 id = 1;') },
+  { level: 'NONE', change: 'any change', previous: [proto('  string id = 1;')], pass: proto('  double id = 1;'), fail: '' },
+];
+
+for (const c of cases) {
+  test(`protobuf ${c.level}: ${c.change}`, () => {
+    assert.deepEqual(check(c.level, c.previous, c.pass), []);
+    if (c.fail !== '') assert.notDeepEqual(check(c.level, c.previous, c.fail), []);
+  });
+}
+
+test("protobuf refusal: Confluent's difference text", () => {
+  const old = proto('  string id = 1;');
+  const messages = check('BACKWARD', [old], proto('  int64 id = 1;'));
+  assert.equal(messages[0], `{errorType:"FIELD_SCALAR_KIND_CHANGED", description:"The kind of a SCALAR field at path '#/Order/1' in the new schema does not match its kind in the old schema"}`);
+  assert.equal(messages[1], '{oldSchemaVersion: 1}');
+});
+
+test('a .proto and its base64 FileDescriptorProto (format=serialized) are the same schema, printed alike', () => {
+  const text = 'syntax = "proto3";\npackage shop;\n\nmessage Order {\n  string id = 1;\n  map<string, int32> lines = 2;\n  Status status = 3;\n  repeated Item items = 4;\n\n  message Item {\n    string sku = 1;\n  }\n}\n\nenum Status {\n  NEW = 0;\n  PAID = 1;\n}\n';
+  const parsed = protobufProvider.parse(text, []) as ProtobufSchema;
+  assert.equal(parsed.canonical, text);
+  const fromDescriptor = protobufProvider.parse(parsed.serialized(), []);
+  assert.equal(fromDescriptor.canonical, text);
+  assert.throws(() => protobufProvider.parse('message {', []));
+});
+
+test('a well-known import (google/protobuf/timestamp.proto) needs no reference; an unknown type is refused', () => {
+  const text = 'syntax = "proto3";\npackage ev;\n\nimport "google/protobuf/timestamp.proto";\n\nmessage E {\n  google.protobuf.Timestamp at = 1;\n}\n';
+  const parsed = protobufProvider.parse(text, []) as ProtobufSchema;
+  assert.equal(parsed.canonical, text);
+  assert.equal(protobufProvider.parse(parsed.serialized(), []).canonical, text);
+  assert.throws(() => protobufProvider.parse('syntax = "proto3";\nmessage E {\n  Missing m = 1;\n}\n', []), /Missing/);
+});

@@ -1,0 +1,213 @@
+// Confluent Schema Registry's REST API on gregor.schema.registry.listeners: each resource's answers, and each
+// refusal with Confluent's HTTP status, error_code and message (its Errors class and Rest*Exception texts).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestBroker } from '../server/broker-harness.js';
+import type { Broker } from '../../src/server/broker.js';
+
+const CONTENT_TYPE = 'application/vnd.schemaregistry.v1+json';
+let broker: Broker;
+let base: string;
+
+before(async () => {
+  broker = await startTestBroker({ 'gregor.schema.registry.listeners': 'http://127.0.0.1:0' });
+  base = `http://127.0.0.1:${broker.schemaRegistryAddresses[0]!.port}`;
+});
+after(() => broker.close());
+
+async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown; type: string | null }> {
+  const response = await fetch(base + path, {
+    method,
+    headers: { 'content-type': CONTENT_TYPE, accept: CONTENT_TYPE },
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // The /schema endpoints answer a schema's text, which need not be JSON (a Protobuf schema).
+  }
+  return { status: response.status, body: parsed, type: response.headers.get('content-type') };
+}
+
+const error = (status: number, code: number, message: string) => ({ status, body: { error_code: code, message } });
+const pick = (r: { status: number; body: unknown }) => ({ status: r.status, body: r.body });
+
+const user = (fields: object[] = []) => JSON.stringify({ type: 'record', name: 'User', namespace: 'com.example', fields: [{ name: 'name', type: 'string' }, ...fields] });
+/** Java Avro's compact form of user(): what Confluent stores and answers. */
+const userCanonical = '{"type":"record","name":"User","namespace":"com.example","fields":[{"name":"name","type":"string"}]}';
+
+test('register, look up and read back an Avro schema: ids, versions, the canonical text', async () => {
+  const spaced = JSON.stringify(JSON.parse(user()), null, 2);
+  assert.deepEqual(pick(await call('POST', '/subjects/users-value/versions', { schema: spaced })), { status: 200, body: { id: 1 } });
+  // The same schema again, and under another subject: the same id.
+  assert.deepEqual((await call('POST', '/subjects/users-value/versions', { schema: user() })).body, { id: 1 });
+  assert.deepEqual((await call('POST', '/subjects/other-value/versions', { schema: user() })).body, { id: 1 });
+  const latest = await call('GET', '/subjects/users-value/versions/latest');
+  assert.equal(latest.type?.split(';')[0], CONTENT_TYPE);
+  assert.deepEqual(latest.body, { subject: 'users-value', version: 1, id: 1, schema: userCanonical });
+  assert.deepEqual((await call('GET', '/subjects/users-value/versions/1/schema')).body, JSON.parse(userCanonical));
+  assert.deepEqual((await call('GET', '/schemas/ids/1')).body, { schema: userCanonical });
+  assert.deepEqual((await call('GET', '/schemas/ids/1/versions')).body, [{ subject: 'other-value', version: 1 }, { subject: 'users-value', version: 1 }]);
+  assert.deepEqual((await call('GET', '/schemas/ids/1/subjects')).body, ['other-value', 'users-value']);
+  assert.deepEqual((await call('GET', '/subjects')).body, ['other-value', 'users-value']);
+  assert.deepEqual((await call('GET', '/subjects?subjectPrefix=users')).body, ['users-value']);
+  assert.deepEqual((await call('GET', '/schemas/types')).body, ['JSON', 'PROTOBUF', 'AVRO']);
+  assert.deepEqual((await call('POST', '/subjects/users-value', { schema: spaced })).body, { subject: 'users-value', version: 1, id: 1, schema: userCanonical });
+  // A compatible change is version 2 with a new id.
+  assert.deepEqual((await call('POST', '/subjects/users-value/versions', { schema: user([{ name: 'age', type: 'int', default: 0 }]) })).body, { id: 2 });
+  assert.deepEqual((await call('GET', '/subjects/users-value/versions')).body, [1, 2]);
+  assert.equal(((await call('GET', '/subjects/users-value/versions/-1')).body as { version: number }).version, 2);
+});
+
+test("refusals: Confluent's status, error_code and message", async () => {
+  assert.deepEqual(pick(await call('GET', '/subjects/nobody/versions')), error(404, 40401, "Subject 'nobody' not found."));
+  assert.deepEqual(pick(await call('GET', '/subjects/users-value/versions/9')), error(404, 40402, 'Version 9 not found.'));
+  assert.deepEqual(pick(await call('GET', '/schemas/ids/99')), error(404, 40403, 'Schema 99 not found'));
+  assert.deepEqual(pick(await call('POST', '/subjects/users-value', { schema: user([{ name: 'x', type: 'long' }]) })), error(404, 40403, 'Schema not found'));
+  assert.deepEqual(pick(await call('GET', '/subjects/users-value/versions/0')), error(422, 42202,
+    'The specified version \'0\' is not a valid version id. Allowed values are between [1, 2^31-1] and the string "latest"'));
+  assert.deepEqual(pick(await call('GET', '/subjects/users-value/versions/abc')), error(422, 42202,
+    'The specified version \'abc\' is not a valid version id. Allowed values are between [1, 2^31-1] and the string "latest"'));
+  const invalid = await call('POST', '/subjects/bad/versions', { schema: '{"type":"record","name":"R","fields":[{"name":"f","type":"nosuchtype"}]}' });
+  assert.equal(invalid.status, 422);
+  assert.equal((invalid.body as { error_code: number }).error_code, 42201);
+  assert.match((invalid.body as { message: string }).message, /^Invalid schema of type AVRO, details: /);
+  assert.deepEqual(pick(await call('POST', '/subjects/bad/versions', { schema: '{}', schemaType: 'XML' })), error(422, 42201, 'Invalid schema type XML'));
+  assert.deepEqual(pick(await call('PUT', '/config', { compatibility: 'SIDEWAYS' })), error(422, 42203,
+    'Invalid compatibility level. Valid values are none, backward, forward, full, backward_transitive, forward_transitive, and full_transitive'));
+  assert.deepEqual(pick(await call('PUT', '/mode', { mode: 'SOMETIMES' })), error(422, 42204, 'Invalid mode. Valid values are READWRITE, READONLY, IMPORT and FORWARD.'));
+  assert.deepEqual(pick(await call('GET', '/no/such/path')), error(404, 404, 'HTTP 404 Not Found'));
+  assert.deepEqual(pick(await call('POST', '/subjects/__GLOBAL/versions', { schema: '"int"' })), error(422, 42208, "The specified subject '__GLOBAL' is not a valid."));
+});
+
+test('an incompatible schema is refused with 409, error_code 40901 and the details Confluent gives', async () => {
+  const refused = await call('POST', '/subjects/users-value/versions', { schema: user([{ name: 'email', type: 'string' }]) });
+  assert.equal(refused.status, 409);
+  const body = refused.body as { error_code: number; message: string };
+  assert.equal(body.error_code, 40901);
+  assert.equal(body.message, 'Schema being registered is incompatible with an earlier schema for subject "users-value", details: [' +
+    "{errorType:'READER_FIELD_MISSING_DEFAULT_VALUE', description:'The field 'email' at path '/fields/1' in the new schema has no default value and is missing in the old schema', additionalInfo:'email'}, " +
+    '{oldSchemaVersion: 2}, ' +
+    `{oldSchema: '{"type":"record","name":"User","namespace":"com.example","fields":[{"name":"name","type":"string"},{"name":"age","type":"int","default":0}]}'}, ` +
+    "{validateFields: 'false', compatibility: 'BACKWARD'}]");
+  // The compatibility resource says the same without registering.
+  const verbose = await call('POST', '/compatibility/subjects/users-value/versions/latest?verbose=true', { schema: user([{ name: 'email', type: 'string' }]) });
+  assert.equal((verbose.body as { is_compatible: boolean }).is_compatible, false);
+  assert.equal((verbose.body as { messages: string[] }).messages.length, 4);
+  assert.deepEqual((await call('POST', '/compatibility/subjects/users-value/versions/latest', { schema: user([{ name: 'email', type: 'string', default: '' }]) })).body, { is_compatible: true });
+  assert.deepEqual((await call('POST', '/compatibility/subjects/users-value/versions', { schema: user() })).body, { is_compatible: true });
+});
+
+test('compatibility levels: global and per subject, defaultToGlobal, 40408, deleting a subject\'s', async () => {
+  assert.deepEqual((await call('GET', '/config')).body, { compatibilityLevel: 'BACKWARD' });
+  assert.deepEqual(pick(await call('GET', '/config/users-value')), error(404, 40408, "Subject 'users-value' does not have subject-level compatibility configured"));
+  assert.deepEqual((await call('GET', '/config/users-value?defaultToGlobal=true')).body, { compatibilityLevel: 'BACKWARD' });
+  assert.deepEqual((await call('PUT', '/config/users-value', { compatibility: 'none' })).body, { compatibility: 'NONE' });
+  assert.deepEqual((await call('GET', '/config/users-value')).body, { compatibilityLevel: 'NONE' });
+  // NONE: the change refused above registers.
+  assert.deepEqual((await call('POST', '/subjects/users-value/versions', { schema: user([{ name: 'email', type: 'string' }]) })).body, { id: 3 });
+  assert.deepEqual((await call('DELETE', '/config/users-value')).body, { compatibilityLevel: 'NONE' });
+  assert.deepEqual(pick(await call('DELETE', '/config/users-value')), error(404, 40401, "Subject 'users-value' not found."));
+  assert.deepEqual((await call('PUT', '/config', { compatibility: 'FULL_TRANSITIVE' })).body, { compatibility: 'FULL_TRANSITIVE' });
+  assert.deepEqual((await call('GET', '/config')).body, { compatibilityLevel: 'FULL_TRANSITIVE' });
+  assert.deepEqual((await call('PUT', '/config', { compatibility: 'BACKWARD' })).body, { compatibility: 'BACKWARD' });
+});
+
+test('modes: READONLY refuses writes (42205), IMPORT registers at a given id and version', async () => {
+  assert.deepEqual((await call('GET', '/mode')).body, { mode: 'READWRITE' });
+  assert.deepEqual((await call('PUT', '/mode/users-value', { mode: 'READONLY' })).body, { mode: 'READONLY' });
+  assert.deepEqual(pick(await call('POST', '/subjects/users-value/versions', { schema: user([{ name: 'z', type: 'int', default: 1 }]) })),
+    error(422, 42205, 'Subject users-value in context . is in read-only mode'));
+  assert.deepEqual(pick(await call('DELETE', '/subjects/users-value/versions/1')), error(422, 42205, 'Subject users-value in context . is in read-only mode'));
+  assert.deepEqual((await call('DELETE', '/mode/users-value')).body, { mode: 'READONLY' });
+  assert.deepEqual(pick(await call('GET', '/mode/users-value')), error(404, 40409, "Subject 'users-value' does not have subject-level mode configured"));
+  assert.deepEqual(pick(await call('PUT', '/mode', { mode: 'IMPORT' })), error(422, 42205, 'Cannot import since found existing subjects'));
+  assert.deepEqual((await call('PUT', '/mode/imported', { mode: 'IMPORT' })).body, { mode: 'IMPORT' });
+  assert.deepEqual((await call('POST', '/subjects/imported/versions', { schema: '"string"', id: 100, version: 5 })).body, { id: 100 });
+  assert.deepEqual((await call('GET', '/subjects/imported/versions/5')).body, { subject: 'imported', version: 5, id: 100, schema: '"string"' });
+  assert.deepEqual(pick(await call('POST', '/subjects/imported/versions', { schema: '"string"' })), error(422, 42205, 'Subject imported in context . is not in read-write mode'));
+  assert.deepEqual((await call('PUT', '/mode/imported', { mode: 'READWRITE' })).body, { mode: 'READWRITE' });
+  // Ids go on from the highest one seen.
+  assert.deepEqual((await call('POST', '/subjects/after-import/versions', { schema: '"bytes"' })).body, { id: 101 });
+});
+
+test('soft and hard deletes: 40404/40405/40406/40407, deleted=true, and a re-registration', async () => {
+  await call('POST', '/subjects/gone/versions', { schema: '"int"' });
+  await call('POST', '/subjects/gone/versions', { schema: '"long"' });
+  assert.deepEqual(pick(await call('DELETE', '/subjects/gone/versions/1?permanent=true')), error(404, 40407, "Subject 'gone' Version 1 was not deleted first before being permanently deleted"));
+  assert.deepEqual((await call('DELETE', '/subjects/gone/versions/1')).body, 1);
+  assert.deepEqual(pick(await call('DELETE', '/subjects/gone/versions/1')), error(404, 40406, "Subject 'gone' Version 1 was soft deleted.Set permanent=true to delete permanently"));
+  assert.deepEqual((await call('GET', '/subjects/gone/versions')).body, [2]);
+  assert.deepEqual((await call('GET', '/subjects/gone/versions?deleted=true')).body, [1, 2]);
+  assert.deepEqual(pick(await call('GET', '/subjects/gone/versions/1')), error(404, 40402, 'Version 1 not found.'));
+  assert.deepEqual((await call('GET', '/subjects/gone/versions/1?deleted=true')).body, { subject: 'gone', version: 1, id: 102, schema: '"int"' });
+  assert.deepEqual((await call('DELETE', '/subjects/gone/versions/1?permanent=true')).body, 1);
+  assert.deepEqual(pick(await call('DELETE', '/subjects/gone?permanent=true')), error(404, 40405, "Subject 'gone' was not deleted first before being permanently deleted"));
+  assert.deepEqual((await call('DELETE', '/subjects/gone')).body, [2]);
+  assert.deepEqual(pick(await call('DELETE', '/subjects/gone')), error(404, 40404, "Subject 'gone' was soft deleted.Set permanent=true to delete permanently"));
+  assert.equal(((await call('GET', '/subjects')).body as string[]).includes('gone'), false);
+  assert.equal(((await call('GET', '/subjects?deleted=true')).body as string[]).includes('gone'), true);
+  // A soft-deleted subject registers again from the next version, keeping the schema's id.
+  assert.deepEqual((await call('POST', '/subjects/gone/versions', { schema: '"long"' })).body, { id: 103 });
+  assert.deepEqual((await call('GET', '/subjects/gone/versions')).body, [3]);
+  await call('DELETE', '/subjects/gone');
+  assert.deepEqual((await call('DELETE', '/subjects/gone?permanent=true')).body, [3]);
+  assert.deepEqual(pick(await call('GET', '/subjects/gone/versions?deleted=true')), error(404, 40401, "Subject 'gone' not found."));
+});
+
+test('schema references: resolved when parsing, referencedby, and a referenced version cannot be deleted', async () => {
+  const address = JSON.stringify({ type: 'record', name: 'Address', namespace: 'com.example', fields: [{ name: 'city', type: 'string' }] });
+  const addressId = ((await call('POST', '/subjects/address/versions', { schema: address })).body as { id: number }).id;
+  const person = JSON.stringify({ type: 'record', name: 'Person', namespace: 'com.example', fields: [{ name: 'home', type: 'Address' }] });
+  const references = [{ name: 'com.example.Address', subject: 'address', version: 1 }];
+  const personId = ((await call('POST', '/subjects/person/versions', { schema: person, references })).body as { id: number }).id;
+  assert.notEqual(personId, addressId);
+  assert.deepEqual((await call('GET', `/schemas/ids/${personId}`)).body, {
+    references, schema: '{"type":"record","name":"Person","namespace":"com.example","fields":[{"name":"home","type":"Address"}]}',
+  });
+  assert.deepEqual((await call('GET', '/subjects/address/versions/1/referencedby')).body, [personId]);
+  assert.deepEqual(pick(await call('DELETE', '/subjects/address/versions/1')), error(422, 42206,
+    'One or more references exist to the schema {magic=1,keytype=SCHEMA,subject=address,version=1}.'));
+  const missing = await call('POST', '/subjects/person2/versions', { schema: person });
+  assert.equal((missing.body as { error_code: number }).error_code, 42201);
+});
+
+test('normalize: the normalized text is stored, and a differently written equal schema finds it', async () => {
+  const written = JSON.stringify({ namespace: 'n', fields: [{ type: 'int', name: 'b' }, { name: 'a', type: 'string' }], name: 'R', type: 'record' });
+  const { id } = (await call('POST', '/subjects/normal/versions?normalize=true', { schema: written })).body as { id: number };
+  assert.deepEqual((await call('GET', '/subjects/normal/versions/1')).body, {
+    subject: 'normal', version: 1, id,
+    schema: '{"name":"n.R","type":"record","fields":[{"name":"b","type":"int","order":"ASCENDING"},{"name":"a","type":"string","order":"ASCENDING"}]}',
+  });
+  const reordered = JSON.stringify({ type: 'record', name: 'R', namespace: 'n', fields: [{ name: 'b', type: 'int' }, { name: 'a', type: 'string' }] });
+  assert.equal(((await call('POST', '/subjects/normal?normalize=true', { schema: reordered })).body as { id: number }).id, id);
+  assert.deepEqual((await call('POST', '/subjects/normal/versions?normalize=true', { schema: reordered })).body, { id });
+});
+
+test('content types: application/json and no accept header are answered too; a bad JSON body is 400', async () => {
+  const response = await fetch(`${base}/subjects`, { headers: { accept: 'application/json' } });
+  assert.equal(response.headers.get('content-type')?.split(';')[0], 'application/json');
+  const plain = await fetch(`${base}/subjects/plain/versions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ schema: '"float"' }) });
+  assert.equal(plain.status, 200);
+  const bad = await call('POST', '/subjects/plain/versions', '{not json');
+  assert.equal(bad.status, 400);
+});
+
+test('the HTTP listener serves the same API under /schema-registry', async () => {
+  const { httpServer } = await import('../../src/http/lazy-start.js');
+  const withHttp = await startTestBroker({ 'gregor.http.listeners': 'http://127.0.0.1:0' }, { httpServer });
+  try {
+    const url = `http://127.0.0.1:${withHttp.httpAddresses[0]!.port}/schema-registry`;
+    const registered = await fetch(`${url}/subjects/over-http/versions`, { method: 'POST', headers: { 'content-type': CONTENT_TYPE }, body: JSON.stringify({ schema: '"string"' }) });
+    assert.deepEqual(await registered.json(), { id: 1 });
+    assert.deepEqual(await (await fetch(`${url}/subjects`)).json(), ['over-http']);
+    const missing = await fetch(`${url}/subjects/none/versions`);
+    assert.deepEqual({ status: missing.status, body: await missing.json() }, { status: 404, body: { error_code: 40401, message: "Subject 'none' not found." } });
+    // The registry's own port is not bound unless asked.
+    assert.deepEqual(withHttp.schemaRegistryAddresses, []);
+  } finally {
+    await withHttp.close();
+  }
+});
