@@ -23,7 +23,7 @@ declare module 'fastify' {
 export async function startHttpServer(startup: HttpStartup): Promise<HttpServerHandle> {
   const metrics = createMetricsRegistry();
   const ctx = new HttpContext(startup, metrics.registry);
-  const app = Fastify({ logger: false, return503OnClosing: true });
+  const app = Fastify({ logger: false });
   app.addHook('onRequest', async (request, reply) => {
     if (!ctx.ready && request.routeOptions.config.beforeReady !== true) {
       return reply.code(503).send({ error: 'the broker is still starting (see /readyz)' });
