@@ -46,6 +46,7 @@ const PEER_INSTALLERS = [
   'compat-tests/clients/python/install.sh',
   'scripts/install-openssl.sh',
   'scripts/install-etcd.sh',
+  'scripts/install-prometheus.sh',
 ];
 for (const installer of unit ? [] : PEER_INSTALLERS) {
   const started = Date.now();

@@ -16,7 +16,8 @@ export const MAIN = fileURLToPath(new URL('../../gregor.mjs', import.meta.url));
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('GREGOR_')) env[k] = v;
-  return { ...env, GREGOR_GREGOR_HTTP_LISTENERS: 'http://127.0.0.1:0', ...extra };
+  // The HTTP listener on a free port, the schema registry's own port off: parallel tests never compete for a port.
+  return { ...env, GREGOR_GREGOR_HTTP_LISTENERS: 'http://127.0.0.1:0', GREGOR_GREGOR_SCHEMA_REGISTRY_LISTENERS: '', ...extra };
 }
 
 /** Runs the command to its end. */
