@@ -15,6 +15,8 @@
 //   transaction.state.log.min.isr    1 (Kafka: 3, 3, 2) — there is only one broker
 //   gregor.log.engine    gregor's own: file (segment files under log.dirs) or memory; when neither it nor log.dirs
 //                        is set, the `gregor` command uses file (./data) and an in-process startBroker() memory
+//   gregor.http.listeners gregor's own: the HTTP listener (metrics, health, console); none for startBroker(),
+//                        http://localhost:8080 for the `gregor` command
 import {
   atLeast, between, bool, custom, double, eachOneOf, int, list, long, named, oneOf, oneOfIgnoringCase,
   short, string,
@@ -98,6 +100,9 @@ export const actedOnBrokerConfigDefinitions = named({
   'max.incremental.fetch.session.cache.slots': int({ default: 1000, valid: atLeast(0), doc: 'Most incremental fetch sessions kept at once.' }),
   'num.replica.fetchers': int({ default: 1, valid: atLeast(1), mode: 'cluster-wide', doc: 'Threads fetching from leaders on other brokers.' }),
   'replica.lag.time.max.ms': long({ default: 30000, doc: 'A follower that has not caught up for this long leaves the in-sync replicas.' }),
+
+  // --- the HTTP listener (src/http): metrics, health, console ---
+  'gregor.http.listeners': list({ default: [], valid: custom('http://host:port,...', () => null), doc: 'Addresses of the HTTP listener (/metrics, /healthz, /readyz, the console), as http://host:port; empty for none. Unset: none for startBroker(), http://localhost:8080 for the gregor command.' }),
 
   // --- log storage ---
   'gregor.log.engine': string({ default: 'file', valid: oneOf('file', 'memory'), doc: 'Where partitions are kept: segment files under log.dirs, or memory only (gone at exit). Unset with log.dirs unset: file for the gregor command, memory for startBroker().' }),

@@ -5,7 +5,7 @@
 import { hostname } from 'node:os';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { notActedOn, parseListeners, usesTls, type BrokerConfig, type LogEngine } from '../config/index.js';
+import { notActedOn, parseHttpListeners, parseListeners, usesTls, type BrokerConfig, type LogEngine } from '../config/index.js';
 import { listenerTls } from '../security/tls/listener-tls.js';
 import { tlsPrincipal } from '../security/tls/principal.js';
 import { backgroundIntervals, cleanerSettings, logEngine, openLogStore } from '../broker/open-store.js';
@@ -43,10 +43,14 @@ import { SaslAuthenticator } from '../security/sasl/authenticator.js';
 import { saslListenerSettings } from '../security/sasl/listener-sasl.js';
 import { fileScramCredentialStore, memoryScramCredentialStore, ScramCredentials } from '../security/sasl/scram-credentials.js';
 import type { TopicCatalog } from '../broker/topic-catalog.js';
+import { systemScheduler } from '../storage/scheduler.js';
+import type { HttpServerHandle, HttpServerStarter, StartupProgress } from './http-attachment.js';
 
 export interface Broker {
   /** The bound address of each listener, in configuration order (port 0 resolved). */
   readonly addresses: readonly { readonly host: string; readonly port: number }[];
+  /** The bound address of each HTTP listener (gregor.http.listeners), in configuration order (port 0 resolved); empty without HTTP. */
+  readonly httpAddresses: readonly { readonly host: string; readonly port: number }[];
   readonly clusterId: string;
   /** What the connections hold now (tests and diagnostics). */
   stats(): BrokerStats;
@@ -86,6 +90,13 @@ export interface BrokerOptions {
   readonly writeHighWaterMark?: number;
   /** The feature levels to serve (tests set transaction.version on it with `apply`). Default: Kafka 4.3.1's defaults. */
   readonly features?: Features;
+  /** The HTTP listeners, http://host:port[,...], in place of gregor.http.listeners ('' for none). */
+  readonly http?: string;
+  /**
+   * What serves HTTP when listeners are set: src/http's startHttpServer (a layer above this one). The library's
+   * startBroker (src/index.ts) and the command pass it; without it, HTTP listeners are refused at start-up.
+   */
+  readonly httpServer?: HttpServerStarter;
 }
 
 /** Requests a connection may have awaiting their response before reading pauses. */
@@ -104,6 +115,8 @@ const DEFAULT_WRITE_HIGH_WATER_MARK = 1024 * 1024;
 
 export async function startBroker(staticConfig: BrokerConfig, options: BrokerOptions = {}): Promise<Broker> {
   const log = options.logger ?? silentLog();
+  const scheduler = systemScheduler;
+  const startedAt = scheduler.now();
   for (const note of notActedOn(staticConfig)) log.warn({ keys: note.keys }, note.message);
   // Dynamic broker configs are read before anything else reads the config. Listeners, the per-connection
   // limits and queued.max.requests stay the static ones (dynamic listeners are stored and described, not
@@ -135,6 +148,10 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   const advertisedSpecs =
     advertisedValues === null ? listenerSpecs : parseListeners(advertisedValues, { key: 'advertised.listeners', securityProtocolMap });
   const handlers = options.handlers ?? registry;
+  const httpListeners = parseHttpListeners(options.http === undefined ? staticConfig['gregor.http.listeners'] : options.http.split(',').filter((l) => l.trim() !== ''));
+  if (httpListeners.length > 0 && options.httpServer === undefined) {
+    throw new Error('gregor.http.listeners is set but this startBroker was given no HTTP server (BrokerOptions.httpServer): start the broker through the package\'s startBroker');
+  }
   // Each SASL listener's mechanisms and users, checked before anything is bound.
   const apiNames = new Map(handlers.map((h) => [h.api.apiKey, h.api.name]));
   const saslListeners = new Map(listenerSpecs.filter((spec) => spec.securityProtocol === 'SASL_PLAINTEXT' || spec.securityProtocol === 'SASL_SSL').map((spec) => [spec.name,
@@ -204,6 +221,10 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   };
   const quotas = new ConnectionQuotas(await connectionQuotaSettings(config, log), listenerNames,
     config['socket.listen.backlog.size'], onAdmitted, log);
+  const progress: StartupProgress = { logsLoaded: false, coordinatorsLoaded: false, listenersBound: false, closing: false };
+  // HTTP first: /healthz and /readyz answer while the logs load.
+  const http: HttpServerHandle | undefined = httpListeners.length === 0 ? undefined
+    : await options.httpServer!({ listeners: httpListeners, log, scheduler, startedAt, progress });
   const onSocket = (socket: Socket, listenerName: string): void => {
     if (closing || dispatch === undefined) {
       socket.destroy();
@@ -213,9 +234,16 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   };
 
   // Logs are loaded (and recovered) before any listener accepts a client, as Kafka does.
-  const store: LogStore = options.store ?? (await openLogStore(config, log, engine));
+  let store: LogStore;
+  try {
+    store = options.store ?? (await openLogStore(config, log, engine));
+  } catch (err) {
+    await http?.close();
+    throw err;
+  }
+  progress.logsLoaded = true;
   // What start-up has opened so far, closed in reverse order when a later step fails.
-  const opened: (() => Promise<void>)[] = [() => store.close()];
+  const opened: (() => Promise<void>)[] = [...(http === undefined ? [] : [() => http.close()]), () => store.close()];
   const bound: BoundListener[] = [];
   let state: BrokerState;
   let stopSweeping = () => {};
@@ -231,6 +259,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
     const replicaManager = new ReplicaManager(store, config, { producerState: producerStates, transactions: producerStates });
     const transactions = await openTransactions({ config, liveConfig: () => dynamic.config, replicaManager, producerStates, groups, features, log });
     opened.push(() => transactions.close());
+    progress.coordinatorsLoaded = true;
     for (const spec of listenerSpecs) {
       const listener = await bindListener(spec, options.writeHighWaterMark ?? DEFAULT_WRITE_HIGH_WATER_MARK, onSocket, {
         onAcceptError: (err) => log.error({ err, listener: spec.name }, 'Error while accepting connection'),
@@ -275,10 +304,17 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       quotas.reconfigure(await connectionQuotaSettings(next, log));
     });
     dispatch = createDispatch(state);
+    progress.listenersBound = true;
     stopSweeping = delegationTokens.startSweeping(config['delegation.token.expiry.check.interval.ms'],
       (token) => log.info(`Delegation token expired for token: ${token.tokenId} for owner: ${token.owner.type}:${token.owner.name}`));
     opened.push(async () => stopSweeping());
     store.startBackground(backgroundIntervals(config, (partitionLog) => producerStates.lastStableOffset(partitionLog)));
+    http?.serve({
+      state,
+      dynamicConfigs: dynamic,
+      kafkaAddresses: bound.map(({ name, host, port }) => ({ name, host, port })),
+      connections: () => ({ open: quotas.connections, waiting: quotas.waitingConnections }),
+    });
   } catch (err) {
     for (const close of opened.reverse()) await close();
     throw err;
@@ -292,6 +328,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
 
   return {
     addresses: bound.map(({ host, port }) => ({ host, port })),
+    httpAddresses: http?.addresses ?? [],
     clusterId: state.clusterId,
     stats() {
       let maxQueuedResponseBytes = 0;
@@ -306,6 +343,9 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
     async close() {
       if (closing) return;
       closing = true;
+      progress.closing = true;
+      // HTTP first: nothing reads the parts below while they close.
+      await http?.close();
       const stopped = bound.map((listener) => listener.close());
       quotas.closeWaiting();
       // Pending long polls answer now with what they have, so connections can drain.
