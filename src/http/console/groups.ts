@@ -206,7 +206,8 @@ export async function resetOffsets(broker: BrokerState, kafka: KafkaCalls, group
     if (meta === undefined) throw new KafkaCallError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `Topic ${topic} not found.`);
     partitions = Array.from({ length: meta.partitions }, (_, partition) => ({ topic, partition }));
   } else {
-    partitions = [...(await committedOffsets(kafka, groupId))].flatMap(([t, ps]) => [...ps.keys()].map((partition) => ({ topic: t, partition })));
+    partitions = [...(await committedOffsets(kafka, groupId))].flatMap(([t, ps]) => [...ps.keys()].map((partition) => ({ topic: t, partition })))
+      .sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition);
   }
   if (partitions.length === 0) return [];
   const key = (p: { topic: string; partition: number }) => `${p.topic}\u0000${p.partition}`;
