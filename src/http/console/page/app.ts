@@ -330,7 +330,7 @@ function topicView(name: string, tab: string): () => void {
   const summary = h('div', { class: 'cards small' });
   page(name,
     h('div', { class: 'tools' },
-      h('button', { onclick: () => produceDialog(name), id: 'produce', class: 'primary' }, 'Produce'),
+      h('button', { onclick: () => produceDialog(name, () => onProduced()), id: 'produce', class: 'primary' }, 'Produce'),
       h('button', { onclick: () => addPartitionsDialog(name) }, 'Add partitions'),
       h('button', { onclick: () => deleteRecordsDialog(name) }, 'Delete records'),
       h('button', { class: 'danger', onclick: () => deleteTopicDialog(name) }, 'Delete topic')));
@@ -339,6 +339,8 @@ function topicView(name: string, tab: string): () => void {
   const content = h('div', { class: 'tab-content' });
   main.append(content);
   let detail: TopicDetail | undefined;
+  /** After a produce from the page, the browser shows it (it reads on demand only). */
+  let onProduced = (): void => {};
   const drawSummary = (d: TopicDetail): void => summary.replaceChildren(stat('Partitions', d.partitions, 'tp-partitions'), stat('Messages', fmtInt(d.messages), 'tp-messages'),
     stat('Size', fmtBytes(d.sizeBytes)), stat('Retention', d.retentionMs < 0 ? '∞' : fmtMs(d.retentionMs)), stat('Cleanup', d.cleanupPolicy), stat('Topic id', h('span', { class: 'mono' }, d.topicId)));
   if (tab === 'messages') {
@@ -348,6 +350,7 @@ function topicView(name: string, tab: string): () => void {
       browser.partitions(detail.partitions);
     });
     const browser = messageBrowser(name, content);
+    onProduced = browser.reload;
     return () => (stopPoll(), browser.stop());
   }
   const t = tab === 'partitions' ? table(['Partition', 'Leader', 'Log start', 'High watermark', 'Log end', 'Messages', 'Size'], 'partitions', [0, 1, 2, 3, 4, 5, 6])
@@ -403,7 +406,7 @@ function configRow(c: ConfigEntry, path: string): HTMLTableRowElement {
       overridden ? h('button', { class: 'small', onclick: () => void reset() }, 'Reset') : null));
 }
 
-function produceDialog(topic: string): void {
+function produceDialog(topic: string, produced: () => void): void {
   dialog(`Produce to ${topic}`, [
     field('Partition', h('input', { name: 'partition', type: 'number', min: 0, placeholder: 'by key (murmur2), or round robin' })),
     field('Key', h('input', { name: 'key', autocomplete: 'off', placeholder: 'empty: null key' })),
@@ -420,6 +423,7 @@ function produceDialog(topic: string): void {
       },
     });
     toast(`Produced to ${topic}-${result.partition} at offset ${result.offset}`);
+    produced();
   });
 }
 
@@ -456,7 +460,7 @@ function deleteTopicDialog(topic: string): void {
 
 // ---- the message browser ----
 
-function messageBrowser(topic: string, root: HTMLElement): { partitions: (n: number) => void; stop: () => void } {
+function messageBrowser(topic: string, root: HTMLElement): { partitions: (n: number) => void; reload: () => void; stop: () => void } {
   let partitionCount = -1;
   let format: Format | 'auto' = 'auto';
   let cursor: Record<string, number> | null = null;
@@ -591,6 +595,7 @@ function messageBrowser(topic: string, root: HTMLElement): { partitions: (n: num
 
   void load(false);
   return {
+    reload: () => void (tail === null && load(false)),
     partitions(n: number): void {
       if (n === partitionCount) return;
       partitionCount = n;
