@@ -8,7 +8,7 @@
 import { decodeBatchRecords, isControl, readBatchHeader, splitBatches, timestampTypeOf, TimestampType, type KafkaRecord } from '../../protocol/records/index.js';
 import type { PartitionLog } from '../../storage/log.js';
 
-/** Bytes of batches one request may read and decode, over all its partitions. */
+/** Bytes of batches one request may read and decode, over all its partitions (each partition may exceed its share by one batch). */
 export const SCAN_BYTES = 8 * 1024 * 1024;
 /** Records one page may hold. */
 export const MAX_LIMIT = 500;
@@ -193,19 +193,26 @@ function mergePage(lists: readonly Found[][], limit: number, newest: boolean): F
 /** One page of the browser over the given partition logs (undefined entries: partitions not found). */
 export async function browse(logs: ReadonlyMap<number, PartitionLog>, request: BrowseRequest): Promise<BrowseResult> {
   const limit = Math.max(1, Math.min(MAX_LIMIT, Math.floor(request.limit)));
-  const budget = { bytes: SCAN_BYTES };
+  let left = SCAN_BYTES;
+  // Each partition may read its share of what the ones before it left, so a search moves on every partition at once.
+  const shareOf = (index: number): { bytes: number } => ({ bytes: Math.floor(left / (request.partitions.length - index)) });
   const perPartition = new Map<number, { found: Found[]; position: number; exhausted: boolean }>();
   const { from, filter } = request;
   if (from.kind === 'newest') {
-    for (const partition of request.partitions) {
+    for (const [index, partition] of request.partitions.entries()) {
       const log = logs.get(partition)!;
       const end = from.before?.[partition] ?? log.highWatermark;
+      const budget = shareOf(index);
+      const share = budget.bytes;
       const { found, readBelow } = await newestOf(log, partition, end, limit, filter, budget);
+      left -= share - budget.bytes;
       perPartition.set(partition, { found, position: readBelow, exhausted: readBelow <= log.logStartOffset && found.length < limit });
     }
   } else {
-    for (const partition of request.partitions) {
+    for (const [index, partition] of request.partitions.entries()) {
       const log = logs.get(partition)!;
+      const budget = shareOf(index);
+      const share = budget.bytes;
       let start: number;
       if (from.kind === 'offset') start = typeof from.offset === 'number' ? from.offset : (from.offset[partition] ?? log.logStartOffset);
       else start = (await log.offsetForTimestamp(from.timestamp))?.offset ?? log.highWatermark;
@@ -215,6 +222,7 @@ export async function browse(logs: ReadonlyMap<number, PartitionLog>, request: B
         for (const f of recordsOf(batch, partition, start, log.highWatermark, filter)) if (found.length < limit) found.push(f);
         return found.length < limit;
       });
+      left -= share - budget.bytes;
       const position = found.length >= limit ? found[found.length - 1]!.record.offset + 1 : reached;
       perPartition.set(partition, { found, position, exhausted: position >= log.highWatermark });
     }
@@ -233,5 +241,5 @@ export async function browse(logs: ReadonlyMap<number, PartitionLog>, request: B
     else next[partition] = lastShown === undefined ? p.found[0]!.record.offset : lastShown + 1;
     if (!(allShown && p.exhausted)) done = false;
   }
-  return { records: page.map(toShown), next, done, scannedBytes: SCAN_BYTES - budget.bytes };
+  return { records: page.map(toShown), next, done, scannedBytes: SCAN_BYTES - left };
 }
