@@ -17,6 +17,7 @@ import type { LogStore } from '../storage/log-store.js';
 import type { Scheduler } from '../storage/scheduler.js';
 import type { DynamicConfigs } from '../server/admin/dynamic-configs.js';
 import type { BrokerState, Endpoint } from '../server/handler.js';
+import type { RequestMetrics } from '../server/request-metrics.js';
 import type { BrokerParts, HttpStartup, ListenerAddress, StartupProgress } from '../server/http-attachment.js';
 
 export class HttpContext {
@@ -106,9 +107,14 @@ export class HttpContext {
     return this.attached().kafkaAddresses;
   }
 
-  /** Open client connections and those waiting for a slot. */
-  connections(): { readonly open: number; readonly waiting: number } {
+  /** Open client connections per listener name, and those waiting for a slot. */
+  connections(): { readonly byListener: ReadonlyMap<string, number>; readonly waiting: number } {
     return this.attached().connections();
+  }
+
+  /** Requests served per API and version, their times and error codes (server/request-metrics.ts). */
+  get requestMetrics(): RequestMetrics {
+    return this.attached().requestMetrics;
   }
 
   private attached(): BrokerParts {

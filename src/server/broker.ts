@@ -31,6 +31,7 @@ import type { BrokerState, Endpoint, RegisteredApi } from './handler.js';
 import { handlers as registry } from './handlers/index.js';
 import { bindListener, type BoundListener } from './listener.js';
 import { RequestBudget } from './request-budget.js';
+import { RequestMetrics } from './request-metrics.js';
 import { createDispatch } from './router.js';
 import { saslGate } from './sasl-gate.js';
 import { attachScramCredentials } from './admin/scram-credentials.js';
@@ -221,6 +222,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   };
   const quotas = new ConnectionQuotas(await connectionQuotaSettings(config, log), listenerNames,
     config['socket.listen.backlog.size'], onAdmitted, log);
+  const requestMetrics = new RequestMetrics();
   const progress: StartupProgress = { logsLoaded: false, coordinatorsLoaded: false, listenersBound: false, closing: false };
   // HTTP first: /healthz and /readyz answer while the logs load.
   const http: HttpServerHandle | undefined = httpListeners.length === 0 ? undefined
@@ -303,7 +305,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       if (JSON.stringify(cleaner) !== JSON.stringify(cleanerSettings(previous))) await store.reconfigureCleaner(cleaner);
       quotas.reconfigure(await connectionQuotaSettings(next, log));
     });
-    dispatch = createDispatch(state);
+    dispatch = createDispatch(state, requestMetrics);
     progress.listenersBound = true;
     stopSweeping = delegationTokens.startSweeping(config['delegation.token.expiry.check.interval.ms'],
       (token) => log.info(`Delegation token expired for token: ${token.tokenId} for owner: ${token.owner.type}:${token.owner.name}`));
@@ -313,7 +315,12 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       state,
       dynamicConfigs: dynamic,
       kafkaAddresses: bound.map(({ name, host, port }) => ({ name, host, port })),
-      connections: () => ({ open: quotas.connections, waiting: quotas.waitingConnections }),
+      requestMetrics,
+      connections: () => {
+        const byListener = new Map(listenerNames.map((name) => [name, 0]));
+        for (const connection of connections) byListener.set(connection.info.listenerName, byListener.get(connection.info.listenerName)! + 1);
+        return { byListener, waiting: quotas.waitingConnections };
+      },
     });
   } catch (err) {
     for (const close of opened.reverse()) await close();

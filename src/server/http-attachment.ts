@@ -9,6 +9,7 @@ import type { Log } from '../log.js';
 import type { Scheduler } from '../storage/scheduler.js';
 import type { DynamicConfigs } from './admin/dynamic-configs.js';
 import type { BrokerState, Endpoint } from './handler.js';
+import type { RequestMetrics } from './request-metrics.js';
 
 /** Where start-up is: what /readyz reports. Set by startBroker as each step completes. */
 export interface StartupProgress {
@@ -30,8 +31,10 @@ export interface BrokerParts {
   readonly dynamicConfigs: DynamicConfigs;
   /** The bound Kafka listeners, in configuration order (port 0 resolved). */
   readonly kafkaAddresses: readonly ListenerAddress[];
-  /** Open connections and those waiting for a slot. */
-  connections(): { readonly open: number; readonly waiting: number };
+  /** Requests served per API and version, their times and error codes. */
+  readonly requestMetrics: RequestMetrics;
+  /** Open connections per listener name, and those waiting for a slot (max.connections). */
+  connections(): { readonly byListener: ReadonlyMap<string, number>; readonly waiting: number };
 }
 
 export interface ListenerAddress extends Endpoint {

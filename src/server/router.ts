@@ -36,6 +36,7 @@ import {
 } from './handler.js';
 import { AuthorizationFailure, clusterOperationRefusal } from './authorization.js';
 import { applyRequestQuota, newRequestQuotaState, recordAfterResponse } from './throttle.js';
+import type { RequestMetrics } from './request-metrics.js';
 
 /** api key (int16), api version (int16), correlation id (int32): present in every request header version. */
 const FIXED_HEADER_BYTES = 8;
@@ -75,7 +76,8 @@ export function checkLoaded(registration: LazyHandler, handler: Handler): Handle
   return handler;
 }
 
-export function createDispatch(broker: BrokerState): Dispatch {
+/** `metrics`, when given, counts each request served: API, version, time, error codes (request-metrics.ts). */
+export function createDispatch(broker: BrokerState, metrics?: RequestMetrics): Dispatch {
   const byKey = indexHandlers(broker.handlers);
   const loaded = new Map<number, Handler>();
   /** Set while a lazy handler loads: every request that arrives meanwhile waits for it, in arrival order. */
@@ -91,9 +93,9 @@ export function createDispatch(broker: BrokerState): Dispatch {
     if (registered === undefined) {
       throw new CloseConnection(`unknown api key ${apiKey} (version ${frame.readInt16BE(2)}, client id ${peekClientId(frame) ?? '-'})`);
     }
-    if (!isLazy(registered)) return serve(broker, registered, frame, connection);
+    if (!isLazy(registered)) return serve(broker, registered, frame, connection, metrics);
     const handler = loaded.get(apiKey);
-    if (handler !== undefined) return serve(broker, handler, frame, connection);
+    if (handler !== undefined) return serve(broker, handler, frame, connection, metrics);
 
     const settled: Promise<Handler | null> = loadHandler(broker, registered, loaded).then((h) => {
       if (loading === settled) loading = null;
@@ -103,7 +105,7 @@ export function createDispatch(broker: BrokerState): Dispatch {
     // Chained before any request that arrives while loading, so this one is handled first.
     return settled.then((h) => {
       if (h === null) throw new CloseConnection(`${registered.api.name} could not be loaded and has no error response to answer with`);
-      return serve(broker, h, frame, connection);
+      return serve(broker, h, frame, connection, metrics);
     });
   };
   return dispatch;
@@ -140,9 +142,10 @@ async function loadHandler(broker: BrokerState, registration: LazyHandler, loade
 }
 
 /** Parses the header, checks the version, decodes the body and invokes the handler. */
-function serve(broker: BrokerState, handler: Handler, frame: Buffer, connection: ConnectionInfo): ResponseBytes | Promise<ResponseBytes> {
+function serve(broker: BrokerState, handler: Handler, frame: Buffer, connection: ConnectionInfo, metrics: RequestMetrics | undefined): ResponseBytes | Promise<ResponseBytes> {
   // request_percentage measures the time spent on a client's requests; nothing is timed while no such quota exists.
   const started = broker.quotas.request.enabled ? process.hrtime.bigint() : null;
+  const startedMs = metrics === undefined ? 0 : performance.now();
   const apiKey = handler.api.apiKey;
   const apiVersion = frame.readInt16BE(2);
   const reader = new Reader(frame);
@@ -177,14 +180,21 @@ function serve(broker: BrokerState, handler: Handler, frame: Buffer, connection:
   } catch (err) {
     throw new CloseConnection(`unparsable ${handler.api.name} v${apiVersion} request: ${messageOf(err)}`);
   }
-  const failed = (err: unknown): ResponseBytes | Promise<ResponseBytes> => answerFailure(ctx, handler, request, err);
+  const failed = (err: unknown): ResponseBytes | Promise<ResponseBytes> => {
+    if (metrics !== undefined && !(err instanceof CloseConnection)) metrics.failed(apiKey, apiVersion, startedMs, apiErrorOf(err).code);
+    return answerFailure(ctx, handler, request, err);
+  };
   const respond = (response: unknown): ResponseBytes | Promise<ResponseBytes> => {
-    if (response === NO_RESPONSE) return null;
+    if (response === NO_RESPONSE) {
+      metrics?.completed(apiKey, apiVersion, startedMs, null);
+      return null;
+    }
     const encoding = started === null ? null : process.hrtime.bigint();
     try {
       applyRequestQuota(ctx, response);
       const bytes = encodeResponse(handler, correlationId, response, apiVersion);
       if (encoding !== null) recordAfterResponse(ctx, Number(process.hrtime.bigint() - encoding));
+      metrics?.completed(apiKey, apiVersion, startedMs, response);
       return bytes;
     } catch (err) {
       return failed(err);

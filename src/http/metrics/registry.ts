@@ -5,6 +5,9 @@
  */
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { HttpContext } from '../context.js';
+import { registerGroupMetrics } from './group-metrics.js';
+import { registerLogMetrics } from './log-metrics.js';
+import { registerRequestMetrics } from './request-metrics.js';
 
 export interface MetricsRegistry {
   readonly registry: Registry;
@@ -18,7 +21,11 @@ export function createMetricsRegistry(): MetricsRegistry {
   collectDefaultMetrics({ register: registry });
   return {
     registry,
-    addBrokerCollectors() {},
+    addBrokerCollectors(ctx) {
+      registerRequestMetrics(registry, ctx);
+      registerLogMetrics(registry, ctx);
+      registerGroupMetrics(registry, ctx);
+    },
     close() {
       registry.clear();
     },
