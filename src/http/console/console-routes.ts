@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ErrorCode } from '../../protocol/error-codes.js';
+import { AclOperation } from '../../security/authorizer/acl.js';
 import type { PartitionLog } from '../../storage/log.js';
 import type { BrokerState } from '../../server/handler.js';
 import type { HttpContext } from '../context.js';
@@ -72,8 +73,9 @@ function stringRecord(value: unknown, what: string, nullable: boolean): Record<s
   return value as Record<string, string | null>;
 }
 
-/** The topic's partition logs (all, or the one asked for); 404 through KafkaCallError when there is none. */
-function logsOf(broker: BrokerState, topic: string, partition: string | undefined): Map<number, PartitionLog> {
+/** The topic's partition logs (all, or the one asked for); 404 through KafkaCallError when there is none, 403 without READ. */
+function logsOf(broker: BrokerState, kafka: KafkaCalls, topic: string, partition: string | undefined): Map<number, PartitionLog> {
+  if (!kafka.allowedOnTopic(AclOperation.READ, topic)) throw new KafkaCallError(ErrorCode.TOPIC_AUTHORIZATION_FAILED);
   const meta = broker.store.topic(topic);
   if (meta === undefined) throw new KafkaCallError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `Topic ${topic} not found.`);
   const wanted = partition === undefined || partition === '' ? Array.from({ length: meta.partitions }, (_, p) => p) : [intOf(partition, 'partition')];
@@ -177,7 +179,7 @@ export function consoleRoutes(app: FastifyInstance, ctx: HttpContext): void {
 
   route('GET', `${api}/overview`, () => overview(ctx.broker, gregorVersion(), ctx.scheduler.now() - ctx.startedAt, sampler.sample(ctx.broker, ctx.scheduler.now())));
 
-  route('GET', `${api}/topics`, () => topicSummaries(ctx.broker));
+  route('GET', `${api}/topics`, () => topicSummaries(ctx.broker).filter((t) => calls().allowedOnTopic(AclOperation.DESCRIBE, t.name)));
   route('POST', `${api}/topics`, async (_p, _q, body) => {
     const name = stringOf(body?.['name'], 'name');
     await createTopic(calls(), name, body?.['partitions'] === undefined ? -1 : intOf(body['partitions'], 'partitions', 1),
@@ -185,6 +187,7 @@ export function consoleRoutes(app: FastifyInstance, ctx: HttpContext): void {
     return { name };
   });
   route<{ topic: string }>('GET', `${api}/topics/:topic`, async ({ topic }) => {
+    if (!calls().allowedOnTopic(AclOperation.DESCRIBE, topic)) throw new KafkaCallError(ErrorCode.TOPIC_AUTHORIZATION_FAILED);
     const summary = topicSummaries(ctx.broker).find((t) => t.name === topic);
     const partitions = partitionSummaries(ctx.broker, topic);
     if (summary === undefined || partitions === undefined) throw new KafkaCallError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `Topic ${topic} not found.`);
@@ -205,7 +208,7 @@ export function consoleRoutes(app: FastifyInstance, ctx: HttpContext): void {
   });
 
   route<{ topic: string }>('GET', `${api}/topics/:topic/messages`, ({ topic }, query) => {
-    const logs = logsOf(ctx.broker, topic, query['partition']);
+    const logs = logsOf(ctx.broker, calls(), topic, query['partition']);
     return browse(logs, { partitions: [...logs.keys()], from: browseFrom(query), limit: query['limit'] === undefined ? 50 : intOf(query['limit'], 'limit', 1), filter: filterOf(query) });
   });
   route<{ topic: string }>('POST', `${api}/topics/:topic/messages`, async ({ topic }, _q, body) => {
@@ -228,7 +231,7 @@ export function consoleRoutes(app: FastifyInstance, ctx: HttpContext): void {
     const query = request.query as Query;
     let logs: Map<number, PartitionLog>;
     try {
-      logs = logsOf(ctx.broker, (request.params as { topic: string }).topic, query['partition']);
+      logs = logsOf(ctx.broker, calls(), (request.params as { topic: string }).topic, query['partition']);
     } catch (err) {
       return answerError(reply, err);
     }

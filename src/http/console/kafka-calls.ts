@@ -13,8 +13,11 @@ import { createDispatch } from '../../server/router.js';
 import type { BrokerState } from '../../server/handler.js';
 import type { ConnectionInfo, Dispatch } from '../../server/connection.js';
 import { ANONYMOUS } from '../../security/principal.js';
+import { ResourceType } from '../../security/authorizer/acl.js';
 
 export const CONSOLE_CLIENT_ID = 'gregor-console';
+/** The console's requests come from the broker's own host, for ACLs that name a host. */
+const CONSOLE_HOST = '127.0.0.1';
 
 /** A Kafka error code answered by an API, as the console's JSON API reports it (HTTP 4xx/5xx with this body). */
 export class KafkaCallError extends Error {
@@ -38,7 +41,7 @@ export class KafkaCalls {
   private readonly connection: ConnectionInfo;
   private correlationId = 0;
 
-  constructor(broker: BrokerState) {
+  constructor(private readonly broker: BrokerState) {
     this.dispatch = createDispatch(broker);
     this.connection = {
       id: -1,
@@ -46,13 +49,21 @@ export class KafkaCalls {
       principal: ANONYMOUS,
       securityProtocol: 'PLAINTEXT',
       tokenAuthenticated: false,
-      remote: 'console:0',
+      remote: `${CONSOLE_HOST}:0`,
       clientId: CONSOLE_CLIENT_ID,
       clientSoftwareName: null,
       clientSoftwareVersion: null,
       closed: new AbortController().signal,
       throttle: () => {},
     };
+  }
+
+  /**
+   * Whether the console's principal may do `operation` on a topic: what the console reads from the logs itself (the
+   * browser, the tail, the topic list) is checked as Fetch (READ) and Metadata (DESCRIBE) check it.
+   */
+  allowedOnTopic(operation: number, topic: string): boolean {
+    return this.broker.authorizer?.authorize({ principal: ANONYMOUS, host: CONSOLE_HOST }, operation, ResourceType.TOPIC, topic) ?? true;
   }
 
   /** One request of `api` at `version`, answered by the broker's handler for it. */

@@ -234,3 +234,31 @@ test('the page is served at /console/ and / redirects there', async () => {
   const outside = await fetch(`${broker.base}/console/..%2F..%2Fpackage.json`);
   assert.deepEqual({ status: outside.status, body: await outside.json() }, { status: 404, body: { error: 'no such file: ../../package.json' } });
 });
+
+test('with an authorizer, the console is User:ANONYMOUS: what the ACLs deny it is refused, the logs it reads included', async () => {
+  const secured = await startConsoleBroker({
+    'authorizer.class.name': 'org.apache.kafka.metadata.authorizer.StandardAuthorizer', 'allow.everyone.if.no.acl.found': 'true',
+  });
+  try {
+    await ok(secured, 'POST', '/topics', { name: 'secret', partitions: 1 });
+    await ok(secured, 'POST', '/topics', { name: 'open', partitions: 1 });
+    const admin = kafkaFor(secured.port, 'console-api').admin();
+    await admin.connect();
+    const { AclResourceTypes, AclOperationTypes, AclPermissionTypes, ResourcePatternTypes } = (await import('kafkajs')).default;
+    await admin.createAcls({ acl: [{
+      resourceType: AclResourceTypes.TOPIC, resourceName: 'secret', resourcePatternType: ResourcePatternTypes.LITERAL,
+      principal: 'User:ANONYMOUS', host: '*', operation: AclOperationTypes.ALL, permissionType: AclPermissionTypes.DENY,
+    }] });
+    await admin.disconnect();
+    assert.deepEqual((await ok(secured, 'GET', '/topics')).map((t: { name: string }) => t.name), ['open']);
+    const refused = { status: 403, body: { error: 'TOPIC_AUTHORIZATION_FAILED', code: 'TOPIC_AUTHORIZATION_FAILED' } };
+    assert.deepEqual(await call(secured, 'GET', '/topics/secret'), refused);
+    assert.deepEqual(await call(secured, 'GET', '/topics/secret/messages'), refused);
+    assert.equal((await fetch(`${secured.base}/console/api/topics/secret/tail`)).status, 403);
+    assert.deepEqual(await call(secured, 'POST', '/topics/secret/messages', { key: 'k', value: 'v' }), refused);
+    assert.deepEqual((await call(secured, 'DELETE', '/topics/secret')).status, 403);
+    assert.deepEqual((await ok(secured, 'GET', '/topics/open/messages')).records, []);
+  } finally {
+    await secured.close();
+  }
+});
