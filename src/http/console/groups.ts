@@ -9,6 +9,7 @@ import { listGroupsApi, createListGroupsRequest } from '../../protocol/generated
 import { describeGroupsApi, createDescribeGroupsRequest } from '../../protocol/generated/describe-groups.js';
 import { consumerGroupDescribeApi, createConsumerGroupDescribeRequest } from '../../protocol/generated/consumer-group-describe.js';
 import { shareGroupDescribeApi, createShareGroupDescribeRequest } from '../../protocol/generated/share-group-describe.js';
+import { streamsGroupDescribeApi, createStreamsGroupDescribeRequest } from '../../protocol/generated/streams-group-describe.js';
 import { offsetFetchApi, createOffsetFetchRequest } from '../../protocol/generated/offset-fetch.js';
 import { offsetCommitApi, createOffsetCommitRequest } from '../../protocol/generated/offset-commit.js';
 import { deleteGroupsApi, createDeleteGroupsRequest } from '../../protocol/generated/delete-groups.js';
@@ -98,6 +99,15 @@ function kip848Members(g: Kip848Group): { protocol: string; state: string; membe
 async function membersOf(kafka: KafkaCalls, group: ListedGroup): Promise<{ protocol: string; state: string; members: ShownMember[] }> {
   if (group.type === 'consumer') {
     return kip848Members((await kafka.call(consumerGroupDescribeApi, 1, { ...createConsumerGroupDescribeRequest(), groupIds: [group.groupId] })).groups[0]!);
+  }
+  if (group.type === 'streams') {
+    // A streams member is assigned tasks, not partitions: its partitions are shown through the offsets rows.
+    const g = (await kafka.call(streamsGroupDescribeApi, 0, { ...createStreamsGroupDescribeRequest(), groupIds: [group.groupId] })).groups[0]!;
+    checkError(g.errorCode, g.errorMessage);
+    return {
+      protocol: 'streams', state: g.groupState,
+      members: g.members.map((m) => ({ memberId: m.memberId, instanceId: m.instanceId, clientId: m.clientId, host: m.clientHost, assignment: {} })),
+    };
   }
   if (group.type === 'share') {
     return kip848Members((await kafka.call(shareGroupDescribeApi, 1, { ...createShareGroupDescribeRequest(), groupIds: [group.groupId] })).groups[0]!);

@@ -6,6 +6,9 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { kafkaFor, until } from '../../coordinator/kafkajs-group-helpers.js';
 import { call, ok, startConsoleBroker, type ConsoleBroker } from './console-harness.js';
+import { createShareGroupHeartbeatRequest, shareGroupHeartbeatApi } from '../../../src/protocol/generated/share-group-heartbeat.js';
+import { RawClient } from '../../server/raw-client.js';
+import { roundTrip } from '../../server/broker-harness.js';
 
 let broker: ConsoleBroker;
 
@@ -260,5 +263,25 @@ test('with an authorizer, the console is User:ANONYMOUS: what the ACLs deny it i
     assert.deepEqual((await ok(secured, 'GET', '/topics/open/messages')).records, []);
   } finally {
     await secured.close();
+  }
+});
+
+test('a share group is listed and described with its members and their partitions', async () => {
+  await ok(broker, 'POST', '/topics', { name: 'shared', partitions: 2 });
+  const client = await RawClient.connect(broker.port);
+  try {
+    const join = { ...createShareGroupHeartbeatRequest(), groupId: 'console-share', memberId: 'member-1', subscribedTopicNames: ['shared'] };
+    let beat = await roundTrip(client, shareGroupHeartbeatApi, 1, join);
+    // The partitions are assigned once initialized, at a later heartbeat.
+    while (beat.assignment?.topicPartitions.length !== 1) beat = await roundTrip(client, shareGroupHeartbeatApi, 1, { ...join, memberEpoch: beat.memberEpoch, subscribedTopicNames: null });
+    assert.deepEqual((await ok(broker, 'GET', '/groups')).find((g: { groupId: string }) => g.groupId === 'console-share'),
+      { groupId: 'console-share', type: 'share', protocolType: 'share', state: 'Stable' });
+    const described = await ok(broker, 'GET', '/groups/console-share');
+    assert.deepEqual([described.type, described.state, described.protocol, described.totalLag], ['share', 'Stable', 'simple', 0]);
+    // A share group commits no offsets: its rows are the partitions its members hold.
+    assert.deepEqual(described.offsets.map((o: any) => [o.topic, o.partition, o.committed, o.lag, o.memberId]), [['shared', 0, null, null, 'member-1'], ['shared', 1, null, null, 'member-1']]);
+    assert.deepEqual(described.members.map((m: any) => [m.memberId, m.clientId, m.host, m.assignment]), [['member-1', 'test-client', '/127.0.0.1', { shared: [0, 1] }]]);
+  } finally {
+    await client.close();
   }
 });

@@ -361,7 +361,7 @@ function topicView(name: string, tab: string): () => void {
   content.append(t.el);
   const draw = (d: TopicDetail): void => {
     if (tab === 'partitions') t.fill(d.partitionDetails.map((p) => row(String(p.partition), p.partition, p.leader, fmtInt(p.logStartOffset), fmtInt(p.highWatermark), fmtInt(p.logEndOffset), fmtInt(p.highWatermark - p.logStartOffset), fmtBytes(p.sizeBytes))));
-    else if (tab === 'configs') t.fill(d.configs.filter((c) => c.name.includes(cfgFilter.value)).map((c) => configRow(c, `/topics/${enc(name)}/configs`)));
+    else if (tab === 'configs') t.fill(d.configs.filter((c) => c.name.includes(cfgFilter.value)).map((c) => configRow(c, `/topics/${enc(name)}/configs`, 'DYNAMIC_TOPIC_CONFIG')));
     else t.fill(d.producers.map((p) => row(`${p.partition}-${p.producerId}`, p.partition, p.producerId, p.producerEpoch, p.lastSequence, fmtTime(p.lastTimestamp), p.currentTxnStartOffset < 0 ? '-' : p.currentTxnStartOffset)));
   };
   return poll(async () => {
@@ -371,9 +371,12 @@ function topicView(name: string, tab: string): () => void {
   });
 }
 
-/** A config row; a dynamic (non read-only) one is edited in place (Enter saves, Esc cancels) or reset to its default. */
-function configRow(c: ConfigEntry, path: string): HTMLTableRowElement {
-  const overridden = c.source.startsWith('DYNAMIC');
+/**
+ * A config row; a writable one is edited in place (Enter saves, Esc cancels), one set at this resource's own level
+ * (`ownSource`: the topic's or the broker's dynamic config) reset to what lies beneath.
+ */
+function configRow(c: ConfigEntry, path: string, ownSource: string): HTMLTableRowElement {
+  const overridden = c.source === ownSource;
   const valueCell = h('td', { class: 'mono wrap' }, c.sensitive ? '(sensitive)' : c.value ?? 'null');
   const edit = (): void => {
     const input = h('input', { value: c.value ?? '', class: 'mono', 'aria-label': `value of ${c.name}` });
@@ -401,7 +404,7 @@ function configRow(c: ConfigEntry, path: string): HTMLTableRowElement {
     }
   };
   return h('tr', { 'data-key': c.name, tabindex: 0, title: c.documentation ?? '', onkeydown: (e) => (e as KeyboardEvent).key === 'e' && e.target === e.currentTarget && edit() },
-    h('td', { class: 'mono' }, c.name), valueCell, h('td', {}, h('span', { class: overridden ? 'tag accent' : 'tag' }, c.source)),
+    h('td', { class: 'mono' }, c.name), valueCell, h('td', {}, h('span', { class: c.source.startsWith('DYNAMIC') ? 'tag accent' : 'tag' }, c.source)),
     h('td', { class: 'row-actions' }, c.readOnly ? null : h('button', { class: 'small', onclick: edit }, 'Edit'),
       overridden ? h('button', { class: 'small', onclick: () => void reset() }, 'Reset') : null));
 }
@@ -695,7 +698,7 @@ function brokerView(): () => void {
   const filter = h('input', { type: 'search', placeholder: 'Filter configs  /', 'aria-label': 'Filter configs', oninput: () => draw() });
   const t = table(['Config', 'Value', 'Source', ''], 'broker-configs');
   let latest: ConfigEntry[] = [];
-  const draw = (): void => t.fill(latest.filter((c) => c.name.includes(filter.value)).map((c) => configRow(c, '/broker/configs')));
+  const draw = (): void => t.fill(latest.filter((c) => c.name.includes(filter.value)).map((c) => configRow(c, '/broker/configs', 'DYNAMIC_BROKER_CONFIG')));
   page('Broker configs', h('div', { class: 'tools' }, filter));
   $('#main')!.append(t.el);
   return poll(async () => {
