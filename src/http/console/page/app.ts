@@ -498,7 +498,7 @@ function messageBrowser(topic: string, root: HTMLElement): { partitions: (n: num
     const k = `${r.partition}-${r.offset}`;
     const tr = h('tr', { 'data-key': k, tabindex: 0, class: 'link-row' },
       h('td', {}, r.partition), h('td', {}, r.offset), h('td', { class: 'nowrap' }, fmtTime(r.timestamp)),
-      h('td', { class: 'mono clip' }, preview(r.key)), h('td', { class: 'mono clip' }, preview(r.value)), h('td', {}, r.headers.length || ''));
+      h('td', { class: 'mono clip key' }, preview(r.key)), h('td', { class: 'mono clip val' }, preview(r.value)), h('td', {}, r.headers.length || ''));
     const open = (): void => {
       const next = tr.nextElementSibling;
       if (next?.classList.contains('detail')) return void next.remove();
