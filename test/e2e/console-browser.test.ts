@@ -181,20 +181,35 @@ test('a record produced on the page is read by a kafkajs consumer', async () => 
   assert.deepEqual(errors, []);
 });
 
+test('the live tail shows a record kafkajs produces while it follows', async () => {
+  await go('#/topics/inbox');
+  await until(async () => (await tableRows(page, '#messages')).some((r) => r[3] === 'from-page'), 'the page opened');
+  await page.locator('#mb-tail').click();
+  await textBecomes('#mb-status', 'following new messages…');
+  const producer = kafkaFor(broker.port, 'console-e2e').producer();
+  await producer.connect();
+  await producer.send({ topic: 'inbox', messages: [{ key: 'tailed', value: 'live' }] });
+  await producer.disconnect();
+  await until(async () => (await tableRows(page, '#messages'))[0]?.[3] === 'tailed', 'the tail shows it first');
+  assert.deepEqual((await tableRows(page, '#messages'))[0]!.slice(3, 5), ['tailed', 'live']);
+  await screenshot(page, '10-live-tail');
+  assert.deepEqual(errors, []);
+});
+
 test('groups, transactions and broker configs pages', async () => {
   await go('#/groups');
   await until(async () => (await tableRows(page, '#groups')).length >= 2, 'groups listed');
   assert.deepEqual((await tableRows(page, '#groups')).map((r) => r.slice(0, 3)), [['billing', 'classic', 'Empty'], ['inbox-reader', 'classic', 'Empty']]);
-  await screenshot(page, '10-groups');
+  await screenshot(page, '11-groups');
 
   await go('#/transactions');
   await until(async () => (await tableRows(page, '#transactions')).length === 1, 'the transaction listed');
   assert.deepEqual((await tableRows(page, '#transactions'))[0]!.slice(0, 2), ['payments-txn', 'CompleteCommit']);
-  await screenshot(page, '11-transactions');
+  await screenshot(page, '12-transactions');
 
   await page.keyboard.press('5');
   await until(async () => (await tableRows(page, '#broker-configs')).length > 100, 'broker configs listed');
   assert.deepEqual((await tableRows(page, '#broker-configs')).find((r) => r[0] === 'num.partitions')!.slice(0, 3), ['num.partitions', '1', 'DEFAULT_CONFIG']);
-  await screenshot(page, '12-broker-configs');
+  await screenshot(page, '13-broker-configs');
   assert.deepEqual(errors, []);
 });

@@ -479,7 +479,7 @@ function messageBrowser(topic: string, root: HTMLElement): { partitions: (n: num
   const limit = h('select', { 'aria-label': 'Page size' }, [50, 100, 200, 500].map((n) => h('option', { value: n }, `${n} / page`)));
   const fmt = h('select', { 'aria-label': 'Show values as', id: 'mb-format', onchange: () => ((format = fmt.value as Format | 'auto'), redraw()) },
     h('option', { value: 'auto' }, 'Auto'), h('option', { value: 'text' }, 'Text'), h('option', { value: 'json' }, 'JSON'), h('option', { value: 'hex' }, 'Hex'));
-  const tailButton = h('button', { id: 'mb-tail', 'aria-pressed': 'false', onclick: () => toggleTail() }, 'Live tail');
+  const tailButton = h('button', { type: 'button', id: 'mb-tail', 'aria-pressed': 'false', onclick: () => toggleTail() }, 'Live tail');
   const status = h('span', { class: 'muted', id: 'mb-status', 'aria-live': 'polite' });
   const more = h('button', { id: 'mb-more', hidden: true, onclick: () => void load(true) }, 'Older');
   const t = table(['Partition', 'Offset', 'Timestamp', 'Key', 'Value', 'Headers'], 'messages', [0, 1]);
