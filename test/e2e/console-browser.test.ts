@@ -155,6 +155,10 @@ test('a reset of offsets on the group page is what kafka-consumer-groups --descr
   assert.deepEqual(toolRows.map((r) => [r[1], r[2], r[3], r[4], r[5]]),
     pageRows.map((r) => [r[0], r[1], r[2], r[3].replace(/,/g, ''), r[4].replace(/,/g, '')]));
   assert.deepEqual(toolRows.map((r) => r[3]), ['0', '0', '0']);
+  // And /metrics, as kafka-exporter names it.
+  const metrics = await (await fetch(`${broker.base}/metrics`)).text();
+  const lags = [...metrics.matchAll(/^kafka_consumergroup_lag\{consumergroup="billing",topic="orders",partition="(\d+)"\} (\d+)$/gm)].map((m) => [m[1], m[2]]);
+  assert.deepEqual(lags.sort(), toolRows.map((r) => [r[2], r[5]]));
   assert.deepEqual(errors, []);
 });
 
