@@ -482,7 +482,7 @@ function messageBrowser(topic: string, root: HTMLElement): { partitions: (n: num
   const tailButton = h('button', { type: 'button', id: 'mb-tail', 'aria-pressed': 'false', onclick: () => toggleTail() }, 'Live tail');
   const status = h('span', { class: 'muted', id: 'mb-status', 'aria-live': 'polite' });
   const more = h('button', { id: 'mb-more', hidden: true, onclick: () => void load(true) }, 'Older');
-  const t = table(['Partition', 'Offset', 'Timestamp', 'Key', 'Value', 'Headers'], 'messages', [0, 1]);
+  const t = table(['Partition', 'Offset', 'Timestamp (UTC)', 'Key', 'Value', 'Headers'], 'messages', [0, 1]);
   const shown: ShownRecord[] = [];
   const form = h('form', { class: 'tools browser-tools', onsubmit: (e) => (e.preventDefault(), void load(false)) },
     partition, from, at, key, val, hdr, limit, h('button', { type: 'submit', class: 'primary', id: 'mb-search' }, 'Search'), tailButton, fmt, status);
