@@ -11,19 +11,17 @@ import type { BrokerState } from '../../server/handler.js';
 import type { HttpContext } from '../context.js';
 import { pageFiles, gregorVersion } from './assets.js';
 import { ConsoleRefusal, KafkaCallError, KafkaCalls } from './kafka-calls.js';
-import { browse, type BrowseFrom, type MessageFilter } from './messages.js';
+import { browse } from './messages.js';
+import { BadRequest, browseFrom, filterOf, intOf, nullableString, offsetsByPartition, resetTargetOf, stringOf, stringRecord, type Body, type Query } from './api-input.js';
 import { overview, ThroughputSampler } from './overview.js';
 import { produceRecord } from './produce.js';
 import { startTail, type TailEvent } from './tail.js';
-import { describeGroup, deleteGroup, listGroups, resetOffsets, type ResetTarget } from './groups.js';
+import { describeGroup, deleteGroup, listGroups, resetOffsets } from './groups.js';
 import { listTransactions } from './transactions.js';
 import {
   addPartitions, alterConfigs, createTopic, deleteRecords, deleteTopic, describeConfigs, describeProducers, partitionSummaries, ResourceType,
   topicSummaries,
 } from './topics.js';
-
-/** Bad input from the page: 400 with this line. */
-class BadRequest extends Error {}
 
 const STATUS_BY_CODE = new Map<number, number>([
   [ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, 404],
@@ -44,35 +42,6 @@ function answerError(reply: FastifyReply, err: unknown): FastifyReply {
   throw err;
 }
 
-type Query = Record<string, string | undefined>;
-type Body = Record<string, unknown> | undefined;
-
-function intOf(value: unknown, what: string, min = 0): number {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n) || n < min) throw new BadRequest(`${what} must be an integer of at least ${min}`);
-  return n;
-}
-
-function stringOf(value: unknown, what: string): string {
-  if (typeof value !== 'string' || value === '') throw new BadRequest(`${what} must be a non-empty string`);
-  return value;
-}
-
-function nullableString(value: unknown, what: string): string | null {
-  if (value === null || value === undefined) return null;
-  if (typeof value !== 'string') throw new BadRequest(`${what} must be a string or null`);
-  return value;
-}
-
-function stringRecord(value: unknown, what: string, nullable: boolean): Record<string, string | null> {
-  if (value === undefined) return {};
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BadRequest(`${what} must be an object`);
-  for (const [k, v] of Object.entries(value)) {
-    if (typeof v !== 'string' && !(nullable && v === null)) throw new BadRequest(`${what}.${k} must be a string${nullable ? ' or null' : ''}`);
-  }
-  return value as Record<string, string | null>;
-}
-
 /** The topic's partition logs (all, or the one asked for); 404 through KafkaCallError when there is none, 403 without READ. */
 function logsOf(broker: BrokerState, kafka: KafkaCalls, topic: string, partition: string | undefined): Map<number, PartitionLog> {
   if (!kafka.allowedOnTopic(AclOperation.READ, topic)) throw new KafkaCallError(ErrorCode.TOPIC_AUTHORIZATION_FAILED);
@@ -86,67 +55,6 @@ function logsOf(broker: BrokerState, kafka: KafkaCalls, topic: string, partition
     logs.set(p, log);
   }
   return logs;
-}
-
-function filterOf(query: Query): MessageFilter {
-  const filter: { key?: string; value?: string; header?: string } = {};
-  for (const field of ['key', 'value', 'header'] as const) if (query[field] !== undefined && query[field] !== '') filter[field] = query[field];
-  return filter;
-}
-
-function cursorOf(text: string | undefined): Record<number, number> | undefined {
-  if (text === undefined || text === '') return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new BadRequest('cursor must be the JSON object a previous page returned as next');
-  }
-  const record = stringRecordOfNumbers(parsed);
-  if (record === undefined) throw new BadRequest('cursor must map partitions to offsets');
-  return record;
-}
-
-function stringRecordOfNumbers(value: unknown): Record<number, number> | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const out: Record<number, number> = {};
-  for (const [k, v] of Object.entries(value)) {
-    if (!Number.isSafeInteger(Number(k)) || typeof v !== 'number' || !Number.isSafeInteger(v)) return undefined;
-    out[Number(k)] = v;
-  }
-  return out;
-}
-
-function browseFrom(query: Query): BrowseFrom {
-  switch (query['from'] ?? 'newest') {
-    case 'newest': {
-      const before = cursorOf(query['cursor']);
-      return before === undefined ? { kind: 'newest' } : { kind: 'newest', before };
-    }
-    case 'offset':
-      return { kind: 'offset', offset: cursorOf(query['cursor']) ?? intOf(query['offset'], 'offset') };
-    case 'timestamp': {
-      const cursor = cursorOf(query['cursor']);
-      return cursor !== undefined ? { kind: 'offset', offset: cursor } : { kind: 'timestamp', timestamp: intOf(query['timestamp'], 'timestamp') };
-    }
-    default:
-      throw new BadRequest('from must be newest, offset or timestamp');
-  }
-}
-
-function resetTargetOf(body: Body): ResetTarget {
-  switch (body?.['to']) {
-    case 'earliest':
-      return { to: 'earliest' };
-    case 'latest':
-      return { to: 'latest' };
-    case 'offset':
-      return { to: 'offset', offset: intOf(body['offset'], 'offset') };
-    case 'timestamp':
-      return { to: 'timestamp', timestamp: intOf(body['timestamp'], 'timestamp') };
-    default:
-      throw new BadRequest('to must be earliest, latest, offset or timestamp');
-  }
 }
 
 export function consoleRoutes(app: FastifyInstance, ctx: HttpContext): void {
@@ -202,7 +110,7 @@ export function consoleRoutes(app: FastifyInstance, ctx: HttpContext): void {
   route<{ topic: string }>('POST', `${api}/topics/:topic/partitions`, ({ topic }, _q, body) =>
     addPartitions(calls(), topic, intOf(body?.['total'], 'total', 1)));
   route<{ topic: string }>('POST', `${api}/topics/:topic/delete-records`, async ({ topic }, _q, body) => {
-    const offsets = stringRecordOfNumbers(body?.['offsets']);
+    const offsets = offsetsByPartition(body?.['offsets']);
     if (offsets === undefined) throw new BadRequest('offsets must map partitions to offsets (-1: the high watermark)');
     return { lowWatermarks: await deleteRecords(calls(), topic, offsets) };
   });
