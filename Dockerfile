@@ -14,8 +14,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts
 COPY tsconfig.json ./
 COPY src ./src
-COPY scripts/bundle-cli.mjs ./scripts/
-RUN npx tsc -p tsconfig.json && node scripts/bundle-cli.mjs
+COPY scripts/bundle-cli.mjs scripts/bundle-console.mjs ./scripts/
+RUN npx tsc -p tsconfig.json && node scripts/bundle-cli.mjs && node scripts/bundle-console.mjs
 
 # --- runtime: production dependencies and the compiled JavaScript only ---
 FROM node:24-slim AS runtime
@@ -25,6 +25,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
 COPY --from=build /app/dist/src ./dist/src
 COPY --from=build /app/dist/gregor.mjs /app/dist/gregor-command.mjs ./dist/
+COPY --from=build /app/dist/console ./dist/console
 COPY scripts/healthcheck.mjs ./scripts/
 
 # Data lives in a volume owned by the unprivileged `node` user of the base image.

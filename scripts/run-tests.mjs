@@ -2,7 +2,8 @@
 // Node 20's `node --test` does not expand globs, so the list is built here.
 //   node scripts/run-tests.mjs [--unit] [path-substring...]
 // First it installs the real peers the end-to-end tests run against (Apache Kafka's tools from Maven
-// Central, kcat, openssl and etcd from Debian, confluent-kafka from PyPI); each installer is idempotent and cached.
+// Central, kcat, openssl, etcd, prometheus and chromium from Debian, confluent-kafka from PyPI); each installer is idempotent
+// and cached.
 // --unit runs only what needs none of them: every file outside dist/test/e2e/ (the convention: a test that runs
 // Java, kcat, Python or another peer that is not an npm package lives in test/e2e/), and installs nothing.
 import { readdirSync, statSync } from 'node:fs';
@@ -47,6 +48,7 @@ const PEER_INSTALLERS = [
   'scripts/install-openssl.sh',
   'scripts/install-etcd.sh',
   'scripts/install-prometheus.sh',
+  'scripts/install-chromium.sh',
 ];
 for (const installer of unit ? [] : PEER_INSTALLERS) {
   const started = Date.now();

@@ -8,6 +8,7 @@ import type { HttpContext } from './context.js';
 import { healthRoutes } from './health.js';
 import { metricsRoutes } from './metrics/metrics-route.js';
 import { registerSchemaRegistryRoutes, SCHEMA_REGISTRY_PREFIX } from '../schema-registry/rest/registry-routes.js';
+import { consoleRoutes } from './console/console-routes.js';
 
 export type RouteModule = (app: FastifyInstance, ctx: HttpContext) => void;
 
@@ -15,4 +16,5 @@ export const routeModules: readonly RouteModule[] = [
   healthRoutes,
   metricsRoutes,
   (app, ctx) => registerSchemaRegistryRoutes(app, () => ctx.broker.schemaRegistry, SCHEMA_REGISTRY_PREFIX),
+  consoleRoutes,
 ];
