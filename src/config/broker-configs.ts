@@ -15,6 +15,7 @@
 //   transaction.state.log.min.isr    1 (Kafka: 3, 3, 2) — there is only one broker
 //   gregor.log.engine    gregor's own: file (segment files under log.dirs) or memory; when neither it nor log.dirs
 //                        is set, the `gregor` command uses file (./data) and an in-process startBroker() memory
+//   gregor.clock         gregor's own: system, or manual (coordinators, timers, retention move only when told)
 import {
   atLeast, between, bool, custom, double, eachOneOf, int, list, long, named, oneOf, oneOfIgnoringCase,
   short, string,
@@ -98,6 +99,9 @@ export const actedOnBrokerConfigDefinitions = named({
   'max.incremental.fetch.session.cache.slots': int({ default: 1000, valid: atLeast(0), doc: 'Most incremental fetch sessions kept at once.' }),
   'num.replica.fetchers': int({ default: 1, valid: atLeast(1), mode: 'cluster-wide', doc: 'Threads fetching from leaders on other brokers.' }),
   'replica.lag.time.max.ms': long({ default: 30000, doc: 'A follower that has not caught up for this long leaves the in-sync replicas.' }),
+
+  // --- gregor's clock (issue #21) ---
+  'gregor.clock': string({ default: 'system', valid: oneOf('system', 'manual'), doc: 'The broker\'s time: system (wall time), or manual (starts at the wall time and moves only through POST /v1/clock/advance or broker.clock.advance; for tests).' }),
 
   // --- log storage ---
   'gregor.log.engine': string({ default: 'file', valid: oneOf('file', 'memory'), doc: 'Where partitions are kept: segment files under log.dirs, or memory only (gone at exit). Unset with log.dirs unset: file for the gregor command, memory for startBroker().' }),

@@ -43,11 +43,14 @@ import { SaslAuthenticator } from '../security/sasl/authenticator.js';
 import { saslListenerSettings } from '../security/sasl/listener-sasl.js';
 import { fileScramCredentialStore, memoryScramCredentialStore, ScramCredentials } from '../security/sasl/scram-credentials.js';
 import type { TopicCatalog } from '../broker/topic-catalog.js';
+import { ManualScheduler, systemScheduler, type Clock } from '../storage/scheduler.js';
 
 export interface Broker {
   /** The bound address of each listener, in configuration order (port 0 resolved). */
   readonly addresses: readonly { readonly host: string; readonly port: number }[];
   readonly clusterId: string;
+  /** The broker's clock (gregor.clock): `broker.clock.advance(ms)` moves a manual one, running the timers that fall due. */
+  readonly clock: Clock;
   /** What the connections hold now (tests and diagnostics). */
   stats(): BrokerStats;
   /** Stops accepting, answers requests in flight, closes every connection. */
@@ -86,6 +89,8 @@ export interface BrokerOptions {
   readonly writeHighWaterMark?: number;
   /** The feature levels to serve (tests set transaction.version on it with `apply`). Default: Kafka 4.3.1's defaults. */
   readonly features?: Features;
+  /** The broker's clock (tests pass a ManualScheduler). Default: by gregor.clock (manual starts at the wall time, as Kafka's MockTime). */
+  readonly clock?: Clock;
 }
 
 /** Requests a connection may have awaiting their response before reading pauses. */
@@ -104,6 +109,7 @@ const DEFAULT_WRITE_HIGH_WATER_MARK = 1024 * 1024;
 
 export async function startBroker(staticConfig: BrokerConfig, options: BrokerOptions = {}): Promise<Broker> {
   const log = options.logger ?? silentLog();
+  const clock = options.clock ?? (staticConfig['gregor.clock'] === 'manual' ? new ManualScheduler(Date.now()) : systemScheduler);
   for (const note of notActedOn(staticConfig)) log.warn({ keys: note.keys }, note.message);
   // Dynamic broker configs are read before anything else reads the config. Listeners, the per-connection
   // limits and queued.max.requests stay the static ones (dynamic listeners are stored and described, not
@@ -116,13 +122,13 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
     secretKey: staticConfig['delegation.token.secret.key'],
     maxLifetimeMs: staticConfig['delegation.token.max.lifetime.ms'],
     expiryTimeMs: staticConfig['delegation.token.expiry.time.ms'],
-  });
+  }, () => clock.now());
   const authorizerSettings = authorizerSettingsFrom(staticConfig);
   const authorizer = authorizerSettings === null ? null
     : await StandardAuthorizer.open(metadataDir === undefined ? memoryAclStore() : fileAclStore(metadataDir), authorizerSettings);
   const clientQuotas = await ClientQuotas.open(metadataDir === undefined ? memoryClientQuotaStore() : fileClientQuotaStore(metadataDir));
   // The quota windows are static configs, as in Kafka; the quotas follow every alteration.
-  const clientQuotaManagers = new QuotaManagers(staticConfig);
+  const clientQuotaManagers = new QuotaManagers(staticConfig, () => clock.now());
   clientQuotas.subscribe((image) => clientQuotaManagers.update(image));
   // Group and client metrics configs are kept beside the dynamic broker configs.
   const resourceConfigs = await ResourceConfigs.open(metadataDir === undefined ? memoryResourceConfigStore() : fileResourceConfigStore(metadataDir));
@@ -213,7 +219,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   };
 
   // Logs are loaded (and recovered) before any listener accepts a client, as Kafka does.
-  const store: LogStore = options.store ?? (await openLogStore(config, log, engine));
+  const store: LogStore = options.store ?? (await openLogStore(config, log, engine, clock));
   // What start-up has opened so far, closed in reverse order when a later step fails.
   const opened: (() => Promise<void>)[] = [() => store.close()];
   const bound: BoundListener[] = [];
@@ -222,14 +228,14 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   try {
     // Groups and committed offsets are loaded from __consumer_offsets before any client is accepted.
     const groups = await GroupCoordinator.open({
-      store, config, log, groupConfigs: (groupId) => resourceConfigs.groupConfig(groupId, dynamic.config, (line) => log.warn(line)),
+      store, config, log, scheduler: clock, groupConfigs: (groupId) => resourceConfigs.groupConfig(groupId, dynamic.config, (line) => log.warn(line)),
     });
     opened.push(() => groups.close());
     // Producer state is rebuilt from the logs, then transactions from __transaction_state (prepared ones finish).
     const features = options.features ?? (await Features.open(metadataDir === undefined ? memoryFeatureStore() : fileFeatureStore(metadataDir)));
-    const producerStates = await ProducerStates.load(store);
-    const replicaManager = new ReplicaManager(store, config, { producerState: producerStates, transactions: producerStates });
-    const transactions = await openTransactions({ config, liveConfig: () => dynamic.config, replicaManager, producerStates, groups, features, log });
+    const producerStates = await ProducerStates.load(store, () => clock.now());
+    const replicaManager = new ReplicaManager(store, config, { producerState: producerStates, transactions: producerStates, clock });
+    const transactions = await openTransactions({ config, liveConfig: () => dynamic.config, replicaManager, producerStates, groups, features, scheduler: clock, log });
     opened.push(() => transactions.close());
     for (const spec of listenerSpecs) {
       const listener = await bindListener(spec, options.writeHighWaterMark ?? DEFAULT_WRITE_HIGH_WATER_MARK, onSocket, {
@@ -258,6 +264,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       handlers,
       advertised: advertisedEndpoints(advertisedSpecs, bound),
       authorizer,
+      clock,
       log,
     };
     attachDynamicConfigs(state, dynamic);
@@ -276,7 +283,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
     });
     dispatch = createDispatch(state);
     stopSweeping = delegationTokens.startSweeping(config['delegation.token.expiry.check.interval.ms'],
-      (token) => log.info(`Delegation token expired for token: ${token.tokenId} for owner: ${token.owner.type}:${token.owner.name}`));
+      (token) => log.info(`Delegation token expired for token: ${token.tokenId} for owner: ${token.owner.type}:${token.owner.name}`), clock);
     opened.push(async () => stopSweeping());
     store.startBackground(backgroundIntervals(config, (partitionLog) => producerStates.lastStableOffset(partitionLog)));
   } catch (err) {
@@ -293,6 +300,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   return {
     addresses: bound.map(({ host, port }) => ({ host, port })),
     clusterId: state.clusterId,
+    clock,
     stats() {
       let maxQueuedResponseBytes = 0;
       for (const connection of connections) maxQueuedResponseBytes = Math.max(maxQueuedResponseBytes, connection.queuedResponseBytes);

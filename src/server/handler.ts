@@ -19,6 +19,7 @@ import type { TopicCatalog } from '../broker/topic-catalog.js';
 import type { Features } from '../broker/features.js';
 import type { StandardAuthorizer } from '../security/authorizer/standard-authorizer.js';
 import type { QuotaManagers } from '../broker/quota/quota-managers.js';
+import type { Clock } from '../storage/scheduler.js';
 
 /** Returned by a handler whose request gets no response at all (acks=0 Produce). */
 export const NO_RESPONSE: unique symbol = Symbol('no response');
@@ -58,6 +59,8 @@ export interface BrokerState {
   readonly advertised: ReadonlyMap<string, Endpoint>;
   /** The ACLs and the access decisions (authorizer.class.name set), or null: every request allowed (server/authorization.ts asks it). */
   readonly authorizer: StandardAuthorizer | null;
+  /** The broker's clock (gregor.clock): what handlers read as broker time (quota windows, the broker's timestamps). */
+  readonly clock: Clock;
   readonly log: Log;
 }
 
