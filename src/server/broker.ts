@@ -44,6 +44,7 @@ import { saslListenerSettings } from '../security/sasl/listener-sasl.js';
 import { fileScramCredentialStore, memoryScramCredentialStore, ScramCredentials } from '../security/sasl/scram-credentials.js';
 import type { TopicCatalog } from '../broker/topic-catalog.js';
 import { ManualScheduler, systemScheduler, type Clock } from '../storage/scheduler.js';
+import { FaultInjector } from './faults/fault-injector.js';
 
 export interface Broker {
   /** The bound address of each listener, in configuration order (port 0 resolved). */
@@ -51,6 +52,8 @@ export interface Broker {
   readonly clusterId: string;
   /** The broker's clock (gregor.clock): `broker.clock.advance(ms)` moves a manual one, running the timers that fall due. */
   readonly clock: Clock;
+  /** Fault rules (add, list, remove, clear): matched requests get the rule's error, delay, drop... (server/faults/). */
+  readonly faults: FaultInjector;
   /** What the connections hold now (tests and diagnostics). */
   stats(): BrokerStats;
   /** Stops accepting, answers requests in flight, closes every connection. */
@@ -265,6 +268,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       advertised: advertisedEndpoints(advertisedSpecs, bound),
       authorizer,
       clock,
+      faults: new FaultInjector(clock, log, (topicId) => store.topicById(topicId)?.name),
       log,
     };
     attachDynamicConfigs(state, dynamic);
@@ -301,6 +305,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
     addresses: bound.map(({ host, port }) => ({ host, port })),
     clusterId: state.clusterId,
     clock,
+    faults: state.faults,
     stats() {
       let maxQueuedResponseBytes = 0;
       for (const connection of connections) maxQueuedResponseBytes = Math.max(maxQueuedResponseBytes, connection.queuedResponseBytes);
