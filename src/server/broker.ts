@@ -112,7 +112,7 @@ const DEFAULT_WRITE_HIGH_WATER_MARK = 1024 * 1024;
 
 export async function startBroker(staticConfig: BrokerConfig, options: BrokerOptions = {}): Promise<Broker> {
   const log = options.logger ?? silentLog();
-  const clock = options.clock ?? (staticConfig['gregor.clock'] === 'manual' ? new ManualScheduler(Date.now()) : systemScheduler);
+  const clock = options.clock ?? (staticConfig['gregor.clock'] === 'manual' ? new ManualScheduler(Date.now(), true) : systemScheduler);
   for (const note of notActedOn(staticConfig)) log.warn({ keys: note.keys }, note.message);
   // Dynamic broker configs are read before anything else reads the config. Listeners, the per-connection
   // limits and queued.max.requests stay the static ones (dynamic listeners are stored and described, not

@@ -51,7 +51,12 @@ export class ManualScheduler implements Clock {
   /** Advances run one after another: a second caller's time starts where the first one's ends. */
   private advancing: Promise<void> = Promise.resolve();
 
-  constructor(private time = 0) {}
+  /**
+   * `runDueTimers`: a timer due now (delay 0: "at once, behind what is queued") runs on the next turn of the event
+   * loop without an advance, as it would on the system clock (the broker's manual clock; unit tests leave it off to
+   * step even those by hand).
+   */
+  constructor(private time = 0, private readonly runDueTimers = false) {}
 
   now(): number {
     return this.time;
@@ -94,6 +99,7 @@ export class ManualScheduler implements Clock {
     // Long polls add and cancel a timer each: the cancelled ones go before the list grows without bound.
     if (this.timers.length >= 1024 && this.timers.length % 1024 === 0) this.timers = this.timers.filter((t) => !t.cancelled);
     this.timers.push(timer);
+    if (this.runDueTimers && timer.due <= this.time) setImmediate(() => void this.advance(0));
     return () => {
       timer.cancelled = true;
     };

@@ -14,6 +14,7 @@ import { errorInfo } from '../../protocol/error-codes.js';
 import type { Scheduler } from '../../storage/scheduler.js';
 import { faultRuleJson, parseFaultRule, type FaultAction, type FaultRule } from './fault-rule.js';
 import { requestTargets, type RequestTargets } from './request-targets.js';
+import { scenarioRules } from './scenarios.js';
 
 export interface RequestSeen {
   readonly apiKey: number;
@@ -63,6 +64,13 @@ export class FaultInjector {
     this.active = true;
     this.log.info({ faultRule: rule.id }, `fault rule ${rule.id} added: ${JSON.stringify(faultRuleJson(rule, 0))}`);
     return faultRuleJson(rule, 0);
+  }
+
+  /** Adds a named scenario's rules (scenarios.ts), all or none; returns them as listed. */
+  addScenario(name: string, params?: unknown): Record<string, unknown>[] {
+    const bodies = scenarioRules(name, params);
+    for (const body of bodies) parseFaultRule(body, 0);
+    return bodies.map((body) => this.add(body));
   }
 
   list(): Record<string, unknown>[] {
