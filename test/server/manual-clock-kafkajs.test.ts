@@ -13,11 +13,22 @@ process.env['KAFKAJS_NO_PARTITIONER_WARNING'] = '1';
 const kafkaFor = (port: number) => new Kafka({ clientId: 'manual-clock', brokers: [`127.0.0.1:${port}`], logLevel: logLevel.NOTHING,
   retry: { retries: 10, initialRetryTime: 20, maxRetryTime: 200 } });
 
+/** Runs `step` while moving the clock along, so the client's long polls (on the manual clock) end. */
+async function advancing<T>(broker: { clock: { advance(ms: number): Promise<void> } }, step: Promise<T>): Promise<T> {
+  let done = false;
+  const result = step.finally(() => (done = true));
+  while (!done) {
+    await broker.clock.advance(100);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return result;
+}
+
 test('manual clock: a consumer\'s session expires when the clock passes session.timeout.ms, and it rejoins', async () => {
   const broker = await startTestBroker({ 'gregor.clock': 'manual' });
   const kafka = kafkaFor(broker.port);
   const admin = kafka.admin();
-  const consumer = kafka.consumer({ groupId: 'sessions', sessionTimeout: 10_000, maxWaitTimeInMs: 100 });
+  const consumer = kafka.consumer({ groupId: 'sessions', sessionTimeout: 10_000, heartbeatInterval: 100, maxWaitTimeInMs: 100 });
   const joins: string[] = [];
   consumer.on(consumer.events.GROUP_JOIN, (e) => void joins.push(e.payload.memberId));
   try {
@@ -39,7 +50,7 @@ test('manual clock: a consumer\'s session expires when the clock passes session.
     const [after] = (await admin.describeGroups(['sessions'])).groups;
     assert.deepEqual(after!.members.map((m) => m.memberId), [joins[1]]);
   } finally {
-    await consumer.disconnect();
+    await advancing(broker, consumer.disconnect());
     await admin.disconnect();
     await broker.close();
   }
@@ -75,7 +86,7 @@ test('manual clock: an open transaction past transaction.timeout.ms is aborted b
     }, 'the read_committed reader reads past the aborted transaction');
     assert.deepEqual(seen, ['after']);
   } finally {
-    await reader.disconnect();
+    await advancing(broker, reader.disconnect());
     await plain.disconnect();
     await producer.disconnect();
     await admin.disconnect();
