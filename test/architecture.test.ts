@@ -1,4 +1,4 @@
-// Layers import downward only: protocol < config < storage < security < broker < coordinator < server < cli. Every import
+// Layers import downward only: protocol < config < storage < security < broker < coordinator < server < http < cli. Every import
 // (static, type-only, re-export or dynamic) of every file under src/ is read and checked.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const LAYERS = ['protocol', 'config', 'storage', 'security', 'broker', 'coordinator', 'server', 'cli'] as const;
+const LAYERS = ['protocol', 'config', 'storage', 'security', 'broker', 'coordinator', 'server', 'http', 'cli'] as const;
 
 // dist/test/architecture.test.js → the repository root.
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');

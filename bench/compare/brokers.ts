@@ -85,7 +85,7 @@ export async function gregorLauncher(workDir: string): Promise<BrokerLauncher> {
       if (fresh) rmSync(dataDir, { recursive: true, force: true });
       mkdirSync(dataDir, { recursive: true });
       const log = openSync(logFile, 'a');
-      const spawned = spawn(process.execPath, [main, '--port', String(port), '--data-dir', dataDir, '--log-level', 'warn', '--log-format', 'json'], {
+      const spawned = spawn(process.execPath, [main, '--port', String(port), '--http-port', '0', '--data-dir', dataDir, '--log-level', 'warn', '--log-format', 'json'], {
         stdio: ['ignore', log, log],
       });
       closeSync(log);

@@ -67,7 +67,7 @@ export async function startGregorTarget(extras?: GregorTargetExtras): Promise<Ta
   const dataDir = mkdtempSync(join(tmpdir(), 'gregor-compat-'));
   const main = join(repoRoot, 'dist', 'gregor.mjs');
   const listeners = [`PLAINTEXT://127.0.0.1:${port}`, ...(extras?.listeners ?? [])].join(',');
-  const args = [main, '--listeners', listeners, '--advertised-listeners', listeners,
+  const args = [main, '--listeners', listeners, '--advertised-listeners', listeners, '--http-port', '0',
     '--data-dir', dataDir, '--log-level', 'warn', '--log-format', 'json',
     ...Object.entries({ ...CONSUMER_PROTOCOL_BROKER_SETTINGS, ...(extras?.settings ?? {}) }).flatMap(([key, value]) => ['-o', `${key}=${value}`])];
   let child: ChildProcess | undefined;

@@ -19,6 +19,7 @@ import type { PartitionLog } from '../storage/log.js';
 import { topicTimestampType } from '../storage/log-config.js';
 import { appendGrouped } from './produce-group-append.js';
 import type { ProducerStateCheck } from './producer-state.js';
+import type { TopicStats } from './broker-topic-stats.js';
 import { codecLevel, needsRebuild, rebuildBatch, targetCodec } from './recompress.js';
 
 /** What ProduceResponse reports for one partition (offsets as numbers; -1 where Kafka reports none). */
@@ -37,6 +38,8 @@ export interface AppendTarget {
   readonly partition: number;
   readonly log: PartitionLog;
   readonly config: TopicConfig;
+  /** Counts the records and bytes appended (Kafka's MessagesInPerSec and BytesInPerSec). */
+  readonly stats?: TopicStats;
 }
 
 export function failed(errorCode: number, logStartOffset = -1): PartitionAppendOutcome {
@@ -92,6 +95,11 @@ export async function appendProduced(
       // Recorded inside the log's append, so a snapshot taken at the next roll includes the batch.
       onAppended: (baseOffset) => producerState.afterAppend(log, header, baseOffset),
     });
+    if (target.stats !== undefined) {
+      // As Kafka's appendToLocalLog: the records appended, and the bytes as the producer sent them.
+      target.stats.messagesIn += header.lastOffsetDelta + 1;
+      target.stats.bytesIn += framing.size;
+    }
     return {
       errorCode: ErrorCode.NONE,
       baseOffset: result.baseOffset,

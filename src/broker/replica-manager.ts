@@ -18,6 +18,7 @@ import { PartitionAddBatcher, produceVerificationFailure, transactionalBatchHead
 import { TopicConfigCache } from './topic-config-cache.js';
 import { SharePartitionManager } from './share/share-partition-manager.js';
 import { systemScheduler, type Scheduler } from '../storage/scheduler.js';
+import { BrokerTopicStats } from './broker-topic-stats.js';
 
 export type PartitionLookup =
   | { readonly ok: true; readonly topic: TopicMetadata; readonly log: PartitionLog }
@@ -68,6 +69,8 @@ export class ReplicaManager {
   private readonly now: () => number;
   private partitionAdds: PartitionAddBatcher | undefined;
   readonly delayedFetches: DelayedFetches;
+  /** Records and bytes in and out per topic (Kafka's BrokerTopicMetrics). */
+  readonly topicStats = new BrokerTopicStats();
   /** Share groups' share partitions and share sessions (ShareFetch, ShareAcknowledge). */
   readonly sharePartitions: SharePartitionManager;
 
@@ -126,7 +129,7 @@ export class ReplicaManager {
     const found = this.partition(topicName, index);
     if (!found.ok) return Promise.resolve(failed(found.errorCode));
     if (isInternalTopic(topicName) && !options.internalTopicsAllowed) return Promise.resolve(failed(ErrorCode.INVALID_TOPIC_EXCEPTION));
-    const target = { topic: topicName, partition: index, log: found.log, config: this.topicConfig(found.topic) };
+    const target = { topic: topicName, partition: index, log: found.log, config: this.topicConfig(found.topic), stats: this.topicStats.of(topicName) };
     const adding = this.addToTransaction(target.log, topicName, index, records, options);
     if (adding === undefined) return appendProduced(target, records, options.apiVersion, this.producerState, this.now());
     return adding.then((failure) => failure ?? appendProduced(target, records, options.apiVersion, this.producerState, this.now()));

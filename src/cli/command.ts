@@ -46,6 +46,7 @@ export async function runCommand(argv: string[], start: (options: StartOptions) 
       .option('config', { alias: 'c', type: 'string', describe: 'Read settings from a server.properties file', requiresArg: true })
       .option('override', { alias: 'o', type: 'string', array: true, describe: 'Set one config key, as key=value (repeatable), like kafka-server-start --override', requiresArg: true })
       .option('port', { alias: 'p', type: 'string', describe: 'Listen on this port (0 = any free port); rewrites the first listener', requiresArg: true })
+      .option('http-port', { type: 'string', describe: 'Serve HTTP (metrics, health, console) on this port (0 = any free port; default 8080); rewrites the first of gregor.http.listeners', requiresArg: true })
       .option('host', { type: 'string', describe: 'Listen on this host (empty or 0.0.0.0 = all interfaces); rewrites the first listener', requiresArg: true })
       .option('listeners', { type: 'string', describe: 'Shortcut for listeners=NAME://host:port,...', requiresArg: true })
       .option('advertised-listeners', { type: 'string', describe: 'Shortcut for advertised.listeners (what clients are told to connect to)', requiresArg: true })
@@ -66,6 +67,7 @@ export async function runCommand(argv: string[], start: (options: StartOptions) 
         config: args.config,
         override: args.override,
         port: args.port,
+        'http-port': args['http-port'],
         host: args.host,
         listeners: args.listeners,
         'advertised-listeners': args['advertised-listeners'],

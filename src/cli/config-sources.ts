@@ -4,7 +4,7 @@
 // resolveBrokerConfig.
 import { readFileSync } from 'node:fs';
 import {
-  brokerConfigDefinition, ConfigError, formatListener, parseListeners, parseProperties, PropertiesSyntaxError, resolveBrokerConfig,
+  brokerConfigDefinition, ConfigError, formatHttpListener, formatListener, parseHttpListeners, parseListeners, parseProperties, PropertiesSyntaxError, resolveBrokerConfig,
   type BrokerConfig,
 } from '../config/index.js';
 
@@ -70,6 +70,9 @@ export function settingsFromOverrides(overrides: readonly string[]): Record<stri
   return settings;
 }
 
+/** The command serves HTTP (metrics, health, console) here unless told otherwise; startBroker() serves none. */
+export const COMMAND_HTTP_LISTENERS: readonly string[] = ['http://localhost:8080'];
+
 export interface Shortcuts {
   port?: number | undefined;
   host?: string | undefined;
@@ -77,6 +80,7 @@ export interface Shortcuts {
   inMemory?: boolean | undefined;
   listeners?: string | undefined;
   advertisedListeners?: string | undefined;
+  httpPort?: number | undefined;
 }
 
 /**
@@ -98,6 +102,12 @@ export function applyShortcuts(settings: Record<string, string>, shortcuts: Shor
     const moved = { name: first.name, host: shortcuts.host ?? first.host, port: shortcuts.port ?? first.port };
     out['listeners'] = [moved, ...rest].map(formatListener).join(',');
   }
+  if (shortcuts.httpPort !== undefined) {
+    // --http-port moves the first HTTP listener (the command's default one when the key is unset or empty).
+    const current = (out['gregor.http.listeners'] ?? COMMAND_HTTP_LISTENERS.join(',')).split(',').filter((l) => l.trim() !== '');
+    const [first, ...rest] = parseHttpListeners(current.length === 0 ? COMMAND_HTTP_LISTENERS : current);
+    out['gregor.http.listeners'] = [{ host: first!.host, port: shortcuts.httpPort }, ...rest].map(formatHttpListener).join(',');
+  }
   if (shortcuts.dataDir !== undefined) out['log.dirs'] = shortcuts.dataDir;
   if (shortcuts.inMemory === true) out['gregor.log.engine'] = 'memory';
   return out;
@@ -117,6 +127,7 @@ function shortcutOrigins(shortcuts: Shortcuts): Record<string, string> {
   if (shortcuts.port !== undefined || shortcuts.host !== undefined) origins['listeners'] = shortcuts.port !== undefined ? '--port' : '--host';
   if (shortcuts.advertisedListeners !== undefined) origins['advertised.listeners'] = '--advertised-listeners';
   if (shortcuts.dataDir !== undefined) origins['log.dirs'] = '--data-dir';
+  if (shortcuts.httpPort !== undefined) origins['gregor.http.listeners'] = '--http-port';
   if (shortcuts.inMemory === true) origins['gregor.log.engine'] = '--in-memory';
   return origins;
 }
@@ -162,7 +173,7 @@ export function resolveSettings(sources: SettingsSources, onWarning: (msg: strin
   const { settings, origins } = collectWithOrigins(sources, onWarning);
   try {
     // The command keeps its data under ./data unless told otherwise (startBroker's default is memory).
-    return resolveBrokerConfig(settings, onWarning, { logEngineWhenUnset: 'file' });
+    return resolveBrokerConfig(settings, onWarning, { logEngineWhenUnset: 'file', httpListenersWhenUnset: COMMAND_HTTP_LISTENERS });
   } catch (error) {
     throw namingOrigin(error, origins);
   }

@@ -1,7 +1,7 @@
 // Start-up and shutdown of the broker for the command: settings → config → startBroker, one
 // start-up line, then SIGINT/SIGTERM close it cleanly (a second signal exits at once). Nothing on
 // stdout or stderr can hold up an exit: a closed pipe only ends the log (log-output.ts).
-import type { BrokerConfig } from '../config/index.js';
+import { httpUrl, type BrokerConfig } from '../config/index.js';
 import type { Log, LogLevel } from '../log.js';
 import type { Broker } from '../server/broker.js';
 import { resolveSettings, type Shortcuts } from './config-sources.js';
@@ -31,11 +31,11 @@ export async function runBroker(args: StartArguments): Promise<void> {
   );
 
   // Loaded only now, so --help and config errors answer without loading the server.
-  const { startBroker } = await import('../server/broker.js');
+  const [{ startBroker }, { httpServer }] = await Promise.all([import('../server/broker.js'), import('../http/lazy-start.js')]);
   let broker: Broker;
   try {
     // The broker's start-up lines (log dirs loaded, recovery) come before the command's own start-up line.
-    broker = await startBroker(config, { logger, logStarted: false });
+    broker = await startBroker(config, { logger, logStarted: false, httpServer });
   } catch (error) {
     logger.fatal(`cannot start: ${error instanceof Error ? error.message : String(error)}`);
     return exitAfterLogs(output, EXIT_FAILURE);
@@ -53,6 +53,7 @@ function logStarted(logger: Log, config: BrokerConfig, broker: Broker): void {
   // performance.now() counts from process start, so this is the whole start-up as a user sees it.
   const startupMs = Math.round(performance.now());
   const addresses = broker.addresses.map(hostPort);
+  const http = broker.httpAddresses.map(httpUrl);
   const inMemory = config['gregor.log.engine'] === 'memory';
   const storage = inMemory ? 'data in memory' : `data in ${config['log.dirs'].join(',')}`;
   logger.info(
@@ -64,10 +65,11 @@ function logStarted(logger: Log, config: BrokerConfig, broker: Broker): void {
       engine: config['gregor.log.engine'],
       // The memory engine uses no directory: it claims none.
       ...(inMemory ? {} : { logDirs: config['log.dirs'] }),
+      ...(http.length === 0 ? {} : { http }),
       startupMs,
     },
     `gregor listening on ${addresses.join(', ')} (node ${config['node.id']}, cluster ${broker.clusterId}, ${storage}), ` +
-      `started in ${startupMs} ms`,
+      `started in ${startupMs} ms${http.length === 0 ? '' : `; console, metrics and health on ${http.join(', ')}`}`,
   );
 }
 

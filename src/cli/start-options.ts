@@ -19,6 +19,7 @@ export interface StartOptions {
   config?: string;
   override?: string[];
   port?: string;
+  'http-port'?: string;
   host?: string;
   listeners?: string;
   'advertised-listeners'?: string;
@@ -28,10 +29,10 @@ export interface StartOptions {
   'log-format': string;
 }
 
-type StringOption = 'config' | 'port' | 'host' | 'listeners' | 'advertised-listeners' | 'data-dir' | 'log-level' | 'log-format';
+type StringOption = 'config' | 'port' | 'http-port' | 'host' | 'listeners' | 'advertised-listeners' | 'data-dir' | 'log-level' | 'log-format';
 
 const STRING_OPTIONS: ReadonlyMap<string, StringOption> = new Map<string, StringOption>([
-  ['config', 'config'], ['c', 'config'], ['port', 'port'], ['p', 'port'], ['host', 'host'], ['listeners', 'listeners'],
+  ['config', 'config'], ['c', 'config'], ['port', 'port'], ['p', 'port'], ['http-port', 'http-port'], ['host', 'host'], ['listeners', 'listeners'],
   ['advertised-listeners', 'advertised-listeners'], ['data-dir', 'data-dir'], ['d', 'data-dir'],
   ['log-level', 'log-level'], ['log-format', 'log-format'],
 ]);
@@ -88,13 +89,14 @@ export function parseStartFast(argv: readonly string[]): StartOptions | null {
   return options;
 }
 
-/** What runBroker takes; a bad --port is a UsageError. */
+/** What runBroker takes; a bad --port or --http-port is a UsageError. */
 export function toStartArguments(options: StartOptions): StartArguments {
   return {
     configFile: options.config,
     overrides: options.override ?? [],
     shortcuts: {
-      port: parsePort(options.port),
+      port: parsePort(options.port, '--port'),
+      httpPort: parsePort(options['http-port'], '--http-port'),
       host: options.host,
       listeners: options.listeners,
       advertisedListeners: options['advertised-listeners'],
@@ -106,11 +108,11 @@ export function toStartArguments(options: StartOptions): StartArguments {
   };
 }
 
-function parsePort(text: string | undefined): number | undefined {
+function parsePort(text: string | undefined, flag: string): number | undefined {
   if (text === undefined) return undefined;
   const port = /^\d+$/.test(text.trim()) ? Number(text.trim()) : NaN;
   if (!(port >= 0 && port <= 65535)) {
-    throw new UsageError(`Invalid value ${JSON.stringify(text)} for --port: expects a port number in [0,...,65535] (0 = any free port)`);
+    throw new UsageError(`Invalid value ${JSON.stringify(text)} for ${flag}: expects a port number in [0,...,65535] (0 = any free port)`);
   }
   return port;
 }

@@ -6,6 +6,7 @@ import { ConfigError, parseConfigValue, type ConfigDefinition } from './config-t
 import type { ValueOf } from './define.js';
 import { checkConnectionLimits } from './connection-limits.js';
 import { parseListeners } from './listeners.js';
+import { parseHttpListeners } from './http-listeners.js';
 
 type Definitions = typeof brokerConfigDefinitions;
 type DeclaredValues = { readonly [K in BrokerConfigKey]: ValueOf<Definitions[K]> };
@@ -54,6 +55,8 @@ export interface ResolveOptions {
    * `gregor` command passes file (./data).
    */
   readonly logEngineWhenUnset?: LogEngine;
+  /** gregor.http.listeners when it is not set. Default none (startBroker serves no HTTP unless asked); the command passes http://localhost:8080. */
+  readonly httpListenersWhenUnset?: readonly string[];
 }
 
 /**
@@ -96,6 +99,8 @@ export function resolveBrokerConfig(
   if (!isSet('gregor.log.engine') && !isSet('log.dirs') && !isSet('log.dir')) {
     values['gregor.log.engine'] = options.logEngineWhenUnset ?? 'memory';
   }
+  if (!isSet('gregor.http.listeners') && options.httpListenersWhenUnset !== undefined) values['gregor.http.listeners'] = [...options.httpListenersWhenUnset];
+  parseHttpListeners(values['gregor.http.listeners'] as string[]);
   checkListeners(values);
   checkConsumerGroupTimeouts(values);
   checkGroupProtocols(values);
@@ -302,8 +307,10 @@ export function effectiveBrokerConfig(staticConfig: BrokerConfig, dynamic: Dynam
   };
   overlay(dynamic.clusterDefault, 'clusterDefault');
   overlay(dynamic.perBroker, 'perBroker');
-  // The engine is read-only: the static config's choice stands, whether set or chosen for an unset one.
-  const config = resolveBrokerConfig(props, undefined, { logEngineWhenUnset: staticConfig['gregor.log.engine'] as LogEngine });
+  // The engine and the HTTP listeners are read-only: the static config's choice stands, whether set or chosen for an unset one.
+  const config = resolveBrokerConfig(props, undefined, {
+    logEngineWhenUnset: staticConfig['gregor.log.engine'] as LogEngine, httpListenersWhenUnset: staticConfig['gregor.http.listeners'],
+  });
   explicitSettings.set(config, staticSettings);
   listenerSettings.set(config, listenerSettings.get(staticConfig) ?? {});
   authorizerSettings.set(config, authorizerSettingsOf(staticConfig));

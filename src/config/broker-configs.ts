@@ -16,6 +16,8 @@
 //   gregor.log.engine    gregor's own: file (segment files under log.dirs) or memory; when neither it nor log.dirs
 //                        is set, the `gregor` command uses file (./data) and an in-process startBroker() memory
 //   gregor.clock         gregor's own: system, or manual (coordinators, timers, retention move only when told)
+//   gregor.http.listeners gregor's own: the HTTP listener (metrics, health, console); none for startBroker(),
+//                        http://localhost:8080 for the `gregor` command
 import {
   atLeast, between, bool, custom, double, eachOneOf, int, list, long, named, oneOf, oneOfIgnoringCase,
   short, string,
@@ -102,6 +104,9 @@ export const actedOnBrokerConfigDefinitions = named({
 
   // --- gregor's clock (issue #21) ---
   'gregor.clock': string({ default: 'system', valid: oneOf('system', 'manual'), doc: 'The broker\'s time: system (wall time), or manual (starts at the wall time and moves only through POST /v1/clock/advance or broker.clock.advance; for tests).' }),
+
+  // --- the HTTP listener (src/http): metrics, health, console ---
+  'gregor.http.listeners': list({ default: [], valid: custom('http://host:port,...', () => null), doc: 'Addresses of the HTTP listener (/metrics, /healthz, /readyz, the console), as http://host:port; empty for none. Unset: none for startBroker(), http://localhost:8080 for the gregor command.' }),
 
   // --- log storage ---
   'gregor.log.engine': string({ default: 'file', valid: oneOf('file', 'memory'), doc: 'Where partitions are kept: segment files under log.dirs, or memory only (gone at exit). Unset with log.dirs unset: file for the gregor command, memory for startBroker().' }),

@@ -15,6 +15,7 @@ export {
   parseListeners, parseSecurityProtocolMap, formatListener, usesTls, DEFAULT_SECURITY_PROTOCOL_MAP,
   type Listener, type ParseListenersOptions, type SecurityProtocol,
 } from './listeners.js';
+export { parseHttpListeners, formatHttpListener, httpUrl, type HttpListener } from './http-listeners.js';
 export { parseMaxConnectionsPerIpOverrides } from './connection-limits.js';
 export { notActedOn, type NotActedOn } from './not-acted-on.js';
 export { parseProperties, PropertiesSyntaxError } from './properties.js';

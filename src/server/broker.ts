@@ -5,7 +5,7 @@
 import { hostname } from 'node:os';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { notActedOn, parseListeners, usesTls, type BrokerConfig, type LogEngine } from '../config/index.js';
+import { notActedOn, parseHttpListeners, parseListeners, usesTls, type BrokerConfig, type LogEngine } from '../config/index.js';
 import { listenerTls } from '../security/tls/listener-tls.js';
 import { tlsPrincipal } from '../security/tls/principal.js';
 import { backgroundIntervals, cleanerSettings, logEngine, openLogStore } from '../broker/open-store.js';
@@ -31,6 +31,7 @@ import type { BrokerState, Endpoint, RegisteredApi } from './handler.js';
 import { handlers as registry } from './handlers/index.js';
 import { bindListener, type BoundListener } from './listener.js';
 import { RequestBudget } from './request-budget.js';
+import { RequestMetrics } from './request-metrics.js';
 import { createDispatch } from './router.js';
 import { saslGate } from './sasl-gate.js';
 import { attachScramCredentials } from './admin/scram-credentials.js';
@@ -45,10 +46,13 @@ import { fileScramCredentialStore, memoryScramCredentialStore, ScramCredentials 
 import type { TopicCatalog } from '../broker/topic-catalog.js';
 import { ManualScheduler, systemScheduler, type Clock } from '../storage/scheduler.js';
 import { FaultInjector } from './faults/fault-injector.js';
+import type { HttpServerHandle, HttpServerStarter, StartupProgress } from './http-attachment.js';
 
 export interface Broker {
   /** The bound address of each listener, in configuration order (port 0 resolved). */
   readonly addresses: readonly { readonly host: string; readonly port: number }[];
+  /** The bound address of each HTTP listener (gregor.http.listeners), in configuration order (port 0 resolved); empty without HTTP. */
+  readonly httpAddresses: readonly { readonly host: string; readonly port: number }[];
   readonly clusterId: string;
   /** The broker's clock (gregor.clock): `broker.clock.advance(ms)` moves a manual one, running the timers that fall due. */
   readonly clock: Clock;
@@ -94,6 +98,13 @@ export interface BrokerOptions {
   readonly features?: Features;
   /** The broker's clock (tests pass a ManualScheduler). Default: by gregor.clock (manual starts at the wall time, as Kafka's MockTime). */
   readonly clock?: Clock;
+  /** The HTTP listeners, http://host:port[,...], in place of gregor.http.listeners ('' for none). */
+  readonly http?: string;
+  /**
+   * What serves HTTP when listeners are set: src/http's startHttpServer (a layer above this one). The library's
+   * startBroker (src/index.ts) and the command pass it; without it, HTTP listeners are refused at start-up.
+   */
+  readonly httpServer?: HttpServerStarter;
 }
 
 /** Requests a connection may have awaiting their response before reading pauses. */
@@ -113,6 +124,8 @@ const DEFAULT_WRITE_HIGH_WATER_MARK = 1024 * 1024;
 export async function startBroker(staticConfig: BrokerConfig, options: BrokerOptions = {}): Promise<Broker> {
   const log = options.logger ?? silentLog();
   const clock = options.clock ?? (staticConfig['gregor.clock'] === 'manual' ? new ManualScheduler(Date.now(), true) : systemScheduler);
+  const scheduler = clock;
+  const startedAt = scheduler.now();
   for (const note of notActedOn(staticConfig)) log.warn({ keys: note.keys }, note.message);
   // Dynamic broker configs are read before anything else reads the config. Listeners, the per-connection
   // limits and queued.max.requests stay the static ones (dynamic listeners are stored and described, not
@@ -144,6 +157,10 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   const advertisedSpecs =
     advertisedValues === null ? listenerSpecs : parseListeners(advertisedValues, { key: 'advertised.listeners', securityProtocolMap });
   const handlers = options.handlers ?? registry;
+  const httpListeners = parseHttpListeners(options.http === undefined ? staticConfig['gregor.http.listeners'] : options.http.split(',').filter((l) => l.trim() !== ''));
+  if (httpListeners.length > 0 && options.httpServer === undefined) {
+    throw new Error('gregor.http.listeners is set but this startBroker was given no HTTP server (BrokerOptions.httpServer): start the broker through the package\'s startBroker');
+  }
   // Each SASL listener's mechanisms and users, checked before anything is bound.
   const apiNames = new Map(handlers.map((h) => [h.api.apiKey, h.api.name]));
   const saslListeners = new Map(listenerSpecs.filter((spec) => spec.securityProtocol === 'SASL_PLAINTEXT' || spec.securityProtocol === 'SASL_SSL').map((spec) => [spec.name,
@@ -213,6 +230,11 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   };
   const quotas = new ConnectionQuotas(await connectionQuotaSettings(config, log), listenerNames,
     config['socket.listen.backlog.size'], onAdmitted, log);
+  const requestMetrics = new RequestMetrics();
+  const progress: StartupProgress = { logsLoaded: false, coordinatorsLoaded: false, listenersBound: false, closing: false };
+  // HTTP first: /healthz and /readyz answer while the logs load.
+  const http: HttpServerHandle | undefined = httpListeners.length === 0 ? undefined
+    : await options.httpServer!({ listeners: httpListeners, log, scheduler, startedAt, progress });
   const onSocket = (socket: Socket, listenerName: string): void => {
     if (closing || dispatch === undefined) {
       socket.destroy();
@@ -222,9 +244,16 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   };
 
   // Logs are loaded (and recovered) before any listener accepts a client, as Kafka does.
-  const store: LogStore = options.store ?? (await openLogStore(config, log, engine, clock));
+  let store: LogStore;
+  try {
+    store = options.store ?? (await openLogStore(config, log, engine, clock));
+  } catch (err) {
+    await http?.close();
+    throw err;
+  }
+  progress.logsLoaded = true;
   // What start-up has opened so far, closed in reverse order when a later step fails.
-  const opened: (() => Promise<void>)[] = [() => store.close()];
+  const opened: (() => Promise<void>)[] = [...(http === undefined ? [] : [() => http.close()]), () => store.close()];
   const bound: BoundListener[] = [];
   let state: BrokerState;
   let stopSweeping = () => {};
@@ -240,6 +269,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
     const replicaManager = new ReplicaManager(store, config, { producerState: producerStates, transactions: producerStates, clock });
     const transactions = await openTransactions({ config, liveConfig: () => dynamic.config, replicaManager, producerStates, groups, features, scheduler: clock, log });
     opened.push(() => transactions.close());
+    progress.coordinatorsLoaded = true;
     for (const spec of listenerSpecs) {
       const listener = await bindListener(spec, options.writeHighWaterMark ?? DEFAULT_WRITE_HIGH_WATER_MARK, onSocket, {
         onAcceptError: (err) => log.error({ err, listener: spec.name }, 'Error while accepting connection'),
@@ -285,11 +315,23 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       if (JSON.stringify(cleaner) !== JSON.stringify(cleanerSettings(previous))) await store.reconfigureCleaner(cleaner);
       quotas.reconfigure(await connectionQuotaSettings(next, log));
     });
-    dispatch = createDispatch(state);
+    dispatch = createDispatch(state, requestMetrics);
+    progress.listenersBound = true;
     stopSweeping = delegationTokens.startSweeping(config['delegation.token.expiry.check.interval.ms'],
       (token) => log.info(`Delegation token expired for token: ${token.tokenId} for owner: ${token.owner.type}:${token.owner.name}`), clock);
     opened.push(async () => stopSweeping());
     store.startBackground(backgroundIntervals(config, (partitionLog) => producerStates.lastStableOffset(partitionLog)));
+    http?.serve({
+      state,
+      dynamicConfigs: dynamic,
+      kafkaAddresses: bound.map(({ name, host, port }) => ({ name, host, port })),
+      requestMetrics,
+      connections: () => {
+        const byListener = new Map(listenerNames.map((name) => [name, 0]));
+        for (const connection of connections) byListener.set(connection.info.listenerName, byListener.get(connection.info.listenerName)! + 1);
+        return { byListener, waiting: quotas.waitingConnections };
+      },
+    });
   } catch (err) {
     for (const close of opened.reverse()) await close();
     throw err;
@@ -303,6 +345,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
 
   return {
     addresses: bound.map(({ host, port }) => ({ host, port })),
+    httpAddresses: http?.addresses ?? [],
     clusterId: state.clusterId,
     clock,
     faults: state.faults,
@@ -319,6 +362,9 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
     async close() {
       if (closing) return;
       closing = true;
+      progress.closing = true;
+      // HTTP first: nothing reads the parts below while they close.
+      await http?.close();
       const stopped = bound.map((listener) => listener.close());
       quotas.closeWaiting();
       // Pending long polls answer now with what they have, so connections can drain.

@@ -38,6 +38,7 @@ import {
 import { AuthorizationFailure, clusterOperationRefusal } from './authorization.js';
 import { applyRequestQuota, newRequestQuotaState, recordAfterResponse } from './throttle.js';
 import { injectFault } from './faults/inject.js';
+import type { RequestMetrics } from './request-metrics.js';
 
 /** api key (int16), api version (int16), correlation id (int32): present in every request header version. */
 const FIXED_HEADER_BYTES = 8;
@@ -77,7 +78,8 @@ export function checkLoaded(registration: LazyHandler, handler: Handler): Handle
   return handler;
 }
 
-export function createDispatch(broker: BrokerState): Dispatch {
+/** `metrics`, when given, counts each request served: API, version, time, error codes (request-metrics.ts). */
+export function createDispatch(broker: BrokerState, metrics?: RequestMetrics): Dispatch {
   const byKey = indexHandlers(broker.handlers);
   const loaded = new Map<number, Handler>();
   /** Set while a lazy handler loads: every request that arrives meanwhile waits for it, in arrival order. */
@@ -93,9 +95,9 @@ export function createDispatch(broker: BrokerState): Dispatch {
     if (registered === undefined) {
       throw new CloseConnection(`unknown api key ${apiKey} (version ${frame.readInt16BE(2)}, client id ${peekClientId(frame) ?? '-'})`);
     }
-    if (!isLazy(registered)) return serve(broker, registered, frame, connection);
+    if (!isLazy(registered)) return serve(broker, registered, frame, connection, metrics);
     const handler = loaded.get(apiKey);
-    if (handler !== undefined) return serve(broker, handler, frame, connection);
+    if (handler !== undefined) return serve(broker, handler, frame, connection, metrics);
 
     const settled: Promise<Handler | null> = loadHandler(broker, registered, loaded).then((h) => {
       if (loading === settled) loading = null;
@@ -105,7 +107,7 @@ export function createDispatch(broker: BrokerState): Dispatch {
     // Chained before any request that arrives while loading, so this one is handled first.
     return settled.then((h) => {
       if (h === null) throw new CloseConnection(`${registered.api.name} could not be loaded and has no error response to answer with`);
-      return serve(broker, h, frame, connection);
+      return serve(broker, h, frame, connection, metrics);
     });
   };
   return dispatch;
@@ -142,9 +144,10 @@ async function loadHandler(broker: BrokerState, registration: LazyHandler, loade
 }
 
 /** Parses the header, checks the version, decodes the body and invokes the handler. */
-function serve(broker: BrokerState, handler: Handler, frame: Buffer, connection: ConnectionInfo): ResponseBytes | Promise<ResponseBytes> {
+function serve(broker: BrokerState, handler: Handler, frame: Buffer, connection: ConnectionInfo, metrics: RequestMetrics | undefined): ResponseBytes | Promise<ResponseBytes> {
   // request_percentage measures the time spent on a client's requests; nothing is timed while no such quota exists.
   const started = broker.quotas.request.enabled ? process.hrtime.bigint() : null;
+  const startedMs = metrics === undefined ? 0 : performance.now();
   const apiKey = handler.api.apiKey;
   const apiVersion = frame.readInt16BE(2);
   const reader = new Reader(frame);
@@ -179,33 +182,48 @@ function serve(broker: BrokerState, handler: Handler, frame: Buffer, connection:
   } catch (err) {
     throw new CloseConnection(`unparsable ${handler.api.name} v${apiVersion} request: ${messageOf(err)}`);
   }
+  const timing: Timing = { started, metrics, startedMs };
   // The one branch fault injection costs while no rule is set.
   const fault = broker.faults.active
     ? broker.faults.check({ apiKey, apiVersion, clientId, connectionId: connection.id, remote: connection.remote }, request) : null;
-  if (fault === null) return handle(ctx, handler, request, started);
+  if (fault === null) return handle(ctx, handler, request, timing);
   return injectFault(fault, {
     apiKey,
     request,
-    handle: (shape) => handle(ctx, handler, request, started, shape),
+    handle: (shape) => handle(ctx, handler, request, timing, shape),
     answer: (response) => encodeResponse(handler, correlationId, response, apiVersion),
     errorResponse: (code, message) => answerInjectedError(ctx, handler, request, { code, message }),
     mute: (ms) => connection.throttle(ms),
   });
 }
 
+/** When a request's handling began: for request_percentage (hrtime) and the request metrics (ms). */
+interface Timing {
+  readonly started: bigint | null;
+  readonly metrics: RequestMetrics | undefined;
+  readonly startedMs: number;
+}
+
 /** Invokes the handler and encodes its response (`shape`: a fault rule's change to the response first). */
-function handle(ctx: RequestContext, handler: Handler, request: unknown, started: bigint | null,
+function handle(ctx: RequestContext, handler: Handler, request: unknown, { started, metrics, startedMs }: Timing,
   shape?: (response: unknown) => unknown): ResponseBytes | Promise<ResponseBytes> {
-  const { correlationId, apiVersion } = ctx.header;
-  const failed = (err: unknown): ResponseBytes | Promise<ResponseBytes> => answerFailure(ctx, handler, request, err);
+  const { apiKey, correlationId, apiVersion } = ctx.header;
+  const failed = (err: unknown): ResponseBytes | Promise<ResponseBytes> => {
+    if (metrics !== undefined && !(err instanceof CloseConnection)) metrics.failed(apiKey, apiVersion, startedMs, apiErrorOf(err).code);
+    return answerFailure(ctx, handler, request, err);
+  };
   const respond = (response: unknown): ResponseBytes | Promise<ResponseBytes> => {
-    if (response === NO_RESPONSE) return null;
+    if (response === NO_RESPONSE) {
+      metrics?.completed(apiKey, apiVersion, startedMs, null);
+      return null;
+    }
     const encoding = started === null ? null : process.hrtime.bigint();
     try {
       if (shape !== undefined) response = shape(response);
       applyRequestQuota(ctx, response);
       const bytes = encodeResponse(handler, correlationId, response, apiVersion);
       if (encoding !== null) recordAfterResponse(ctx, Number(process.hrtime.bigint() - encoding));
+      metrics?.completed(apiKey, apiVersion, startedMs, response);
       return bytes;
     } catch (err) {
       return failed(err);

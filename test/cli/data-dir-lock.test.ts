@@ -15,7 +15,7 @@ after(() => rmSync(root, { recursive: true, force: true }));
 
 /** A second command on the same dir: it must exit by itself (a refused start never listens). */
 function startSecond(dataDir: string) {
-  return spawnSync(process.execPath, [MAIN, '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--log-format', 'json'], {
+  return spawnSync(process.execPath, [MAIN, '--port', '0', '--host', '127.0.0.1', '--http-port', '0', '--data-dir', dataDir, '--log-format', 'json'], {
     encoding: 'utf8',
     timeout: 60_000,
   });

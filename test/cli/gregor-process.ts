@@ -9,11 +9,14 @@ import { fileURLToPath } from 'node:url';
 
 export const MAIN = fileURLToPath(new URL('../../gregor.mjs', import.meta.url));
 
-/** The environment without GREGOR_* variables, so the machine's settings do not leak in. */
+/**
+ * The environment without GREGOR_* variables, so the machine's settings do not leak in; the HTTP listener on a
+ * free loopback port, not the command's default 8080 (tests run side by side).
+ */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('GREGOR_')) env[k] = v;
-  return { ...env, ...extra };
+  return { ...env, GREGOR_GREGOR_HTTP_LISTENERS: 'http://127.0.0.1:0', ...extra };
 }
 
 /** Runs the command to its end. */

@@ -19,9 +19,9 @@ export interface StartOptions {
   fileLimit?: number;
 }
 
-/** Spawns `gregor --port 0 --data-dir dir --log-format json` and resolves once it logs its listening address. */
+/** Spawns `gregor --port 0 --http-port 0 --data-dir dir --log-format json` and resolves once it logs its listening address. */
 export function startGregor(dataDir: string, extraArgs: string[] = [], options: StartOptions = {}): Promise<GregorProcess> {
-  const args = [MAIN, '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, '--log-format', 'json', ...extraArgs];
+  const args = [MAIN, '--port', '0', '--host', '127.0.0.1', '--http-port', '0', '--data-dir', dataDir, '--log-format', 'json', ...extraArgs];
   const child =
     options.fileLimit === undefined
       ? spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] })

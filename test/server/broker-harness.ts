@@ -5,12 +5,13 @@ import { decodeResponseHeader, encodeRequestHeader, requestHeaderVersion, respon
 import { Reader } from '../../src/protocol/io/reader.js';
 import { Writer } from '../../src/protocol/io/writer.js';
 import { startBroker, type Broker, type BrokerOptions } from '../../src/server/broker.js';
+import { httpServer } from '../../src/http/lazy-start.js';
 import { RawClient } from './raw-client.js';
 
 export async function startTestBroker(settings: Record<string, string> = {}, options: BrokerOptions = {}): Promise<Broker & { port: number }> {
   // Memory engine unless a test asks otherwise: tests must not share the configured log.dirs.
   const config = resolveBrokerConfig({ listeners: 'PLAINTEXT://127.0.0.1:0', 'gregor.log.engine': 'memory', ...settings });
-  const broker = await startBroker(config, options);
+  const broker = await startBroker(config, { httpServer, ...options });
   return Object.assign(broker, { port: broker.addresses[0]!.port });
 }
 

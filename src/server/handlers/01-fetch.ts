@@ -31,6 +31,7 @@ import {
 import { ZERO_UUID } from '../../protocol/io/reader.js';
 import { newFetchContext, TOPIC_ID_VERSION, type FetchTarget } from '../../broker/fetch-context.js';
 import { READ_COMMITTED, type PartitionRead } from '../../broker/fetch-reader.js';
+import type { BrokerTopicStats } from '../../broker/broker-topic-stats.js';
 import { Writer } from '../../protocol/io/writer.js';
 import { defineHandler, type Handler, type RequestContext } from '../handler.js';
 import { quotaClientId, quotaUser, requestThrottleMs, throttle } from '../throttle.js';
@@ -89,9 +90,18 @@ export const fetchHandler: Handler = defineHandler<FetchRequest, FetchResponse>(
     }
     const done = context.complete(outcomes);
     if (done.errorCode !== ErrorCode.NONE) return emptyResponse(done.errorCode, done.sessionId);
+    countBytesOut(replicaManager.topicStats, reads, (i) => done.include[i]!);
     return responseOf(context.targets, reads, usesTopicIds, request.isolationLevel, emptyResponse(ErrorCode.NONE, done.sessionId), (i) => done.include[i]!);
   },
 });
+
+/** Kafka's BytesOutPerSec: the record bytes of each partition in the response, per topic. */
+function countBytesOut(stats: BrokerTopicStats, reads: readonly PartitionRead[], include: (i: number) => boolean): void {
+  for (let i = 0; i < reads.length; i++) {
+    const read = reads[i]!;
+    if (read.bytes > 0 && include(i)) stats.of(read.topic).bytesOut += read.bytes;
+  }
+}
 
 /** The partitions included, in the order read. */
 function responseOf(
