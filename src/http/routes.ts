@@ -7,10 +7,12 @@ import type { FastifyInstance } from 'fastify';
 import type { HttpContext } from './context.js';
 import { healthRoutes } from './health.js';
 import { metricsRoutes } from './metrics/metrics-route.js';
+import { faultsRoutes } from './faults-routes.js';
 
 export type RouteModule = (app: FastifyInstance, ctx: HttpContext) => void;
 
 export const routeModules: readonly RouteModule[] = [
   healthRoutes,
   metricsRoutes,
+  faultsRoutes,
 ];

@@ -39,6 +39,8 @@ export class FaultInjector {
   private entries: Entry[] = [];
   private nextId = 1;
   private readonly listeners: FaultListener[] = [];
+  /** Faults injected since start, per API and action (what /metrics reports). */
+  readonly injected = new Map<string, { readonly api: string; readonly action: string; count: number }>();
   /** Any rule set: the router asks check() only then. */
   active = false;
 
@@ -127,6 +129,10 @@ export class FaultInjector {
       : action.type === 'drop' ? `drop ${action.when}` : action.type;
     this.log.info({ faultRule: entry.rule.id, api, version: seen.apiVersion, clientId: seen.clientId, connection: seen.connectionId, client: seen.remote },
       `injected fault (rule ${entry.rule.id}): ${what} on ${api} v${seen.apiVersion} from ${seen.remote}`);
+    const key = `${api} ${action.type}`;
+    const counted = this.injected.get(key);
+    if (counted === undefined) this.injected.set(key, { api, action: action.type, count: 1 });
+    else counted.count++;
     for (const listener of this.listeners) listener(entry.rule, api);
   }
 
