@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import kafkajs from 'kafkajs';
 import { startTestBroker } from '../server/broker-harness.js';
 import { parseExposition, valueOf } from './prometheus-text.js';
+import { until } from '../coordinator/kafkajs-group-helpers.js';
 
 const { Kafka, logLevel } = kafkajs;
 
@@ -72,6 +73,45 @@ test('the manual clock over HTTP: GET /v1/clock, POST /v1/clock/advance, bad bod
       { status: 400, json: { error: 'the body must be {"ms": N}, N a whole number of milliseconds >= 0, not {"ms":-1}' } });
     assert.equal((await call(base, 'POST', '/v1/clock/advance')).status, 400);
   } finally {
+    await broker.close();
+  }
+});
+
+test('kafkajs through scenarios added over HTTP: coordinator moved, leader moved (Fetch), then every record read and committed', async () => {
+  const broker = await startTestBroker({ 'gregor.http.listeners': 'http://127.0.0.1:0' });
+  const base = `http://127.0.0.1:${broker.httpAddresses[0]!.port}`;
+  const kafka = new Kafka({ brokers: [`127.0.0.1:${broker.port}`], clientId: 'scenarios', logLevel: logLevel.NOTHING,
+    retry: { retries: 10, initialRetryTime: 20, maxRetryTime: 200 } });
+  const admin = kafka.admin();
+  const producer = kafka.producer({ idempotent: true });
+  const consumer = kafka.consumer({ groupId: 'moved', maxWaitTimeInMs: 100, heartbeatInterval: 100 });
+  const seen: string[] = [];
+  try {
+    await admin.connect();
+    await admin.createTopics({ topics: [{ topic: 'moves' }] });
+    await producer.connect();
+    await producer.send({ topic: 'moves', messages: Array.from({ length: 10 }, (_, i) => ({ value: `a${i}` })) });
+    assert.equal((await call(base, 'POST', '/v1/faults/scenarios/coordinator-moved', { groupId: 'moved', count: 2 })).status, 201);
+    assert.equal((await call(base, 'POST', '/v1/faults/scenarios/leader-moved', { topic: 'moves', count: 2 })).status, 201);
+    await consumer.connect();
+    await consumer.subscribe({ topic: 'moves', fromBeginning: true });
+    await consumer.run({ eachMessage: async ({ message }) => void seen.push(message.value!.toString()) });
+    await until(() => new Set(seen).size >= 10, 'the first ten records are read');
+    await producer.send({ topic: 'moves', messages: Array.from({ length: 10 }, (_, i) => ({ value: `b${i}` })) });
+    await until(() => new Set(seen).size >= 20, 'all twenty records are read');
+    const expected = [...Array.from({ length: 10 }, (_, i) => `a${i}`), ...Array.from({ length: 10 }, (_, i) => `b${i}`)];
+    assert.deepEqual([...new Set(seen)], expected);
+    await consumer.stop();
+    const fired = (await call(base, 'GET', '/v1/faults')).json as { rules: { api: string; fired: number }[] };
+    // The group's Heartbeat/OffsetCommit/JoinGroup and Fetch rules fired (a rule still listed may not have been reached).
+    assert.ok(fired.rules.every((r) => r.fired < 2));
+    const metrics = parseExposition(await (await fetch(`${base}/metrics`)).text());
+    assert.equal(valueOf(metrics, 'gregor_faults_injected_total', { api: 'Fetch', action: 'error' }), 2);
+    assert.deepEqual(await admin.fetchOffsets({ groupId: 'moved', topics: ['moves'] }).then((t) => t[0]!.partitions.map((p) => p.offset)), ['20']);
+  } finally {
+    await consumer.disconnect();
+    await producer.disconnect();
+    await admin.disconnect();
     await broker.close();
   }
 });

@@ -113,7 +113,8 @@ test('actions over a socket: error per partition, throttle, swallow, drop; corru
     broker.faults.add({ api: 'Fetch', action: 'error', error: 'NOT_LEADER_OR_FOLLOWER', count: 1 });
     const moved = await fetch(client, fetchRequest([{ topic: 't' }]));
     assert.equal(moved.errorCode, ErrorCode.NONE);
-    assert.deepEqual(moved.responses[0]!.partitions.map((p) => [p.errorCode, p.records]), [[ErrorCode.NOT_LEADER_OR_FOLLOWER, null]]);
+    assert.deepEqual(moved.responses[0]!.partitions.map((p) => [p.errorCode, p.highWatermark, p.lastStableOffset, p.logStartOffset, recordsOf(p.records).length]),
+      [[ErrorCode.NOT_LEADER_OR_FOLLOWER, -1n, -1n, -1n, 0]]);
 
     const good = recordsOf((await fetch(client, fetchRequest([{ topic: 't' }]))).responses[0]!.partitions[0]!.records);
     const kept = Buffer.from(good);

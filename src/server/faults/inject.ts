@@ -17,6 +17,7 @@ import type { FaultAction } from './fault-rule.js';
 const FETCH_KEY = 1;
 /** Record batch v2: baseOffset (8), batchLength (4), partitionLeaderEpoch (4), magic (1), then the CRC (4). */
 const CRC_OFFSET = 17;
+const EMPTY: readonly Buffer[] = [];
 
 export interface FaultSite {
   readonly apiKey: number;
@@ -59,14 +60,19 @@ export function injectFault(action: FaultAction, site: FaultSite): ResponseBytes
   }
 }
 
-/** What a broker that no longer leads the partitions answers a Fetch: each partition's error, no records, no session. */
+/**
+ * What a broker that no longer leads the partitions answers a Fetch (Kafka's readFromLog error: unknown high watermark,
+ * LSO and log start, empty records, no aborted transactions): each partition's error, top-level NONE, no session.
+ */
 function fetchPartitionErrors(request: FetchRequest, code: number): FetchResponse {
   return {
     ...createFetchResponse(),
     responses: request.topics.map((topic) => ({
       topic: topic.topic,
       topicId: topic.topicId,
-      partitions: topic.partitions.map((p) => ({ ...createPartitionData(), partitionIndex: p.partition, errorCode: code, highWatermark: -1n })),
+      partitions: topic.partitions.map((p) => ({
+        ...createPartitionData(), partitionIndex: p.partition, errorCode: code, highWatermark: -1n, abortedTransactions: null, records: EMPTY,
+      })),
     })),
   };
 }
