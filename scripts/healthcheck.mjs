@@ -1,10 +1,12 @@
-// The Docker image's HEALTHCHECK: asks the broker for its ApiVersions, as every Kafka client does first, and exits
-// 0 only on an answer without error (an open port alone does not show that requests are served). Plain node and
-// no dependency: the runtime image has nothing else.
-//   node scripts/healthcheck.mjs [host:port]      default 127.0.0.1:9092, the image's listener
+// The Docker image's HEALTHCHECK. Given an http:// URL (the image's: the broker's /readyz), exits 0 only on a 200:
+// every listener bound, the logs and the coordinators loaded. Given host:port (a broker run without its HTTP
+// listener), asks that Kafka listener for its ApiVersions, as every Kafka client does first, and exits 0 only on
+// an answer without error (an open port alone does not show that requests are served). Plain node and no
+// dependency: the runtime image has nothing else.
+//   node scripts/healthcheck.mjs [http://host:port/readyz | host:port]      default 127.0.0.1:9092
 import { connect } from 'node:net';
 
-const [host, port] = (process.argv[2] ?? '127.0.0.1:9092').split(/:(?=\d+$)/);
+const target = process.argv[2] ?? '127.0.0.1:9092';
 const TIMEOUT_MS = 4_000;
 const CORRELATION_ID = 0x4845414c;
 
@@ -23,6 +25,18 @@ function fail(why) {
   process.exit(1);
 }
 
+if (target.startsWith('http://')) {
+  try {
+    const response = await fetch(target, { signal: AbortSignal.timeout(TIMEOUT_MS) });
+    const body = (await response.text()).trim();
+    if (response.status !== 200) fail(`${target} answered ${response.status}: ${body}`);
+    process.exit(0);
+  } catch (error) {
+    fail(`${target}: ${error.cause?.message ?? error.message}`);
+  }
+}
+
+const [host, port] = target.split(/:(?=\d+$)/);
 const socket = connect({ host, port: Number(port) }, () => socket.write(request));
 socket.setTimeout(TIMEOUT_MS, () => fail(`no answer from ${host}:${port} within ${TIMEOUT_MS} ms`));
 socket.on('error', (error) => fail(`${host}:${port}: ${error.message}`));

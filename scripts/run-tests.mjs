@@ -45,6 +45,7 @@ const PEER_INSTALLERS = [
   'compat-tests/clients/kcat/install.sh',
   'compat-tests/clients/python/install.sh',
   'scripts/install-openssl.sh',
+  'scripts/install-prometheus.sh',
 ];
 for (const installer of unit ? [] : PEER_INSTALLERS) {
   const started = Date.now();

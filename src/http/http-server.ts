@@ -5,7 +5,7 @@
  * error ({"error": "..."}), 4xx for the client's mistakes, 500 (logged with its stack) for gregor's.
  */
 import { createServer, type RequestListener, type Server } from 'node:http';
-import Fastify, { type FastifyError } from 'fastify';
+import Fastify, { type FastifyError, type FastifyReply } from 'fastify';
 import type { HttpListener } from '../config/index.js';
 import type { Endpoint } from '../server/handler.js';
 import type { HttpServerHandle, HttpStartup } from '../server/http-attachment.js';
@@ -23,7 +23,11 @@ declare module 'fastify' {
 export async function startHttpServer(startup: HttpStartup): Promise<HttpServerHandle> {
   const metrics = createMetricsRegistry();
   const ctx = new HttpContext(startup, metrics.registry);
-  const app = Fastify({ logger: false, return503OnClosing: true });
+  const app = Fastify({
+    logger: false,
+    // What fastify refuses before routing (a URL that does not decode, a bad Content-Type) gets the same one-line JSON.
+    frameworkErrors: (error: FastifyError, _request, reply: FastifyReply) => reply.code(error.statusCode ?? 400).send({ error: error.message }),
+  });
   app.addHook('onRequest', async (request, reply) => {
     if (!ctx.ready && request.routeOptions.config.beforeReady !== true) {
       return reply.code(503).send({ error: 'the broker is still starting (see /readyz)' });

@@ -101,6 +101,12 @@ test('starts on a free port with --port 0, answers, and exits 0 on SIGTERM', { t
     assert.doesNotMatch(started.msg, /\.\/data/);
 
     assert.deepEqual(await apiVersions(port, 4242), { correlationId: 4242, errorCode: 0 });
+    // The HTTP listener (cleanEnv: 127.0.0.1:0): its URL in the start-up line, ready.
+    const http = started['http'] as string[];
+    assert.equal(http.length, 1);
+    assert.match(http[0]!, /^http:\/\/127\.0\.0\.1:[1-9]\d*\/$/);
+    assert.ok(started.msg.endsWith(`; console, metrics and health on ${http[0]}`), started.msg);
+    assert.equal((await fetch(`${http[0]}readyz`)).status, 200);
 
     child.kill('SIGTERM');
     const rest = await remainingLines(nextLine);

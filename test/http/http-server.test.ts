@@ -52,6 +52,9 @@ test('an unknown path, an unsupported method and an unparsable body get a one-li
     assert.deepEqual(await getJson(urlOf(address, '/nope?x=1')), { status: 404, body: { error: 'no such resource: GET /nope?x=1' } });
     const post = await fetch(urlOf(address, '/healthz'), { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
     assert.deepEqual({ status: post.status, body: await post.json() }, { status: 404, body: { error: 'no such resource: POST /healthz' } });
+    assert.deepEqual(await getJson(urlOf(address, '/%')), { status: 400, body: { error: "'/%' is not a valid url component" } });
+    const tooLarge = await fetch(urlOf(address, '/readyz'), { method: 'POST', body: Buffer.alloc(2_000_000, 'a'), headers: { 'content-type': 'application/json' } });
+    assert.deepEqual({ status: tooLarge.status, body: await tooLarge.json() }, { status: 413, body: { error: 'Request body is too large' } });
     const bad = await fetch(urlOf(address, '/healthz'), { method: 'POST', body: '{', headers: { 'content-type': 'application/json' } });
     assert.deepEqual({ status: bad.status, body: await bad.json() },
       { status: 400, body: { error: "Body is not valid JSON but content-type is set to 'application/json'" } });

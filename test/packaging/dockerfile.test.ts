@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveBrokerConfig } from '../../src/config/index.js';
-import { startBroker } from '../../src/server/broker.js';
+import { startBroker } from '../../src/index.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -119,7 +119,9 @@ test('the base image is a Node line that package.json engines allows; a HEALTHCH
   }
   const healthcheck = dockerfile.filter((i) => i.keyword === 'HEALTHCHECK');
   assert.equal(healthcheck.length, 1);
-  assert.match(healthcheck[0]!.args, /CMD \["node", "scripts\/healthcheck\.mjs"/);
+  assert.match(healthcheck[0]!.args, /CMD \["node", "scripts\/healthcheck\.mjs", "http:\/\/127\.0\.0\.1:8080\/readyz"\]$/);
+  // The image serves HTTP on the port the HEALTHCHECK asks.
+  assert.ok(dockerfile.some((i) => i.keyword === 'ENV' && i.args.includes('GREGOR_GREGOR_HTTP_LISTENERS=http://0.0.0.0:8080')));
   assert.ok(contextSources(dockerfile).includes('scripts/healthcheck.mjs'));
 });
 
@@ -139,4 +141,21 @@ test('the healthcheck script exits 0 for a broker that answers ApiVersions and 1
   const down = spawnSync(process.execPath, [script, `127.0.0.1:${port}`], { encoding: 'utf8', timeout: 30_000 });
   assert.equal(down.status, 1);
   assert.match(down.stderr, /^unhealthy: 127\.0\.0\.1:\d+: connect ECONNREFUSED/);
+});
+
+test('given the /readyz URL, the healthcheck script exits 0 for a ready broker and 1 (saying why) for none', async () => {
+  const script = join(ROOT, 'scripts/healthcheck.mjs');
+  const broker = await startBroker(resolveBrokerConfig({ listeners: 'PLAINTEXT://127.0.0.1:0', 'gregor.http.listeners': 'http://127.0.0.1:0' }));
+  let url: string;
+  try {
+    url = `http://127.0.0.1:${broker.httpAddresses[0]!.port}/readyz`;
+    const child = spawn(process.execPath, [script, url], { stdio: 'ignore' });
+    const [code] = (await once(child, 'exit')) as [number | null];
+    assert.equal(code, 0);
+  } finally {
+    await broker.close();
+  }
+  const down = spawnSync(process.execPath, [script, url], { encoding: 'utf8', timeout: 30_000 });
+  assert.equal(down.status, 1);
+  assert.equal(down.stderr, `unhealthy: ${url}: connect ECONNREFUSED 127.0.0.1:${new URL(url).port}\n`);
 });
