@@ -3,14 +3,19 @@
 // wait must not keep its reads alive until max_wait_ms). Appends wake a waiter through PartitionLog.onAppend; the
 // only timer is the one for max_wait_ms. Shutdown wakes every waiter from this one set: no listener per waiter on a
 // shared signal or emitter (Node warns past 10 listeners, as plain text in the middle of the JSON log); a
-// connection's own signal has one waiter at most (Fetch is served one at a time per connection).
+// connection's own signal has one waiter at most (Fetch is served one at a time per connection). max_wait_ms is
+// measured on the broker's clock, as Kafka's purgatory on its Time: a manual clock ends an idle long poll only when
+// advanced past its deadline.
 import type { PartitionLog } from '../storage/log.js';
+import type { Scheduler } from '../storage/scheduler.js';
 
 export type WakeReason = 'append' | 'timeout' | 'shutdown' | 'closed';
 
 export class DelayedFetches {
   private readonly waiting = new Set<(reason: WakeReason) => void>();
   private closed = false;
+
+  constructor(private readonly clock: Scheduler) {}
 
   /** Long polls waiting now (Kafka's DelayedFetch purgatory size). */
   get size(): number {
@@ -25,14 +30,14 @@ export class DelayedFetches {
       const unsubscribes: (() => void)[] = [];
       const finish = (reason: WakeReason) => {
         if (!this.waiting.delete(finish)) return;
-        clearTimeout(timer);
+        cancelTimer();
         abandoned?.removeEventListener('abort', onAbandoned);
         for (const unsubscribe of unsubscribes) unsubscribe();
         resolve(reason);
       };
       const onAbandoned = () => finish('closed');
       this.waiting.add(finish);
-      const timer = setTimeout(() => finish('timeout'), waitMs);
+      const cancelTimer = this.clock.after(waitMs, () => finish('timeout'));
       abandoned?.addEventListener('abort', onAbandoned, { once: true });
       for (const log of new Set(logs)) unsubscribes.push(log.onAppend(() => finish('append')));
     });

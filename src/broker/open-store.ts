@@ -8,6 +8,7 @@ import type { BackgroundIntervals, LogStore } from '../storage/log-store.js';
 import type { PartitionLog } from '../storage/log.js';
 import type { CleanerHooks } from '../storage/store-core.js';
 import { MemoryLogStore } from '../storage/memory/memory-store.js';
+import { systemScheduler, type Scheduler } from '../storage/scheduler.js';
 
 /**
  * gregor.log.engine (config resolution fills it in when unset: memory in-process, file for the command), except that a broker serving a test's own topic catalog keeps its data in memory (the test
@@ -17,9 +18,12 @@ export function logEngine(config: BrokerConfig, servesTestCatalog = false): LogE
   return servesTestCatalog || config['gregor.log.engine'] === 'memory' ? 'memory' : 'file';
 }
 
-/** `clusterId`: the cluster's (cluster mode), which a log dir's meta.properties must hold; else the log dir's own. */
-export async function openLogStore(config: BrokerConfig, log: Log = silentLog(), engine: LogEngine = logEngine(config), clusterId?: string): Promise<LogStore> {
-  const common = { logger: log, nodeId: config['node.id'], broker: config, warn: (message: string) => log.warn(message), ...(clusterId === undefined ? {} : { clusterId }) };
+/**
+ * `clock`: the broker's (retention, flush, the cleaner). `clusterId`: the cluster's (cluster mode), which a log dir's
+ * meta.properties must hold; else the log dir's own.
+ */
+export async function openLogStore(config: BrokerConfig, log: Log = silentLog(), engine: LogEngine = logEngine(config), clock: Scheduler = systemScheduler, clusterId?: string): Promise<LogStore> {
+  const common = { logger: log, nodeId: config['node.id'], broker: config, warn: (message: string) => log.warn(message), scheduler: clock, ...(clusterId === undefined ? {} : { clusterId }) };
   if (engine === 'memory') return new MemoryLogStore(common);
   const logDir = config['log.dirs'][0];
   if (logDir === undefined) throw new Error('log.dirs: no log directory configured');

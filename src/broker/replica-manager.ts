@@ -17,6 +17,7 @@ import { appendEveryBatch, type ProducerStateCheck } from './producer-state.js';
 import { PartitionAddBatcher, produceVerificationFailure, transactionalBatchHeader, type TransactionPartitionAdder } from './txn-partition-add.js';
 import { TopicConfigCache } from './topic-config-cache.js';
 import { SharePartitionManager } from './share/share-partition-manager.js';
+import { systemScheduler, type Scheduler } from '../storage/scheduler.js';
 import { BrokerTopicStats } from './broker-topic-stats.js';
 
 export type PartitionLookup =
@@ -54,6 +55,9 @@ export interface ReplicaManagerOptions {
   readonly producerState?: ProducerStateCheck;
   /** Last stable offsets and aborted transactions for read_committed fetches; none known without it. */
   readonly transactions?: TransactionView;
+  /** The broker's clock: long-poll deadlines, fetch session eviction, share locks, LogAppendTime. Default: real time. */
+  readonly clock?: Scheduler;
+  /** Overrides the clock's reading alone (tests). */
   readonly now?: () => number;
 }
 
@@ -65,7 +69,7 @@ export class ReplicaManager {
   private readonly now: () => number;
   private partitionAdds: PartitionAddBatcher | undefined;
   private leads: ((topic: string, partition: number) => boolean) | undefined;
-  readonly delayedFetches = new DelayedFetches();
+  readonly delayedFetches: DelayedFetches;
   /** Records and bytes in and out per topic (Kafka's BrokerTopicMetrics). */
   readonly topicStats = new BrokerTopicStats();
   /** Share groups' share partitions and share sessions (ShareFetch, ShareAcknowledge). */
@@ -76,11 +80,13 @@ export class ReplicaManager {
     private brokerConfig: BrokerConfig,
     options: ReplicaManagerOptions = {},
   ) {
+    const clock = options.clock ?? systemScheduler;
+    this.now = options.now ?? (() => clock.now());
+    this.delayedFetches = new DelayedFetches(clock);
     this.topicConfigs = new TopicConfigCache(brokerConfig);
-    this.fetchSessions = new FetchSessionCache(brokerConfig['max.incremental.fetch.session.cache.slots']);
+    this.fetchSessions = new FetchSessionCache(brokerConfig['max.incremental.fetch.session.cache.slots'], undefined, this.now);
     this.producerState = options.producerState ?? appendEveryBatch;
     this.transactions = options.transactions;
-    this.now = options.now ?? Date.now;
     this.sharePartitions = new SharePartitionManager(store, this.delayedFetches, this.now, () => this.brokerConfig['group.share.max.share.sessions']);
   }
 
@@ -167,10 +173,10 @@ export class ReplicaManager {
     let partitions = this.resolveFetch(targets, params);
     let reads = await readPartitions(partitions, limits);
     if (!mustWait(params, reads)) return reads;
-    const deadline = Date.now() + params.maxWaitMs;
+    const deadline = this.now() + params.maxWaitMs;
     for (;;) {
       const logs = partitions.flatMap((p) => ('log' in p ? [p.log] : []));
-      const reason = await this.delayedFetches.wait(logs, deadline - Date.now(), params.abandoned);
+      const reason = await this.delayedFetches.wait(logs, deadline - this.now(), params.abandoned);
       if (reason === 'closed') return reads;
       partitions = this.resolveFetch(targets, params);
       reads = await readPartitions(partitions, limits);

@@ -15,6 +15,7 @@
 //   transaction.state.log.min.isr    1 (Kafka: 3, 3, 2) — there is only one broker
 //   gregor.log.engine    gregor's own: file (segment files under log.dirs) or memory; when neither it nor log.dirs
 //                        is set, the `gregor` command uses file (./data) and an in-process startBroker() memory
+//   gregor.clock         gregor's own: system, or manual (coordinators, timers, retention move only when told)
 //   gregor.http.listeners gregor's own: the HTTP listener (metrics, health, console); none for startBroker(),
 //                        http://localhost:8080 for the `gregor` command
 import {
@@ -105,6 +106,8 @@ export const actedOnBrokerConfigDefinitions = named({
   // --- cluster mode (src/cluster/): without endpoints gregor is one broker and loads no etcd code ---
   'gregor.cluster.etcd.endpoints': list({ default: null, valid: custom('http://host:port,...', (v) => (v.every((e) => /^https?:\/\/[^/\s]+\/?$/.test(e)) ? null : 'each endpoint must be http://host:port or https://host:port')), doc: 'etcd endpoints of the cluster this broker joins (http://127.0.0.1:2379,...); unset: a single broker without etcd.' }),
   'gregor.cluster.name': string({ default: 'gregor', valid: custom('a name without /', (v) => (v !== null && v !== '' && !v.includes('/') ? null : 'must be a non-empty name without /')), doc: 'The cluster to join: its metadata lives under /<name>/ in etcd.' }),
+  // --- gregor's clock (issue #21) ---
+  'gregor.clock': string({ default: 'system', valid: oneOf('system', 'manual'), doc: 'The broker\'s time: system (wall time), or manual (starts at the wall time and moves only through POST /v1/clock/advance or broker.clock.advance; for tests).' }),
 
   // --- the HTTP listener (src/http): metrics, health, console ---
   'gregor.http.listeners': list({ default: [], valid: custom('http://host:port,...', () => null), doc: 'Addresses of the HTTP listener (/metrics, /healthz, /readyz, the console), as http://host:port; empty for none. Unset: none for startBroker(), http://localhost:8080 for the gregor command.' }),

@@ -9,6 +9,7 @@ import { healthRoutes } from './health.js';
 import { metricsRoutes } from './metrics/metrics-route.js';
 import { registerSchemaRegistryRoutes, SCHEMA_REGISTRY_PREFIX } from '../schema-registry/rest/registry-routes.js';
 import { consoleRoutes } from './console/console-routes.js';
+import { faultsRoutes } from './faults-routes.js';
 
 export type RouteModule = (app: FastifyInstance, ctx: HttpContext) => void;
 
@@ -17,4 +18,5 @@ export const routeModules: readonly RouteModule[] = [
   metricsRoutes,
   (app, ctx) => registerSchemaRegistryRoutes(app, () => ctx.broker.schemaRegistry, SCHEMA_REGISTRY_PREFIX),
   consoleRoutes,
+  faultsRoutes,
 ];

@@ -8,6 +8,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { fileStateStore, memoryStateStore, parseStateFile, type StateStore } from '../storage/file/state-file.js';
 import { randomUuid } from '../protocol/uuid.js';
+import { systemScheduler, type Scheduler } from '../storage/scheduler.js';
 import { credentialFromSaltedPassword, saltedPassword, type ScramCredential, type ScramMechanism } from './sasl/scram-formatter.js';
 
 export const DELEGATION_TOKENS_FILE = 'gregor-delegation-tokens.json';
@@ -170,14 +171,12 @@ export class DelegationTokens {
   }
 
   /** Sweeps every `intervalMs` (delegation.token.expiry.check.interval.ms) while the broker runs; returns the stop. */
-  startSweeping(intervalMs: number, onExpired: (token: TokenInformation) => void): () => void {
-    const timer = setInterval(() => {
+  startSweeping(intervalMs: number, onExpired: (token: TokenInformation) => void, scheduler: Scheduler = systemScheduler): () => void {
+    return scheduler.every(Math.min(intervalMs, 2 ** 31 - 1), () => {
       this.sweep().then((expired) => expired.forEach(onExpired), () => {
         // A failed save keeps the tokens; the next sweep tries again.
       });
-    }, Math.min(intervalMs, 2 ** 31 - 1));
-    timer.unref();
-    return () => clearInterval(timer);
+    });
   }
 
   /** The SCRAM credential of a token, for authentication with tokenauth=true; undefined when there is no such token. */

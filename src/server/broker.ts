@@ -48,7 +48,8 @@ import { parseRegistryListeners, type RegistryListener } from '../config/schema-
 import { openSchemaRegistry } from '../schema-registry/open-registry.js';
 import type { SchemaRegistry } from '../schema-registry/registry.js';
 import type { RegistryServer } from '../schema-registry/rest/registry-server.js';
-import { systemScheduler } from '../storage/scheduler.js';
+import { ManualScheduler, systemScheduler, type Clock } from '../storage/scheduler.js';
+import { FaultInjector } from './faults/fault-injector.js';
 import type { HttpServerHandle, HttpServerStarter, StartupProgress } from './http-attachment.js';
 
 export interface Broker {
@@ -59,6 +60,10 @@ export interface Broker {
   readonly clusterId: string;
   /** The schema registry's own listeners (gregor.schema.registry.listeners), bound, port 0 resolved. */
   readonly schemaRegistryAddresses: readonly RegistryListener[];
+  /** The broker's clock (gregor.clock): `broker.clock.advance(ms)` moves a manual one, running the timers that fall due. */
+  readonly clock: Clock;
+  /** Fault rules (add, list, remove, clear): matched requests get the rule's error, delay, drop... (server/faults/). */
+  readonly faults: FaultInjector;
   /** What the connections hold now (tests and diagnostics). */
   stats(): BrokerStats;
   /** Stops accepting, answers requests in flight, closes every connection. */
@@ -102,6 +107,8 @@ export interface BrokerOptions {
    * bound when free, else a warning and no registry port.
    */
   readonly schemaRegistryDefaultListener?: string;
+  /** The broker's clock (tests pass a ManualScheduler). Default: by gregor.clock (manual starts at the wall time, as Kafka's MockTime). */
+  readonly clock?: Clock;
   /** The HTTP listeners, http://host:port[,...], in place of gregor.http.listeners ('' for none). */
   readonly http?: string;
   /**
@@ -127,8 +134,8 @@ const DEFAULT_WRITE_HIGH_WATER_MARK = 1024 * 1024;
 
 export async function startBroker(staticConfig: BrokerConfig, options: BrokerOptions = {}): Promise<Broker> {
   const log = options.logger ?? silentLog();
-  const scheduler = systemScheduler;
-  const startedAt = scheduler.now();
+  const clock = options.clock ?? (staticConfig['gregor.clock'] === 'manual' ? new ManualScheduler(Date.now(), true) : systemScheduler);
+  const startedAt = clock.now();
   for (const note of notActedOn(staticConfig)) log.warn({ keys: note.keys }, note.message);
   // Dynamic broker configs are read before anything else reads the config. Listeners, the per-connection
   // limits and queued.max.requests stay the static ones (dynamic listeners are stored and described, not
@@ -141,13 +148,13 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
     secretKey: staticConfig['delegation.token.secret.key'],
     maxLifetimeMs: staticConfig['delegation.token.max.lifetime.ms'],
     expiryTimeMs: staticConfig['delegation.token.expiry.time.ms'],
-  });
+  }, () => clock.now());
   const authorizerSettings = authorizerSettingsFrom(staticConfig);
   const authorizer = authorizerSettings === null ? null
     : await StandardAuthorizer.open(metadataDir === undefined ? memoryAclStore() : fileAclStore(metadataDir), authorizerSettings);
   const clientQuotas = await ClientQuotas.open(metadataDir === undefined ? memoryClientQuotaStore() : fileClientQuotaStore(metadataDir));
   // The quota windows are static configs, as in Kafka; the quotas follow every alteration.
-  const clientQuotaManagers = new QuotaManagers(staticConfig);
+  const clientQuotaManagers = new QuotaManagers(staticConfig, () => clock.now());
   clientQuotas.subscribe((image) => clientQuotaManagers.update(image));
   // Group and client metrics configs are kept beside the dynamic broker configs.
   const resourceConfigs = await ResourceConfigs.open(metadataDir === undefined ? memoryResourceConfigStore() : fileResourceConfigStore(metadataDir));
@@ -237,7 +244,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   const progress: StartupProgress = { logsLoaded: false, coordinatorsLoaded: false, listenersBound: false, closing: false };
   // HTTP first: /healthz and /readyz answer while the logs load.
   const http: HttpServerHandle | undefined = httpListeners.length === 0 ? undefined
-    : await options.httpServer!({ listeners: httpListeners, log, scheduler, startedAt, progress });
+    : await options.httpServer!({ listeners: httpListeners, log, scheduler: clock, startedAt, progress });
   const onSocket = (socket: Socket, listenerName: string): void => {
     if (closing || dispatch === undefined) {
       socket.destroy();
@@ -256,7 +263,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   // Logs are loaded (and recovered) before any listener accepts a client, as Kafka does.
   let store: LogStore;
   try {
-    store = options.store ?? (await openLogStore(config, log, engine, cluster?.clusterId));
+    store = options.store ?? (await openLogStore(config, log, engine, clock, cluster?.clusterId));
   } catch (err) {
     await cluster?.close();
     await http?.close();
@@ -273,17 +280,17 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   try {
     // Groups and committed offsets are loaded from __consumer_offsets before any client is accepted.
     const groups = await GroupCoordinator.open({
-      store, config, log, groupConfigs: (groupId) => resourceConfigs.groupConfig(groupId, dynamic.config, (line) => log.warn(line)),
+      store, config, log, scheduler: clock, groupConfigs: (groupId) => resourceConfigs.groupConfig(groupId, dynamic.config, (line) => log.warn(line)),
     });
     opened.push(() => groups.close());
     // Producer state is rebuilt from the logs, then transactions from __transaction_state (prepared ones finish).
     const features = options.features ?? (await Features.open(metadataDir === undefined ? memoryFeatureStore() : fileFeatureStore(metadataDir)));
-    const producerStates = await ProducerStates.load(store);
-    const replicaManager = new ReplicaManager(store, config, { producerState: producerStates, transactions: producerStates });
-    const transactions = await openTransactions({ config, liveConfig: () => dynamic.config, replicaManager, producerStates, groups, features, log });
+    const producerStates = await ProducerStates.load(store, () => clock.now());
+    const replicaManager = new ReplicaManager(store, config, { producerState: producerStates, transactions: producerStates, clock });
+    const transactions = await openTransactions({ config, liveConfig: () => dynamic.config, replicaManager, producerStates, groups, features, scheduler: clock, log });
     opened.push(() => transactions.close());
     // The schema registry's subjects and ids are read from _schemas before its port (or the HTTP listener) serves.
-    const schemaRegistry = await openSchemaRegistry(replicaManager, () => scheduler.now(), log);
+    const schemaRegistry = await openSchemaRegistry(replicaManager, () => clock.now(), log);
     registryServer = await startSchemaRegistryPort(schemaRegistry, config, options.schemaRegistryDefaultListener, log);
     if (registryServer !== undefined) opened.push(() => registryServer!.close());
     progress.coordinatorsLoaded = true;
@@ -318,6 +325,8 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       authorizer,
       ...(cluster === undefined ? {} : { cluster }),
       schemaRegistry,
+      clock,
+      faults: new FaultInjector(clock, log, (topicId) => store.topicById(topicId)?.name),
       log,
     };
     attachDynamicConfigs(state, dynamic);
@@ -345,7 +354,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
     dispatch = createDispatch(state, requestMetrics);
     progress.listenersBound = true;
     stopSweeping = delegationTokens.startSweeping(config['delegation.token.expiry.check.interval.ms'],
-      (token) => log.info(`Delegation token expired for token: ${token.tokenId} for owner: ${token.owner.type}:${token.owner.name}`));
+      (token) => log.info(`Delegation token expired for token: ${token.tokenId} for owner: ${token.owner.type}:${token.owner.name}`), clock);
     opened.push(async () => stopSweeping());
     store.startBackground(backgroundIntervals(config, (partitionLog) => producerStates.lastStableOffset(partitionLog)));
     http?.serve({
@@ -375,6 +384,8 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
     httpAddresses: http?.addresses ?? [],
     clusterId: state.clusterId,
     schemaRegistryAddresses: registryServer?.addresses ?? [],
+    clock,
+    faults: state.faults,
     stats() {
       let maxQueuedResponseBytes = 0;
       for (const connection of connections) maxQueuedResponseBytes = Math.max(maxQueuedResponseBytes, connection.queuedResponseBytes);

@@ -55,7 +55,8 @@ export type ResponseBytes = readonly Buffer[] | null;
 
 /** Thrown by a dispatcher to close this connection (and only it), with a reason for the log. */
 export class CloseConnection extends Error {
-  constructor(reason: string) {
+  /** `injected`: a fault rule closes it (server/faults/), logged there, so no warning here. */
+  constructor(reason: string, readonly injected = false) {
     super(reason);
     this.name = 'CloseConnection';
   }
@@ -364,7 +365,9 @@ export class Connection {
    */
   private reject(err: unknown): void {
     if (this.closed) return;
-    if (err instanceof CloseConnection || err instanceof FrameError) {
+    if (err instanceof CloseConnection && err.injected) {
+      this.log.debug({ client: this.describe(), reason: err.message }, 'closing connection: an injected fault');
+    } else if (err instanceof CloseConnection || err instanceof FrameError) {
       this.log.warn({ client: this.describe(), reason: err.message }, 'closing connection after a bad request');
     } else {
       this.log.error({ client: this.describe(), err }, 'request failed; closing connection');

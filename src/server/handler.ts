@@ -21,6 +21,8 @@ import type { Features } from '../broker/features.js';
 import type { StandardAuthorizer } from '../security/authorizer/standard-authorizer.js';
 import type { QuotaManagers } from '../broker/quota/quota-managers.js';
 import type { Cluster } from '../cluster/cluster.js';
+import type { Clock } from '../storage/scheduler.js';
+import type { FaultInjector } from './faults/fault-injector.js';
 
 /** Returned by a handler whose request gets no response at all (acks=0 Produce). */
 export const NO_RESPONSE: unique symbol = Symbol('no response');
@@ -64,6 +66,10 @@ export interface BrokerState {
   readonly cluster?: Cluster;
   /** Confluent's schema registry (src/schema-registry/), kept in _schemas: served on its own port and the HTTP listener. */
   readonly schemaRegistry: SchemaRegistry;
+  /** The broker's clock (gregor.clock): what handlers read as broker time (quota windows, the broker's timestamps). */
+  readonly clock: Clock;
+  /** Fault rules (server/faults/): the router asks them about each request while any is set. */
+  readonly faults: FaultInjector;
   readonly log: Log;
 }
 

@@ -24,6 +24,7 @@ import {
 import type { ErrorResponseBuilder } from '../protocol/error-responses/index.js';
 import { CloseConnection, type ConnectionInfo, type Dispatch, type ResponseBytes } from './connection.js';
 import { apiErrorOf } from '../protocol/kafka-error.js';
+import type { ApiError } from '../protocol/api-error.js';
 import {
   isLazy,
   NO_RESPONSE,
@@ -36,6 +37,7 @@ import {
 } from './handler.js';
 import { AuthorizationFailure, clusterOperationRefusal } from './authorization.js';
 import { applyRequestQuota, newRequestQuotaState, recordAfterResponse } from './throttle.js';
+import { injectFault } from './faults/inject.js';
 import type { RequestMetrics } from './request-metrics.js';
 
 /** api key (int16), api version (int16), correlation id (int32): present in every request header version. */
@@ -180,6 +182,27 @@ function serve(broker: BrokerState, handler: Handler, frame: Buffer, connection:
   } catch (err) {
     throw new CloseConnection(`unparsable ${handler.api.name} v${apiVersion} request: ${messageOf(err)}`);
   }
+  // The one branch fault injection costs while no rule is set (no allocation either).
+  const fault = broker.faults.active
+    ? broker.faults.check({ apiKey, apiVersion, clientId, connectionId: connection.id, remote: connection.remote }, request) : null;
+  if (fault === null) return handle(ctx, handler, request, started, metrics, startedMs);
+  return injectFault(fault, {
+    apiKey,
+    request,
+    handle: (shape) => handle(ctx, handler, request, started, metrics, startedMs, shape),
+    answer: (response) => encodeResponse(handler, correlationId, response, apiVersion),
+    errorResponse: (code, message) => answerInjectedError(ctx, handler, request, { code, message }),
+    mute: (ms) => connection.throttle(ms),
+  });
+}
+
+/**
+ * Invokes the handler and encodes its response. `started` (hrtime, request_percentage) and `startedMs` (the request
+ * metrics) are when handling began; `shape` is a fault rule's change to the response before it is encoded.
+ */
+function handle(ctx: RequestContext, handler: Handler, request: unknown, started: bigint | null, metrics: RequestMetrics | undefined,
+  startedMs: number, shape?: (response: unknown) => unknown): ResponseBytes | Promise<ResponseBytes> {
+  const { apiKey, correlationId, apiVersion } = ctx.header;
   const failed = (err: unknown): ResponseBytes | Promise<ResponseBytes> => {
     if (metrics !== undefined && !(err instanceof CloseConnection)) metrics.failed(apiKey, apiVersion, startedMs, apiErrorOf(err).code);
     return answerFailure(ctx, handler, request, err);
@@ -191,6 +214,7 @@ function serve(broker: BrokerState, handler: Handler, frame: Buffer, connection:
     }
     const encoding = started === null ? null : process.hrtime.bigint();
     try {
+      if (shape !== undefined) response = shape(response);
       applyRequestQuota(ctx, response);
       const bytes = encodeResponse(handler, correlationId, response, apiVersion);
       if (encoding !== null) recordAfterResponse(ctx, Number(process.hrtime.bigint() - encoding));
@@ -239,6 +263,18 @@ function answerFailure(ctx: RequestContext, handler: Handler, request: unknown, 
       throw new CloseConnection(`${api} v${version} failed and its error response failed too: ${messageOf(buildError)}`);
     }
     throw new CloseConnection(`${api} v${version} failed and has no error response: ${messageOf(err)}`);
+  };
+  return errorResponses !== undefined ? answer(errorResponses) : errorResponseTable().then(answer);
+}
+
+/** A fault rule's error: the request's error response with its code, as answerFailure but without an error log line. */
+function answerInjectedError(ctx: RequestContext, handler: Handler, request: unknown, error: ApiError): ResponseBytes | Promise<ResponseBytes> {
+  const { apiVersion: version, correlationId } = ctx.header;
+  const answer = (table: ReadonlyMap<number, ErrorResponseBuilder>): ResponseBytes => {
+    const response = table.get(handler.api.apiKey)?.build(request, version, error) ?? null;
+    // acks=0 Produce has no response: as Kafka does for a failed one, the connection closes.
+    if (response === null) throw new CloseConnection(`an injected ${handler.api.name} error has no response to carry it`, true);
+    return encodeResponse(handler, correlationId, response, version);
   };
   return errorResponses !== undefined ? answer(errorResponses) : errorResponseTable().then(answer);
 }

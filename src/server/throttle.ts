@@ -35,7 +35,7 @@ export function requestThrottleMs(ctx: RequestContext): number {
   const state = ctx.quota;
   if (state.throttleMs === null) {
     const manager = ctx.broker.quotas.request;
-    state.throttleMs = manager.enabled ? manager.recordAndGetThrottleTimeMs(quotaUser(ctx), quotaClientId(ctx), nanosToPercentage(state.handledNs), Date.now()) : 0;
+    state.throttleMs = manager.enabled ? manager.recordAndGetThrottleTimeMs(quotaUser(ctx), quotaClientId(ctx), nanosToPercentage(state.handledNs), ctx.broker.clock.now()) : 0;
   }
   return state.throttleMs;
 }
@@ -62,7 +62,7 @@ export function applyRequestQuota(ctx: RequestContext, response: unknown): void 
 /** recordNoThrottle: time spent after the response was decided (encoding it), as Kafka's network thread time. */
 export function recordAfterResponse(ctx: RequestContext, nanos: number): void {
   const manager = ctx.broker.quotas.request;
-  if (manager.enabled) manager.recordNoThrottle(quotaUser(ctx), quotaClientId(ctx), nanosToPercentage(nanos), Date.now());
+  if (manager.enabled) manager.recordNoThrottle(quotaUser(ctx), quotaClientId(ctx), nanosToPercentage(nanos), ctx.broker.clock.now());
 }
 
 /** ControllerMutationQuotaManager.newQuotaFor: this request's controller_mutation_rate, strict from the version given. */

@@ -1,5 +1,6 @@
 // Clock and timers, injected so retention, flushing and delayed file deletion can be driven by tests
-// without sleeping.
+// without sleeping. The broker has one Clock (gregor.clock): every timer and every reading of broker time
+// (coordinators, retention, the cleaner, fetch long polls, quotas' windows, token expiry) goes through it.
 
 export type Cancel = () => void;
 
@@ -11,8 +12,18 @@ export interface Scheduler {
   every(periodMs: number, task: () => void): Cancel;
 }
 
+/** The broker's clock: a Scheduler that a manual one lets a test move forward. */
+export interface Clock extends Scheduler {
+  /** Time moves only through advance (gregor.clock=manual), as Kafka's MockTime. */
+  readonly manual: boolean;
+  /** Moves a manual clock forward by `ms`, running the timers that fall due; the system clock refuses. */
+  advance(ms: number): Promise<void>;
+}
+
 /** Real time; timers are unref'd so they never keep the process alive on their own. */
-export const systemScheduler: Scheduler = {
+export const systemScheduler: Clock = {
+  manual: false,
+  advance: () => Promise.reject(new Error('the system clock cannot be advanced (start the broker with gregor.clock=manual)')),
   now: () => Date.now(),
   after(delayMs, task) {
     const t = setTimeout(task, delayMs);
@@ -34,10 +45,18 @@ interface Timer {
 }
 
 /** A clock that only moves when told to; `advance` runs the timers that fall due, in time order. */
-export class ManualScheduler implements Scheduler {
+export class ManualScheduler implements Clock {
+  readonly manual = true;
   private timers: Timer[] = [];
+  /** Advances run one after another: a second caller's time starts where the first one's ends. */
+  private advancing: Promise<void> = Promise.resolve();
 
-  constructor(private time = 0) {}
+  /**
+   * `runDueTimers`: a timer due now (delay 0: "at once, behind what is queued") runs on the next turn of the event
+   * loop without an advance, as it would on the system clock (the broker's manual clock; unit tests leave it off to
+   * step even those by hand).
+   */
+  constructor(private time = 0, private readonly runDueTimers = false) {}
 
   now(): number {
     return this.time;
@@ -52,7 +71,14 @@ export class ManualScheduler implements Scheduler {
   }
 
   /** Move the clock forward, running due timers (and letting the promises they start settle). */
-  async advance(ms: number): Promise<void> {
+  advance(ms: number): Promise<void> {
+    if (!Number.isSafeInteger(ms) || ms < 0) return Promise.reject(new RangeError(`advance: ${ms} is not a whole number of milliseconds >= 0`));
+    const run = this.advancing.then(() => this.advanceNow(ms));
+    this.advancing = run.catch(() => undefined);
+    return run;
+  }
+
+  private async advanceNow(ms: number): Promise<void> {
     const end = this.time + ms;
     for (;;) {
       const next = this.timers.filter((t) => !t.cancelled && t.due <= end).sort((a, b) => a.due - b.due)[0];
@@ -70,7 +96,10 @@ export class ManualScheduler implements Scheduler {
 
   private add(delayMs: number, period: number, task: () => void): Cancel {
     const timer: Timer = { due: this.time + Math.max(0, delayMs), period, task, cancelled: false };
+    // Long polls add and cancel a timer each: the cancelled ones go before the list grows without bound.
+    if (this.timers.length >= 1024 && this.timers.length % 1024 === 0) this.timers = this.timers.filter((t) => !t.cancelled);
     this.timers.push(timer);
+    if (this.runDueTimers && timer.due <= this.time) setImmediate(() => void this.advance(0));
     return () => {
       timer.cancelled = true;
     };

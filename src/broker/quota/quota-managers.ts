@@ -29,7 +29,9 @@ export class QuotaManagers {
   readonly request: ClientQuotaManager;
   readonly controllerMutation: ControllerMutationQuotaManager;
 
-  constructor(config: Pick<BrokerConfig, 'quota.window.num' | 'quota.window.size.seconds' | 'controller.quota.window.num' | 'controller.quota.window.size.seconds'>) {
+  /** `clock`: the broker's (Kafka's quota managers take their Time); the other managers are given `now` per call. */
+  constructor(config: Pick<BrokerConfig, 'quota.window.num' | 'quota.window.size.seconds' | 'controller.quota.window.num' | 'controller.quota.window.size.seconds'>,
+    clock: () => number = Date.now) {
     const window = { samples: config['quota.window.num'], windowMs: config['quota.window.size.seconds'] * 1000 };
     this.produce = new ClientQuotaManager(window);
     this.fetch = new ClientQuotaManager(window);
@@ -38,7 +40,7 @@ export class QuotaManagers {
     this.controllerMutation = new ControllerMutationQuotaManager({
       samples: config['controller.quota.window.num'],
       windowMs: config['controller.quota.window.size.seconds'] * 1000,
-    });
+    }, clock);
   }
 
   /** The quotas now in force (Kafka's ClientQuotaMetadataManager applies each change to the managers). */

@@ -92,7 +92,7 @@ export const produceHandler: Handler = defineHandler<ProduceRequest, ProduceResp
     }
     if (version >= 10 && ctx.broker.cluster !== undefined) addLeaderHints(ctx, pending.map((t, i) => names[i]), response);
     const { produce } = ctx.broker.quotas;
-    const bandwidthThrottleMs = produce.enabled ? produce.recordAndGetThrottleTimeMs(quotaUser(ctx), quotaClientId(ctx), ctx.header.size, Date.now()) : 0;
+    const bandwidthThrottleMs = produce.enabled ? produce.recordAndGetThrottleTimeMs(quotaUser(ctx), quotaClientId(ctx), ctx.header.size, ctx.broker.clock.now()) : 0;
     const requestQuotaMs = request.acks === 0 ? 0 : requestThrottleMs(ctx);
     response.throttleTimeMs = Math.max(bandwidthThrottleMs, requestQuotaMs);
     throttle(ctx, response.throttleTimeMs);

@@ -154,7 +154,7 @@ function applyFetchQuotas(ctx: RequestContext, response: FetchResponse, version:
   const { fetch } = ctx.broker.quotas;
   const user = quotaUser(ctx);
   const clientId = quotaClientId(ctx);
-  const now = Date.now();
+  const now = ctx.broker.clock.now();
   const requestQuotaMs = requestThrottleMs(ctx);
   const size = fetch.enabled ? responseSize(response, version) : 0;
   const bandwidthThrottleMs = fetch.recordAndGetThrottleTimeMs(user, clientId, size, now);

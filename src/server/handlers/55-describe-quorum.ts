@@ -48,7 +48,7 @@ export const describeQuorumHandler: Handler = defineHandler<DescribeQuorumReques
       return response;
     }
     const offset = broker.features.epoch;
-    const now = BigInt(Date.now());
+    const now = BigInt(broker.clock.now());
     response.topics = [{
       topicName: METADATA_TOPIC,
       partitions: [{

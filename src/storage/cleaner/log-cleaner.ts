@@ -49,7 +49,7 @@ export class LogCleaner<S extends LogSegment> {
     this.throttler = new Throttler({
       bytesPerSecond: this.settings.ioMaxBytesPerSecond,
       now: () => options.scheduler.now(),
-      sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms).unref())),
+      sleep: options.sleep ?? ((ms) => new Promise((resolve) => options.scheduler.after(ms, resolve))),
     });
   }
 

@@ -1,0 +1,173 @@
+/**
+ * The broker's fault rules (broker.faults, and the HTTP API's /v1/faults): added, listed, removed at run time, and
+ * asked by the router for each request while any is set. `active` is the router's one branch: with no rule the
+ * request path reads one boolean and nothing else.
+ *
+ * The first rule, in the order added, that matches a request and passes its limits fires: its count goes down (at 0
+ * it goes), its probability is drawn from its own generator (seeded: the same seed fires on the same requests), and
+ * a rule past its durationMs (on the broker's clock) goes. Each firing is logged (info, one line) and told to the
+ * listeners (the HTTP layer's counter).
+ */
+import type { Log } from '../../log.js';
+import { apiByKey } from '../../protocol/generated/index.js';
+import { errorInfo } from '../../protocol/error-codes.js';
+import type { Scheduler } from '../../storage/scheduler.js';
+import { faultRuleJson, parseFaultRule, type FaultAction, type FaultRule } from './fault-rule.js';
+import { requestTargets, type RequestTargets } from './request-targets.js';
+import { scenarioRules } from './scenarios.js';
+
+export interface RequestSeen {
+  readonly apiKey: number;
+  readonly apiVersion: number;
+  readonly clientId: string | null;
+  readonly connectionId: number;
+  readonly remote: string;
+}
+
+export type FaultListener = (rule: FaultRule, api: string) => void;
+
+interface Entry {
+  readonly rule: FaultRule;
+  readonly until: number;
+  remaining: number;
+  fired: number;
+  readonly random: () => number;
+  readonly needsTargets: boolean;
+}
+
+export class FaultInjector {
+  private entries: Entry[] = [];
+  private nextId = 1;
+  private readonly listeners: FaultListener[] = [];
+  /** Faults injected since start, per API and action (what /metrics reports). */
+  readonly injected = new Map<string, { readonly api: string; readonly action: string; count: number }>();
+  /** Any rule set: the router asks check() only then. */
+  active = false;
+
+  constructor(
+    private readonly clock: Scheduler,
+    private readonly log: Log,
+    private readonly topicName: (topicId: string) => string | undefined,
+  ) {}
+
+  /** Checks and adds a rule (FaultRuleError names what is wrong); returns it as listed. */
+  add(body: unknown): Record<string, unknown> {
+    const rule = parseFaultRule(body, this.nextId);
+    this.nextId++;
+    const { topic, partition, groupId, transactionalId } = rule.match;
+    this.entries.push({
+      rule,
+      until: rule.durationMs === undefined ? Infinity : this.clock.now() + rule.durationMs,
+      remaining: rule.count ?? Infinity,
+      fired: 0,
+      random: mulberry32(rule.seed ?? rule.id),
+      needsTargets: topic !== undefined || partition !== undefined || groupId !== undefined || transactionalId !== undefined,
+    });
+    this.active = true;
+    this.log.info({ faultRule: rule.id }, `fault rule ${rule.id} added: ${JSON.stringify(faultRuleJson(rule, 0))}`);
+    return faultRuleJson(rule, 0);
+  }
+
+  /** Adds a named scenario's rules (scenarios.ts), all or none; returns them as listed. */
+  addScenario(name: string, params?: unknown): Record<string, unknown>[] {
+    const bodies = scenarioRules(name, params);
+    for (const body of bodies) parseFaultRule(body, 0);
+    return bodies.map((body) => this.add(body));
+  }
+
+  list(): Record<string, unknown>[] {
+    this.expire();
+    return this.entries.map((e) => faultRuleJson(e.rule, e.fired));
+  }
+
+  /** False when no rule has that id. */
+  remove(id: number): boolean {
+    const before = this.entries.length;
+    this.set(this.entries.filter((e) => e.rule.id !== id));
+    return this.entries.length < before;
+  }
+
+  /** Removes every rule; returns how many there were. */
+  clear(): number {
+    const count = this.entries.length;
+    this.set([]);
+    return count;
+  }
+
+  /** Hears of every fault injected; returns the unsubscribe. */
+  onInjected(listener: FaultListener): () => void {
+    this.listeners.push(listener);
+    return () => void this.listeners.splice(this.listeners.indexOf(listener) >>> 0, 1);
+  }
+
+  /** The action to take on this request, or null. Called by the router after the request is decoded. */
+  check(seen: RequestSeen, request: unknown): FaultAction | null {
+    this.expire();
+    let targets: RequestTargets | undefined;
+    for (const entry of this.entries) {
+      const { match } = entry.rule;
+      if (match.apiKey !== undefined && match.apiKey !== seen.apiKey) continue;
+      if (match.minVersion !== undefined && seen.apiVersion < match.minVersion) continue;
+      if (match.maxVersion !== undefined && seen.apiVersion > match.maxVersion) continue;
+      if (match.clientId !== undefined && match.clientId !== seen.clientId) continue;
+      if (match.connectionId !== undefined && match.connectionId !== seen.connectionId) continue;
+      if (entry.needsTargets && !matchesTargets(entry.rule, (targets ??= requestTargets(request, this.topicName)))) continue;
+      if (entry.rule.probability !== undefined && entry.random() >= entry.rule.probability) continue;
+      this.fire(entry, seen);
+      return entry.rule.action;
+    }
+    return null;
+  }
+
+  private fire(entry: Entry, seen: RequestSeen): void {
+    entry.fired++;
+    entry.remaining--;
+    if (entry.remaining <= 0) this.set(this.entries.filter((e) => e !== entry));
+    const api = apiByKey(seen.apiKey)?.name ?? String(seen.apiKey);
+    const { action } = entry.rule;
+    const what = action.type === 'error' ? `error ${errorInfo(action.code).name}` : 'ms' in action ? `${action.type} ${action.ms} ms`
+      : action.type === 'drop' ? `drop ${action.when}` : action.type;
+    this.log.info({ faultRule: entry.rule.id, api, version: seen.apiVersion, clientId: seen.clientId, connection: seen.connectionId, client: seen.remote },
+      `injected fault (rule ${entry.rule.id}): ${what} on ${api} v${seen.apiVersion} from ${seen.remote}`);
+    const key = `${api} ${action.type}`;
+    const counted = this.injected.get(key);
+    if (counted === undefined) this.injected.set(key, { api, action: action.type, count: 1 });
+    else counted.count++;
+    for (const listener of this.listeners) listener(entry.rule, api);
+  }
+
+  private expire(): void {
+    if (!this.active) return;
+    const now = this.clock.now();
+    if (this.entries.some((e) => e.until <= now)) this.set(this.entries.filter((e) => e.until > now));
+  }
+
+  private set(entries: Entry[]): void {
+    this.entries = entries;
+    this.active = entries.length > 0;
+  }
+}
+
+function matchesTargets(rule: FaultRule, targets: RequestTargets): boolean {
+  const { topic, partition, groupId, transactionalId } = rule.match;
+  if (groupId !== undefined && !targets.groups.has(groupId)) return false;
+  if (transactionalId !== undefined && !targets.transactionalIds.has(transactionalId)) return false;
+  if (topic === undefined && partition === undefined) return true;
+  for (const [name, partitions] of targets.topics) {
+    if (topic !== undefined && name !== topic) continue;
+    if (partition === undefined || partitions.has(partition)) return true;
+  }
+  return false;
+}
+
+/** A small seeded generator (mulberry32): a rule's probability draws are the same for the same seed. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
