@@ -53,11 +53,30 @@ export async function endShareSession(broker: BrokerState, session: ShareSession
   await shares.releaseSession(session.groupId, session.memberId, session.partitions.values(), shareGroupSettings(broker, session.groupId));
 }
 
-/** A session's records go back when its connection closes (Kafka's ConnectionDisconnectListener). */
-export function endShareSessionOnClose(broker: BrokerState, closed: AbortSignal, session: ShareSession): void {
-  const end = () => {
-    if (broker.replicaManager.sharePartitions.sessions.get(session.groupId, session.memberId) === session) void endShareSession(broker, session);
+/** The ShareFetch each connection has in flight (one at most: ShareFetch is served one at a time per connection). */
+const fetchesInFlight = new WeakMap<AbortSignal, Promise<unknown>>();
+
+/**
+ * Runs a connection's ShareFetch. A close does not cut it short: as in Kafka, whose socket server mutes a channel
+ * while its request is handled and so notices the close only once the response is sent, the fetch runs to its end
+ * (max_wait_ms, or records) and the session is released after it. Releasing first would let the dead member's
+ * fetch acquire the released records again, to be delivered once more only when that lock expires.
+ */
+export function trackShareFetch<T>(closed: AbortSignal, fetch: Promise<T>): Promise<T> {
+  fetchesInFlight.set(closed, fetch);
+  const forget = () => {
+    if (fetchesInFlight.get(closed) === fetch) fetchesInFlight.delete(closed);
   };
-  if (closed.aborted) end();
-  else closed.addEventListener('abort', end, { once: true });
+  fetch.then(forget, forget);
+  return fetch;
+}
+
+/** A session's records go back when its connection closes (Kafka's ConnectionDisconnectListener), after its fetch in flight. */
+export function endShareSessionOnClose(broker: BrokerState, closed: AbortSignal, session: ShareSession): void {
+  const end = async () => {
+    await fetchesInFlight.get(closed)?.catch(() => {});
+    if (broker.replicaManager.sharePartitions.sessions.get(session.groupId, session.memberId) === session) await endShareSession(broker, session);
+  };
+  if (closed.aborted) void end();
+  else closed.addEventListener('abort', () => void end(), { once: true });
 }

@@ -29,7 +29,8 @@ test('a poison record is archived after share.delivery.count.limit deliveries', 
 });
 
 test("a killed consumer's acquired records go to another consumer, delivered a second time", async () => {
-  // As Kafka 4.3.1 does, the broker releases a share session's records when its connection closes; the lock
+  // As Kafka 4.3.1 does, the broker releases a share session's records when its connection closes, after a fetch
+  // the killed consumer may have left waiting (test/server/handlers/share-fetch-disconnect.test.ts); the lock
   // (15 s here) would release them otherwise.
   const libs = `${resolve('compat-tests/.cache/kafka-4.3.1/libs')}/*`;
   const holder = spawn('java', ['-cp', libs, resolve(PROGRAM), 'hold', tools.bootstrap, 'killed', 'g-killed', 'share.record.lock.duration.ms=15000'], { stdio: ['ignore', 'pipe', 'ignore'] });

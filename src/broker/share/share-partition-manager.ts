@@ -25,7 +25,6 @@ export interface ShareFetchParams {
   readonly minBytes: number;
   readonly maxBytes: number;
   readonly maxRecords: number;
-  readonly abandoned?: AbortSignal;
 }
 
 export interface ShareFetchRead {
@@ -104,7 +103,7 @@ export class SharePartitionManager {
       if (failed || bytes >= Math.max(1, params.minBytes) || remaining <= 0) return reads;
       const logs = refs.flatMap((ref) => this.logOf(ref) ?? []);
       if (logs.length === 0) return reads;
-      const reason = await this.delayedFetches.wait(logs, remaining, params.abandoned);
+      const reason = await this.delayedFetches.wait(logs, remaining);
       if (reason !== 'append') return bytes > 0 ? reads : this.acquireAll(groupId, memberId, refs, { ...params, maxWaitMs: 0 }, settings);
     }
   }

@@ -23,7 +23,7 @@ import {
 } from '../../protocol/generated/share-fetch.js';
 import { partitionKey, type SharePartitionRef } from '../../broker/share/share-session-cache.js';
 import type { ShareFetchRead } from '../../broker/share/share-partition-manager.js';
-import { acknowledgementsOf, endShareSession, endShareSessionOnClose, shareRequestRefusal, shareGroupSettings, unreadableTopics } from '../share-fetch-common.js';
+import { acknowledgementsOf, endShareSession, endShareSessionOnClose, shareRequestRefusal, shareGroupSettings, trackShareFetch, unreadableTopics } from '../share-fetch-common.js';
 import { defineHandler, type Handler } from '../handler.js';
 
 export const shareFetchHandler: Handler = defineHandler<ShareFetchRequest, ShareFetchResponse>({
@@ -79,13 +79,12 @@ export const shareFetchHandler: Handler = defineHandler<ShareFetchRequest, Share
       const initialized = readable.filter((ref) => ctx.broker.groups.isSharePartitionInitialized(groupId, ref.topicId, ref.partition));
       reads = refs.filter((ref) => unreadable.has(ref.topicId)).map((ref) => ({ ref, errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED, records: [], acquired: [] }));
       reads.push(...readable.filter((ref) => !initialized.includes(ref)).map((ref) => ({ ref, errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, records: [], acquired: [] })));
-      reads.push(...(await shares.fetch(groupId, memberId, initialized, {
+      reads.push(...(await trackShareFetch(ctx.connection.closed, shares.fetch(groupId, memberId, initialized, {
         maxWaitMs: request.maxWaitMs,
         minBytes: request.minBytes,
         maxBytes: request.maxBytes,
         maxRecords: request.maxRecords > 0 ? request.maxRecords : Number.MAX_SAFE_INTEGER,
-        abandoned: ctx.connection.closed,
-      }, settings, acknowledge)));
+      }, settings, acknowledge))));
       answered = refs;
     }
     if (context.kind === 'final') await endShareSession(ctx.broker, context.session);
