@@ -4,9 +4,13 @@
 // only timer is the one for max_wait_ms. Shutdown wakes every waiter from this one set: no listener per waiter on a
 // shared signal or emitter (Node warns past 10 listeners, as plain text in the middle of the JSON log); a
 // connection's own signal has one waiter at most (Fetch is served one at a time per connection).
-import type { PartitionLog } from '../storage/log.js';
 
 export type WakeReason = 'append' | 'timeout' | 'shutdown' | 'closed';
+
+/** What wakes a long poll: a log's appends, or anything else that calls its listeners (a share partition's releases). */
+export interface WakeSource {
+  onAppend(listener: () => void): () => void;
+}
 
 export class DelayedFetches {
   private readonly waiting = new Set<(reason: WakeReason) => void>();
@@ -17,7 +21,7 @@ export class DelayedFetches {
     return this.waiting.size;
   }
 
-  wait(logs: readonly PartitionLog[], waitMs: number, abandoned?: AbortSignal): Promise<WakeReason> {
+  wait(logs: readonly WakeSource[], waitMs: number, abandoned?: AbortSignal): Promise<WakeReason> {
     if (this.closed) return Promise.resolve('shutdown');
     if (abandoned?.aborted) return Promise.resolve('closed');
     if (waitMs <= 0) return Promise.resolve('timeout');

@@ -7,6 +7,7 @@ import { ErrorCode } from '../protocol/error-codes.js';
 import type { RecordsValue } from '../protocol/io/writer.js';
 import type { PartitionLog } from '../storage/log.js';
 import type { LogStore, TopicMetadata } from '../storage/log-store.js';
+import { systemScheduler, type Scheduler } from '../storage/scheduler.js';
 import { isInternalTopic } from '../protocol/topic-names.js';
 import type { FetchTarget } from './fetch-context.js';
 import { readPartitions, resolveFetchPartition, type FetchPartition, type PartitionRead, type TransactionView } from './fetch-reader.js';
@@ -54,6 +55,8 @@ export interface ReplicaManagerOptions {
   /** Last stable offsets and aborted transactions for read_committed fetches; none known without it. */
   readonly transactions?: TransactionView;
   readonly now?: () => number;
+  /** Timers (share partitions' acquisition locks) and their clock; else real time read from `now`. */
+  readonly scheduler?: Scheduler;
 }
 
 export class ReplicaManager {
@@ -77,7 +80,8 @@ export class ReplicaManager {
     this.producerState = options.producerState ?? appendEveryBatch;
     this.transactions = options.transactions;
     this.now = options.now ?? Date.now;
-    this.sharePartitions = new SharePartitionManager(store, this.delayedFetches, this.now, () => this.brokerConfig['group.share.max.share.sessions']);
+    const scheduler = options.scheduler ?? { ...systemScheduler, now: this.now };
+    this.sharePartitions = new SharePartitionManager(store, this.delayedFetches, scheduler, () => this.brokerConfig['group.share.max.share.sessions']);
   }
 
   get config(): BrokerConfig {

@@ -2,15 +2,18 @@
 // SharePartitionManager: a SharePartition per (group, topic partition), created on the group's first fetch of it
 // with its start offset from share.auto.offset.reset (earliest: the log start; latest: the high watermark;
 // by_duration: the first offset at or after now minus the duration, else the high watermark); the share sessions;
-// acknowledgements; and the long poll, which waits on the logs' appends up to max_wait_ms while fewer than
-// min_bytes were acquired. Records stay bytes: a read's batches are walked by their headers only, and the
+// acknowledgements; and the long poll, which waits up to max_wait_ms while fewer than min_bytes were acquired
+// and is woken, as Kafka's DelayedShareFetch, by the logs' appends and by what may free records of its share
+// partitions: an acknowledgement, a session's release, and an acquisition lock's expiry (a timer per acquisition
+// on the injected scheduler, Kafka's AcquisitionLockTimerTask, so records come back without anyone fetching). Records stay bytes: a read's batches are walked by their headers only, and the
 // batches holding acquired records go out as views of the log's buffers. Held in memory only: the state of a
 // share partition is not written to __share_group_state yet, so a broker restart starts every group over.
 import { ErrorCode } from '../../protocol/error-codes.js';
 import { baseOffsetAt, batchSizeAt, lastOffsetAt, LOG_OVERHEAD, MIN_BATCH_LENGTH_ANY_MAGIC } from '../../protocol/records/index.js';
 import type { PartitionLog } from '../../storage/log.js';
 import type { LogStore } from '../../storage/log-store.js';
-import type { DelayedFetches } from '../fetch-wait.js';
+import type { DelayedFetches, WakeSource } from '../fetch-wait.js';
+import type { Scheduler } from '../../storage/scheduler.js';
 import { SharePartition, type AcquiredRange, type LogBatchSpan, type SharePartitionLimits } from './share-partition.js';
 import { partitionKey, ShareSessionCache, type SharePartitionRef } from './share-session-cache.js';
 
@@ -43,14 +46,20 @@ export interface Acknowledgement {
 export class SharePartitionManager {
   readonly sessions: ShareSessionCache;
   private readonly partitions = new Map<string, Promise<SharePartition>>();
+  /** The long polls waiting on each share partition (by sharePartitionKey), woken when records may be free. */
+  private readonly waiters = new Map<string, Set<() => void>>();
 
   constructor(
     private readonly store: LogStore,
     private readonly delayedFetches: DelayedFetches,
-    private readonly now: () => number,
+    private readonly scheduler: Scheduler,
     maxSessions: () => number,
   ) {
     this.sessions = new ShareSessionCache(maxSessions);
+  }
+
+  private now(): number {
+    return this.scheduler.now();
   }
 
   /** The share partition of an existing one (tests, describe), if the group has fetched it. */
@@ -69,6 +78,7 @@ export class SharePartitionManager {
       const code = partition.acknowledge(memberId, batch.firstOffset, batch.lastOffset, batch.types, settings, this.now());
       if (errorCode === ErrorCode.NONE) errorCode = code;
     }
+    this.wake(sharePartitionKey(groupId, ref));
     return errorCode;
   }
 
@@ -77,6 +87,7 @@ export class SharePartitionManager {
     for (const ref of refs) {
       const partition = await this.existing(groupId, ref);
       partition?.releaseMember(memberId, settings, this.now());
+      this.wake(sharePartitionKey(groupId, ref));
     }
   }
 
@@ -103,7 +114,8 @@ export class SharePartitionManager {
       if (failed || bytes >= Math.max(1, params.minBytes) || remaining <= 0) return reads;
       const logs = refs.flatMap((ref) => this.logOf(ref) ?? []);
       if (logs.length === 0) return reads;
-      const reason = await this.delayedFetches.wait(logs, remaining);
+      const sources: WakeSource[] = [...logs, ...refs.map((ref) => this.wakeSource(sharePartitionKey(groupId, ref)))];
+      const reason = await this.delayedFetches.wait(sources, remaining);
       if (reason !== 'append') return bytes > 0 ? reads : this.acquireAll(groupId, memberId, refs, { ...params, maxWaitMs: 0 }, settings);
     }
   }
@@ -124,11 +136,41 @@ export class SharePartitionManager {
       }
       const partition = await this.partitionFor(groupId, ref, log, settings);
       const read = await acquireFrom(partition, log, memberId, budget, recordsLeft, reads.every((r) => r.records.length === 0), settings, this.now());
+      if (read.acquired.length > 0) this.expireLocksAfter(sharePartitionKey(groupId, ref), partition, settings);
       reads.push({ ref, ...read });
       for (const b of read.records) budget -= b.length;
       for (const a of read.acquired) recordsLeft -= a.lastOffset - a.firstOffset + 1;
     }
     return reads;
+  }
+
+  /** The acquisition just made expires after the lock duration: its records are released then, and waiters woken. */
+  private expireLocksAfter(key: string, partition: SharePartition, settings: ShareGroupSettings): void {
+    const due = this.now() + settings.lockDurationMs;
+    this.scheduler.after(settings.lockDurationMs, () => {
+      if (this.partitions.get(key) === undefined) return;
+      // A timer may fire a little before the clock reads `due`: the lock it stands for is due all the same.
+      if (partition.expireLocks(settings, Math.max(this.now(), due))) this.wake(key);
+    });
+  }
+
+  private wakeSource(key: string): WakeSource {
+    return {
+      onAppend: (listener) => {
+        let set = this.waiters.get(key);
+        if (set === undefined) this.waiters.set(key, (set = new Set()));
+        const once = () => listener();
+        set.add(once);
+        return () => {
+          set.delete(once);
+          if (set.size === 0 && this.waiters.get(key) === set) this.waiters.delete(key);
+        };
+      },
+    };
+  }
+
+  private wake(key: string): void {
+    for (const listener of [...(this.waiters.get(key) ?? [])]) listener();
   }
 
   private logOf(ref: SharePartitionRef): PartitionLog | undefined {

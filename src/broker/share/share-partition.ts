@@ -2,8 +2,9 @@
 // SharePartition keeps it. Records between the share-partition start offset (SPSO) and the end offset are in
 // flight, held per acquired batch and split into per-record states only when an acknowledgement or a release
 // covers part of a batch. Acquired records are locked to a member until an acknowledgement or the lock's expiry
-// (group.share.record.lock.duration.ms), checked against the injected clock at each operation. Each acquisition
-// counts a delivery; a record released or expired after group.share.delivery.count.limit deliveries is ARCHIVED.
+// (group.share.record.lock.duration.ms), checked against the injected clock at each operation and by the
+// manager's timer at each lock's expiry. Each acquisition counts a delivery; a record released or expired after
+// group.share.delivery.count.limit deliveries is ARCHIVED.
 // The SPSO advances over the leading ACKNOWLEDGED/ARCHIVED records. Pure state: no log, no timers, no I/O.
 // The state lives in memory only (durable __share_group_state is not written yet).
 import { ErrorCode } from '../../protocol/error-codes.js';
@@ -183,9 +184,9 @@ export class SharePartition {
     this.advanceStart();
   }
 
-  /** Locks past their expiry release their records, as Kafka's acquisition lock timer task does. */
-  expireLocks(limits: SharePartitionLimits, now: number): void {
-    if (this.end <= this.start) return;
+  /** Locks past their expiry release their records, as Kafka's acquisition lock timer task does; true if any did. */
+  expireLocks(limits: SharePartitionLimits, now: number): boolean {
+    if (this.end <= this.start) return false;
     let expired = false;
     this.update(this.start, this.end - 1, (s) => {
       if (s.state !== RecordState.ACQUIRED || s.lockExpiresAt > now) return s;
@@ -193,6 +194,7 @@ export class SharePartition {
       return released(s, limits);
     });
     if (expired) this.advanceStart();
+    return expired;
   }
 
   private batchOf(offset: number): InFlightBatch | undefined {
