@@ -144,11 +144,32 @@ export class SharePartitionManager {
     return reads;
   }
 
+  /**
+   * A topic was deleted: every group's share partitions of it go (a topic recreated under the name has another id
+   * and starts afresh), as Kafka's SharePartitionManager drops a partition it no longer leads.
+   */
+  onTopicDeleted(topicId: string): void {
+    for (const key of [...this.partitions.keys()]) if (key.split('\u0000')[1]!.startsWith(`${topicId}:`)) this.drop(key);
+  }
+
+  /** A group was deleted: its share partitions go; the group recreated starts from share.auto.offset.reset. */
+  onGroupDeleted(groupId: string): void {
+    for (const key of [...this.partitions.keys()]) if (key.startsWith(`${groupId}\u0000`)) this.drop(key);
+  }
+
+  private drop(key: string): void {
+    this.partitions.delete(key);
+    // A long poll on it answers now with what it has.
+    this.wake(key);
+  }
+
   /** The acquisition just made expires after the lock duration: its records are released then, and waiters woken. */
   private expireLocksAfter(key: string, partition: SharePartition, settings: ShareGroupSettings): void {
     const due = this.now() + settings.lockDurationMs;
+    const current = this.partitions.get(key);
     this.scheduler.after(settings.lockDurationMs, () => {
-      if (this.partitions.get(key) === undefined) return;
+      // Dropped (topic or group deleted) or replaced since: nothing to release.
+      if (this.partitions.get(key) !== current) return;
       // A timer may fire a little before the clock reads `due`: the lock it stands for is due all the same.
       if (partition.expireLocks(settings, Math.max(this.now(), due))) this.wake(key);
     });

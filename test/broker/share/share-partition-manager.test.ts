@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { ErrorCode } from '../../../src/protocol/error-codes.js';
 import { DelayedFetches } from '../../../src/broker/fetch-wait.js';
 import { RecordState } from '../../../src/broker/share/share-partition.js';
 import { SharePartitionManager, type ShareFetchRead, type ShareGroupSettings } from '../../../src/broker/share/share-partition-manager.js';
@@ -93,5 +94,41 @@ test("a lock expiring after its records were acknowledged changes nothing and wa
     const partition = (await manager.existing('g', ref))!;
     assert.equal(partition.startOffset, 1);
     assert.deepEqual(acquired(await manager.fetch('g', 'm2', [ref], NOW, settings)), []);
+  });
+});
+
+test("a deleted topic's share partitions go: a fetch of it answers UNKNOWN_TOPIC_OR_PARTITION, a topic recreated under the name starts afresh", async () => {
+  const store = new MemoryLogStore({ nodeId: 1 });
+  const clock = new ManualScheduler(0);
+  const delayed = new DelayedFetches();
+  try {
+    const manager = new SharePartitionManager(store, delayed, clock, () => 1000);
+    const first = await store.createTopic('t', 1);
+    await store.log('t', 0)!.append(batch(values('a')), { leaderEpoch: 0 });
+    const old = { topicId: first.topicId, partition: 0 };
+    assert.deepEqual(acquired(await manager.fetch('g', 'm1', [old], NOW, settings)), [[0, 0, 1]]);
+    await store.deleteTopic('t');
+    manager.onTopicDeleted(first.topicId);
+    assert.equal(manager.existing('g', old), undefined);
+    assert.deepEqual((await manager.fetch('g', 'm1', [old], NOW, settings)).map((r) => r.errorCode), [ErrorCode.UNKNOWN_TOPIC_OR_PARTITION]);
+    const again = await store.createTopic('t', 1);
+    await store.log('t', 0)!.append(batch(values('b')), { leaderEpoch: 0 });
+    assert.deepEqual(acquired(await manager.fetch('g', 'm1', [{ topicId: again.topicId, partition: 0 }], NOW, settings)), [[0, 0, 1]]);
+  } finally {
+    delayed.shutdown();
+    await store.close();
+  }
+});
+
+test("a deleted group's share partitions go: the group recreated starts again from share.auto.offset.reset", async () => {
+  await withManager(async ({ manager, ref, produce }) => {
+    await produce('a', 'b');
+    assert.deepEqual(acquired(await manager.fetch('g', 'm1', [ref], NOW, settings)), [[0, 1, 1]]);
+    assert.equal(await manager.acknowledge('g', 'm1', ref, [{ firstOffset: 0, lastOffset: 1, types: [1] }], settings), 0);
+    assert.deepEqual(acquired(await manager.fetch('other', 'm1', [ref], NOW, settings)), [[0, 1, 1]]);
+    manager.onGroupDeleted('g');
+    assert.equal(manager.existing('g', ref), undefined);
+    assert.notEqual(manager.existing('other', ref), undefined);
+    assert.deepEqual(acquired(await manager.fetch('g', 'm2', [ref], NOW, settings)), [[0, 1, 1]]);
   });
 });
