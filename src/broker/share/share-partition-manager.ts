@@ -14,7 +14,7 @@ import type { PartitionLog } from '../../storage/log.js';
 import type { LogStore } from '../../storage/log-store.js';
 import type { DelayedFetches, WakeSource } from '../fetch-wait.js';
 import type { Scheduler } from '../../storage/scheduler.js';
-import { SharePartition, type AcquiredRange, type LogBatchSpan, type SharePartitionLimits } from './share-partition.js';
+import { AcknowledgeType, SharePartition, type AcquiredRange, type LogBatchSpan, type SharePartitionLimits } from './share-partition.js';
 import { partitionKey, ShareSessionCache, type SharePartitionRef } from './share-session-cache.js';
 
 /** A share group's settings, read from its effective group configs at each request. */
@@ -78,7 +78,10 @@ export class SharePartitionManager {
       const code = partition.acknowledge(memberId, batch.firstOffset, batch.lastOffset, batch.types, settings, this.now());
       if (errorCode === ErrorCode.NONE) errorCode = code;
     }
-    this.wake(sharePartitionKey(groupId, ref));
+    const key = sharePartitionKey(groupId, ref);
+    // Renewed locks run from now: their expiry gets its own timer.
+    if (batches.some((b) => b.types.includes(AcknowledgeType.RENEW))) this.expireLocksAfter(key, partition, settings);
+    this.wake(key);
     return errorCode;
   }
 

@@ -13,11 +13,16 @@ import { ErrorCode } from '../../protocol/error-codes.js';
 export const RecordState = { AVAILABLE: 0, ACQUIRED: 1, ACKNOWLEDGED: 2, ARCHIVED: 4 } as const;
 export type RecordStateValue = (typeof RecordState)[keyof typeof RecordState];
 
-/** Kafka's AcknowledgeType ids as the ShareFetch/ShareAcknowledge acknowledge_types carry them (0: a gap). */
-export const AcknowledgeType = { GAP: 0, ACCEPT: 1, RELEASE: 2, REJECT: 3 } as const;
+/**
+ * Kafka's AcknowledgeType ids as the ShareFetch/ShareAcknowledge acknowledge_types carry them (0: a gap). RENEW
+ * (v2, KIP-1222) keeps a record acquired and restarts its lock.
+ */
+export const AcknowledgeType = { GAP: 0, ACCEPT: 1, RELEASE: 2, REJECT: 3, RENEW: 4 } as const;
 
 export interface SharePartitionLimits {
   readonly lockDurationMs: number;
+  /** share.renew.acknowledge.enable: RENEW acknowledgements allowed (else INVALID_RECORD_STATE). */
+  readonly renewAcknowledgeEnabled: boolean;
   readonly deliveryCountLimit: number;
   /** group.share.partition.max.record.locks: no new records are acquired while this many are in flight. */
   readonly maxInFlightRecords: number;
@@ -137,12 +142,14 @@ export class SharePartition {
 
   /**
    * One acknowledgement batch of `memberId`: every offset from the SPSO on must be in flight and ACQUIRED by it,
-   * else nothing changes and the answer is INVALID_RECORD_STATE. `types` holds one type for all offsets or one per offset.
+   * else nothing changes and the answer is INVALID_RECORD_STATE. `types` holds one type for all offsets or one per
+   * offset (the request's checks are the handler's: share-fetch-common.ts' invalidAcknowledgements). RENEW keeps the
+   * record acquired with a lock from `now`, refused while the group's share.renew.acknowledge.enable is false.
    */
   acknowledge(memberId: string, firstOffset: number, lastOffset: number, types: readonly number[], limits: SharePartitionLimits, now: number): number {
     this.expireLocks(limits, now);
     if (lastOffset < firstOffset || (types.length !== 1 && types.length !== lastOffset - firstOffset + 1)) return ErrorCode.INVALID_REQUEST;
-    if (types.some((t) => t < AcknowledgeType.GAP || t > AcknowledgeType.REJECT)) return ErrorCode.INVALID_REQUEST;
+    if (types.some((t) => t < AcknowledgeType.GAP || t > AcknowledgeType.RENEW)) return ErrorCode.INVALID_REQUEST;
     // Offsets below the SPSO are done with: an acknowledgement of them changes nothing and is not refused (as
     // Kafka 4.3.1 answers it).
     const from = Math.max(firstOffset, this.start);
@@ -154,10 +161,12 @@ export class SharePartition {
       if (s === undefined || s.state !== RecordState.ACQUIRED || s.memberId !== memberId) return ErrorCode.INVALID_RECORD_STATE;
     }
     const typeAt = (o: number) => (types.length === 1 ? types[0]! : types[o - firstOffset]!);
+    if (!limits.renewAcknowledgeEnabled && types.includes(AcknowledgeType.RENEW)) return ErrorCode.INVALID_RECORD_STATE;
     this.update(from, lastOffset, (s, o) => {
       const type = typeAt(o);
       if (type === AcknowledgeType.ACCEPT) return { ...s, state: RecordState.ACKNOWLEDGED, memberId: null };
       if (type === AcknowledgeType.RELEASE) return released(s, limits);
+      if (type === AcknowledgeType.RENEW) return { ...s, lockExpiresAt: now + limits.lockDurationMs };
       return { ...s, state: RecordState.ARCHIVED, memberId: null };
     }, undefined, types.length === 1 ? undefined : typeAt);
     this.advanceStart();

@@ -12,7 +12,7 @@ import { ManualScheduler } from '../../../src/storage/scheduler.js';
 import { MemoryLogStore } from '../../../src/storage/memory/memory-store.js';
 import { batch, values } from '../data-harness.js';
 
-const settings: ShareGroupSettings = { lockDurationMs: 15_000, deliveryCountLimit: 5, maxInFlightRecords: 200, autoOffsetReset: 'earliest' };
+const settings: ShareGroupSettings = { lockDurationMs: 15_000, deliveryCountLimit: 5, maxInFlightRecords: 200, renewAcknowledgeEnabled: true, autoOffsetReset: 'earliest' };
 /** A long poll far longer than any test: only a wake ends it. */
 const LONG_POLL = { maxWaitMs: 600_000, minBytes: 1, maxBytes: 1 << 20, maxRecords: 500 };
 const NOW = { ...LONG_POLL, maxWaitMs: 0 };
@@ -130,5 +130,26 @@ test("a deleted group's share partitions go: the group recreated starts again fr
     assert.equal(manager.existing('g', ref), undefined);
     assert.notEqual(manager.existing('other', ref), undefined);
     assert.deepEqual(acquired(await manager.fetch('g', 'm2', [ref], NOW, settings)), [[0, 1, 1]]);
+  });
+});
+
+test('a RENEW acknowledgement restarts the lock from now: the records stay acquired past the first lock, released at the renewed one', async () => {
+  await withManager(async ({ manager, clock, ref, produce }) => {
+    await produce('a', 'b');
+    assert.deepEqual(acquired(await manager.fetch('g', 'm1', [ref], NOW, settings)), [[0, 1, 1]]);
+    await clock.advance(10_000);
+    assert.equal(await manager.acknowledge('g', 'm1', ref, [{ firstOffset: 0, lastOffset: 1, types: [4] }], settings), 0);
+    const partition = (await manager.existing('g', ref))!;
+    await clock.advance(14_999);
+    assert.deepEqual(partition.stateOf(1), { state: RecordState.ACQUIRED, deliveryCount: 1, memberId: 'm1' });
+    await clock.advance(1);
+    assert.deepEqual(partition.stateOf(1), { state: RecordState.AVAILABLE, deliveryCount: 1, memberId: null });
+    // Renewing what another member holds, or what is no longer acquired, is refused.
+    assert.deepEqual(acquired(await manager.fetch('g', 'm2', [ref], NOW, settings)), [[0, 1, 2]]);
+    assert.equal(await manager.acknowledge('g', 'm1', ref, [{ firstOffset: 0, lastOffset: 0, types: [4] }], settings), ErrorCode.INVALID_RECORD_STATE);
+    // With share.renew.acknowledge.enable=false, INVALID_RECORD_STATE and the lock runs on.
+    assert.equal(await manager.acknowledge('g', 'm2', ref, [{ firstOffset: 0, lastOffset: 1, types: [4] }], { ...settings, renewAcknowledgeEnabled: false }), ErrorCode.INVALID_RECORD_STATE);
+    await clock.advance(15_000);
+    assert.equal(partition.stateOf(0)?.state, RecordState.AVAILABLE);
   });
 });
