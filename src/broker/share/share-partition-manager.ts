@@ -28,6 +28,8 @@ export interface ShareFetchParams {
   readonly minBytes: number;
   readonly maxBytes: number;
   readonly maxRecords: number;
+  /** The request's batch_size: new records' in-flight batches are cut once this many are reached. */
+  readonly batchSize?: number;
 }
 
 export interface ShareFetchRead {
@@ -138,7 +140,7 @@ export class SharePartitionManager {
         continue;
       }
       const partition = await this.partitionFor(groupId, ref, log, settings);
-      const read = await acquireFrom(partition, log, memberId, budget, recordsLeft, reads.every((r) => r.records.length === 0), settings, this.now());
+      const read = await acquireFrom(partition, log, memberId, { maxBytes: budget, maxRecords: recordsLeft, batchSize: params.batchSize, minOneBatch: reads.every((r) => r.records.length === 0) }, settings, this.now());
       if (read.acquired.length > 0) this.expireLocksAfter(sharePartitionKey(groupId, ref), partition, settings);
       reads.push({ ref, ...read });
       for (const b of read.records) budget -= b.length;
@@ -219,12 +221,11 @@ async function acquireFrom(
   partition: SharePartition,
   log: PartitionLog,
   memberId: string,
-  maxBytes: number,
-  maxRecords: number,
-  minOneBatch: boolean,
+  limits: { maxBytes: number; maxRecords: number; batchSize: number | undefined; minOneBatch: boolean },
   settings: ShareGroupSettings,
   now: number,
 ): Promise<{ errorCode: number; records: Buffer[]; acquired: AcquiredRange[] }> {
+  const { maxBytes, maxRecords, batchSize, minOneBatch } = limits;
   partition.moveStartTo(log.logStartOffset);
   const fetchOffset = partition.nextFetchOffset(settings, now);
   const highWatermark = log.highWatermark;
@@ -240,7 +241,7 @@ async function acquireFrom(
       pos += size;
     }
   }
-  const acquired = partition.acquire(memberId, pieces.map((p) => p.span), maxRecords, settings, now);
+  const acquired = partition.acquire(memberId, pieces.map((p) => p.span), maxRecords, settings, now, batchSize === undefined ? { fetchOffset } : { fetchOffset, batchSize });
   // The batches holding acquired offsets, as views of the log's buffers (the client keeps only acquired records).
   const records = pieces
     .filter((p) => acquired.some((a) => a.firstOffset <= p.span.last && a.lastOffset >= p.span.first))

@@ -96,47 +96,76 @@ export class SharePartition {
   }
 
   /**
-   * Acquires for `memberId` what the log batches read hold: AVAILABLE in-flight records below the end offset,
-   * then whole new batches past it while fewer than maxRecords are acquired and fewer than the in-flight limit
-   * are in flight (a batch is acquired whole, as Kafka does, even past maxRecords).
+   * Acquires for `memberId` what the log batches read hold, as Kafka 4.3.1's SharePartition.acquire in its
+   * batch_optimized mode. At most min(maxRecords, in-flight limit - records in flight) are wanted; at the limit, only
+   * records below the end offset (a fetch between in-flight batches). In-flight batches overlapping the read give
+   * their AVAILABLE records (a whole batch, or every available record of a split one, even past the count); then
+   * new records from the end offset, whole log batches up to the one holding the last record wanted, become
+   * in-flight batches cut at log-batch boundaries once `batchSize` records are reached (the request's batch_size).
+   * The answer has one range per in-flight batch, per-record acquisitions of one batch joined where contiguous.
    */
-  acquire(memberId: string, logBatches: readonly LogBatchSpan[], maxRecords: number, limits: SharePartitionLimits, now: number): AcquiredRange[] {
+  acquire(memberId: string, logBatches: readonly LogBatchSpan[], maxRecords: number, limits: SharePartitionLimits, now: number, options: { fetchOffset?: number; batchSize?: number } = {}): AcquiredRange[] {
     this.expireLocks(limits, now);
+    const lastRead = logBatches[logBatches.length - 1]?.last;
+    if (lastRead === undefined || lastRead < this.start || maxRecords <= 0) return [];
+    const fetchOffset = options.fetchOffset ?? logBatches[0]!.first;
+    let wanted = Math.min(maxRecords, limits.maxInFlightRecords - (this.end - this.start));
+    let lastToAcquire = lastRead;
+    if (wanted <= 0) {
+      if (fetchOffset >= this.end) return [];
+      wanted = Math.min(maxRecords, this.end - fetchOffset);
+      lastToAcquire = Math.min(lastRead, this.end - 1);
+    }
     const acquired: AcquiredRange[] = [];
     const lockExpiresAt = now + limits.lockDurationMs;
-    const fresh = new WeakSet<RecordStatus>();
     let count = 0;
-    const take = (first: number, last: number, deliveryCount: number) => {
-      const prev = acquired[acquired.length - 1];
-      if (prev !== undefined && prev.lastOffset === first - 1 && prev.deliveryCount === deliveryCount) {
-        acquired[acquired.length - 1] = { ...prev, lastOffset: last };
-      } else {
-        acquired.push({ firstOffset: first, lastOffset: last, deliveryCount });
-      }
-      count += last - first + 1;
-    };
-    for (const span of logBatches) {
-      if (count >= maxRecords) break;
-      const from = Math.max(span.first, this.start);
-      const to = Math.min(span.last, this.end - 1);
-      if (from <= to) {
-        this.update(from, to, (s) => {
-          if (s.state !== RecordState.AVAILABLE || count >= maxRecords) return s;
-          const next = { state: RecordState.ACQUIRED, deliveryCount: s.deliveryCount + 1, memberId, lockExpiresAt };
-          fresh.add(next);
-          return next;
-        }, (first, last, s) => {
-          if (fresh.has(s)) take(first, last, s.deliveryCount);
-        });
-      }
-      if (span.last >= this.end && count < maxRecords) {
-        if (this.end - this.start >= limits.maxInFlightRecords) break;
-        const first = Math.max(span.first, this.end);
-        this.inFlight.push({ first, last: span.last, whole: { state: RecordState.ACQUIRED, deliveryCount: 1, memberId, lockExpiresAt }, records: undefined });
-        this.end = span.last + 1;
-        take(first, span.last, 1);
+    const from = Math.max(logBatches[0]!.first, this.start);
+    for (const batch of this.inFlight) {
+      if (batch.last < from) continue;
+      if (batch.first > lastToAcquire || count >= wanted) break;
+      const whole = batch.whole;
+      if (whole !== undefined && whole.state !== RecordState.AVAILABLE) continue;
+      const lo = Math.max(batch.first, from);
+      const hi = Math.min(batch.last, lastToAcquire);
+      let run: { firstOffset: number; lastOffset: number; deliveryCount: number } | undefined;
+      const fresh = new WeakSet<RecordStatus>();
+      const take = (s: RecordStatus): RecordStatus => {
+        if (s.state !== RecordState.AVAILABLE) return s;
+        const next = { state: RecordState.ACQUIRED, deliveryCount: s.deliveryCount + 1, memberId, lockExpiresAt };
+        fresh.add(next);
+        return next;
+      };
+      this.update(lo, hi, take, (first, last, s) => {
+        if (!fresh.has(s)) return;
+        count += last - first + 1;
+        if (run !== undefined && run.lastOffset === first - 1 && run.deliveryCount === s.deliveryCount) run.lastOffset = last;
+        else acquired.push((run = { firstOffset: first, lastOffset: last, deliveryCount: s.deliveryCount }));
+      });
+    }
+    if (count >= wanted || lastToAcquire < this.end) return acquired;
+    // New records: whole log batches up to the one holding the last record wanted, cut every batchSize records.
+    const first = Math.max(this.end, logBatches[0]!.first);
+    let last = lastToAcquire;
+    const remaining = wanted - count;
+    if (remaining < last - first + 1) last = lastOffsetOfBatchWith(logBatches, first + remaining - 1);
+    const batchSize = options.batchSize ?? Number.MAX_SAFE_INTEGER;
+    let cut = first;
+    const pieces: [number, number][] = [];
+    if (last - first + 1 > batchSize) {
+      for (const span of logBatches) {
+        if (span.first > last) break;
+        if (span.first > cut && span.first - cut >= batchSize) {
+          pieces.push([cut, span.first - 1]);
+          cut = span.first;
+        }
       }
     }
+    pieces.push([cut, last]);
+    for (const [lo, hi] of pieces) {
+      this.inFlight.push({ first: lo, last: hi, whole: { state: RecordState.ACQUIRED, deliveryCount: 1, memberId, lockExpiresAt }, records: undefined });
+      acquired.push({ firstOffset: lo, lastOffset: hi, deliveryCount: 1 });
+    }
+    this.end = last + 1;
     return acquired;
   }
 
@@ -270,6 +299,16 @@ export class SharePartition {
     }
     this.start = this.end;
   }
+}
+
+/** Kafka's lastOffsetFromBatchWithRequestOffset: the last offset of the log batch holding `offset` (else `offset`). */
+function lastOffsetOfBatchWith(logBatches: readonly LogBatchSpan[], offset: number): number {
+  let holding: LogBatchSpan | undefined;
+  for (const span of logBatches) {
+    if (offset < span.first) break;
+    holding = span;
+  }
+  return holding !== undefined && offset <= holding.last ? holding.last : offset;
 }
 
 function released(s: RecordStatus, limits: SharePartitionLimits): RecordStatus {

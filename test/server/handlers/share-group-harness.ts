@@ -21,6 +21,7 @@ export interface ShareGroupRun {
   readonly port: number;
   readonly admin: RawClient;
   readonly group: string;
+  readonly topic: string;
   readonly topicId: string;
   /** A ShareFetch of the topic's partition with `extra` over fetch settings of 500 records and 1 MiB. */
   fetchRequest(memberId: string, epoch: number, maxWaitMs: number, extra?: Partial<ShareFetchRequest>): ShareFetchRequest;
@@ -64,7 +65,7 @@ export async function withShareGroup(prefix: string, configs: Record<string, str
       topics: [{ topicId, partitions: [{ ...createFetchPartition(), partitionIndex: 0 }] }],
       ...extra,
     });
-    await body({ host, port, admin, group, topicId, fetchRequest });
+    await body({ host, port, admin, group, topic, topicId, fetchRequest });
   } finally {
     await admin.close();
     await broker?.close();
