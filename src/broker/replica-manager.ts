@@ -81,7 +81,7 @@ export class ReplicaManager {
     this.transactions = options.transactions;
     this.now = options.now ?? Date.now;
     const scheduler = options.scheduler ?? { ...systemScheduler, now: this.now };
-    this.sharePartitions = new SharePartitionManager(store, this.delayedFetches, scheduler, () => this.brokerConfig['group.share.max.share.sessions']);
+    this.sharePartitions = new SharePartitionManager(store, this.delayedFetches, scheduler, () => this.brokerConfig['group.share.max.share.sessions'], this.transactions);
   }
 
   get config(): BrokerConfig {

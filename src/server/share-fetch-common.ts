@@ -17,6 +17,7 @@ export function shareGroupSettings(broker: BrokerState, groupId: string): ShareG
     maxInFlightRecords: values['share.partition.max.record.locks'] as number,
     renewAcknowledgeEnabled: values['share.renew.acknowledge.enable'] as boolean,
     autoOffsetReset: values['share.auto.offset.reset'] as string,
+    isolationLevel: values['share.isolation.level'] as ShareGroupSettings['isolationLevel'],
   };
 }
 

@@ -47,6 +47,11 @@ test("a killed consumer's acquired records go to another consumer, delivered a s
   assert.deepEqual(lines(await runJavaProgramOk(PROGRAM, ['drain', tools.bootstrap, 'killed', 'g-killed', 'expect=5'])), Array.from({ length: 5 }, (_, i) => `${i} h${i} 2`));
 });
 
+test("share.isolation.level=read_committed: an aborted transaction's records are not delivered", async () => {
+  // c1 c2 committed (offsets 0-1, marker 2), a1 a2 aborted (3-4, marker 5), c3 committed (6, marker 7).
+  assert.deepEqual(lines(await scenario('txn', 'txn', 'share.isolation.level=read_committed')), ['0 c1 1', '1 c2 1', '6 c3 1']);
+});
+
 test('kafka-console-share-consumer reads what was produced', async () => {
   await scenario('produce', 'console');
   const out = await runJavaToolOk('kafka-console-share-consumer', [

@@ -13,14 +13,18 @@ import { baseOffsetAt, batchSizeAt, lastOffsetAt, LOG_OVERHEAD, MIN_BATCH_LENGTH
 import type { PartitionLog } from '../../storage/log.js';
 import type { LogStore } from '../../storage/log-store.js';
 import type { DelayedFetches, WakeSource } from '../fetch-wait.js';
+import type { TransactionView } from '../fetch-reader.js';
+import { abortedBatches, type ReadBatch } from './aborted-batches.js';
 import type { Scheduler } from '../../storage/scheduler.js';
-import { AcknowledgeType, SharePartition, type AcquiredRange, type LogBatchSpan, type SharePartitionLimits } from './share-partition.js';
+import { AcknowledgeType, SharePartition, type AcquiredRange, type SharePartitionLimits } from './share-partition.js';
 import { partitionKey, ShareSessionCache, type SharePartitionRef } from './share-session-cache.js';
 
 /** A share group's settings, read from its effective group configs at each request. */
 export interface ShareGroupSettings extends SharePartitionLimits {
   /** share.auto.offset.reset: earliest, latest or by_duration:<ISO-8601 duration>. */
   readonly autoOffsetReset: string;
+  /** share.isolation.level: read_committed acquires up to the LSO and archives aborted transactions' records. */
+  readonly isolationLevel: 'read_committed' | 'read_uncommitted';
 }
 
 export interface ShareFetchParams {
@@ -56,6 +60,8 @@ export class SharePartitionManager {
     private readonly delayedFetches: DelayedFetches,
     private readonly scheduler: Scheduler,
     maxSessions: () => number,
+    /** The LSO and aborted transactions of a log (read_committed share groups); none: every log is committed. */
+    private readonly transactions?: TransactionView,
   ) {
     this.sessions = new ShareSessionCache(maxSessions);
   }
@@ -140,7 +146,7 @@ export class SharePartitionManager {
         continue;
       }
       const partition = await this.partitionFor(groupId, ref, log, settings);
-      const read = await acquireFrom(partition, log, memberId, { maxBytes: budget, maxRecords: recordsLeft, batchSize: params.batchSize, minOneBatch: reads.every((r) => r.records.length === 0) }, settings, this.now());
+      const read = await acquireFrom(partition, log, this.transactions, memberId, { maxBytes: budget, maxRecords: recordsLeft, batchSize: params.batchSize, minOneBatch: reads.every((r) => r.records.length === 0) }, settings, this.now());
       if (read.acquired.length > 0) this.expireLocksAfter(sharePartitionKey(groupId, ref), partition, settings);
       reads.push({ ref, ...read });
       for (const b of read.records) budget -= b.length;
@@ -220,6 +226,7 @@ export class SharePartitionManager {
 async function acquireFrom(
   partition: SharePartition,
   log: PartitionLog,
+  transactions: TransactionView | undefined,
   memberId: string,
   limits: { maxBytes: number; maxRecords: number; batchSize: number | undefined; minOneBatch: boolean },
   settings: ShareGroupSettings,
@@ -229,9 +236,12 @@ async function acquireFrom(
   partition.moveStartTo(log.logStartOffset);
   const fetchOffset = partition.nextFetchOffset(settings, now);
   const highWatermark = log.highWatermark;
-  if (fetchOffset >= highWatermark || (maxBytes <= 0 && !minOneBatch)) return { errorCode: ErrorCode.NONE, records: [], acquired: [] };
-  const read = await log.read(fetchOffset, Math.max(0, maxBytes), { maxOffset: highWatermark, minOneBatch });
-  const pieces: { buffer: Buffer; start: number; end: number; span: LogBatchSpan }[] = [];
+  // read_committed: nothing past the last stable offset is acquired.
+  const committed = settings.isolationLevel === 'read_committed' && transactions !== undefined;
+  const maxOffset = committed ? transactions.lastStableOffset(log, highWatermark) : highWatermark;
+  if (fetchOffset >= maxOffset || (maxBytes <= 0 && !minOneBatch)) return { errorCode: ErrorCode.NONE, records: [], acquired: [] };
+  const read = await log.read(fetchOffset, Math.max(0, maxBytes), { maxOffset, minOneBatch });
+  const pieces: ReadBatch[] = [];
   for (const buffer of read.records) {
     let pos = 0;
     while (buffer.length - pos >= LOG_OVERHEAD + MIN_BATCH_LENGTH_ANY_MAGIC) {
@@ -241,7 +251,12 @@ async function acquireFrom(
       pos += size;
     }
   }
-  const acquired = partition.acquire(memberId, pieces.map((p) => p.span), maxRecords, settings, now, batchSize === undefined ? { fetchOffset } : { fetchOffset, batchSize });
+  let acquired = partition.acquire(memberId, pieces.map((p) => p.span), maxRecords, settings, now, batchSize === undefined ? { fetchOffset } : { fetchOffset, batchSize });
+  const last = pieces[pieces.length - 1];
+  if (committed && acquired.length > 0 && last !== undefined) {
+    const aborted = transactions.abortedTransactions(log, fetchOffset, last.span.last + 1);
+    if (aborted.length > 0) acquired = partition.archiveAborted(abortedBatches(pieces, aborted), acquired);
+  }
   // The batches holding acquired offsets, as views of the log's buffers (the client keeps only acquired records).
   const records = pieces
     .filter((p) => acquired.some((a) => a.firstOffset <= p.span.last && a.lastOffset >= p.span.first))

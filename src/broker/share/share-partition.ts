@@ -203,6 +203,31 @@ export class SharePartition {
   }
 
   /**
+   * read_committed: the records of `spans` (batches of aborted transactions) that are ACQUIRED are ARCHIVED, never
+   * delivered, and cut out of `acquired`, as Kafka's filterAbortedTransactionalAcquiredRecords does.
+   */
+  archiveAborted(spans: readonly LogBatchSpan[], acquired: readonly AcquiredRange[]): AcquiredRange[] {
+    if (spans.length === 0) return [...acquired];
+    for (const span of spans) {
+      const from = Math.max(span.first, this.start);
+      const to = Math.min(span.last, this.end - 1);
+      if (from <= to) this.update(from, to, (s) => (s.state === RecordState.ACQUIRED ? { ...s, state: RecordState.ARCHIVED, memberId: null } : s));
+    }
+    this.advanceStart();
+    const kept: AcquiredRange[] = [];
+    for (const range of acquired) {
+      let first = range.firstOffset;
+      for (const span of spans) {
+        if (span.last < first || span.first > range.lastOffset) continue;
+        if (span.first > first) kept.push({ ...range, firstOffset: first, lastOffset: span.first - 1 });
+        first = span.last + 1;
+      }
+      if (first <= range.lastOffset) kept.push({ ...range, firstOffset: first });
+    }
+    return kept;
+  }
+
+  /**
    * The log's start moved past the SPSO (retention, DeleteRecords): what lay below it is gone, so the SPSO moves to
    * it, as Kafka's updateCacheAndOffsets does when a read is out of range.
    */

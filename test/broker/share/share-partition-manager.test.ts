@@ -12,7 +12,7 @@ import { ManualScheduler } from '../../../src/storage/scheduler.js';
 import { MemoryLogStore } from '../../../src/storage/memory/memory-store.js';
 import { batch, values } from '../data-harness.js';
 
-const settings: ShareGroupSettings = { lockDurationMs: 15_000, deliveryCountLimit: 5, maxInFlightRecords: 200, renewAcknowledgeEnabled: true, autoOffsetReset: 'earliest' };
+const settings: ShareGroupSettings = { lockDurationMs: 15_000, deliveryCountLimit: 5, maxInFlightRecords: 200, renewAcknowledgeEnabled: true, autoOffsetReset: 'earliest', isolationLevel: 'read_uncommitted' };
 /** A long poll far longer than any test: only a wake ends it. */
 const LONG_POLL = { maxWaitMs: 600_000, minBytes: 1, maxBytes: 1 << 20, maxRecords: 500 };
 const NOW = { ...LONG_POLL, maxWaitMs: 0 };
