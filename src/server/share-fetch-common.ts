@@ -100,6 +100,8 @@ export function endShareSessionOnClose(broker: BrokerState, closed: AbortSignal,
     await fetchesInFlight.get(closed)?.catch(() => {});
     if (broker.replicaManager.sharePartitions.sessions.get(session.groupId, session.memberId) === session) await endShareSession(broker, session);
   };
-  if (closed.aborted) void end();
-  else closed.addEventListener('abort', () => void end(), { once: true });
+  // A share partition whose start could not be read has nothing to release.
+  const endQuietly = () => void end().catch(() => {});
+  if (closed.aborted) endQuietly();
+  else closed.addEventListener('abort', endQuietly, { once: true });
 }
