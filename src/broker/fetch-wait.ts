@@ -6,10 +6,14 @@
 // connection's own signal has one waiter at most (Fetch is served one at a time per connection). max_wait_ms is
 // measured on the broker's clock, as Kafka's purgatory on its Time: a manual clock ends an idle long poll only when
 // advanced past its deadline.
-import type { PartitionLog } from '../storage/log.js';
 import type { Scheduler } from '../storage/scheduler.js';
 
 export type WakeReason = 'append' | 'timeout' | 'shutdown' | 'closed';
+
+/** What wakes a long poll: a log's appends, or anything else that calls its listeners (a share partition's releases). */
+export interface WakeSource {
+  onAppend(listener: () => void): () => void;
+}
 
 export class DelayedFetches {
   private readonly waiting = new Set<(reason: WakeReason) => void>();
@@ -22,7 +26,7 @@ export class DelayedFetches {
     return this.waiting.size;
   }
 
-  wait(logs: readonly PartitionLog[], waitMs: number, abandoned?: AbortSignal): Promise<WakeReason> {
+  wait(logs: readonly WakeSource[], waitMs: number, abandoned?: AbortSignal): Promise<WakeReason> {
     if (this.closed) return Promise.resolve('shutdown');
     if (abandoned?.aborted) return Promise.resolve('closed');
     if (waitMs <= 0) return Promise.resolve('timeout');

@@ -7,6 +7,7 @@ import { ErrorCode } from '../protocol/error-codes.js';
 import type { RecordsValue } from '../protocol/io/writer.js';
 import type { PartitionLog } from '../storage/log.js';
 import type { LogStore, TopicMetadata } from '../storage/log-store.js';
+import { systemScheduler, type Scheduler } from '../storage/scheduler.js';
 import { isInternalTopic } from '../protocol/topic-names.js';
 import type { FetchTarget } from './fetch-context.js';
 import { errorRead, readPartitions, resolveFetchPartition, type FetchPartition, type PartitionRead, type TransactionView } from './fetch-reader.js';
@@ -17,7 +18,6 @@ import { appendEveryBatch, type ProducerStateCheck } from './producer-state.js';
 import { PartitionAddBatcher, produceVerificationFailure, transactionalBatchHeader, type TransactionPartitionAdder } from './txn-partition-add.js';
 import { TopicConfigCache } from './topic-config-cache.js';
 import { SharePartitionManager } from './share/share-partition-manager.js';
-import { systemScheduler, type Scheduler } from '../storage/scheduler.js';
 import { BrokerTopicStats } from './broker-topic-stats.js';
 
 export type PartitionLookup =
@@ -87,7 +87,9 @@ export class ReplicaManager {
     this.fetchSessions = new FetchSessionCache(brokerConfig['max.incremental.fetch.session.cache.slots'], undefined, this.now);
     this.producerState = options.producerState ?? appendEveryBatch;
     this.transactions = options.transactions;
-    this.sharePartitions = new SharePartitionManager(store, this.delayedFetches, this.now, () => this.brokerConfig['group.share.max.share.sessions']);
+    // Share partitions' acquisition locks run on the broker's clock (a test's `now` override reads alone).
+    const shareClock = options.now === undefined ? clock : { ...clock, now: options.now };
+    this.sharePartitions = new SharePartitionManager(store, this.delayedFetches, shareClock, () => this.brokerConfig['group.share.max.share.sessions'], this.transactions);
   }
 
   get config(): BrokerConfig {

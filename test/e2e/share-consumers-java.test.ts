@@ -29,7 +29,8 @@ test('a poison record is archived after share.delivery.count.limit deliveries', 
 });
 
 test("a killed consumer's acquired records go to another consumer, delivered a second time", async () => {
-  // As Kafka 4.3.1 does, the broker releases a share session's records when its connection closes; the lock
+  // As Kafka 4.3.1 does, the broker releases a share session's records when its connection closes, after a fetch
+  // the killed consumer may have left waiting (test/server/handlers/share-fetch-disconnect.test.ts); the lock
   // (15 s here) would release them otherwise.
   const libs = `${resolve('compat-tests/.cache/kafka-4.3.1/libs')}/*`;
   const holder = spawn('java', ['-cp', libs, resolve(PROGRAM), 'hold', tools.bootstrap, 'killed', 'g-killed', 'share.record.lock.duration.ms=15000'], { stdio: ['ignore', 'pipe', 'ignore'] });
@@ -44,6 +45,11 @@ test("a killed consumer's acquired records go to another consumer, delivered a s
   assert.equal(held, 'held 5');
   holder.kill('SIGKILL');
   assert.deepEqual(lines(await runJavaProgramOk(PROGRAM, ['drain', tools.bootstrap, 'killed', 'g-killed', 'expect=5'])), Array.from({ length: 5 }, (_, i) => `${i} h${i} 2`));
+});
+
+test("share.isolation.level=read_committed: an aborted transaction's records are not delivered", async () => {
+  // c1 c2 committed (offsets 0-1, marker 2), a1 a2 aborted (3-4, marker 5), c3 committed (6, marker 7).
+  assert.deepEqual(lines(await scenario('txn', 'txn', 'share.isolation.level=read_committed')), ['0 c1 1', '1 c2 1', '6 c3 1']);
 });
 
 test('kafka-console-share-consumer reads what was produced', async () => {

@@ -2,22 +2,29 @@
 // SharePartitionManager: a SharePartition per (group, topic partition), created on the group's first fetch of it
 // with its start offset from share.auto.offset.reset (earliest: the log start; latest: the high watermark;
 // by_duration: the first offset at or after now minus the duration, else the high watermark); the share sessions;
-// acknowledgements; and the long poll, which waits on the logs' appends up to max_wait_ms while fewer than
-// min_bytes were acquired. Records stay bytes: a read's batches are walked by their headers only, and the
+// acknowledgements; and the long poll, which waits up to max_wait_ms while fewer than min_bytes were acquired
+// and is woken, as Kafka's DelayedShareFetch, by the logs' appends and by what may free records of its share
+// partitions: an acknowledgement, a session's release, and an acquisition lock's expiry (a timer per acquisition
+// on the injected scheduler, Kafka's AcquisitionLockTimerTask, so records come back without anyone fetching). Records stay bytes: a read's batches are walked by their headers only, and the
 // batches holding acquired records go out as views of the log's buffers. Held in memory only: the state of a
 // share partition is not written to __share_group_state yet, so a broker restart starts every group over.
 import { ErrorCode } from '../../protocol/error-codes.js';
 import { baseOffsetAt, batchSizeAt, lastOffsetAt, LOG_OVERHEAD, MIN_BATCH_LENGTH_ANY_MAGIC } from '../../protocol/records/index.js';
 import type { PartitionLog } from '../../storage/log.js';
 import type { LogStore } from '../../storage/log-store.js';
-import type { DelayedFetches } from '../fetch-wait.js';
-import { SharePartition, type AcquiredRange, type LogBatchSpan, type SharePartitionLimits } from './share-partition.js';
+import type { DelayedFetches, WakeSource } from '../fetch-wait.js';
+import type { TransactionView } from '../fetch-reader.js';
+import { abortedBatches, type ReadBatch } from './aborted-batches.js';
+import type { Scheduler } from '../../storage/scheduler.js';
+import { AcknowledgeType, SharePartition, type AcquiredRange, type SharePartitionLimits } from './share-partition.js';
 import { partitionKey, ShareSessionCache, type SharePartitionRef } from './share-session-cache.js';
 
 /** A share group's settings, read from its effective group configs at each request. */
 export interface ShareGroupSettings extends SharePartitionLimits {
   /** share.auto.offset.reset: earliest, latest or by_duration:<ISO-8601 duration>. */
   readonly autoOffsetReset: string;
+  /** share.isolation.level: read_committed acquires up to the LSO and archives aborted transactions' records. */
+  readonly isolationLevel: 'read_committed' | 'read_uncommitted';
 }
 
 export interface ShareFetchParams {
@@ -25,7 +32,8 @@ export interface ShareFetchParams {
   readonly minBytes: number;
   readonly maxBytes: number;
   readonly maxRecords: number;
-  readonly abandoned?: AbortSignal;
+  /** The request's batch_size: new records' in-flight batches are cut once this many are reached. */
+  readonly batchSize?: number;
 }
 
 export interface ShareFetchRead {
@@ -44,14 +52,22 @@ export interface Acknowledgement {
 export class SharePartitionManager {
   readonly sessions: ShareSessionCache;
   private readonly partitions = new Map<string, Promise<SharePartition>>();
+  /** The long polls waiting on each share partition (by sharePartitionKey), woken when records may be free. */
+  private readonly waiters = new Map<string, Set<() => void>>();
 
   constructor(
     private readonly store: LogStore,
     private readonly delayedFetches: DelayedFetches,
-    private readonly now: () => number,
+    private readonly scheduler: Scheduler,
     maxSessions: () => number,
+    /** The LSO and aborted transactions of a log (read_committed share groups); none: every log is committed. */
+    private readonly transactions?: TransactionView,
   ) {
     this.sessions = new ShareSessionCache(maxSessions);
+  }
+
+  private now(): number {
+    return this.scheduler.now();
   }
 
   /** The share partition of an existing one (tests, describe), if the group has fetched it. */
@@ -70,6 +86,10 @@ export class SharePartitionManager {
       const code = partition.acknowledge(memberId, batch.firstOffset, batch.lastOffset, batch.types, settings, this.now());
       if (errorCode === ErrorCode.NONE) errorCode = code;
     }
+    const key = sharePartitionKey(groupId, ref);
+    // Renewed locks run from now: their expiry gets its own timer.
+    if (batches.some((b) => b.types.includes(AcknowledgeType.RENEW))) this.expireLocksAfter(key, partition, settings);
+    this.wake(key);
     return errorCode;
   }
 
@@ -78,6 +98,7 @@ export class SharePartitionManager {
     for (const ref of refs) {
       const partition = await this.existing(groupId, ref);
       partition?.releaseMember(memberId, settings, this.now());
+      this.wake(sharePartitionKey(groupId, ref));
     }
   }
 
@@ -104,7 +125,8 @@ export class SharePartitionManager {
       if (failed || bytes >= Math.max(1, params.minBytes) || remaining <= 0) return reads;
       const logs = refs.flatMap((ref) => this.logOf(ref) ?? []);
       if (logs.length === 0) return reads;
-      const reason = await this.delayedFetches.wait(logs, remaining, params.abandoned);
+      const sources: WakeSource[] = [...logs, ...refs.map((ref) => this.wakeSource(sharePartitionKey(groupId, ref)))];
+      const reason = await this.delayedFetches.wait(sources, remaining);
       if (reason !== 'append') return bytes > 0 ? reads : this.acquireAll(groupId, memberId, refs, { ...params, maxWaitMs: 0 }, settings);
     }
   }
@@ -124,12 +146,63 @@ export class SharePartitionManager {
         continue;
       }
       const partition = await this.partitionFor(groupId, ref, log, settings);
-      const read = await acquireFrom(partition, log, memberId, budget, recordsLeft, reads.every((r) => r.records.length === 0), settings, this.now());
+      const read = await acquireFrom(partition, log, this.transactions, memberId, { maxBytes: budget, maxRecords: recordsLeft, batchSize: params.batchSize, minOneBatch: reads.every((r) => r.records.length === 0) }, settings, this.now());
+      if (read.acquired.length > 0) this.expireLocksAfter(sharePartitionKey(groupId, ref), partition, settings);
       reads.push({ ref, ...read });
       for (const b of read.records) budget -= b.length;
       for (const a of read.acquired) recordsLeft -= a.lastOffset - a.firstOffset + 1;
     }
     return reads;
+  }
+
+  /**
+   * A topic was deleted: every group's share partitions of it go (a topic recreated under the name has another id
+   * and starts afresh), as Kafka's SharePartitionManager drops a partition it no longer leads.
+   */
+  onTopicDeleted(topicId: string): void {
+    for (const key of [...this.partitions.keys()]) if (key.split('\u0000')[1]!.startsWith(`${topicId}:`)) this.drop(key);
+  }
+
+  /** A group was deleted: its share partitions go; the group recreated starts from share.auto.offset.reset. */
+  onGroupDeleted(groupId: string): void {
+    for (const key of [...this.partitions.keys()]) if (key.startsWith(`${groupId}\u0000`)) this.drop(key);
+  }
+
+  private drop(key: string): void {
+    this.partitions.delete(key);
+    // A long poll on it answers now with what it has.
+    this.wake(key);
+  }
+
+  /** The acquisition just made expires after the lock duration: its records are released then, and waiters woken. */
+  private expireLocksAfter(key: string, partition: SharePartition, settings: ShareGroupSettings): void {
+    const due = this.now() + settings.lockDurationMs;
+    const current = this.partitions.get(key);
+    this.scheduler.after(settings.lockDurationMs, () => {
+      // Dropped (topic or group deleted) or replaced since: nothing to release.
+      if (this.partitions.get(key) !== current) return;
+      // A timer may fire a little before the clock reads `due`: the lock it stands for is due all the same.
+      if (partition.expireLocks(settings, Math.max(this.now(), due))) this.wake(key);
+    });
+  }
+
+  private wakeSource(key: string): WakeSource {
+    return {
+      onAppend: (listener) => {
+        let set = this.waiters.get(key);
+        if (set === undefined) this.waiters.set(key, (set = new Set()));
+        const once = () => listener();
+        set.add(once);
+        return () => {
+          set.delete(once);
+          if (set.size === 0 && this.waiters.get(key) === set) this.waiters.delete(key);
+        };
+      },
+    };
+  }
+
+  private wake(key: string): void {
+    for (const listener of [...(this.waiters.get(key) ?? [])]) listener();
   }
 
   private logOf(ref: SharePartitionRef): PartitionLog | undefined {
@@ -153,19 +226,22 @@ export class SharePartitionManager {
 async function acquireFrom(
   partition: SharePartition,
   log: PartitionLog,
+  transactions: TransactionView | undefined,
   memberId: string,
-  maxBytes: number,
-  maxRecords: number,
-  minOneBatch: boolean,
+  limits: { maxBytes: number; maxRecords: number; batchSize: number | undefined; minOneBatch: boolean },
   settings: ShareGroupSettings,
   now: number,
 ): Promise<{ errorCode: number; records: Buffer[]; acquired: AcquiredRange[] }> {
+  const { maxBytes, maxRecords, batchSize, minOneBatch } = limits;
   partition.moveStartTo(log.logStartOffset);
   const fetchOffset = partition.nextFetchOffset(settings, now);
   const highWatermark = log.highWatermark;
-  if (fetchOffset >= highWatermark || (maxBytes <= 0 && !minOneBatch)) return { errorCode: ErrorCode.NONE, records: [], acquired: [] };
-  const read = await log.read(fetchOffset, Math.max(0, maxBytes), { maxOffset: highWatermark, minOneBatch });
-  const pieces: { buffer: Buffer; start: number; end: number; span: LogBatchSpan }[] = [];
+  // read_committed: nothing past the last stable offset is acquired.
+  const committed = settings.isolationLevel === 'read_committed' && transactions !== undefined;
+  const maxOffset = committed ? transactions.lastStableOffset(log, highWatermark) : highWatermark;
+  if (fetchOffset >= maxOffset || (maxBytes <= 0 && !minOneBatch)) return { errorCode: ErrorCode.NONE, records: [], acquired: [] };
+  const read = await log.read(fetchOffset, Math.max(0, maxBytes), { maxOffset, minOneBatch });
+  const pieces: ReadBatch[] = [];
   for (const buffer of read.records) {
     let pos = 0;
     while (buffer.length - pos >= LOG_OVERHEAD + MIN_BATCH_LENGTH_ANY_MAGIC) {
@@ -175,7 +251,12 @@ async function acquireFrom(
       pos += size;
     }
   }
-  const acquired = partition.acquire(memberId, pieces.map((p) => p.span), maxRecords, settings, now);
+  let acquired = partition.acquire(memberId, pieces.map((p) => p.span), maxRecords, settings, now, batchSize === undefined ? { fetchOffset } : { fetchOffset, batchSize });
+  const last = pieces[pieces.length - 1];
+  if (committed && acquired.length > 0 && last !== undefined) {
+    const aborted = transactions.abortedTransactions(log, fetchOffset, last.span.last + 1);
+    if (aborted.length > 0) acquired = partition.archiveAborted(abortedBatches(pieces, aborted), acquired);
+  }
   // The batches holding acquired offsets, as views of the log's buffers (the client keeps only acquired records).
   const records = pieces
     .filter((p) => acquired.some((a) => a.firstOffset <= p.span.last && a.lastOffset >= p.span.first))

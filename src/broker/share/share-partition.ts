@@ -2,8 +2,9 @@
 // SharePartition keeps it. Records between the share-partition start offset (SPSO) and the end offset are in
 // flight, held per acquired batch and split into per-record states only when an acknowledgement or a release
 // covers part of a batch. Acquired records are locked to a member until an acknowledgement or the lock's expiry
-// (group.share.record.lock.duration.ms), checked against the injected clock at each operation. Each acquisition
-// counts a delivery; a record released or expired after group.share.delivery.count.limit deliveries is ARCHIVED.
+// (group.share.record.lock.duration.ms), checked against the injected clock at each operation and by the
+// manager's timer at each lock's expiry. Each acquisition counts a delivery; a record released or expired after
+// group.share.delivery.count.limit deliveries is ARCHIVED.
 // The SPSO advances over the leading ACKNOWLEDGED/ARCHIVED records. Pure state: no log, no timers, no I/O.
 // The state lives in memory only (durable __share_group_state is not written yet).
 import { ErrorCode } from '../../protocol/error-codes.js';
@@ -12,11 +13,16 @@ import { ErrorCode } from '../../protocol/error-codes.js';
 export const RecordState = { AVAILABLE: 0, ACQUIRED: 1, ACKNOWLEDGED: 2, ARCHIVED: 4 } as const;
 export type RecordStateValue = (typeof RecordState)[keyof typeof RecordState];
 
-/** Kafka's AcknowledgeType ids as the ShareFetch/ShareAcknowledge acknowledge_types carry them (0: a gap). */
-export const AcknowledgeType = { GAP: 0, ACCEPT: 1, RELEASE: 2, REJECT: 3 } as const;
+/**
+ * Kafka's AcknowledgeType ids as the ShareFetch/ShareAcknowledge acknowledge_types carry them (0: a gap). RENEW
+ * (v2, KIP-1222) keeps a record acquired and restarts its lock.
+ */
+export const AcknowledgeType = { GAP: 0, ACCEPT: 1, RELEASE: 2, REJECT: 3, RENEW: 4 } as const;
 
 export interface SharePartitionLimits {
   readonly lockDurationMs: number;
+  /** share.renew.acknowledge.enable: RENEW acknowledgements allowed (else INVALID_RECORD_STATE). */
+  readonly renewAcknowledgeEnabled: boolean;
   readonly deliveryCountLimit: number;
   /** group.share.partition.max.record.locks: no new records are acquired while this many are in flight. */
   readonly maxInFlightRecords: number;
@@ -90,58 +96,89 @@ export class SharePartition {
   }
 
   /**
-   * Acquires for `memberId` what the log batches read hold: AVAILABLE in-flight records below the end offset,
-   * then whole new batches past it while fewer than maxRecords are acquired and fewer than the in-flight limit
-   * are in flight (a batch is acquired whole, as Kafka does, even past maxRecords).
+   * Acquires for `memberId` what the log batches read hold, as Kafka 4.3.1's SharePartition.acquire in its
+   * batch_optimized mode. At most min(maxRecords, in-flight limit - records in flight) are wanted; at the limit, only
+   * records below the end offset (a fetch between in-flight batches). In-flight batches overlapping the read give
+   * their AVAILABLE records (a whole batch, or every available record of a split one, even past the count); then
+   * new records from the end offset, whole log batches up to the one holding the last record wanted, become
+   * in-flight batches cut at log-batch boundaries once `batchSize` records are reached (the request's batch_size).
+   * The answer has one range per in-flight batch, per-record acquisitions of one batch joined where contiguous.
    */
-  acquire(memberId: string, logBatches: readonly LogBatchSpan[], maxRecords: number, limits: SharePartitionLimits, now: number): AcquiredRange[] {
+  acquire(memberId: string, logBatches: readonly LogBatchSpan[], maxRecords: number, limits: SharePartitionLimits, now: number, options: { fetchOffset?: number; batchSize?: number } = {}): AcquiredRange[] {
     this.expireLocks(limits, now);
+    const lastRead = logBatches[logBatches.length - 1]?.last;
+    if (lastRead === undefined || lastRead < this.start || maxRecords <= 0) return [];
+    const fetchOffset = options.fetchOffset ?? logBatches[0]!.first;
+    let wanted = Math.min(maxRecords, limits.maxInFlightRecords - (this.end - this.start));
+    let lastToAcquire = lastRead;
+    if (wanted <= 0) {
+      if (fetchOffset >= this.end) return [];
+      wanted = Math.min(maxRecords, this.end - fetchOffset);
+      lastToAcquire = Math.min(lastRead, this.end - 1);
+    }
     const acquired: AcquiredRange[] = [];
     const lockExpiresAt = now + limits.lockDurationMs;
-    const fresh = new WeakSet<RecordStatus>();
     let count = 0;
-    const take = (first: number, last: number, deliveryCount: number) => {
-      const prev = acquired[acquired.length - 1];
-      if (prev !== undefined && prev.lastOffset === first - 1 && prev.deliveryCount === deliveryCount) {
-        acquired[acquired.length - 1] = { ...prev, lastOffset: last };
-      } else {
-        acquired.push({ firstOffset: first, lastOffset: last, deliveryCount });
-      }
-      count += last - first + 1;
-    };
-    for (const span of logBatches) {
-      if (count >= maxRecords) break;
-      const from = Math.max(span.first, this.start);
-      const to = Math.min(span.last, this.end - 1);
-      if (from <= to) {
-        this.update(from, to, (s) => {
-          if (s.state !== RecordState.AVAILABLE || count >= maxRecords) return s;
-          const next = { state: RecordState.ACQUIRED, deliveryCount: s.deliveryCount + 1, memberId, lockExpiresAt };
-          fresh.add(next);
-          return next;
-        }, (first, last, s) => {
-          if (fresh.has(s)) take(first, last, s.deliveryCount);
-        });
-      }
-      if (span.last >= this.end && count < maxRecords) {
-        if (this.end - this.start >= limits.maxInFlightRecords) break;
-        const first = Math.max(span.first, this.end);
-        this.inFlight.push({ first, last: span.last, whole: { state: RecordState.ACQUIRED, deliveryCount: 1, memberId, lockExpiresAt }, records: undefined });
-        this.end = span.last + 1;
-        take(first, span.last, 1);
+    const from = Math.max(logBatches[0]!.first, this.start);
+    for (const batch of this.inFlight) {
+      if (batch.last < from) continue;
+      if (batch.first > lastToAcquire || count >= wanted) break;
+      const whole = batch.whole;
+      if (whole !== undefined && whole.state !== RecordState.AVAILABLE) continue;
+      const lo = Math.max(batch.first, from);
+      const hi = Math.min(batch.last, lastToAcquire);
+      let run: { firstOffset: number; lastOffset: number; deliveryCount: number } | undefined;
+      const fresh = new WeakSet<RecordStatus>();
+      const take = (s: RecordStatus): RecordStatus => {
+        if (s.state !== RecordState.AVAILABLE) return s;
+        const next = { state: RecordState.ACQUIRED, deliveryCount: s.deliveryCount + 1, memberId, lockExpiresAt };
+        fresh.add(next);
+        return next;
+      };
+      this.update(lo, hi, take, (first, last, s) => {
+        if (!fresh.has(s)) return;
+        count += last - first + 1;
+        if (run !== undefined && run.lastOffset === first - 1 && run.deliveryCount === s.deliveryCount) run.lastOffset = last;
+        else acquired.push((run = { firstOffset: first, lastOffset: last, deliveryCount: s.deliveryCount }));
+      });
+    }
+    if (count >= wanted || lastToAcquire < this.end) return acquired;
+    // New records: whole log batches up to the one holding the last record wanted, cut every batchSize records.
+    const first = Math.max(this.end, logBatches[0]!.first);
+    let last = lastToAcquire;
+    const remaining = wanted - count;
+    if (remaining < last - first + 1) last = lastOffsetOfBatchWith(logBatches, first + remaining - 1);
+    const batchSize = options.batchSize ?? Number.MAX_SAFE_INTEGER;
+    let cut = first;
+    const pieces: [number, number][] = [];
+    if (last - first + 1 > batchSize) {
+      for (const span of logBatches) {
+        if (span.first > last) break;
+        if (span.first > cut && span.first - cut >= batchSize) {
+          pieces.push([cut, span.first - 1]);
+          cut = span.first;
+        }
       }
     }
+    pieces.push([cut, last]);
+    for (const [lo, hi] of pieces) {
+      this.inFlight.push({ first: lo, last: hi, whole: { state: RecordState.ACQUIRED, deliveryCount: 1, memberId, lockExpiresAt }, records: undefined });
+      acquired.push({ firstOffset: lo, lastOffset: hi, deliveryCount: 1 });
+    }
+    this.end = last + 1;
     return acquired;
   }
 
   /**
    * One acknowledgement batch of `memberId`: every offset from the SPSO on must be in flight and ACQUIRED by it,
-   * else nothing changes and the answer is INVALID_RECORD_STATE. `types` holds one type for all offsets or one per offset.
+   * else nothing changes and the answer is INVALID_RECORD_STATE. `types` holds one type for all offsets or one per
+   * offset (the request's checks are the handler's: share-fetch-common.ts' invalidAcknowledgements). RENEW keeps the
+   * record acquired with a lock from `now`, refused while the group's share.renew.acknowledge.enable is false.
    */
   acknowledge(memberId: string, firstOffset: number, lastOffset: number, types: readonly number[], limits: SharePartitionLimits, now: number): number {
     this.expireLocks(limits, now);
     if (lastOffset < firstOffset || (types.length !== 1 && types.length !== lastOffset - firstOffset + 1)) return ErrorCode.INVALID_REQUEST;
-    if (types.some((t) => t < AcknowledgeType.GAP || t > AcknowledgeType.REJECT)) return ErrorCode.INVALID_REQUEST;
+    if (types.some((t) => t < AcknowledgeType.GAP || t > AcknowledgeType.RENEW)) return ErrorCode.INVALID_REQUEST;
     // Offsets below the SPSO are done with: an acknowledgement of them changes nothing and is not refused (as
     // Kafka 4.3.1 answers it).
     const from = Math.max(firstOffset, this.start);
@@ -153,14 +190,41 @@ export class SharePartition {
       if (s === undefined || s.state !== RecordState.ACQUIRED || s.memberId !== memberId) return ErrorCode.INVALID_RECORD_STATE;
     }
     const typeAt = (o: number) => (types.length === 1 ? types[0]! : types[o - firstOffset]!);
+    if (!limits.renewAcknowledgeEnabled && types.includes(AcknowledgeType.RENEW)) return ErrorCode.INVALID_RECORD_STATE;
     this.update(from, lastOffset, (s, o) => {
       const type = typeAt(o);
       if (type === AcknowledgeType.ACCEPT) return { ...s, state: RecordState.ACKNOWLEDGED, memberId: null };
       if (type === AcknowledgeType.RELEASE) return released(s, limits);
+      if (type === AcknowledgeType.RENEW) return { ...s, lockExpiresAt: now + limits.lockDurationMs };
       return { ...s, state: RecordState.ARCHIVED, memberId: null };
     }, undefined, types.length === 1 ? undefined : typeAt);
     this.advanceStart();
     return ErrorCode.NONE;
+  }
+
+  /**
+   * read_committed: the records of `spans` (batches of aborted transactions) that are ACQUIRED are ARCHIVED, never
+   * delivered, and cut out of `acquired`, as Kafka's filterAbortedTransactionalAcquiredRecords does.
+   */
+  archiveAborted(spans: readonly LogBatchSpan[], acquired: readonly AcquiredRange[]): AcquiredRange[] {
+    if (spans.length === 0) return [...acquired];
+    for (const span of spans) {
+      const from = Math.max(span.first, this.start);
+      const to = Math.min(span.last, this.end - 1);
+      if (from <= to) this.update(from, to, (s) => (s.state === RecordState.ACQUIRED ? { ...s, state: RecordState.ARCHIVED, memberId: null } : s));
+    }
+    this.advanceStart();
+    const kept: AcquiredRange[] = [];
+    for (const range of acquired) {
+      let first = range.firstOffset;
+      for (const span of spans) {
+        if (span.last < first || span.first > range.lastOffset) continue;
+        if (span.first > first) kept.push({ ...range, firstOffset: first, lastOffset: span.first - 1 });
+        first = span.last + 1;
+      }
+      if (first <= range.lastOffset) kept.push({ ...range, firstOffset: first });
+    }
+    return kept;
   }
 
   /**
@@ -183,9 +247,9 @@ export class SharePartition {
     this.advanceStart();
   }
 
-  /** Locks past their expiry release their records, as Kafka's acquisition lock timer task does. */
-  expireLocks(limits: SharePartitionLimits, now: number): void {
-    if (this.end <= this.start) return;
+  /** Locks past their expiry release their records, as Kafka's acquisition lock timer task does; true if any did. */
+  expireLocks(limits: SharePartitionLimits, now: number): boolean {
+    if (this.end <= this.start) return false;
     let expired = false;
     this.update(this.start, this.end - 1, (s) => {
       if (s.state !== RecordState.ACQUIRED || s.lockExpiresAt > now) return s;
@@ -193,6 +257,7 @@ export class SharePartition {
       return released(s, limits);
     });
     if (expired) this.advanceStart();
+    return expired;
   }
 
   private batchOf(offset: number): InFlightBatch | undefined {
@@ -259,6 +324,16 @@ export class SharePartition {
     }
     this.start = this.end;
   }
+}
+
+/** Kafka's lastOffsetFromBatchWithRequestOffset: the last offset of the log batch holding `offset` (else `offset`). */
+function lastOffsetOfBatchWith(logBatches: readonly LogBatchSpan[], offset: number): number {
+  let holding: LogBatchSpan | undefined;
+  for (const span of logBatches) {
+    if (offset < span.first) break;
+    holding = span;
+  }
+  return holding !== undefined && offset <= holding.last ? holding.last : offset;
 }
 
 function released(s: RecordStatus, limits: SharePartitionLimits): RecordStatus {

@@ -88,7 +88,8 @@ export const deleteTopicsHandler: Handler = defineHandler<DeleteTopicsRequest, D
       }
     }
 
-    // The one place topics are deleted: the group coordinator then drops their committed offsets.
+    // The one place topics are deleted: the group coordinator then drops their committed offsets, the share-partition
+    // leader their share partitions.
     const quota = controllerMutationQuota(ctx, 5);
     const deletions = [...toDelete].map(([id, name]) => {
       const partitionCount = store.topic(name)?.partitions ?? 0;
@@ -102,6 +103,7 @@ export const deleteTopicsHandler: Handler = defineHandler<DeleteTopicsRequest, D
       return (ctx.broker.cluster?.deleteTopic(name) ?? store.deleteTopic(name)).then(
         async () => {
           await groups.onPartitionsDeleted(name, partitionCount, id);
+          ctx.broker.replicaManager.sharePartitions.onTopicDeleted(id);
           result(name, id, { code: ErrorCode.NONE, message: null });
         },
         (error: unknown) => result(name, id, apiErrorOf(error)),

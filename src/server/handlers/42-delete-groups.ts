@@ -17,6 +17,8 @@ export const deleteGroupsHandler: Handler = defineHandler<DeleteGroupsRequest, D
     // Groups the client may not DELETE are answered after the others, GROUP_AUTHORIZATION_FAILED.
     const deletable = authorizedNames(ctx, AclOperation.DELETE, ResourceType.GROUP, request.groupsNames);
     const results = await ctx.broker.groups.deleteGroups(request.groupsNames.filter((g) => deletable.has(g)));
+    // A deleted share group's share partitions go with it.
+    for (const r of results) if (r.errorCode === ErrorCode.NONE) ctx.broker.replicaManager.sharePartitions.onGroupDeleted(r.groupId);
     for (const groupId of request.groupsNames) if (!deletable.has(groupId)) results.push({ groupId, errorCode: ErrorCode.GROUP_AUTHORIZATION_FAILED });
     return { throttleTimeMs: 0, results };
   },

@@ -8,8 +8,12 @@
  * acquired for the member with a lock of the group's share.record.lock.duration.ms, waiting up to max_wait_ms for
  * min_bytes, at most max_records. An opening request answers every partition of its session, a later one only
  * those with records, an error or acknowledgements. A closing request releases the member's acquired records, as
- * does the connection closing. v2's share_acquire_mode and is_renew_ack are read and not acted on (batch_optimized
- * acquisition, no lock renewal); batch_size is not used to split the acquired ranges.
+ * does the connection closing (after a fetch it has in flight ends, as in Kafka). Acknowledgement batches KafkaApis'
+ * validateAcknowledgementBatches refuses make their partition's acknowledge_error_code INVALID_REQUEST. v2's
+ * is_renew_ack (KIP-1222): RENEW acknowledgements restart their records' locks and nothing is fetched (max_bytes,
+ * min_bytes, max_records and max_wait_ms must be 0, else INVALID_REQUEST). v2's
+ * share_acquire_mode is read and not acted on (batch_optimized acquisition); batch_size cuts new records' in-flight
+ * batches, one acquired range each (share-partition.ts).
  */
 import { ErrorCode } from '../../protocol/error-codes.js';
 import { KafkaError } from '../../protocol/kafka-error.js';
@@ -23,7 +27,7 @@ import {
 } from '../../protocol/generated/share-fetch.js';
 import { partitionKey, type SharePartitionRef } from '../../broker/share/share-session-cache.js';
 import type { ShareFetchRead } from '../../broker/share/share-partition-manager.js';
-import { acknowledgementsOf, endShareSession, endShareSessionOnClose, shareRequestRefusal, shareGroupSettings, unreadableTopics } from '../share-fetch-common.js';
+import { acknowledgementsOf, endShareSession, endShareSessionOnClose, invalidAcknowledgements, shareRequestRefusal, shareGroupSettings, trackShareFetch, unreadableTopics } from '../share-fetch-common.js';
 import { defineHandler, type Handler } from '../handler.js';
 
 export const shareFetchHandler: Handler = defineHandler<ShareFetchRequest, ShareFetchResponse>({
@@ -37,6 +41,12 @@ export const shareFetchHandler: Handler = defineHandler<ShareFetchRequest, Share
     if (refused !== undefined) return { ...createShareFetchResponse(), ...refused };
     const memberId = request.memberId!;
     const groupId = request.groupId ?? '';
+    // v2's is_renew_ack: a request that only acknowledges (renewing locks), whose fetch fields must all be 0.
+    const renewOnly = ctx.header.apiVersion >= 2 && request.isRenewAck;
+    // Kafka logs which of them were set; its error response carries no message.
+    if (renewOnly && (request.maxBytes !== 0 || request.minBytes !== 0 || request.maxRecords !== 0 || request.maxWaitMs !== 0)) {
+      return { ...createShareFetchResponse(), errorCode: ErrorCode.INVALID_REQUEST };
+    }
     const shares = ctx.broker.replicaManager.sharePartitions;
     const requested: SharePartitionRef[] = request.topics.flatMap((t) => t.partitions.map((p) => ({ topicId: t.topicId, partition: p.partitionIndex })));
     const forgotten: SharePartitionRef[] = request.forgottenTopicsData.flatMap((t) => t.partitions.map((partition) => ({ topicId: t.topicId, partition })));
@@ -62,14 +72,15 @@ export const shareFetchHandler: Handler = defineHandler<ShareFetchRequest, Share
         for (const p of topic.partitions) {
           if (p.acknowledgementBatches.length === 0) continue;
           const ref = { topicId: topic.topicId, partition: p.partitionIndex };
-          ackCodes.set(partitionKey(ref), unreadable.has(topic.topicId) ? ErrorCode.TOPIC_AUTHORIZATION_FAILED
-            : await shares.acknowledge(groupId, memberId, ref, acknowledgementsOf(p.acknowledgementBatches), settings));
+          ackCodes.set(partitionKey(ref), invalidAcknowledgements(p.acknowledgementBatches, ctx.header.apiVersion, request.isRenewAck)
+            ?? (unreadable.has(topic.topicId) ? ErrorCode.TOPIC_AUTHORIZATION_FAILED
+              : await shares.acknowledge(groupId, memberId, ref, acknowledgementsOf(p.acknowledgementBatches), settings)));
         }
       }
     };
     let reads: ShareFetchRead[] = [];
     let answered: readonly SharePartitionRef[];
-    if (context.kind === 'final') {
+    if (context.kind === 'final' || renewOnly) {
       await acknowledge();
       answered = requested;
     } else {
@@ -79,13 +90,13 @@ export const shareFetchHandler: Handler = defineHandler<ShareFetchRequest, Share
       const initialized = readable.filter((ref) => ctx.broker.groups.isSharePartitionInitialized(groupId, ref.topicId, ref.partition));
       reads = refs.filter((ref) => unreadable.has(ref.topicId)).map((ref) => ({ ref, errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED, records: [], acquired: [] }));
       reads.push(...readable.filter((ref) => !initialized.includes(ref)).map((ref) => ({ ref, errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, records: [], acquired: [] })));
-      reads.push(...(await shares.fetch(groupId, memberId, initialized, {
+      reads.push(...(await trackShareFetch(ctx.connection.closed, shares.fetch(groupId, memberId, initialized, {
         maxWaitMs: request.maxWaitMs,
         minBytes: request.minBytes,
         maxBytes: request.maxBytes,
         maxRecords: request.maxRecords > 0 ? request.maxRecords : Number.MAX_SAFE_INTEGER,
-        abandoned: ctx.connection.closed,
-      }, settings, acknowledge)));
+        batchSize: request.batchSize,
+      }, settings, acknowledge))));
       answered = refs;
     }
     if (context.kind === 'final') await endShareSession(ctx.broker, context.session);
@@ -97,7 +108,7 @@ export const shareFetchHandler: Handler = defineHandler<ShareFetchRequest, Share
       const ackCode = ackCodes.get(key);
       const hasData = read !== undefined && (read.records.length > 0 || read.errorCode !== ErrorCode.NONE);
       if (context.kind === 'incremental' && !hasData && ackCode === undefined) continue;
-      if (context.kind === 'final' && ackCode === undefined) continue;
+      if ((context.kind === 'final' || renewOnly) && ackCode === undefined) continue;
       if (current === undefined || current.topicId !== ref.topicId) {
         current = { topicId: ref.topicId, partitions: [] };
         response.responses.push(current);

@@ -4,8 +4,9 @@
  * member id → INVALID_REQUEST; the session's epoch as Kafka's acknowledgeSessionUpdate checks it (0:
  * INVALID_SHARE_SESSION_EPOCH, none: SHARE_SESSION_NOT_FOUND, another epoch: INVALID_SHARE_SESSION_EPOCH; -1 closes
  * the session after the acknowledgements, releasing what the member still holds). Each partition answers its
- * acknowledgements' error (INVALID_RECORD_STATE for an offset not acquired by the member). v2 answers the group's
- * lock duration; is_renew_ack is read and not acted on.
+ * acknowledgements' error (INVALID_REQUEST for batches KafkaApis' validateAcknowledgementBatches refuses,
+ * INVALID_RECORD_STATE for an offset not acquired by the member). v2 answers the group's lock duration and takes
+ * RENEW acknowledgements (KIP-1222) in a request marked is_renew_ack: the records' locks restart.
  */
 import { ErrorCode } from '../../protocol/error-codes.js';
 import { KafkaError } from '../../protocol/kafka-error.js';
@@ -16,7 +17,7 @@ import {
   type ShareAcknowledgeRequest,
   type ShareAcknowledgeResponse,
 } from '../../protocol/generated/share-acknowledge.js';
-import { acknowledgementsOf, endShareSession, shareRequestRefusal, shareGroupSettings, unreadableTopics } from '../share-fetch-common.js';
+import { acknowledgementsOf, endShareSession, invalidAcknowledgements, shareRequestRefusal, shareGroupSettings, unreadableTopics } from '../share-fetch-common.js';
 import { defineHandler, type Handler } from '../handler.js';
 
 export const shareAcknowledgeHandler: Handler = defineHandler<ShareAcknowledgeRequest, ShareAcknowledgeResponse>({
@@ -45,8 +46,9 @@ export const shareAcknowledgeHandler: Handler = defineHandler<ShareAcknowledgeRe
       const answered = { topicId: topic.topicId, partitions: [] as ReturnType<typeof createPartitionData>[] };
       for (const p of topic.partitions) {
         const ref = { topicId: topic.topicId, partition: p.partitionIndex };
-        const errorCode = unreadable.has(topic.topicId) ? ErrorCode.TOPIC_AUTHORIZATION_FAILED
-          : await shares.acknowledge(groupId, memberId, ref, acknowledgementsOf(p.acknowledgementBatches), settings);
+        const errorCode = invalidAcknowledgements(p.acknowledgementBatches, ctx.header.apiVersion, request.isRenewAck)
+          ?? (unreadable.has(topic.topicId) ? ErrorCode.TOPIC_AUTHORIZATION_FAILED
+            : await shares.acknowledge(groupId, memberId, ref, acknowledgementsOf(p.acknowledgementBatches), settings));
         answered.partitions.push({ ...createPartitionData(), partitionIndex: p.partitionIndex, errorCode });
       }
       response.responses.push(answered);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { ErrorCode } from '../../../src/protocol/error-codes.js';
 import { AcknowledgeType, RecordState, SharePartition } from '../../../src/broker/share/share-partition.js';
 
-const limits = { lockDurationMs: 30_000, deliveryCountLimit: 3, maxInFlightRecords: 100 };
+const limits = { lockDurationMs: 30_000, deliveryCountLimit: 3, maxInFlightRecords: 100, renewAcknowledgeEnabled: true };
 const { ACCEPT, RELEASE, REJECT, GAP } = AcknowledgeType;
 /** Three log batches: 0-4, 5-9, 10-14. */
 const batches = [{ first: 0, last: 4 }, { first: 5, last: 9 }, { first: 10, last: 14 }];

@@ -5,7 +5,8 @@
 // implicit: 10 records read with implicit acknowledgement. explicit: a ACCEPTed, b RELEASEd (redelivered, then
 // ACCEPTed), c REJECTed. three: three consumers share 300 records, each acknowledged once. hold: acquires records
 // and waits to be killed. drain: reads what is left (after hold). poison: one record RELEASEd at every delivery.
-// produce: only the set-up, for another reader (kafka-console-share-consumer).
+// produce: only the set-up, for another reader (kafka-console-share-consumer). txn: a transactional producer commits
+// c1 c2, aborts a1 a2, commits c3; read with implicit acknowledgement (the group's share.isolation.level given).
 import java.time.Duration;
 import java.util.*;
 import java.util.concurrent.*;
@@ -33,6 +34,7 @@ public class ShareConsumers {
             case "drain" -> drain(Integer.parseInt(groupConfigs.getOrDefault("expect", "5")));
             case "produce" -> setUp(groupConfigs, values("c", 5));
             case "poison" -> { setUp(groupConfigs, List.of("poison", "ok")); poison(); }
+            case "txn" -> { setUp(groupConfigs, List.of()); transactions(); implicitUntil(3); }
             default -> throw new IllegalArgumentException(scenario);
         }
     }
@@ -75,10 +77,29 @@ public class ShareConsumers {
         return r.deliveryCount().orElse((short) -1);
     }
 
+    static void transactions() throws Exception {
+        Properties p = new Properties();
+        p.put("bootstrap.servers", bootstrap);
+        p.put("transactional.id", "tx-" + topic);
+        try (Producer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
+            producer.initTransactions();
+            for (List<String> values : List.of(List.of("c1", "c2"), List.of("a1", "a2"), List.of("c3"))) {
+                producer.beginTransaction();
+                for (String v : values) producer.send(new ProducerRecord<>(topic, 0, null, v));
+                producer.flush();
+                if (values.get(0).startsWith("a")) producer.abortTransaction(); else producer.commitTransaction();
+            }
+        }
+    }
+
     static void implicit() {
+        implicitUntil(10);
+    }
+
+    static void implicitUntil(int expect) {
         TreeSet<String> seen = new TreeSet<>();
         try (KafkaShareConsumer<String, String> consumer = consumer("implicit")) {
-            while (seen.size() < 10) for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) seen.add(r.offset() + " " + r.value() + " " + deliveries(r));
+            while (seen.size() < expect) for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) seen.add(r.offset() + " " + r.value() + " " + deliveries(r));
             consumer.commitSync();
         }
         seen.forEach(System.out::println);
@@ -136,12 +157,7 @@ public class ShareConsumers {
     }
 
     static void drain(int expect) {
-        TreeSet<String> seen = new TreeSet<>();
-        try (KafkaShareConsumer<String, String> consumer = consumer("implicit")) {
-            while (seen.size() < expect) for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) seen.add(r.offset() + " " + r.value() + " " + deliveries(r));
-            consumer.commitSync();
-        }
-        seen.forEach(System.out::println);
+        implicitUntil(expect);
     }
 
     static void poison() {
