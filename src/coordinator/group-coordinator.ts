@@ -61,6 +61,14 @@ export interface GroupCoordinatorOptions {
   readonly newUuid?: () => string;
   /** Each group's configs (ConfigResource GROUP). Default: the broker's values for every group. */
   readonly groupConfigs?: GroupConfigLookup;
+  /** The share coordinator, which initializes the state of the share partitions a share group starts on. */
+  readonly shareState?: ShareStateInitializer;
+}
+
+/** What the group coordinator asks of the share coordinator (Kafka's persister initializeState and deleteState). */
+export interface ShareStateInitializer {
+  initialize(key: { groupId: string; topicId: string; partition: number }, stateEpoch: number, startOffset: number): Promise<{ errorCode: number; errorMessage: string | null }>;
+  delete(key: { groupId: string; topicId: string; partition: number }): Promise<{ errorCode: number; errorMessage: string | null }>;
 }
 
 export class GroupCoordinator {
@@ -73,6 +81,7 @@ export class GroupCoordinator {
   private readonly scheduler: Scheduler;
   private readonly log: Log;
   private stopCleanup: Cancel | undefined;
+  private readonly shareState: ShareStateInitializer | undefined;
   private active = false;
   /**
    * One group's effective configs (GROUP resource overrides over the broker's values). Kafka 4.3.1 applies
@@ -83,6 +92,7 @@ export class GroupCoordinator {
   private constructor(options: GroupCoordinatorOptions) {
     this.scheduler = options.scheduler ?? systemScheduler;
     this.log = options.log ?? silentLog();
+    this.shareState = options.shareState;
     this.groupConfig = options.groupConfigs ?? ((groupId) => resolveGroupConfig(groupId, new Map(), options.config));
     const config = groupConfigFrom(options.config);
     this.timer = new KeyedTimer(this.scheduler, (result) => void this.apply(result).catch(() => undefined));
@@ -117,6 +127,7 @@ export class GroupCoordinator {
       },
     }, {
       maxSize: options.config['group.share.max.size'],
+      ...(options.shareState === undefined ? {} : { initializeState: initializeWith(options.shareState, this.log) }),
       settings: (groupId) => {
         const values = this.groupConfig(groupId);
         return {
@@ -401,7 +412,25 @@ export class GroupCoordinator {
 
   async deleteGroups(groupIds: readonly string[]): Promise<{ groupId: string; errorCode: number }[]> {
     if (!this.active) return groupIds.map((groupId) => ({ groupId, errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE }));
-    const result = this.shard.deleteGroups(groupIds);
+    let result = this.shard.deleteGroups(groupIds);
+    // A share group's state goes first (Kafka's deleteShareGroups): a group whose state could not be deleted stays.
+    const shareState = this.shareState;
+    const shareGroups = shareState === undefined ? [] : result.response.filter((r) => r.errorCode === ErrorCode.NONE && this.shard.sharePartitionsOf(r.groupId).size > 0);
+    if (shareGroups.length > 0) {
+      const failed = new Map<string, number>();
+      await Promise.all(shareGroups.map(async ({ groupId }) => {
+        for (const [topicId, partitions] of this.shard.sharePartitionsOf(groupId)) {
+          const answers = await Promise.all(partitions.map((partition) => shareState!.delete({ groupId, topicId, partition })));
+          const bad = answers.find((a) => a.errorCode !== ErrorCode.NONE);
+          if (bad !== undefined && !failed.has(groupId)) failed.set(groupId, bad.errorCode);
+        }
+      }));
+      if (failed.size > 0) {
+        const kept = this.shard.deleteGroups(groupIds.filter((id) => !failed.has(id)));
+        const byId = new Map(kept.response.map((r) => [r.groupId, r] as const));
+        result = { ...kept, response: groupIds.map((groupId) => byId.get(groupId) ?? { groupId, errorCode: failed.get(groupId)! }) };
+      }
+    }
     try {
       return await this.apply(result);
     } catch {
@@ -474,4 +503,15 @@ export class GroupCoordinator {
       },
     );
   }
+}
+
+/** Kafka's persisterInitialize: every partition's state at the group epoch and start offset -1; true when all succeeded. */
+function initializeWith(shareState: ShareStateInitializer, log: Log) {
+  return async (groupId: string, stateEpoch: number, topics: ReadonlyMap<string, ReadonlySet<number>>): Promise<boolean> => {
+    const answers = await Promise.all([...topics].flatMap(([topicId, partitions]) =>
+      [...partitions].map((partition) => shareState.initialize({ groupId, topicId, partition }, stateEpoch, -1))));
+    const failed = answers.find((a) => a.errorCode !== ErrorCode.NONE);
+    if (failed !== undefined) log.error(`initializing the share state of group ${groupId} failed: ${failed.errorMessage ?? failed.errorCode}`);
+    return failed === undefined;
+  };
 }

@@ -40,7 +40,7 @@ import { isShareGroupRecord } from './share/records.js';
 import { replayShareRecord, type ShareGroupStore } from './share/replay.js';
 import { ShareGroup, SHARE_GROUP_TYPE } from './share/share-group.js';
 import { describeShareGroup } from './share/describe.js';
-import { ShareGroupHeartbeats, type ShareGroupSettings } from './share/heartbeat.js';
+import { ShareGroupHeartbeats, type ShareGroupHeartbeatDeps, type ShareGroupSettings } from './share/heartbeat.js';
 import type { ShareGroupDescribeResponse } from '../../protocol/generated/share-group-describe.js';
 import type { ShareGroupHeartbeatRequest, ShareGroupHeartbeatResponse } from '../../protocol/generated/share-group-heartbeat.js';
 import type { DescribedGroup as StreamsDescribedGroup } from '../../protocol/generated/streams-group-describe.js';
@@ -90,6 +90,8 @@ export interface ShareGroupOptions {
   readonly maxSize: number;
   /** The group's `share.session.timeout.ms`, `.heartbeat.interval.ms` and `.assignment.interval.ms`. */
   readonly settings: (groupId: string) => ShareGroupSettings;
+  /** The share coordinator's initialization of share partitions (ShareGroupHeartbeatDeps.initializeState). */
+  readonly initializeState?: ShareGroupHeartbeatDeps['initializeState'];
 }
 
 /** Kafka 4.3.1's defaults. */
@@ -174,6 +176,7 @@ export class GroupShard {
       settings: share.settings,
       timer,
       clock,
+      ...(share.initializeState === undefined ? {} : { initializeState: share.initializeState }),
     });
     this.streamsHeartbeats = new StreamsGroupHeartbeats({
       streamsGroup: (groupId, joining) => this.liveStreamsGroup(groupId, joining),
@@ -255,6 +258,24 @@ export class GroupShard {
     return groupIds.map((groupId) =>
       describeShareGroup(groupId, this.shareGroups.get(groupId), this.groups.has(groupId) || this.consumerGroups.has(groupId), image),
     );
+  }
+
+  /**
+   * The share partitions whose state a share group's deletion drops (Kafka's shareGroupBuildPartitionDeleteRequest):
+   * initialized and initializing ones, and every partition of a topic being deleted; empty for another group type.
+   */
+  sharePartitionsOf(groupId: string): Map<string, number[]> {
+    const state = this.shareGroups.get(groupId)?.statePartitions;
+    const out = new Map<string, number[]>();
+    if (state === undefined || state === null) return out;
+    const add = (topicId: string, partitions: Iterable<number>) => out.set(topicId, [...new Set([...(out.get(topicId) ?? []), ...partitions])].sort((a, b) => a - b));
+    for (const [id, topic] of [...state.initialized, ...state.initializing]) add(id, topic.partitions);
+    const image = this.consumerOptions.topics();
+    for (const id of state.deleting.keys()) {
+      const count = image.byId(id)?.numPartitions ?? 0;
+      add(id, Array.from({ length: count }, (_, p) => p));
+    }
+    return out;
   }
 
   /** Whether a share partition's state is initialized for the group: the share-partition leader serves only those. */

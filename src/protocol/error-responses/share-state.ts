@@ -1,0 +1,31 @@
+/**
+ * The share coordinator's APIs (keys 83-87): Kafka's getErrorResponse puts the error's code and message on every
+ * partition of every topic requested, the other fields at their defaults.
+ */
+import { deleteShareGroupStateApi } from '../generated/delete-share-group-state.js';
+import { initializeShareGroupStateApi } from '../generated/initialize-share-group-state.js';
+import { readShareGroupStateApi } from '../generated/read-share-group-state.js';
+import { readShareGroupStateSummaryApi } from '../generated/read-share-group-state-summary.js';
+import { writeShareGroupStateApi } from '../generated/write-share-group-state.js';
+import type { ApiError } from '../api-error.js';
+import { errorResponse } from './define.js';
+
+interface Topics {
+  readonly topics: readonly { topicId: string; partitions: readonly { partition: number }[] }[];
+}
+
+const perPartition = <T>(request: Topics, error: ApiError, extra: T) => ({
+  results: request.topics.map((t) => ({
+    topicId: t.topicId,
+    partitions: t.partitions.map((p) => ({ partition: p.partition, errorCode: error.code, errorMessage: error.message, ...extra })),
+  })),
+});
+
+export const shareStateErrorResponses = [
+  errorResponse(initializeShareGroupStateApi, (request, _v, error) => perPartition(request, error, {})),
+  errorResponse(readShareGroupStateApi, (request, _v, error) => perPartition(request, error, { stateEpoch: 0, startOffset: 0n, stateBatches: [] })),
+  errorResponse(writeShareGroupStateApi, (request, _v, error) => perPartition(request, error, {})),
+  errorResponse(deleteShareGroupStateApi, (request, _v, error) => perPartition(request, error, {})),
+  errorResponse(readShareGroupStateSummaryApi, (request, _v, error) =>
+    perPartition(request, error, { stateEpoch: 0, leaderEpoch: 0, startOffset: 0n, deliveryCompleteCount: 0 })),
+];
