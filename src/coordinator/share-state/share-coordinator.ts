@@ -101,6 +101,16 @@ export class ShareCoordinator {
     return kafkaAbs(javaStringHashCode(coordinatorKey(key))) % this.partitions;
   }
 
+  /** Whether __share_group_state exists (its partitions are loaded; before, the APIs answer NOT_COORDINATOR). */
+  get hasStateTopic(): boolean {
+    return this.options.store.topic(SHARE_GROUP_STATE_TOPIC) !== undefined;
+  }
+
+  /** Creates __share_group_state as Kafka's FindCoordinator (key type SHARE) does. */
+  async ensureTopic(): Promise<void> {
+    await autoCreateTopic(this.options.store, this.options.config(), SHARE_GROUP_STATE_TOPIC);
+  }
+
   initialize(key: SharePartitionKey, stateEpoch: number, startOffset: number): Promise<PartitionAnswer> {
     if (!this.active) return Promise.resolve(NOT_AVAILABLE);
     return this.run(key, this.shard.initialize(key, stateEpoch, startOffset), NOT_AVAILABLE);

@@ -11,7 +11,7 @@ import {
   type InitializeShareGroupStateResponse,
 } from '../../protocol/generated/initialize-share-group-state.js';
 import { defineHandler, type Handler } from '../handler.js';
-import { perSharePartition } from '../share-state-requests.js';
+import { notLoaded, perSharePartition } from '../share-state-requests.js';
 
 export const initializeShareGroupStateHandler: Handler = defineHandler<InitializeShareGroupStateRequest, InitializeShareGroupStateResponse>({
   api: initializeShareGroupStateApi,
@@ -20,7 +20,7 @@ export const initializeShareGroupStateHandler: Handler = defineHandler<Initializ
 
   async handle(ctx, request) {
     const shareState = ctx.broker.shareState;
-    const results = await perSharePartition(request.groupId, request.topics, (key, p) => shareState.initialize(key, p.stateEpoch, Number(p.startOffset)));
+    const results = await perSharePartition(request.groupId, request.topics, (key, p) => shareState.initialize(key, p.stateEpoch, Number(p.startOffset)), notLoaded(shareState, 'initialize share group state', {}));
     return { results: results.map((t) => ({ topicId: t.topicId, partitions: t.partitions.map(({ partition, answer }) => ({ partition, ...answer })) })) };
   },
 });

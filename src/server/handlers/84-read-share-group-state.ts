@@ -11,7 +11,7 @@ import {
   type ReadShareGroupStateResponse,
 } from '../../protocol/generated/read-share-group-state.js';
 import { defineHandler, type Handler } from '../handler.js';
-import { perSharePartition, stateBatchesOut } from '../share-state-requests.js';
+import { notLoaded, perSharePartition, stateBatchesOut } from '../share-state-requests.js';
 
 export const readShareGroupStateHandler: Handler = defineHandler<ReadShareGroupStateRequest, ReadShareGroupStateResponse>({
   api: readShareGroupStateApi,
@@ -20,7 +20,8 @@ export const readShareGroupStateHandler: Handler = defineHandler<ReadShareGroupS
 
   async handle(ctx, request) {
     const shareState = ctx.broker.shareState;
-    const results = await perSharePartition(request.groupId, request.topics, (key, p) => shareState.read(key, p.leaderEpoch));
+    const results = await perSharePartition(request.groupId, request.topics, (key, p) => shareState.read(key, p.leaderEpoch),
+      notLoaded(shareState, 'read share group state', { stateEpoch: 0, startOffset: 0, stateBatches: [] }));
     return {
       results: results.map((t) => ({
         topicId: t.topicId,

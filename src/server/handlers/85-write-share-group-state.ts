@@ -12,7 +12,7 @@ import {
   type WriteShareGroupStateResponse,
 } from '../../protocol/generated/write-share-group-state.js';
 import { defineHandler, type Handler } from '../handler.js';
-import { perSharePartition } from '../share-state-requests.js';
+import { notLoaded, perSharePartition } from '../share-state-requests.js';
 
 export const writeShareGroupStateHandler: Handler = defineHandler<WriteShareGroupStateRequest, WriteShareGroupStateResponse>({
   api: writeShareGroupStateApi,
@@ -28,7 +28,7 @@ export const writeShareGroupStateHandler: Handler = defineHandler<WriteShareGrou
         startOffset: Number(p.startOffset),
         deliveryCompleteCount: p.deliveryCompleteCount,
         stateBatches: p.stateBatches.map((b) => ({ firstOffset: Number(b.firstOffset), lastOffset: Number(b.lastOffset), deliveryState: b.deliveryState, deliveryCount: b.deliveryCount })),
-      }));
+      }), notLoaded(shareState, 'write share group state', {}));
     return { results: results.map((t) => ({ topicId: t.topicId, partitions: t.partitions.map(({ partition, answer }) => ({ partition, ...answer })) })) };
   },
 });

@@ -10,7 +10,7 @@ import {
   type DeleteShareGroupStateResponse,
 } from '../../protocol/generated/delete-share-group-state.js';
 import { defineHandler, type Handler } from '../handler.js';
-import { perSharePartition } from '../share-state-requests.js';
+import { notLoaded, perSharePartition } from '../share-state-requests.js';
 
 export const deleteShareGroupStateHandler: Handler = defineHandler<DeleteShareGroupStateRequest, DeleteShareGroupStateResponse>({
   api: deleteShareGroupStateApi,
@@ -19,7 +19,7 @@ export const deleteShareGroupStateHandler: Handler = defineHandler<DeleteShareGr
 
   async handle(ctx, request) {
     const shareState = ctx.broker.shareState;
-    const results = await perSharePartition(request.groupId, request.topics, (key) => shareState.delete(key));
+    const results = await perSharePartition(request.groupId, request.topics, (key) => shareState.delete(key), notLoaded(shareState, 'delete share group state', {}));
     return { results: results.map((t) => ({ topicId: t.topicId, partitions: t.partitions.map(({ partition, answer }) => ({ partition, ...answer })) })) };
   },
 });

@@ -11,7 +11,7 @@ import {
   type ReadShareGroupStateSummaryResponse,
 } from '../../protocol/generated/read-share-group-state-summary.js';
 import { defineHandler, type Handler } from '../handler.js';
-import { perSharePartition } from '../share-state-requests.js';
+import { notLoaded, perSharePartition } from '../share-state-requests.js';
 
 export const readShareGroupStateSummaryHandler: Handler = defineHandler<ReadShareGroupStateSummaryRequest, ReadShareGroupStateSummaryResponse>({
   api: readShareGroupStateSummaryApi,
@@ -20,7 +20,8 @@ export const readShareGroupStateSummaryHandler: Handler = defineHandler<ReadShar
 
   async handle(ctx, request) {
     const shareState = ctx.broker.shareState;
-    const results = await perSharePartition(request.groupId, request.topics, async (key) => shareState.summary(key));
+    const results = await perSharePartition(request.groupId, request.topics, async (key) => shareState.summary(key),
+      notLoaded(shareState, 'read share group state summary', { stateEpoch: 0, leaderEpoch: 0, startOffset: 0, deliveryCompleteCount: 0 }));
     return {
       results: results.map((t) => ({
         topicId: t.topicId,
