@@ -136,14 +136,14 @@ export class SharePartitionManager {
   private persist(groupId: string, ref: SharePartitionRef, partition: SharePartition): Promise<number> {
     const changes = partition.takeStateChanges();
     const persister = this.persister;
-    if (persister === undefined || changes.length === 0) return Promise.resolve(ErrorCode.NONE);
+    if (persister === undefined || changes.batches.length === 0) return Promise.resolve(ErrorCode.NONE);
     const key = { groupId, topicId: ref.topicId, partition: ref.partition };
     const written = persister.write(key, {
       stateEpoch: this.stateEpochs.get(partition) ?? 0,
       leaderEpoch: PARTITION_LEADER_EPOCH,
-      startOffset: partition.startOffset,
-      deliveryCompleteCount: partition.deliveryCompleteCount,
-      stateBatches: changes,
+      startOffset: changes.startOffset,
+      deliveryCompleteCount: changes.deliveryCompleteCount,
+      stateBatches: changes.batches,
     });
     return written.then((answer) => {
       if (answer.errorCode === ErrorCode.NONE) return ErrorCode.NONE;

@@ -64,6 +64,8 @@ export class SharePartition {
   private readonly inFlight: InFlightBatch[] = [];
   private end: number;
   private changes: StateChange[] = [];
+  /** The SPSO when the first change not yet taken was made. */
+  private changedFrom = 0;
 
   constructor(private start: number) {
     this.end = start;
@@ -93,11 +95,16 @@ export class SharePartition {
     return partition;
   }
 
-  /** The state changes since the last call, in order (what the manager writes to the share coordinator). */
-  takeStateChanges(): StateChange[] {
-    const changes = this.changes;
+  /**
+   * The state changes since the last call, in order (what the manager writes to the share coordinator), with the
+   * SPSO as it was before them and the delivery-complete count from there: Kafka writes a request's changes before it
+   * moves the SPSO over what they completed (the moved SPSO goes with the next write).
+   */
+  takeStateChanges(): { batches: StateChange[]; startOffset: number; deliveryCompleteCount: number } {
+    const batches = this.changes;
     this.changes = [];
-    return changes;
+    // The records the SPSO moved over since were all complete: Kafka still counts them.
+    return { batches, startOffset: this.changedFrom, deliveryCompleteCount: this.deliveryCompleteCount + this.start - this.changedFrom };
   }
 
   /** In-flight records past the SPSO already ACKNOWLEDGED or ARCHIVED (Kafka's deliveryCompleteCount). */
@@ -304,6 +311,7 @@ export class SharePartition {
   /** update() keeping each run of offsets `change` changed as a state change to persist. */
   private updateRecorded(from: number, to: number, change: (s: RecordStatus, offset: number) => RecordStatus, varies?: (offset: number) => number): void {
     const made = new WeakSet<RecordStatus>();
+    if (this.changes.length === 0) this.changedFrom = this.start;
     this.update(from, to, (s, o) => {
       const next = change(s, o);
       if (next !== s) made.add(next);

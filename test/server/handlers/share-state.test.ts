@@ -5,7 +5,9 @@
 // and a stale state epoch as Kafka 4.3.1's ShareCoordinatorShard does.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ErrorCode } from '../../../src/protocol/error-codes.js';
@@ -26,9 +28,8 @@ import { roundTrip, startTestBroker } from '../broker-harness.js';
 import { batch, produce, values } from '../../broker/data-harness.js';
 
 type Ack = { first: number; last: number; types: number[] };
-const GROUP = 'ssg';
 
-async function session(client: RawClient, topicId: string, member: string) {
+async function session(client: RawClient, GROUP: string, topicId: string, member: string) {
   const shareFetch = (epoch: number, acks: Ack[] = [], maxWaitMs = 0) =>
     roundTrip(client, shareFetchApi, 2, {
       ...createShareFetchRequest(), groupId: GROUP, memberId: member, shareSessionEpoch: epoch, maxWaitMs, minBytes: 1, maxBytes: 1 << 20, maxRecords: 500, batchSize: 500,
@@ -42,13 +43,20 @@ async function session(client: RawClient, topicId: string, member: string) {
   return { shareFetch, acknowledge };
 }
 
-async function joinGroup(client: RawClient, topic: string, member: string): Promise<void> {
+async function joinGroup(client: RawClient, GROUP: string, topic: string, member: string): Promise<void> {
   const beat = (memberEpoch: number, subscribedTopicNames: string[] | null) =>
     roundTrip(client, shareGroupHeartbeatApi, 1, { ...createShareGroupHeartbeatRequest(), groupId: GROUP, memberId: member, memberEpoch, subscribedTopicNames });
   const isAssigned = (r: { assignment: { topicPartitions: unknown[] } | null }) => r.assignment !== null && r.assignment.topicPartitions.length > 0;
-  const joined = await beat(0, [topic]);
+  // FindCoordinator first, as a client does: a fresh Kafka creates __consumer_offsets and answers NOT_COORDINATOR until then.
+  let joined = await beat(0, [topic]);
+  for (let i = 0; i < 100 && (([ErrorCode.NOT_COORDINATOR, ErrorCode.COORDINATOR_NOT_AVAILABLE, ErrorCode.COORDINATOR_LOAD_IN_PROGRESS] as number[]).includes(joined.errorCode)); i++) {
+    await roundTrip(client, findCoordinatorApi, 6, { ...createFindCoordinatorRequest(), keyType: 0, coordinatorKeys: [GROUP] });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    joined = await beat(0, [topic]);
+  }
   let [memberEpoch, assigned] = [joined.memberEpoch, isAssigned(joined)];
-  while (!assigned) {
+  for (let i = 0; !assigned; i++) {
+    assert.ok(i < 200, `no assignment: ${JSON.stringify(joined)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
     const r = await beat(memberEpoch, null);
     [memberEpoch, assigned] = [r.memberEpoch, isAssigned(r)];
@@ -57,55 +65,88 @@ async function joinGroup(client: RawClient, topic: string, member: string): Prom
 
 const acquiredOf = (r: ShareFetchResponse) => r.responses.flatMap((t) => t.partitions.flatMap((p) => p.acquiredRecords.map((a) => [Number(a.firstOffset), Number(a.lastOffset), a.deliveryCount])));
 
+// SHARE_STATE_REFERENCE=host:port runs the first test against a Kafka 4.3.1 broker (compat-tests/reference, started
+// with group.share.assignment.interval.ms=0), which it restarts with compat-tests/reference/restart.sh.
 test('share state is written on acknowledgement and release, and survives a restart', async () => {
+  const reference = process.env['SHARE_STATE_REFERENCE'];
   const dir = mkdtempSync(join(tmpdir(), 'gregor-share-state-'));
   const settings = { 'node.id': '1', 'gregor.log.engine': 'file', 'log.dirs': dir, 'group.share.assignment.interval.ms': '0', 'share.coordinator.state.topic.num.partitions': '3' };
-  let broker = await startTestBroker(settings);
-  let client = await RawClient.connect(broker.port);
+  const [host, port] = reference === undefined ? ['127.0.0.1', 0] : [reference.split(':')[0]!, Number(reference.split(':')[1])];
+  let broker = reference === undefined ? await startTestBroker(settings) : undefined;
+  let client = await RawClient.connect(broker?.port ?? port, host);
+  const restart = async () => {
+    await client.close();
+    if (broker === undefined) {
+      execFileSync(fileURLToPath(new URL('../../../../compat-tests/reference/restart.sh', import.meta.url)), [String(port)], { stdio: 'ignore' });
+    } else {
+      await broker.close();
+      broker = await startTestBroker(settings);
+    }
+    client = await RawClient.connect(broker?.port ?? port, host);
+  };
+  // A new topic and group each run, so that the test runs again against the same reference broker.
+  const run = Date.now();
+  const GROUP = `ssg-${run}`;
   try {
-    const topic = 'durable';
+    const topic = `durable-${run}`;
     const created = await roundTrip(client, createTopicsApi, 7, { ...createCreateTopicsRequest(), timeoutMs: 30_000, topics: [{ ...createCreatableTopic(), name: topic, numPartitions: 1, replicationFactor: 1 }] });
     const topicId = created.topics[0]!.topicId;
     const first = 'AAAAAAAAAAAAAAAAAAAAAQ';
-    await joinGroup(client, topic, first);
+    await joinGroup(client, GROUP, topic, first);
     // Kafka's __share_group_state: created on the group's first initialization, not compacted, kept forever.
     const keys = ['cleanup.policy', 'compression.type', 'min.insync.replicas', 'retention.ms', 'segment.bytes'];
     const described = await roundTrip(client, describeConfigsApi, 4, { ...createDescribeConfigsRequest(), resources: [{ resourceType: 2, resourceName: '__share_group_state', configurationKeys: keys }] });
-    const configs = described.results[0]!.configs.filter((c) => c.configSource === 1).map((c) => [c.name, c.value]);
+    const configs = described.results[0]!.configs.filter((c) => c.configSource === 1).map((c) => [c.name, c.value]).sort();
     assert.deepEqual(configs, [['cleanup.policy', 'delete'], ['compression.type', 'producer'], ['min.insync.replicas', '1'], ['retention.ms', '-1'], ['segment.bytes', '104857600']]);
     const read = async () => {
       const r = await roundTrip(client, readShareGroupStateApi, 0, { groupId: GROUP, topics: [{ topicId, partitions: [{ partition: 0, leaderEpoch: 0 }] }] });
       const p = r.results[0]!.partitions[0]!;
       return [p.errorCode, p.stateEpoch, Number(p.startOffset), p.stateBatches.map((b) => [Number(b.firstOffset), Number(b.lastOffset), b.deliveryState, b.deliveryCount])];
     };
-    // Initialized at the group epoch that subscribed it, start offset -1 (share.auto.offset.reset decides).
-    assert.deepEqual(await read(), [ErrorCode.NONE, 2, -1, []]);
+    // Initialized at the group epoch that subscribed it (gregor 2; Kafka's is later when its metadata image has not
+    // caught up with the new topic yet), start offset -1 (share.auto.offset.reset decides).
+    const stateEpoch = (await read())[1] as number;
+    if (reference === undefined) assert.equal(stateEpoch, 2);
+    assert.deepEqual(await read(), [ErrorCode.NONE, stateEpoch, -1, []]);
 
-    let s = await session(client, topicId, first);
+    let s = await session(client, GROUP, topicId, first);
     await s.shareFetch(0, [], 500);
     await produce(client, topic, 0, batch(values('a', 'b', 'c', 'd')));
     let epoch = 1;
     let fetched = await s.shareFetch(epoch++, [], 1000);
-    while (fetched.responses.length === 0) fetched = await s.shareFetch(epoch++, [], 1000);
+    while (fetched.responses.length === 0) {
+      assert.ok(epoch < 30, JSON.stringify(fetched, (_k, v) => (typeof v === 'bigint' ? Number(v) : v)));
+      fetched = await s.shareFetch(epoch++, [], 1000);
+    }
     assert.deepEqual(acquiredOf(fetched), [[0, 3, 1]]);
     // An acquisition writes nothing; an acknowledgement writes what it changed, with the SPSO.
-    assert.deepEqual(await read(), [ErrorCode.NONE, 2, -1, []]);
+    assert.deepEqual(await read(), [ErrorCode.NONE, stateEpoch, -1, []]);
+    // ReadShareGroupStateSummary v1: the start offset and how many records past it are complete.
+    const summary = async () => {
+      const r = await roundTrip(client, readShareGroupStateSummaryApi, 1, { groupId: GROUP, topics: [{ topicId, partitions: [{ partition: 0, leaderEpoch: 0 }] }] });
+      const p = r.results[0]!.partitions[0]!;
+      return [p.errorCode, Number(p.startOffset), p.deliveryCompleteCount];
+    };
     const acked = await s.acknowledge(epoch++, [{ first: 0, last: 0, types: [1] }, { first: 2, last: 2, types: [3] }]);
     assert.equal(acked.responses[0]!.partitions[0]!.errorCode, ErrorCode.NONE);
-    assert.deepEqual(await read(), [ErrorCode.NONE, 2, 1, [[2, 2, 4, 1]]]);
+    // Written before the SPSO moves over 0 (as Kafka does): start offset 0, two records complete.
+    assert.deepEqual(await read(), [ErrorCode.NONE, stateEpoch, 0, [[0, 0, 2, 1], [2, 2, 4, 1]]]);
+    assert.deepEqual(await summary(), [ErrorCode.NONE, 0, 2]);
     // The session closes: 1 and 3, acquired, are released (AVAILABLE, delivered once) and written.
     assert.equal((await s.acknowledge(-1, [])).errorCode, ErrorCode.NONE);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    assert.deepEqual(await read(), [ErrorCode.NONE, 2, 1, [[1, 1, 0, 1], [2, 2, 4, 1], [3, 3, 0, 1]]]);
+    assert.deepEqual(await read(), [ErrorCode.NONE, stateEpoch, 1, [[1, 1, 0, 1], [2, 2, 4, 1], [3, 3, 0, 1]]]);
+    assert.deepEqual(await summary(), [ErrorCode.NONE, 1, 1]);
 
-    await client.close();
-    await broker.close();
-    broker = await startTestBroker(settings);
-    client = await RawClient.connect(broker.port);
-    assert.deepEqual(await read(), [ErrorCode.NONE, 2, 1, [[1, 1, 0, 1], [2, 2, 4, 1], [3, 3, 0, 1]]]);
+    await restart();
+    // Kafka loads the share coordinator's partitions a moment after it starts (NOT_COORDINATOR until then); gregor before it listens.
+    for (let i = 0; i < 100 && ([ErrorCode.NOT_COORDINATOR, ErrorCode.COORDINATOR_LOAD_IN_PROGRESS] as number[]).includes((await read())[0] as number); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    assert.deepEqual(await read(), [ErrorCode.NONE, stateEpoch, 1, [[1, 1, 0, 1], [2, 2, 4, 1], [3, 3, 0, 1]]]);
     const second = 'AAAAAAAAAAAAAAAAAAAAAg';
-    await joinGroup(client, topic, second);
-    s = await session(client, topicId, second);
+    await joinGroup(client, GROUP, topic, second);
+    s = await session(client, GROUP, topicId, second);
     // The SPSO survived (0 is not delivered again), 2 stays archived, 1 and 3 come a second time.
     fetched = await s.shareFetch(0, [], 1000);
     for (let e = 1; acquiredOf(fetched).length === 0 && e < 20; e++) fetched = await s.shareFetch(e, [], 1000);
@@ -119,7 +160,7 @@ test('share state is written on acknowledgement and release, and survives a rest
     assert.deepEqual((await read()).slice(0, 1), [ErrorCode.INVALID_REQUEST]);
   } finally {
     await client.close();
-    await broker.close();
+    await broker?.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });
