@@ -216,6 +216,11 @@ export class GroupCoordinator {
     return this.shard.shareGroupDescribe(groupIds);
   }
 
+  /** DescribeShareGroupOffsets without topics: the group's initialized share partitions (none for no share group). */
+  initializedSharePartitions(groupId: string): Map<string, number[]> {
+    return this.active ? this.shard.initializedSharePartitions(groupId) : new Map();
+  }
+
   /** ShareFetch: whether the group's share partition is initialized (only then is it read, as in Kafka). */
   isSharePartitionInitialized(groupId: string, topicId: string, partition: number): boolean {
     return this.active && this.shard.isSharePartitionInitialized(groupId, topicId, partition);

@@ -278,6 +278,12 @@ export class GroupShard {
     return out;
   }
 
+  /** A share group's initialized share partitions (Kafka's initializedShareGroupPartitions); empty for none. */
+  initializedSharePartitions(groupId: string): Map<string, number[]> {
+    const initialized = this.shareGroups.get(groupId)?.statePartitions?.initialized;
+    return new Map([...(initialized ?? new Map())].map(([id, t]) => [id, [...t.partitions].sort((a, b) => a - b)] as const));
+  }
+
   /** Whether a share partition's state is initialized for the group: the share-partition leader serves only those. */
   isSharePartitionInitialized(groupId: string, topicId: string, partition: number): boolean {
     return this.shareGroups.get(groupId)?.statePartitions?.initialized.get(topicId)?.partitions.has(partition) ?? false;

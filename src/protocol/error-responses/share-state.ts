@@ -1,12 +1,13 @@
 /**
  * The share coordinator's APIs (keys 83-87): Kafka's getErrorResponse puts the error's code and message on every
- * partition of every topic requested, the other fields at their defaults.
+ * partition of every topic requested, the other fields at their defaults; DescribeShareGroupOffsets (90) on every group.
  */
 import { deleteShareGroupStateApi } from '../generated/delete-share-group-state.js';
 import { initializeShareGroupStateApi } from '../generated/initialize-share-group-state.js';
 import { readShareGroupStateApi } from '../generated/read-share-group-state.js';
 import { readShareGroupStateSummaryApi } from '../generated/read-share-group-state-summary.js';
 import { writeShareGroupStateApi } from '../generated/write-share-group-state.js';
+import { describeShareGroupOffsetsApi } from '../generated/describe-share-group-offsets.js';
 import type { ApiError } from '../api-error.js';
 import { errorResponse } from './define.js';
 
@@ -28,4 +29,9 @@ export const shareStateErrorResponses = [
   errorResponse(deleteShareGroupStateApi, (request, _v, error) => perPartition(request, error, {})),
   errorResponse(readShareGroupStateSummaryApi, (request, _v, error) =>
     perPartition(request, error, { stateEpoch: 0, leaderEpoch: 0, startOffset: 0n, deliveryCompleteCount: 0 })),
+  // DescribeShareGroupOffsetsResponse(throttle, groupIds, error): each group its error, no topics.
+  errorResponse(describeShareGroupOffsetsApi, (request, _v, error) => ({
+    throttleTimeMs: 0,
+    groups: request.groups.map((g) => ({ groupId: g.groupId, topics: [], errorCode: error.code, errorMessage: error.message })),
+  })),
 ];
