@@ -216,6 +216,37 @@ export class GroupCoordinator {
     return this.shard.shareGroupDescribe(groupIds);
   }
 
+  /**
+   * DeleteShareGroupOffsets (Kafka's GroupCoordinatorService.deleteShareGroupOffsets): the topics are recorded
+   * deleting, their share state deleted by the share coordinator, then they leave the group's share partitions.
+   * Per topic: its id and error; top level: GROUP_ID_NOT_FOUND, NON_EMPTY_GROUP, COORDINATOR_NOT_AVAILABLE.
+   */
+  async deleteShareGroupOffsets(groupId: string, topicNames: readonly string[]): Promise<{ errorCode: number; topics: { name: string; id: string | null; errorCode: number; errorMessage: string | null }[] }> {
+    if (!this.active || this.shareState === undefined) return { errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, topics: [] };
+    let first;
+    try {
+      first = await this.apply(this.shard.shareOffsetDeletion(groupId, topicNames));
+    } catch {
+      return { errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, topics: [] };
+    }
+    if (first.errorCode !== ErrorCode.NONE) return { errorCode: first.errorCode, topics: [] };
+    const shareState = this.shareState;
+    const deleted = await Promise.all(first.eligible.map(async (t) => {
+      const answers = await Promise.all(t.partitions.map((partition) => shareState.delete({ groupId, topicId: t.id, partition })));
+      const bad = answers.find((a) => a.errorCode !== ErrorCode.NONE);
+      return { ...t, errorCode: bad?.errorCode ?? ErrorCode.NONE, errorMessage: bad?.errorMessage ?? null };
+    }));
+    const done = new Set(deleted.filter((t) => t.errorCode === ErrorCode.NONE).map((t) => t.id));
+    if (done.size > 0) await this.apply(this.shard.shareOffsetsDeleted(groupId, done)).catch(() => undefined);
+    return {
+      errorCode: ErrorCode.NONE,
+      topics: [
+        ...deleted.map((t) => ({ name: t.name, id: t.id, errorCode: t.errorCode, errorMessage: t.errorMessage })),
+        ...first.refused.map((t) => ({ name: t.name, id: null, errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, errorMessage: t.message })),
+      ],
+    };
+  }
+
   /** DescribeShareGroupOffsets without topics: the group's initialized share partitions (none for no share group). */
   initializedSharePartitions(groupId: string): Map<string, number[]> {
     return this.active ? this.shard.initializedSharePartitions(groupId) : new Map();

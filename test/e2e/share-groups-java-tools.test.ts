@@ -82,7 +82,7 @@ test('kafka-share-groups --list and --describe print what Kafka 4.3.1 prints for
 });
 
 // SHARE_TOOLS_REFERENCE=host:port runs this test against a Kafka 4.3.1 broker (compat-tests/reference).
-test('kafka-share-groups --describe --offsets and --delete print what Kafka 4.3.1 prints for a share group with acknowledged records', async () => {
+test('kafka-share-groups --describe --offsets, --delete-offsets and --delete print what Kafka 4.3.1 prints for a share group with acknowledged records', async () => {
   const reference = process.env['SHARE_TOOLS_REFERENCE'];
   const bootstrap = reference ?? tools.bootstrap;
   const [host, port] = reference === undefined ? ['127.0.0.1', tools.broker.port] : [reference.split(':')[0]!, Number(reference.split(':')[1])];
@@ -122,6 +122,10 @@ test('kafka-share-groups --describe --offsets and --delete print what Kafka 4.3.
       `${group.padEnd(g)} ${topic.padEnd(t)} 0          7             3`,
       '',
     ].join('\n')]);
+    const offsetsDeleted = await groups('--delete-offsets', '--group', group, '--topic', topic);
+    assert.deepEqual([offsetsDeleted.code, offsetsDeleted.stdout, offsetsDeleted.stderr], [0, `\n${'TOPIC'.padEnd(t)} STATUS\n${topic.padEnd(t)} Successful\n`, '']);
+    const describedAfter = await groups('--describe', '--group', group, '--offsets');
+    assert.deepEqual([describedAfter.code, describedAfter.stdout, describedAfter.stderr], [0, `\nShare group '${group}' has no offset information.\n`, '']);
     const deleted = await groups('--delete', '--group', group);
     assert.deepEqual([deleted.code, deleted.stdout], [0, `Deletion of requested share groups ('${group}') was successful.\n`]);
     const gone = await groups('--describe', '--group', group, '--offsets');

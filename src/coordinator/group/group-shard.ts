@@ -278,6 +278,24 @@ export class GroupShard {
     return out;
   }
 
+  /**
+   * DeleteShareGroupOffsets' first step (Kafka's GroupCoordinatorShard.deleteShareGroupOffsets): the group must be an
+   * empty share group; the topics whose share state goes are recorded deleting (ShareGroup.offsetDeletion).
+   */
+  shareOffsetDeletion(groupId: string, topicNames: readonly string[]): Outcome<{ errorCode: number; eligible: { name: string; id: string; partitions: number[] }[]; refused: { name: string; message: string | null }[] }> {
+    const group = this.shareGroups.get(groupId);
+    if (group === undefined) return outcome({ errorCode: ErrorCode.GROUP_ID_NOT_FOUND, eligible: [], refused: [] });
+    if (group.members.size > 0) return outcome({ errorCode: ErrorCode.NON_EMPTY_GROUP, eligible: [], refused: [] });
+    const { eligible, refused, record } = group.offsetDeletion(topicNames, this.consumerOptions.topics());
+    return outcome({ errorCode: ErrorCode.NONE, eligible, refused }, record === undefined ? [] : [record]);
+  }
+
+  /** DeleteShareGroupOffsets' last step (completeDeleteShareGroupOffsets): the deleted topics leave the deleting set. */
+  shareOffsetsDeleted(groupId: string, topicIds: ReadonlySet<string>): Outcome<void> {
+    const record = this.shareGroups.get(groupId)?.withoutTopicsRecord(topicIds);
+    return outcome(undefined, record === undefined ? [] : [record]);
+  }
+
   /** A share group's initialized share partitions (Kafka's initializedShareGroupPartitions); empty for none. */
   initializedSharePartitions(groupId: string): Map<string, number[]> {
     const initialized = this.shareGroups.get(groupId)?.statePartitions?.initialized;

@@ -8,6 +8,7 @@ import { readShareGroupStateApi } from '../generated/read-share-group-state.js';
 import { readShareGroupStateSummaryApi } from '../generated/read-share-group-state-summary.js';
 import { writeShareGroupStateApi } from '../generated/write-share-group-state.js';
 import { describeShareGroupOffsetsApi } from '../generated/describe-share-group-offsets.js';
+import { deleteShareGroupOffsetsApi } from '../generated/delete-share-group-offsets.js';
 import type { ApiError } from '../api-error.js';
 import { errorResponse } from './define.js';
 
@@ -34,4 +35,6 @@ export const shareStateErrorResponses = [
     throttleTimeMs: 0,
     groups: request.groups.map((g) => ({ groupId: g.groupId, topics: [], errorCode: error.code, errorMessage: error.message })),
   })),
+  // DeleteShareGroupOffsets: the top-level error and message, no topics.
+  errorResponse(deleteShareGroupOffsetsApi, (_request, _v, error) => ({ throttleTimeMs: 0, errorCode: error.code, errorMessage: error.message, responses: [] })),
 ];
