@@ -5,7 +5,7 @@
  * same replay path.
  */
 import { resolveGroupConfig, type BrokerConfig, type GroupConfigLookup } from '../config/index.js';
-import { ErrorCode } from '../protocol/error-codes.js';
+import { ErrorCode, errorInfo } from '../protocol/error-codes.js';
 import { randomUuid, ZERO_UUID } from '../protocol/uuid.js';
 import type { DescribedGroup } from '../protocol/generated/describe-groups.js';
 import type { HeartbeatRequest, HeartbeatResponse } from '../protocol/generated/heartbeat.js';
@@ -244,6 +244,45 @@ export class GroupCoordinator {
         ...deleted.map((t) => ({ name: t.name, id: t.id, errorCode: t.errorCode, errorMessage: t.errorMessage })),
         ...first.refused.map((t) => ({ name: t.name, id: null, errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, errorMessage: t.message })),
       ],
+    };
+  }
+
+  /**
+   * AlterShareGroupOffsets (Kafka's alterShareGroupOffsets, then persisterInitialize): the partitions recorded
+   * initializing, their share state initialized at the start offsets asked, then recorded initialized. A partition
+   * the share coordinator refused answers its error.
+   */
+  async alterShareGroupOffsets(groupId: string, topics: Parameters<GroupShard['shareOffsetsAlteration']>[1]): Promise<{
+    errorCode: number;
+    responses: { topicName: string; topicId: string | null; partitions: { partitionIndex: number; errorCode: number; errorMessage: string | null }[] }[];
+  }> {
+    if (!this.active || this.shareState === undefined) return { errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, responses: [] };
+    let first;
+    try {
+      first = await this.apply(this.shard.shareOffsetsAlteration(groupId, topics));
+    } catch {
+      return { errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, responses: [] };
+    }
+    if (first.errorCode !== ErrorCode.NONE) return { errorCode: first.errorCode, responses: [] };
+    const shareState = this.shareState;
+    const failures = new Map<string, { errorCode: number; errorMessage: string | null }>();
+    const initialized = new Map<string, Set<number>>();
+    await Promise.all([...first.offsets].flatMap(([topicId, partitions]) => [...partitions].map(async ([partition, startOffset]) => {
+      const answer = await shareState.initialize({ groupId, topicId, partition }, first.stateEpoch, startOffset);
+      if (answer.errorCode !== ErrorCode.NONE) failures.set(`${topicId}:${partition}`, answer);
+      else initialized.set(topicId, (initialized.get(topicId) ?? new Set()).add(partition));
+    })));
+    if (initialized.size > 0) await this.apply(this.shard.shareOffsetsAltered(groupId, initialized)).catch(() => undefined);
+    return {
+      errorCode: ErrorCode.NONE,
+      responses: first.responses.map((t) => ({
+        ...t,
+        partitions: t.partitions.map((p) => {
+          const failure = t.topicId === null ? undefined : failures.get(`${t.topicId}:${p.partitionIndex}`);
+          if (failure !== undefined) return { partitionIndex: p.partitionIndex, ...failure };
+          return { ...p, errorMessage: p.errorCode === ErrorCode.NONE ? null : errorInfo(p.errorCode).message };
+        }),
+      })),
     };
   }
 

@@ -2,7 +2,8 @@
 // reference run had them, so the members and their assignment are fixed) and what
 // --list and --describe (--members, --state, --verbose) print, line for line what the tool printed against a Kafka
 // 4.3.1 broker given the same members (compat-tests/reference); only the assignment's partitions depend on the
-// topic's id, which differs between the two brokers.
+// topic's id, which differs between the two brokers. Then one member's acknowledged records and what --describe
+// --offsets, --reset-offsets (--dry-run, --execute), --delete-offsets and --delete print, also as against Kafka 4.3.1.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createFindCoordinatorRequest, findCoordinatorApi } from '../../src/protocol/generated/find-coordinator.js';
@@ -82,7 +83,7 @@ test('kafka-share-groups --list and --describe print what Kafka 4.3.1 prints for
 });
 
 // SHARE_TOOLS_REFERENCE=host:port runs this test against a Kafka 4.3.1 broker (compat-tests/reference).
-test('kafka-share-groups --describe --offsets, --delete-offsets and --delete print what Kafka 4.3.1 prints for a share group with acknowledged records', async () => {
+test('kafka-share-groups --describe --offsets, --reset-offsets, --delete-offsets and --delete print what Kafka 4.3.1 prints for a share group with acknowledged records', async () => {
   const reference = process.env['SHARE_TOOLS_REFERENCE'];
   const bootstrap = reference ?? tools.bootstrap;
   const [host, port] = reference === undefined ? ['127.0.0.1', tools.broker.port] : [reference.split(':')[0]!, Number(reference.split(':')[1])];
@@ -122,6 +123,24 @@ test('kafka-share-groups --describe --offsets, --delete-offsets and --delete pri
       `${group.padEnd(g)} ${topic.padEnd(t)} 0          7             3`,
       '',
     ].join('\n')]);
+    const reset = async (...args: string[]) => {
+      const r = await groups('--reset-offsets', '--group', group, '--topic', topic, ...args);
+      return [r.code, r.stdout, r.stderr];
+    };
+    const describe = async () => {
+      const r = await groups('--describe', '--group', group, '--offsets');
+      return [r.code, r.stdout, r.stderr];
+    };
+    const header = `${'GROUP'.padEnd(g)} ${'TOPIC'.padEnd(t)} PARTITION  `;
+    const row = `${group.padEnd(g)} ${topic.padEnd(t)} 0          `;
+    const newOffset = (offset: number) => [0, `\n${header}NEW-OFFSET\n${row}${offset}\n`, ''];
+    const startAndLag = (start: number, lag: number) => [0, `\n${header}START-OFFSET  LAG\n${row}${String(start).padEnd(13)} ${lag}\n`, ''];
+    // --reset-offsets: a dry run prints the new offsets and changes nothing; --execute sets them (AlterShareGroupOffsets).
+    assert.deepEqual(await reset('--to-earliest', '--dry-run'), newOffset(0));
+    assert.deepEqual(await reset('--to-latest', '--execute'), newOffset(10));
+    assert.deepEqual(await describe(), startAndLag(10, 0));
+    assert.deepEqual(await reset('--to-datetime', '2000-01-01T00:00:00.000', '--execute'), newOffset(0));
+    assert.deepEqual(await describe(), startAndLag(0, 10));
     const offsetsDeleted = await groups('--delete-offsets', '--group', group, '--topic', topic);
     assert.deepEqual([offsetsDeleted.code, offsetsDeleted.stdout, offsetsDeleted.stderr], [0, `\n${'TOPIC'.padEnd(t)} STATUS\n${topic.padEnd(t)} Successful\n`, '']);
     const describedAfter = await groups('--describe', '--group', group, '--offsets');

@@ -9,6 +9,7 @@ import { readShareGroupStateSummaryApi } from '../generated/read-share-group-sta
 import { writeShareGroupStateApi } from '../generated/write-share-group-state.js';
 import { describeShareGroupOffsetsApi } from '../generated/describe-share-group-offsets.js';
 import { deleteShareGroupOffsetsApi } from '../generated/delete-share-group-offsets.js';
+import { alterShareGroupOffsetsApi } from '../generated/alter-share-group-offsets.js';
 import type { ApiError } from '../api-error.js';
 import { errorResponse } from './define.js';
 
@@ -35,6 +36,7 @@ export const shareStateErrorResponses = [
     throttleTimeMs: 0,
     groups: request.groups.map((g) => ({ groupId: g.groupId, topics: [], errorCode: error.code, errorMessage: error.message })),
   })),
-  // DeleteShareGroupOffsets: the top-level error and message, no topics.
+  // AlterShareGroupOffsets and DeleteShareGroupOffsets: the top-level error and message, no topics.
+  errorResponse(alterShareGroupOffsetsApi, (_request, _v, error) => ({ throttleTimeMs: 0, errorCode: error.code, errorMessage: error.message, responses: [] })),
   errorResponse(deleteShareGroupOffsetsApi, (_request, _v, error) => ({ throttleTimeMs: 0, errorCode: error.code, errorMessage: error.message, responses: [] })),
 ];

@@ -84,6 +84,7 @@ export const handlers: readonly RegisteredApi[] = [
   lazyHandler(88, 'StreamsGroupHeartbeat', 0, 0, async () => (await import('./88-streams-group-heartbeat.js')).streamsGroupHeartbeatHandler),
   lazyHandler(89, 'StreamsGroupDescribe', 0, 0, async () => (await import('./89-streams-group-describe.js')).streamsGroupDescribeHandler),
   lazyHandler(90, 'DescribeShareGroupOffsets', 0, 1, async () => (await import('./90-describe-share-group-offsets.js')).describeShareGroupOffsetsHandler),
+  lazyHandler(91, 'AlterShareGroupOffsets', 0, 0, async () => (await import('./91-alter-share-group-offsets.js')).alterShareGroupOffsetsHandler),
   lazyHandler(92, 'DeleteShareGroupOffsets', 0, 0, async () => (await import('./92-delete-share-group-offsets.js')).deleteShareGroupOffsetsHandler),
   lazyHandler(74, 'ListConfigResources', 0, 1, async () => (await import('./74-list-config-resources.js')).listConfigResourcesHandler),
   lazyHandler(75, 'DescribeTopicPartitions', 0, 0, async () => (await import('./75-describe-topic-partitions.js')).describeTopicPartitionsHandler),

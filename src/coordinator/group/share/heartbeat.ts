@@ -136,7 +136,7 @@ function subscribedNames(group: ShareGroup, updated: ShareGroupMember | null, re
 }
 
 /** Kafka's combineInitMaps: the partitions of both, the second's name and timestamp winning. */
-function combineInit(a: ReadonlyMap<string, InitTopic>, b: ReadonlyMap<string, InitTopic>): Map<string, InitTopic> {
+export function combineInit(a: ReadonlyMap<string, InitTopic>, b: ReadonlyMap<string, InitTopic>): Map<string, InitTopic> {
   const out = new Map<string, InitTopic>();
   for (const id of new Set([...a.keys(), ...b.keys()])) {
     const x = a.get(id);
@@ -324,7 +324,7 @@ export class ShareGroupHeartbeats {
    * Kafka's initializeShareGroupState, once the share state of the partitions is initialized: they move from
    * initializing to initialized.
    */
-  private initialized(groupId: string, topicPartitions: ReadonlyMap<string, ReadonlySet<number>>): Outcome<void> {
+  initialized(groupId: string, topicPartitions: ReadonlyMap<string, ReadonlySet<number>>): Outcome<void> {
     let group: ShareGroup | undefined;
     try {
       group = this.deps.shareGroup(groupId);
