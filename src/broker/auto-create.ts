@@ -5,7 +5,7 @@ import type { BrokerConfig } from '../config/index.js';
 import type { LogStore, TopicMetadata } from '../storage/log-store.js';
 import { KafkaError } from '../protocol/kafka-error.js';
 import { StorageError } from '../storage/errors.js';
-import { CONSUMER_OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC } from '../protocol/topic-names.js';
+import { CONSUMER_OFFSETS_TOPIC, SHARE_GROUP_STATE_TOPIC, TRANSACTION_STATE_TOPIC } from '../protocol/topic-names.js';
 
 /** gregor is a single node. */
 const LIVE_BROKERS = 1;
@@ -34,6 +34,20 @@ export function autoCreateSpec(name: string, config: BrokerConfig): { partitions
         'min.insync.replicas': String(config['transaction.state.log.min.isr']),
         'segment.bytes': String(config['transaction.state.log.segment.bytes']),
         'unclean.leader.election.enable': 'false',
+      },
+    };
+  }
+  if (name === SHARE_GROUP_STATE_TOPIC) {
+    // Kafka's ShareCoordinatorService.shareGroupStateTopicConfigs: not compacted; its prune job deletes what newer snapshots made redundant.
+    return {
+      partitions: config['share.coordinator.state.topic.num.partitions'],
+      replicationFactor: config['share.coordinator.state.topic.replication.factor'],
+      configs: {
+        'cleanup.policy': 'delete',
+        'compression.type': 'producer',
+        'segment.bytes': String(config['share.coordinator.state.topic.segment.bytes']),
+        'min.insync.replicas': String(config['share.coordinator.state.topic.min.isr']),
+        'retention.ms': '-1',
       },
     };
   }

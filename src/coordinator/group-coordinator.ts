@@ -5,7 +5,7 @@
  * same replay path.
  */
 import { resolveGroupConfig, type BrokerConfig, type GroupConfigLookup } from '../config/index.js';
-import { ErrorCode } from '../protocol/error-codes.js';
+import { ErrorCode, errorInfo } from '../protocol/error-codes.js';
 import { randomUuid, ZERO_UUID } from '../protocol/uuid.js';
 import type { DescribedGroup } from '../protocol/generated/describe-groups.js';
 import type { HeartbeatRequest, HeartbeatResponse } from '../protocol/generated/heartbeat.js';
@@ -61,6 +61,14 @@ export interface GroupCoordinatorOptions {
   readonly newUuid?: () => string;
   /** Each group's configs (ConfigResource GROUP). Default: the broker's values for every group. */
   readonly groupConfigs?: GroupConfigLookup;
+  /** The share coordinator, which initializes the state of the share partitions a share group starts on. */
+  readonly shareState?: ShareStateInitializer;
+}
+
+/** What the group coordinator asks of the share coordinator (Kafka's persister initializeState and deleteState). */
+export interface ShareStateInitializer {
+  initialize(key: { groupId: string; topicId: string; partition: number }, stateEpoch: number, startOffset: number): Promise<{ errorCode: number; errorMessage: string | null }>;
+  delete(key: { groupId: string; topicId: string; partition: number }): Promise<{ errorCode: number; errorMessage: string | null }>;
 }
 
 export class GroupCoordinator {
@@ -73,6 +81,7 @@ export class GroupCoordinator {
   private readonly scheduler: Scheduler;
   private readonly log: Log;
   private stopCleanup: Cancel | undefined;
+  private readonly shareState: ShareStateInitializer | undefined;
   private active = false;
   /**
    * One group's effective configs (GROUP resource overrides over the broker's values). Kafka 4.3.1 applies
@@ -83,6 +92,7 @@ export class GroupCoordinator {
   private constructor(options: GroupCoordinatorOptions) {
     this.scheduler = options.scheduler ?? systemScheduler;
     this.log = options.log ?? silentLog();
+    this.shareState = options.shareState;
     this.groupConfig = options.groupConfigs ?? ((groupId) => resolveGroupConfig(groupId, new Map(), options.config));
     const config = groupConfigFrom(options.config);
     this.timer = new KeyedTimer(this.scheduler, (result) => void this.apply(result).catch(() => undefined));
@@ -117,6 +127,7 @@ export class GroupCoordinator {
       },
     }, {
       maxSize: options.config['group.share.max.size'],
+      ...(options.shareState === undefined ? {} : { initializeState: initializeWith(options.shareState, this.log) }),
       settings: (groupId) => {
         const values = this.groupConfig(groupId);
         return {
@@ -203,6 +214,81 @@ export class GroupCoordinator {
   shareGroupDescribe(groupIds: readonly string[]): ShareGroupDescribeResponse['groups'] {
     if (!this.active) return this.unavailableGroups(groupIds, createShareDescribedGroup);
     return this.shard.shareGroupDescribe(groupIds);
+  }
+
+  /**
+   * DeleteShareGroupOffsets (Kafka's GroupCoordinatorService.deleteShareGroupOffsets): the topics are recorded
+   * deleting, their share state deleted by the share coordinator, then they leave the group's share partitions.
+   * Per topic: its id and error; top level: GROUP_ID_NOT_FOUND, NON_EMPTY_GROUP, COORDINATOR_NOT_AVAILABLE.
+   */
+  async deleteShareGroupOffsets(groupId: string, topicNames: readonly string[]): Promise<{ errorCode: number; topics: { name: string; id: string | null; errorCode: number; errorMessage: string | null }[] }> {
+    if (!this.active || this.shareState === undefined) return { errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, topics: [] };
+    let first;
+    try {
+      first = await this.apply(this.shard.shareOffsetDeletion(groupId, topicNames));
+    } catch {
+      return { errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, topics: [] };
+    }
+    if (first.errorCode !== ErrorCode.NONE) return { errorCode: first.errorCode, topics: [] };
+    const shareState = this.shareState;
+    const deleted = await Promise.all(first.eligible.map(async (t) => {
+      const answers = await Promise.all(t.partitions.map((partition) => shareState.delete({ groupId, topicId: t.id, partition })));
+      const bad = answers.find((a) => a.errorCode !== ErrorCode.NONE);
+      return { ...t, errorCode: bad?.errorCode ?? ErrorCode.NONE, errorMessage: bad?.errorMessage ?? null };
+    }));
+    const done = new Set(deleted.filter((t) => t.errorCode === ErrorCode.NONE).map((t) => t.id));
+    if (done.size > 0) await this.apply(this.shard.shareOffsetsDeleted(groupId, done)).catch(() => undefined);
+    return {
+      errorCode: ErrorCode.NONE,
+      topics: [
+        ...deleted.map((t) => ({ name: t.name, id: t.id, errorCode: t.errorCode, errorMessage: t.errorMessage })),
+        ...first.refused.map((t) => ({ name: t.name, id: null, errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, errorMessage: t.message })),
+      ],
+    };
+  }
+
+  /**
+   * AlterShareGroupOffsets (Kafka's alterShareGroupOffsets, then persisterInitialize): the partitions recorded
+   * initializing, their share state initialized at the start offsets asked, then recorded initialized. A partition
+   * the share coordinator refused answers its error.
+   */
+  async alterShareGroupOffsets(groupId: string, topics: Parameters<GroupShard['shareOffsetsAlteration']>[1]): Promise<{
+    errorCode: number;
+    responses: { topicName: string; topicId: string | null; partitions: { partitionIndex: number; errorCode: number; errorMessage: string | null }[] }[];
+  }> {
+    if (!this.active || this.shareState === undefined) return { errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, responses: [] };
+    let first;
+    try {
+      first = await this.apply(this.shard.shareOffsetsAlteration(groupId, topics));
+    } catch {
+      return { errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE, responses: [] };
+    }
+    if (first.errorCode !== ErrorCode.NONE) return { errorCode: first.errorCode, responses: [] };
+    const shareState = this.shareState;
+    const failures = new Map<string, { errorCode: number; errorMessage: string | null }>();
+    const initialized = new Map<string, Set<number>>();
+    await Promise.all([...first.offsets].flatMap(([topicId, partitions]) => [...partitions].map(async ([partition, startOffset]) => {
+      const answer = await shareState.initialize({ groupId, topicId, partition }, first.stateEpoch, startOffset);
+      if (answer.errorCode !== ErrorCode.NONE) failures.set(`${topicId}:${partition}`, answer);
+      else initialized.set(topicId, (initialized.get(topicId) ?? new Set()).add(partition));
+    })));
+    if (initialized.size > 0) await this.apply(this.shard.shareOffsetsAltered(groupId, initialized)).catch(() => undefined);
+    return {
+      errorCode: ErrorCode.NONE,
+      responses: first.responses.map((t) => ({
+        ...t,
+        partitions: t.partitions.map((p) => {
+          const failure = t.topicId === null ? undefined : failures.get(`${t.topicId}:${p.partitionIndex}`);
+          if (failure !== undefined) return { partitionIndex: p.partitionIndex, ...failure };
+          return { ...p, errorMessage: p.errorCode === ErrorCode.NONE ? null : errorInfo(p.errorCode).message };
+        }),
+      })),
+    };
+  }
+
+  /** DescribeShareGroupOffsets without topics: the group's initialized share partitions (none for no share group). */
+  initializedSharePartitions(groupId: string): Map<string, number[]> {
+    return this.active ? this.shard.initializedSharePartitions(groupId) : new Map();
   }
 
   /** ShareFetch: whether the group's share partition is initialized (only then is it read, as in Kafka). */
@@ -401,7 +487,25 @@ export class GroupCoordinator {
 
   async deleteGroups(groupIds: readonly string[]): Promise<{ groupId: string; errorCode: number }[]> {
     if (!this.active) return groupIds.map((groupId) => ({ groupId, errorCode: ErrorCode.COORDINATOR_NOT_AVAILABLE }));
-    const result = this.shard.deleteGroups(groupIds);
+    let result = this.shard.deleteGroups(groupIds);
+    // A share group's state goes first (Kafka's deleteShareGroups): a group whose state could not be deleted stays.
+    const shareState = this.shareState;
+    const shareGroups = shareState === undefined ? [] : result.response.filter((r) => r.errorCode === ErrorCode.NONE && this.shard.sharePartitionsOf(r.groupId).size > 0);
+    if (shareGroups.length > 0) {
+      const failed = new Map<string, number>();
+      await Promise.all(shareGroups.map(async ({ groupId }) => {
+        for (const [topicId, partitions] of this.shard.sharePartitionsOf(groupId)) {
+          const answers = await Promise.all(partitions.map((partition) => shareState!.delete({ groupId, topicId, partition })));
+          const bad = answers.find((a) => a.errorCode !== ErrorCode.NONE);
+          if (bad !== undefined && !failed.has(groupId)) failed.set(groupId, bad.errorCode);
+        }
+      }));
+      if (failed.size > 0) {
+        const kept = this.shard.deleteGroups(groupIds.filter((id) => !failed.has(id)));
+        const byId = new Map(kept.response.map((r) => [r.groupId, r] as const));
+        result = { ...kept, response: groupIds.map((groupId) => byId.get(groupId) ?? { groupId, errorCode: failed.get(groupId)! }) };
+      }
+    }
     try {
       return await this.apply(result);
     } catch {
@@ -474,4 +578,15 @@ export class GroupCoordinator {
       },
     );
   }
+}
+
+/** Kafka's persisterInitialize: every partition's state at the group epoch and start offset -1; true when all succeeded. */
+function initializeWith(shareState: ShareStateInitializer, log: Log) {
+  return async (groupId: string, stateEpoch: number, topics: ReadonlyMap<string, ReadonlySet<number>>): Promise<boolean> => {
+    const answers = await Promise.all([...topics].flatMap(([topicId, partitions]) =>
+      [...partitions].map((partition) => shareState.initialize({ groupId, topicId, partition }, stateEpoch, -1))));
+    const failed = answers.find((a) => a.errorCode !== ErrorCode.NONE);
+    if (failed !== undefined) log.error(`initializing the share state of group ${groupId} failed: ${failed.errorMessage ?? failed.errorCode}`);
+    return failed === undefined;
+  };
 }

@@ -282,7 +282,7 @@ const TABLE: ReadonlyArray<readonly [ErrorName, boolean, string]> = [
   ['INVALID_RECORD_STATE', false, "The record state is invalid. The acknowledgement of delivery could not be completed."],
   ['SHARE_SESSION_NOT_FOUND', true, "The share session was not found."],
   ['INVALID_SHARE_SESSION_EPOCH', true, "The share session epoch is invalid."],
-  ['FENCED_STATE_EPOCH', false, "The coordinator rejected the request because the state epoch did not match."],
+  ['FENCED_STATE_EPOCH', false, "The share coordinator rejected the request because the share-group state epoch did not match."],
   ['INVALID_VOTER_KEY', false, "The voter key doesn't match the receiving replica's key."],
   ['DUPLICATE_VOTER', false, "The voter is already part of the set of voters."],
   ['VOTER_NOT_FOUND', false, "The voter is not part of the set of voters."],

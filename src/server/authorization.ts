@@ -38,6 +38,11 @@ export const CLUSTER_OPERATIONS: ReadonlyMap<number, readonly number[]> = new Ma
   [74, [AclOperation.DESCRIBE_CONFIGS]], // ListConfigResources
   [80, [AclOperation.ALTER]], // AddRaftVoter
   [81, [AclOperation.ALTER]], // RemoveRaftVoter
+  [83, [AclOperation.CLUSTER_ACTION]], // InitializeShareGroupState
+  [84, [AclOperation.CLUSTER_ACTION]], // ReadShareGroupState
+  [85, [AclOperation.CLUSTER_ACTION]], // WriteShareGroupState
+  [86, [AclOperation.CLUSTER_ACTION]], // DeleteShareGroupState
+  [87, [AclOperation.CLUSTER_ACTION]], // ReadShareGroupStateSummary
 ]);
 
 /**

@@ -12,6 +12,7 @@ import { backgroundIntervals, cleanerSettings, logEngine, openLogStore } from '.
 import { ReplicaManager } from '../broker/replica-manager.js';
 import { StoreTopicCatalog } from '../broker/store-topic-catalog.js';
 import { GroupCoordinator } from '../coordinator/group-coordinator.js';
+import { ShareCoordinator } from '../coordinator/share-state/share-coordinator.js';
 import { ProducerStates } from '../broker/producer-states.js';
 import { Features } from '../broker/features.js';
 import { fileFeatureStore, memoryFeatureStore } from '../broker/feature-store.js';
@@ -278,15 +279,19 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   let stopSweeping = () => {};
   let registryServer: RegistryServer | undefined;
   try {
-    // Groups and committed offsets are loaded from __consumer_offsets before any client is accepted.
+    // Share partitions' state is loaded from __share_group_state, groups and committed offsets from
+    // __consumer_offsets, before any client is accepted.
+    const shareState = await ShareCoordinator.open({ store, config: () => dynamic.config, log });
+    opened.push(() => shareState.close());
     const groups = await GroupCoordinator.open({
-      store, config, log, scheduler: clock, groupConfigs: (groupId) => resourceConfigs.groupConfig(groupId, dynamic.config, (line) => log.warn(line)),
+      store, config, log, scheduler: clock, groupConfigs: (groupId) => resourceConfigs.groupConfig(groupId, dynamic.config, (line) => log.warn(line)), shareState,
     });
     opened.push(() => groups.close());
     // Producer state is rebuilt from the logs, then transactions from __transaction_state (prepared ones finish).
     const features = options.features ?? (await Features.open(metadataDir === undefined ? memoryFeatureStore() : fileFeatureStore(metadataDir)));
     const producerStates = await ProducerStates.load(store, () => clock.now());
     const replicaManager = new ReplicaManager(store, config, { producerState: producerStates, transactions: producerStates, clock });
+    replicaManager.sharePartitions.usePersister(shareState);
     const transactions = await openTransactions({ config, liveConfig: () => dynamic.config, replicaManager, producerStates, groups, features, scheduler: clock, log });
     opened.push(() => transactions.close());
     // The schema registry's subjects and ids are read from _schemas before its port (or the HTTP listener) serves.
@@ -316,6 +321,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       store,
       replicaManager,
       groups,
+      shareState,
       producerStates,
       transactions,
       features,

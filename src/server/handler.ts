@@ -12,6 +12,7 @@ import type { LogStore } from '../storage/log-store.js';
 import type { SchemaRegistry } from '../schema-registry/registry.js';
 import type { ReplicaManager } from '../broker/replica-manager.js';
 import type { GroupCoordinator } from '../coordinator/group-coordinator.js';
+import type { ShareCoordinator } from '../coordinator/share-state/share-coordinator.js';
 import type { ProducerStates } from '../broker/producer-states.js';
 import type { TxnCoordinator } from '../coordinator/txn/txn-coordinator.js';
 import type { ConnectionInfo } from './connection.js';
@@ -48,6 +49,8 @@ export interface BrokerState {
   readonly replicaManager: ReplicaManager;
   /** Classic consumer groups and committed offsets (persisted in __consumer_offsets). */
   readonly groups: GroupCoordinator;
+  /** The share coordinator: share partitions' durable delivery state (persisted in __share_group_state). */
+  readonly shareState: ShareCoordinator;
   /** Per partition: producer ids and sequences, open transactions (last stable offset), aborted transactions. */
   readonly producerStates: ProducerStates;
   /** The transaction coordinator: producer ids and transactional ids (persisted in __transaction_state). */

@@ -5,18 +5,22 @@
 // acknowledgements; and the long poll, which waits up to max_wait_ms while fewer than min_bytes were acquired
 // and is woken, as Kafka's DelayedShareFetch, by the logs' appends and by what may free records of its share
 // partitions: an acknowledgement, a session's release, and an acquisition lock's expiry (a timer per acquisition
-// on the injected scheduler, Kafka's AcquisitionLockTimerTask, so records come back without anyone fetching). Records stay bytes: a read's batches are walked by their headers only, and the
-// batches holding acquired records go out as views of the log's buffers. Held in memory only: the state of a
-// share partition is not written to __share_group_state yet, so a broker restart starts every group over.
+// on the injected scheduler, Kafka's AcquisitionLockTimerTask, so records come back without anyone fetching).
+// Records stay bytes: a read's batches are walked by their headers only, and the batches holding acquired records
+// go out as views of the log's buffers. With a persister (the share coordinator) a share partition starts from its
+// persisted state, and what an acknowledgement, a session's release or a lock's expiry changed is written through
+// it (an acknowledgement answers once written), as Kafka's SharePartition does through its DefaultStatePersister;
+// an acquisition writes nothing.
 import { ErrorCode } from '../../protocol/error-codes.js';
 import { baseOffsetAt, batchSizeAt, lastOffsetAt, LOG_OVERHEAD, MIN_BATCH_LENGTH_ANY_MAGIC } from '../../protocol/records/index.js';
 import type { PartitionLog } from '../../storage/log.js';
 import type { LogStore } from '../../storage/log-store.js';
 import type { DelayedFetches, WakeSource } from '../fetch-wait.js';
 import type { TransactionView } from '../fetch-reader.js';
+import { PARTITION_LEADER_EPOCH } from '../leader-epoch.js';
 import { abortedBatches, type ReadBatch } from './aborted-batches.js';
 import type { Scheduler } from '../../storage/scheduler.js';
-import { AcknowledgeType, SharePartition, type AcquiredRange, type SharePartitionLimits } from './share-partition.js';
+import { AcknowledgeType, SharePartition, type AcquiredRange, type SharePartitionLimits, type StateChange } from './share-partition.js';
 import { partitionKey, ShareSessionCache, type SharePartitionRef } from './share-session-cache.js';
 
 /** A share group's settings, read from its effective group configs at each request. */
@@ -49,11 +53,56 @@ export interface Acknowledgement {
   readonly types: readonly number[];
 }
 
+/** A share partition's persisted state as the share coordinator reads it (ReadShareGroupState). */
+export interface PersistedShareState {
+  readonly errorCode: number;
+  readonly errorMessage: string | null;
+  readonly stateEpoch: number;
+  /** -1: never started; share.auto.offset.reset decides. */
+  readonly startOffset: number;
+  readonly stateBatches: readonly StateChange[];
+}
+
+export interface SharePartitionKey {
+  readonly groupId: string;
+  readonly topicId: string;
+  readonly partition: number;
+}
+
+/** Where share partitions' state lives (Kafka's Persister): the share coordinator, passed in by the server. */
+export interface SharePersister {
+  read(key: SharePartitionKey, leaderEpoch: number): Promise<PersistedShareState>;
+  write(key: SharePartitionKey, data: {
+    stateEpoch: number;
+    leaderEpoch: number;
+    startOffset: number;
+    deliveryCompleteCount: number;
+    stateBatches: readonly StateChange[];
+  }): Promise<{ errorCode: number; errorMessage: string | null }>;
+}
+
+/** The error a share partition answers for a failed persister call (Kafka's SharePartition.fetchPersisterError). */
+function persisterError(code: number): number {
+  if (code === ErrorCode.NOT_COORDINATOR || code === ErrorCode.COORDINATOR_NOT_AVAILABLE || code === ErrorCode.COORDINATOR_LOAD_IN_PROGRESS) return ErrorCode.COORDINATOR_NOT_AVAILABLE;
+  if (code === ErrorCode.FENCED_STATE_EPOCH) return ErrorCode.FENCED_STATE_EPOCH;
+  if (code === ErrorCode.FENCED_LEADER_EPOCH) return ErrorCode.NOT_LEADER_OR_FOLLOWER;
+  return ErrorCode.UNKNOWN_SERVER_ERROR;
+}
+
+class PersisterFailure extends Error {
+  constructor(readonly errorCode: number, message: string) {
+    super(message);
+  }
+}
+
 export class SharePartitionManager {
   readonly sessions: ShareSessionCache;
   private readonly partitions = new Map<string, Promise<SharePartition>>();
   /** The long polls waiting on each share partition (by sharePartitionKey), woken when records may be free. */
   private readonly waiters = new Map<string, Set<() => void>>();
+  /** The state epoch each share partition was read at (written back with its changes). */
+  private readonly stateEpochs = new WeakMap<SharePartition, number>();
+  private persister: SharePersister | undefined;
 
   constructor(
     private readonly store: LogStore,
@@ -68,6 +117,11 @@ export class SharePartitionManager {
 
   private now(): number {
     return this.scheduler.now();
+  }
+
+  /** From now on share partitions start from, and write their changes to, `persister` (the share coordinator). */
+  usePersister(persister: SharePersister): void {
+    this.persister = persister;
   }
 
   /** The share partition of an existing one (tests, describe), if the group has fetched it. */
@@ -88,17 +142,63 @@ export class SharePartitionManager {
     }
     const key = sharePartitionKey(groupId, ref);
     // Renewed locks run from now: their expiry gets its own timer.
-    if (batches.some((b) => b.types.includes(AcknowledgeType.RENEW))) this.expireLocksAfter(key, partition, settings);
+    if (batches.some((b) => b.types.includes(AcknowledgeType.RENEW))) this.expireLocksAfter(groupId, ref, partition, settings);
     this.wake(key);
-    return errorCode;
+    const written = await this.persist(groupId, ref, partition);
+    return errorCode === ErrorCode.NONE ? written : errorCode;
+  }
+
+  /**
+   * Writes what the share partition changed since its last write (with its SPSO and delivery-complete count); the
+   * call is made before any await, so writes reach the share coordinator in the order of the changes. A write the
+   * coordinator fences or no longer knows (offsets altered, group deleted) drops the partition: the next fetch reads
+   * its state again.
+   */
+  private persist(groupId: string, ref: SharePartitionRef, partition: SharePartition): Promise<number> {
+    const changes = partition.takeStateChanges();
+    const persister = this.persister;
+    if (persister === undefined || changes.batches.length === 0) return Promise.resolve(ErrorCode.NONE);
+    const key = { groupId, topicId: ref.topicId, partition: ref.partition };
+    const written = persister.write(key, {
+      stateEpoch: this.stateEpochs.get(partition) ?? 0,
+      leaderEpoch: PARTITION_LEADER_EPOCH,
+      startOffset: changes.startOffset,
+      deliveryCompleteCount: changes.deliveryCompleteCount,
+      stateBatches: changes.batches,
+    });
+    return written.then((answer) => {
+      if (answer.errorCode === ErrorCode.NONE) return ErrorCode.NONE;
+      if (answer.errorCode === ErrorCode.FENCED_STATE_EPOCH || answer.errorCode === ErrorCode.INVALID_REQUEST) this.forget(groupId, ref, partition);
+      return persisterError(answer.errorCode);
+    }, () => ErrorCode.UNKNOWN_SERVER_ERROR);
+  }
+
+  private forget(groupId: string, ref: SharePartitionRef, partition: SharePartition): void {
+    const key = sharePartitionKey(groupId, ref);
+    void this.partitions.get(key)?.then((current) => {
+      if (current === partition) this.drop(key);
+    }, () => undefined);
+  }
+
+  /** A share group's share partitions are gone from the share coordinator (DeleteGroups, offsets altered or deleted): they are read again on the next fetch (a group recreated starts from share.auto.offset.reset). */
+  forgetGroup(groupId: string, topicIds?: ReadonlySet<string>): void {
+    const prefix = `${groupId}\u0000`;
+    for (const key of [...this.partitions.keys()]) {
+      if (!key.startsWith(prefix)) continue;
+      if (topicIds !== undefined && ![...topicIds].some((id) => key.startsWith(`${prefix}${id}:`))) continue;
+      this.drop(key);
+    }
   }
 
   /** The member's session ended: the records it holds on the session's partitions are released. */
   async releaseSession(groupId: string, memberId: string, refs: Iterable<SharePartitionRef>, settings: ShareGroupSettings): Promise<void> {
     for (const ref of refs) {
-      const partition = await this.existing(groupId, ref);
-      partition?.releaseMember(memberId, settings, this.now());
+      const pending = this.existing(groupId, ref);
+      const partition = pending === undefined ? undefined : await pending.catch(() => undefined);
+      if (partition === undefined) continue;
+      partition.releaseMember(memberId, settings, this.now());
       this.wake(sharePartitionKey(groupId, ref));
+      void this.persist(groupId, ref, partition);
     }
   }
 
@@ -145,9 +245,17 @@ export class SharePartitionManager {
         reads.push({ ref, errorCode: ErrorCode.NONE, records: [], acquired: [] });
         continue;
       }
-      const partition = await this.partitionFor(groupId, ref, log, settings);
+      let partition: SharePartition;
+      try {
+        partition = await this.partitionFor(groupId, ref, log, settings);
+      } catch (error) {
+        reads.push({ ref, errorCode: error instanceof PersisterFailure ? error.errorCode : ErrorCode.UNKNOWN_SERVER_ERROR, records: [], acquired: [] });
+        continue;
+      }
       const read = await acquireFrom(partition, log, this.transactions, memberId, { maxBytes: budget, maxRecords: recordsLeft, batchSize: params.batchSize, minOneBatch: reads.every((r) => r.records.length === 0) }, settings, this.now());
-      if (read.acquired.length > 0) this.expireLocksAfter(sharePartitionKey(groupId, ref), partition, settings);
+      if (read.acquired.length > 0) this.expireLocksAfter(groupId, ref, partition, settings);
+      // What the acquisition changed beside it (aborted transactions' records archived): written, not waited for.
+      void this.persist(groupId, ref, partition);
       reads.push({ ref, ...read });
       for (const b of read.records) budget -= b.length;
       for (const a of read.acquired) recordsLeft -= a.lastOffset - a.firstOffset + 1;
@@ -163,26 +271,27 @@ export class SharePartitionManager {
     for (const key of [...this.partitions.keys()]) if (key.split('\u0000')[1]!.startsWith(`${topicId}:`)) this.drop(key);
   }
 
-  /** A group was deleted: its share partitions go; the group recreated starts from share.auto.offset.reset. */
-  onGroupDeleted(groupId: string): void {
-    for (const key of [...this.partitions.keys()]) if (key.startsWith(`${groupId}\u0000`)) this.drop(key);
-  }
-
   private drop(key: string): void {
     this.partitions.delete(key);
     // A long poll on it answers now with what it has.
     this.wake(key);
   }
 
-  /** The acquisition just made expires after the lock duration: its records are released then, and waiters woken. */
-  private expireLocksAfter(key: string, partition: SharePartition, settings: ShareGroupSettings): void {
+  /**
+   * The acquisition just made expires after the lock duration: its records are released then, written through the
+   * persister, and waiters woken.
+   */
+  private expireLocksAfter(groupId: string, ref: SharePartitionRef, partition: SharePartition, settings: ShareGroupSettings): void {
+    const key = sharePartitionKey(groupId, ref);
     const due = this.now() + settings.lockDurationMs;
     const current = this.partitions.get(key);
     this.scheduler.after(settings.lockDurationMs, () => {
       // Dropped (topic or group deleted) or replaced since: nothing to release.
       if (this.partitions.get(key) !== current) return;
       // A timer may fire a little before the clock reads `due`: the lock it stands for is due all the same.
-      if (partition.expireLocks(settings, Math.max(this.now(), due))) this.wake(key);
+      if (!partition.expireLocks(settings, Math.max(this.now(), due))) return;
+      this.wake(key);
+      void this.persist(groupId, ref, partition);
     });
   }
 
@@ -214,11 +323,28 @@ export class SharePartitionManager {
     const key = sharePartitionKey(groupId, ref);
     let partition = this.partitions.get(key);
     if (partition === undefined) {
-      partition = startOffset(log, settings.autoOffsetReset, this.now()).then((start) => new SharePartition(start));
+      partition = this.initialize(groupId, ref, log, settings);
       this.partitions.set(key, partition);
       // A failed read of the start is not kept: the next fetch tries again.
       partition.catch(() => this.partitions.delete(key));
     }
+    return partition;
+  }
+
+  /**
+   * Kafka's SharePartition.maybeInitialize: the persisted state when there is a persister (a start offset of -1,
+   * never started, is share.auto.offset.reset's), else share.auto.offset.reset alone.
+   */
+  private async initialize(groupId: string, ref: SharePartitionRef, log: PartitionLog, settings: ShareGroupSettings): Promise<SharePartition> {
+    const persister = this.persister;
+    if (persister === undefined) return new SharePartition(await startOffset(log, settings.autoOffsetReset, this.now()));
+    const state = await persister.read({ groupId, topicId: ref.topicId, partition: ref.partition }, PARTITION_LEADER_EPOCH);
+    if (state.errorCode !== ErrorCode.NONE) {
+      throw new PersisterFailure(persisterError(state.errorCode), `Failed to initialize the share partition ${groupId}-${ref.topicId}-${ref.partition}: ${state.errorMessage ?? state.errorCode}`);
+    }
+    const start = state.startOffset === -1 ? await startOffset(log, settings.autoOffsetReset, this.now()) : state.startOffset;
+    const partition = SharePartition.restore(start, state.startOffset === -1 ? [] : state.stateBatches);
+    this.stateEpochs.set(partition, state.stateEpoch);
     return partition;
   }
 }

@@ -6,7 +6,8 @@
 // manager's timer at each lock's expiry. Each acquisition counts a delivery; a record released or expired after
 // group.share.delivery.count.limit deliveries is ARCHIVED.
 // The SPSO advances over the leading ACKNOWLEDGED/ARCHIVED records. Pure state: no log, no timers, no I/O.
-// The state lives in memory only (durable __share_group_state is not written yet).
+// What an acknowledgement, a release or a lock's expiry changed is kept as state batches until the manager takes
+// them for the share coordinator (Kafka writes them through its persister; an acquisition alone writes nothing).
 import { ErrorCode } from '../../protocol/error-codes.js';
 
 /** Kafka's RecordState ids. */
@@ -55,14 +56,74 @@ interface InFlightBatch {
   records: RecordStatus[] | undefined;
 }
 
+/** A delivery-state change to persist (Kafka's PersisterStateBatch): AVAILABLE, ACKNOWLEDGED or ARCHIVED with its count. */
+export interface StateChange {
+  readonly firstOffset: number;
+  readonly lastOffset: number;
+  readonly deliveryState: number;
+  readonly deliveryCount: number;
+}
+
 const isTerminal = (s: RecordStatus): boolean => s.state === RecordState.ACKNOWLEDGED || s.state === RecordState.ARCHIVED;
 
 export class SharePartition {
   private readonly inFlight: InFlightBatch[] = [];
   private end: number;
+  private changes: StateChange[] = [];
+  /** The SPSO when the first change not yet taken was made. */
+  private changedFrom = 0;
 
   constructor(private start: number) {
     this.end = start;
+  }
+
+  /**
+   * A share partition from its persisted state (Kafka's maybeInitialize): the batches read become in-flight records
+   * in their state with their delivery counts (an ACQUIRED one, never written by Kafka, as AVAILABLE), offsets
+   * between them AVAILABLE and never delivered; the SPSO then moves over the leading ACKNOWLEDGED/ARCHIVED ones.
+   */
+  static restore(start: number, batches: readonly StateChange[]): SharePartition {
+    const partition = new SharePartition(start);
+    let next = start;
+    const add = (first: number, last: number, state: RecordStateValue, deliveryCount: number) => {
+      partition.inFlight.push({ first, last, whole: { state, deliveryCount, memberId: null, lockExpiresAt: 0 }, records: undefined });
+    };
+    for (const b of [...batches].sort((x, y) => x.firstOffset - y.firstOffset)) {
+      const first = Math.max(b.firstOffset, next);
+      if (b.lastOffset < first) continue;
+      if (first > next) add(next, first - 1, RecordState.AVAILABLE, 0);
+      const state = b.deliveryState === RecordState.ACKNOWLEDGED || b.deliveryState === RecordState.ARCHIVED ? b.deliveryState : RecordState.AVAILABLE;
+      add(first, b.lastOffset, state, b.deliveryCount);
+      next = b.lastOffset + 1;
+    }
+    partition.end = next;
+    partition.advanceStart();
+    return partition;
+  }
+
+  /**
+   * The state changes since the last call, in order (what the manager writes to the share coordinator), with the
+   * SPSO as it was before them and the delivery-complete count from there: Kafka writes a request's changes before it
+   * moves the SPSO over what they completed (the moved SPSO goes with the next write).
+   */
+  takeStateChanges(): { batches: StateChange[]; startOffset: number; deliveryCompleteCount: number } {
+    const batches = this.changes;
+    this.changes = [];
+    // The records the SPSO moved over since were all complete: Kafka still counts them.
+    return { batches, startOffset: this.changedFrom, deliveryCompleteCount: this.deliveryCompleteCount + this.start - this.changedFrom };
+  }
+
+  /** In-flight records past the SPSO already ACKNOWLEDGED or ARCHIVED (Kafka's deliveryCompleteCount). */
+  get deliveryCompleteCount(): number {
+    let count = 0;
+    for (const batch of this.inFlight) {
+      for (let o = Math.max(batch.first, this.start); o <= batch.last; o++) {
+        const s = this.statusOf(batch, o);
+        if (isTerminal(s)) count += batch.whole !== undefined ? batch.last - o + 1 : 1;
+        if (batch.whole !== undefined) break;
+      }
+    }
+    return count;
   }
 
   /** The share-partition start offset: everything below it is acknowledged or archived. */
@@ -191,13 +252,13 @@ export class SharePartition {
     }
     const typeAt = (o: number) => (types.length === 1 ? types[0]! : types[o - firstOffset]!);
     if (!limits.renewAcknowledgeEnabled && types.includes(AcknowledgeType.RENEW)) return ErrorCode.INVALID_RECORD_STATE;
-    this.update(from, lastOffset, (s, o) => {
+    this.updateRecorded(from, lastOffset, (s, o) => {
       const type = typeAt(o);
       if (type === AcknowledgeType.ACCEPT) return { ...s, state: RecordState.ACKNOWLEDGED, memberId: null };
       if (type === AcknowledgeType.RELEASE) return released(s, limits);
       if (type === AcknowledgeType.RENEW) return { ...s, lockExpiresAt: now + limits.lockDurationMs };
       return { ...s, state: RecordState.ARCHIVED, memberId: null };
-    }, undefined, types.length === 1 ? undefined : typeAt);
+    }, types.length === 1 ? undefined : typeAt);
     this.advanceStart();
     return ErrorCode.NONE;
   }
@@ -211,7 +272,7 @@ export class SharePartition {
     for (const span of spans) {
       const from = Math.max(span.first, this.start);
       const to = Math.min(span.last, this.end - 1);
-      if (from <= to) this.update(from, to, (s) => (s.state === RecordState.ACQUIRED ? { ...s, state: RecordState.ARCHIVED, memberId: null } : s));
+      if (from <= to) this.updateRecorded(from, to, (s) => (s.state === RecordState.ACQUIRED ? { ...s, state: RecordState.ARCHIVED, memberId: null } : s));
     }
     this.advanceStart();
     const kept: AcquiredRange[] = [];
@@ -243,7 +304,7 @@ export class SharePartition {
   releaseMember(memberId: string, limits: SharePartitionLimits, now: number): void {
     this.expireLocks(limits, now);
     if (this.end <= this.start) return;
-    this.update(this.start, this.end - 1, (s) => (s.state === RecordState.ACQUIRED && s.memberId === memberId ? released(s, limits) : s));
+    this.updateRecorded(this.start, this.end - 1, (s) => (s.state === RecordState.ACQUIRED && s.memberId === memberId ? released(s, limits) : s));
     this.advanceStart();
   }
 
@@ -251,7 +312,7 @@ export class SharePartition {
   expireLocks(limits: SharePartitionLimits, now: number): boolean {
     if (this.end <= this.start) return false;
     let expired = false;
-    this.update(this.start, this.end - 1, (s) => {
+    this.updateRecorded(this.start, this.end - 1, (s) => {
       if (s.state !== RecordState.ACQUIRED || s.lockExpiresAt > now) return s;
       expired = true;
       return released(s, limits);
@@ -310,6 +371,26 @@ export class SharePartition {
         seen?.(o, o, next);
       }
     }
+  }
+
+  /** update() keeping each run of offsets `change` changed as a state change to persist. */
+  private updateRecorded(from: number, to: number, change: (s: RecordStatus, offset: number) => RecordStatus, varies?: (offset: number) => number): void {
+    const made = new WeakSet<RecordStatus>();
+    if (this.changes.length === 0) this.changedFrom = this.start;
+    this.update(from, to, (s, o) => {
+      const next = change(s, o);
+      if (next !== s) made.add(next);
+      return next;
+    }, (first, last, s) => {
+      // Acquired records are not persisted (Kafka writes no state for an acquisition or a lock's renewal).
+      if (!made.has(s) || s.state === RecordState.ACQUIRED) return;
+      const prev = this.changes[this.changes.length - 1];
+      if (prev !== undefined && prev.lastOffset === first - 1 && prev.deliveryState === s.state && prev.deliveryCount === s.deliveryCount) {
+        this.changes[this.changes.length - 1] = { ...prev, lastOffset: last };
+      } else {
+        this.changes.push({ firstOffset: first, lastOffset: last, deliveryState: s.state, deliveryCount: s.deliveryCount });
+      }
+    }, varies);
   }
 
   /** The SPSO moves over the leading ACKNOWLEDGED and ARCHIVED records; fully passed batches are dropped. */

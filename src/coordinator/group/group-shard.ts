@@ -40,7 +40,8 @@ import { isShareGroupRecord } from './share/records.js';
 import { replayShareRecord, type ShareGroupStore } from './share/replay.js';
 import { ShareGroup, SHARE_GROUP_TYPE } from './share/share-group.js';
 import { describeShareGroup } from './share/describe.js';
-import { ShareGroupHeartbeats, type ShareGroupSettings } from './share/heartbeat.js';
+import { combineInit, ShareGroupHeartbeats, type ShareGroupHeartbeatDeps, type ShareGroupSettings } from './share/heartbeat.js';
+import { statePartitionMetadataRecord, type InitTopic } from './share/records.js';
 import type { ShareGroupDescribeResponse } from '../../protocol/generated/share-group-describe.js';
 import type { ShareGroupHeartbeatRequest, ShareGroupHeartbeatResponse } from '../../protocol/generated/share-group-heartbeat.js';
 import type { DescribedGroup as StreamsDescribedGroup } from '../../protocol/generated/streams-group-describe.js';
@@ -90,6 +91,8 @@ export interface ShareGroupOptions {
   readonly maxSize: number;
   /** The group's `share.session.timeout.ms`, `.heartbeat.interval.ms` and `.assignment.interval.ms`. */
   readonly settings: (groupId: string) => ShareGroupSettings;
+  /** The share coordinator's initialization of share partitions (ShareGroupHeartbeatDeps.initializeState). */
+  readonly initializeState?: ShareGroupHeartbeatDeps['initializeState'];
 }
 
 /** Kafka 4.3.1's defaults. */
@@ -174,6 +177,7 @@ export class GroupShard {
       settings: share.settings,
       timer,
       clock,
+      ...(share.initializeState === undefined ? {} : { initializeState: share.initializeState }),
     });
     this.streamsHeartbeats = new StreamsGroupHeartbeats({
       streamsGroup: (groupId, joining) => this.liveStreamsGroup(groupId, joining),
@@ -255,6 +259,98 @@ export class GroupShard {
     return groupIds.map((groupId) =>
       describeShareGroup(groupId, this.shareGroups.get(groupId), this.groups.has(groupId) || this.consumerGroups.has(groupId), image),
     );
+  }
+
+  /**
+   * The share partitions whose state a share group's deletion drops (Kafka's shareGroupBuildPartitionDeleteRequest):
+   * initialized and initializing ones, and every partition of a topic being deleted; empty for another group type.
+   */
+  sharePartitionsOf(groupId: string): Map<string, number[]> {
+    const state = this.shareGroups.get(groupId)?.statePartitions;
+    const out = new Map<string, number[]>();
+    if (state === undefined || state === null) return out;
+    const add = (topicId: string, partitions: Iterable<number>) => out.set(topicId, [...new Set([...(out.get(topicId) ?? []), ...partitions])].sort((a, b) => a - b));
+    for (const [id, topic] of [...state.initialized, ...state.initializing]) add(id, topic.partitions);
+    const image = this.consumerOptions.topics();
+    for (const id of state.deleting.keys()) {
+      const count = image.byId(id)?.numPartitions ?? 0;
+      add(id, Array.from({ length: count }, (_, p) => p));
+    }
+    return out;
+  }
+
+  /**
+   * DeleteShareGroupOffsets' first step (Kafka's GroupCoordinatorShard.deleteShareGroupOffsets): the group must be an
+   * empty share group; the topics whose share state goes are recorded deleting (ShareGroup.offsetDeletion).
+   */
+  shareOffsetDeletion(groupId: string, topicNames: readonly string[]): Outcome<{ errorCode: number; eligible: { name: string; id: string; partitions: number[] }[]; refused: { name: string; message: string | null }[] }> {
+    const group = this.shareGroups.get(groupId);
+    if (group === undefined) return outcome({ errorCode: ErrorCode.GROUP_ID_NOT_FOUND, eligible: [], refused: [] });
+    if (group.members.size > 0) return outcome({ errorCode: ErrorCode.NON_EMPTY_GROUP, eligible: [], refused: [] });
+    const { eligible, refused, record } = group.offsetDeletion(topicNames, this.consumerOptions.topics());
+    return outcome({ errorCode: ErrorCode.NONE, eligible, refused }, record === undefined ? [] : [record]);
+  }
+
+  /**
+   * AlterShareGroupOffsets' first step (Kafka's GroupMetadataManager.alterShareGroupOffsets): the share group (made
+   * if absent) must be empty; the partitions of known topics are recorded initializing, to be initialized at the
+   * offsets asked (at the group epoch); an unknown topic or partition answers UNKNOWN_TOPIC_OR_PARTITION.
+   */
+  shareOffsetsAlteration(groupId: string, topics: readonly { topicName: string; partitions: readonly { partitionIndex: number; startOffset: bigint }[] }[]): Outcome<{
+    errorCode: number;
+    stateEpoch: number;
+    responses: { topicName: string; topicId: string | null; partitions: { partitionIndex: number; errorCode: number }[] }[];
+    offsets: Map<string, Map<number, number>>;
+  }> {
+    let group: ShareGroup | undefined;
+    try {
+      group = this.liveShareGroup(groupId);
+    } catch {
+      return outcome({ errorCode: ErrorCode.GROUP_ID_NOT_FOUND, stateEpoch: 0, responses: [], offsets: new Map() });
+    }
+    if (group !== undefined && group.members.size > 0) return outcome({ errorCode: ErrorCode.NON_EMPTY_GROUP, stateEpoch: 0, responses: [], offsets: new Map() });
+    const image = this.consumerOptions.topics();
+    const now = this.clock.now();
+    const initializing = new Map<string, InitTopic>();
+    const offsets = new Map<string, Map<number, number>>();
+    const responses = topics.map((t) => {
+      const topic = image.byName(t.topicName);
+      const valid = (p: number) => topic !== undefined && p >= 0 && p < topic.numPartitions;
+      if (topic !== undefined) {
+        const asked = new Map(t.partitions.filter((p) => valid(p.partitionIndex)).map((p) => [p.partitionIndex, Number(p.startOffset)] as const));
+        initializing.set(topic.id, { name: topic.name, partitions: new Set(asked.keys()), timestamp: now });
+        offsets.set(topic.id, asked);
+      }
+      return {
+        topicName: t.topicName,
+        topicId: topic?.id ?? null,
+        partitions: t.partitions.map((p) => ({ partitionIndex: p.partitionIndex, errorCode: valid(p.partitionIndex) ? ErrorCode.NONE : ErrorCode.UNKNOWN_TOPIC_OR_PARTITION })),
+      };
+    });
+    const state = group?.statePartitions;
+    const record = statePartitionMetadataRecord(groupId, {
+      initializing: combineInit(state?.initializing ?? new Map(), initializing),
+      initialized: state?.initialized ?? new Map(),
+      deleting: state?.deleting ?? new Map(),
+    });
+    return outcome({ errorCode: ErrorCode.NONE, stateEpoch: group?.groupEpoch ?? 0, responses, offsets }, initializing.size > 0 ? [record] : []);
+  }
+
+  /** AlterShareGroupOffsets' last step: the partitions whose state was initialized are recorded initialized. */
+  shareOffsetsAltered(groupId: string, topicPartitions: ReadonlyMap<string, ReadonlySet<number>>): Outcome<void> {
+    return this.shareHeartbeats.initialized(groupId, topicPartitions);
+  }
+
+  /** DeleteShareGroupOffsets' last step (completeDeleteShareGroupOffsets): the deleted topics leave the deleting set. */
+  shareOffsetsDeleted(groupId: string, topicIds: ReadonlySet<string>): Outcome<void> {
+    const record = this.shareGroups.get(groupId)?.withoutTopicsRecord(topicIds);
+    return outcome(undefined, record === undefined ? [] : [record]);
+  }
+
+  /** A share group's initialized share partitions (Kafka's initializedShareGroupPartitions); empty for none. */
+  initializedSharePartitions(groupId: string): Map<string, number[]> {
+    const initialized = this.shareGroups.get(groupId)?.statePartitions?.initialized;
+    return new Map([...(initialized ?? new Map())].map(([id, t]) => [id, [...t.partitions].sort((a, b) => a - b)] as const));
   }
 
   /** Whether a share partition's state is initialized for the group: the share-partition leader serves only those. */

@@ -9,12 +9,13 @@ import type { ErrorResponseBuilder } from './define.js';
 import { groupErrorResponses } from './groups.js';
 import { quorumErrorResponses } from './quorum.js';
 import { securityErrorResponses } from './security.js';
+import { shareStateErrorResponses } from './share-state.js';
 import { transactionErrorResponses } from './transactions.js';
 
 export type { ErrorResponseBuilder } from './define.js';
 
 export const errorResponses: ReadonlyMap<number, ErrorResponseBuilder> = new Map(
   [...dataErrorResponses, ...clusterErrorResponses, ...adminErrorResponses, ...groupErrorResponses, ...transactionErrorResponses,
-    ...quorumErrorResponses, ...securityErrorResponses]
+    ...quorumErrorResponses, ...securityErrorResponses, ...shareStateErrorResponses]
     .map((builder) => [builder.api.apiKey, builder]),
 );

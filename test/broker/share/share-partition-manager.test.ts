@@ -126,7 +126,7 @@ test("a deleted group's share partitions go: the group recreated starts again fr
     assert.deepEqual(acquired(await manager.fetch('g', 'm1', [ref], NOW, settings)), [[0, 1, 1]]);
     assert.equal(await manager.acknowledge('g', 'm1', ref, [{ firstOffset: 0, lastOffset: 1, types: [1] }], settings), 0);
     assert.deepEqual(acquired(await manager.fetch('other', 'm1', [ref], NOW, settings)), [[0, 1, 1]]);
-    manager.onGroupDeleted('g');
+    manager.forgetGroup('g');
     assert.equal(manager.existing('g', ref), undefined);
     assert.notEqual(manager.existing('other', ref), undefined);
     assert.deepEqual(acquired(await manager.fetch('g', 'm2', [ref], NOW, settings)), [[0, 1, 1]]);

@@ -66,6 +66,11 @@ export interface ShareGroupHeartbeatDeps {
   readonly settings: (groupId: string) => ShareGroupSettings;
   readonly timer: CoordinatorTimer<Outcome<void>>;
   readonly clock: Clock;
+  /**
+   * The share coordinator's InitializeShareGroupState for partitions the group starts on (state epoch: the group
+   * epoch, start offset -1), resolving true once every one succeeded; undefined: nothing to initialize (tests).
+   */
+  readonly initializeState?: (groupId: string, stateEpoch: number, topics: ReadonlyMap<string, ReadonlySet<number>>) => Promise<boolean>;
 }
 
 export const shareSessionKey = (groupId: string, memberId: string): string => `share-session-${groupId}-${memberId}`;
@@ -131,7 +136,7 @@ function subscribedNames(group: ShareGroup, updated: ShareGroupMember | null, re
 }
 
 /** Kafka's combineInitMaps: the partitions of both, the second's name and timestamp winning. */
-function combineInit(a: ReadonlyMap<string, InitTopic>, b: ReadonlyMap<string, InitTopic>): Map<string, InitTopic> {
+export function combineInit(a: ReadonlyMap<string, InitTopic>, b: ReadonlyMap<string, InitTopic>): Map<string, InitTopic> {
   const out = new Map<string, InitTopic>();
   for (const id of new Set([...a.keys(), ...b.keys()])) {
     const x = a.get(id);
@@ -225,7 +230,7 @@ export class ShareGroupHeartbeats {
       if (!sameShareMember(before, updated)) records.push(shareCurrentAssignmentRecord(groupId, updated));
     }
     this.scheduleSessionTimeout(groupId, memberId);
-    records.push(...this.initializing(group, groupId, names, image, now));
+    records.push(...this.initializing(group, groupId, groupEpoch, names, image, now));
 
     const full = memberEpoch === 0 || request.subscribedTopicNames !== null;
     const response: ShareGroupHeartbeatResponse = {
@@ -282,7 +287,7 @@ export class ShareGroupHeartbeats {
    * Kafka's maybeCreateInitializeShareGroupStateRequest: the subscribed partitions neither initialized nor being
    * initialized (for less than the retry interval) are recorded as initializing, and initialized after this request.
    */
-  private initializing(group: ShareGroup, groupId: string, names: ReadonlyMap<string, number>, image: TopicsImage, now: number): ShareGroupRecord[] {
+  private initializing(group: ShareGroup, groupId: string, groupEpoch: number, names: ReadonlyMap<string, number>, image: TopicsImage, now: number): ShareGroupRecord[] {
     const state = group.statePartitions ?? NO_STATE_PARTITIONS;
     const fresh = new Map([...state.initializing].filter(([, t]) => now - t.timestamp < this.deps.initializeRetryIntervalMs));
     const already = combineInit(state.initialized, fresh);
@@ -300,16 +305,26 @@ export class ShareGroupHeartbeats {
     const initializing = group.statePartitions === null ? change : combineInit(state.initializing, change);
     const deleting = new Map([...state.deleting].filter(([id]) => !initializing.has(id)));
     const topicsToInitialize = new Map([...change].map(([id, t]) => [id, t.partitions] as const));
-    this.deps.timer.schedule(shareInitializeKey(groupId, topicsToInitialize), 0, () => this.initialized(groupId, topicsToInitialize));
+    const key = shareInitializeKey(groupId, topicsToInitialize);
+    const initializeState = this.deps.initializeState;
+    this.deps.timer.schedule(key, 0, () => {
+      if (initializeState === undefined) return this.initialized(groupId, topicsToInitialize);
+      // The state is initialized first; only then are the partitions recorded initialized (a task behind the
+      // requests, as Kafka's performShareGroupStateMetadataInitialize). A failure leaves them initializing, tried
+      // again by a heartbeat after the retry interval.
+      void initializeState(groupId, groupEpoch, topicsToInitialize).then((ok) => {
+        if (ok) this.deps.timer.schedule(`${key}-done`, 0, () => this.initialized(groupId, topicsToInitialize));
+      }, () => undefined);
+      return NOTHING;
+    });
     return [statePartitionMetadataRecord(groupId, { initializing, initialized: state.initialized, deleting })];
   }
 
   /**
    * Kafka's initializeShareGroupState, once the share state of the partitions is initialized: they move from
-   * initializing to initialized. gregor has no share coordinator yet (no __share_group_state): nothing is written
-   * there, so the share partitions hold no durable state until one is added.
+   * initializing to initialized.
    */
-  private initialized(groupId: string, topicPartitions: ReadonlyMap<string, ReadonlySet<number>>): Outcome<void> {
+  initialized(groupId: string, topicPartitions: ReadonlyMap<string, ReadonlySet<number>>): Outcome<void> {
     let group: ShareGroup | undefined;
     try {
       group = this.deps.shareGroup(groupId);

@@ -73,8 +73,8 @@ export class ShareGroup {
 
   /**
    * Kafka's shareGroupBuildPartitionDeleteRequest, written before a share group's tombstones: every share partition
-   * initialized or initializing, and any still marked deleting whose topic exists, is recorded as deleting (Kafka then
-   * deletes their share state; gregor has none yet).
+   * initialized or initializing, and any still marked deleting whose topic exists, is recorded as deleting (their
+   * share state is deleted by the share coordinator).
    */
   deletingRecords(image: TopicsImage): ShareGroupRecord[] {
     if (this.statePartitions === null) return [];
@@ -85,6 +85,40 @@ export class ShareGroup {
       if (topic !== undefined) deleting.set(id, topic.name);
     }
     return [statePartitionMetadataRecord(this.groupId, { initializing: new Map(), initialized: new Map(), deleting })];
+  }
+
+  /**
+   * Kafka's sharePartitionsEligibleForOffsetDeletion: of the topics named, those initialized (their initialized
+   * partitions) or already deleting (all their partitions) have their share state deleted and are recorded deleting;
+   * another existing topic answers "There is no offset information to delete.", an unknown one
+   * UNKNOWN_TOPIC_OR_PARTITION.
+   */
+  offsetDeletion(topicNames: readonly string[], image: TopicsImage): {
+    eligible: { name: string; id: string; partitions: number[] }[];
+    refused: { name: string; message: string | null }[];
+    record: ShareGroupRecord | undefined;
+  } {
+    const state = this.statePartitions;
+    const initialized = new Map(state?.initialized ?? []);
+    const deleting = new Map(state?.deleting ?? []);
+    const eligible: { name: string; id: string; partitions: number[] }[] = [];
+    const refused: { name: string; message: string | null }[] = [];
+    for (const name of topicNames) {
+      const topic = image.byName(name);
+      if (topic === undefined) {
+        refused.push({ name, message: null });
+      } else if (initialized.has(topic.id)) {
+        eligible.push({ name, id: topic.id, partitions: [...initialized.get(topic.id)!.partitions].sort((a, b) => a - b) });
+        initialized.delete(topic.id);
+        deleting.set(topic.id, name);
+      } else if (deleting.has(topic.id)) {
+        eligible.push({ name, id: topic.id, partitions: Array.from({ length: topic.numPartitions }, (_, p) => p) });
+      } else {
+        refused.push({ name, message: 'There is no offset information to delete.' });
+      }
+    }
+    const record = eligible.length === 0 ? undefined : statePartitionMetadataRecord(this.groupId, { initializing: state?.initializing ?? new Map(), initialized, deleting });
+    return { eligible, refused, record };
   }
 
   /** The share partitions' state without the deleted topics; undefined when it names none of them. */
