@@ -2,6 +2,7 @@
 // broker is SIGKILLed at a seeded random moment 20 times in a row, restarting on the same data dir each time. After
 // every restart each acknowledged record is read back (our Fetch, raw socket) at its acknowledged offset with its key
 // and value, offsets are contiguous, every batch's CRC is valid, and the topic's id and retention.ms survive.
+import { seededRandom } from '../../src/seeded-random.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -26,17 +27,6 @@ const KILLS = 20;
 const WORKERS = 3;
 const SEED = Number(process.env['GREGOR_SIGKILL_SEED'] ?? Date.now() % 2 ** 31);
 
-/** mulberry32: a tiny seeded PRNG so a failing run can be replayed with GREGOR_SIGKILL_SEED. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 /** One acknowledged record: where the broker said it lives. */
 interface Acked {
@@ -177,7 +167,7 @@ async function produceUntilKilled(port: number, round: number, random: () => num
 
 test(`SIGKILL ${KILLS} times during an acks=all kafkajs producer run loses no acknowledged record (seed ${SEED})`, { timeout: 300_000 }, async (t) => {
   t.diagnostic(`seed ${SEED} (replay with GREGOR_SIGKILL_SEED=${SEED})`);
-  const random = prng(SEED);
+  const random = seededRandom(SEED); // replayed with GREGOR_SIGKILL_SEED
   const dataDir = await mkdtemp(join(tmpdir(), 'gregor-sigkill-'));
   let gregor: GregorProcess | undefined;
   try {

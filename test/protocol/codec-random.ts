@@ -1,21 +1,13 @@
 // Random message values for the codec tests, built from the generated test-only schema descriptor.
 // Values are valid for one version: fields absent in it keep their defaults, nulls appear only where
 // that version allows them, tagged fields are sometimes left at their default (and so not encoded).
+import { seededRandom } from '../../src/seeded-random.js';
 import type { FieldSchema, MessageSchema } from './generated/schemas.js';
 
 export type Rng = () => number;
 
-/** mulberry32: small, fast, seedable; failures reproduce from the seed in the test name. */
-export function seededRng(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded: failures reproduce from the seed in the test name. */
+export const seededRng: (seed: number) => Rng = seededRandom;
 
 const inRange = (r: [number, number] | undefined, v: number): boolean => r !== undefined && v >= r[0] && v <= r[1];
 const int = (rng: Rng, lo: number, hi: number): number => lo + Math.floor(rng() * (hi - lo + 1));

@@ -8,6 +8,7 @@
  * a rule past its durationMs (on the broker's clock) goes. Each firing is logged (info, one line) and told to the
  * listeners (the HTTP layer's counter).
  */
+import { seededRandom } from '../../seeded-random.js';
 import type { Log } from '../../log.js';
 import { apiByKey } from '../../protocol/generated/index.js';
 import { errorInfo } from '../../protocol/error-codes.js';
@@ -60,7 +61,7 @@ export class FaultInjector {
       until: rule.durationMs === undefined ? Infinity : this.clock.now() + rule.durationMs,
       remaining: rule.count ?? Infinity,
       fired: 0,
-      random: mulberry32(rule.seed ?? rule.id),
+      random: seededRandom(rule.seed ?? rule.id),
       needsTargets: topic !== undefined || partition !== undefined || groupId !== undefined || transactionalId !== undefined,
     });
     this.active = true;
@@ -160,14 +161,3 @@ function matchesTargets(rule: FaultRule, targets: RequestTargets): boolean {
   return false;
 }
 
-/** A small seeded generator (mulberry32): a rule's probability draws are the same for the same seed. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
