@@ -4,7 +4,7 @@
  * current and target assignment with topic names (a topic gone from the image is left out).
  */
 import { ErrorCode } from '../../../protocol/error-codes.js';
-import type { DescribedGroup, TopicPartitions as DescribedTopicPartitions } from '../../../protocol/generated/consumer-group-describe.js';
+import { createDescribedGroup, type DescribedGroup, type TopicPartitions as DescribedTopicPartitions } from '../../../protocol/generated/consumer-group-describe.js';
 import type { TopicPartitions } from './assignor.js';
 import type { ConsumerGroup } from './consumer-group.js';
 import type { PartitionEpochs } from './member.js';
@@ -13,7 +13,6 @@ import type { TopicsImage } from './topics-image.js';
 /** ConsumerGroupDescribe v1's MemberType. */
 const MEMBER_TYPE_CLASSIC = 0;
 const MEMBER_TYPE_CONSUMER = 1;
-const AUTHORIZED_OPERATIONS_OMITTED = -2147483648;
 
 function named(partitions: TopicPartitions | PartitionEpochs, image: TopicsImage): DescribedTopicPartitions[] {
   const result: DescribedTopicPartitions[] = [];
@@ -26,17 +25,8 @@ function named(partitions: TopicPartitions | PartitionEpochs, image: TopicsImage
 
 /** `isOtherType`: the id belongs to a group of another type (GROUP_ID_NOT_FOUND, as Kafka answers). */
 export function describeConsumerGroup(groupId: string, group: ConsumerGroup | undefined, isOtherType: boolean, image: TopicsImage, defaultAssignor: string): DescribedGroup {
-  const base: DescribedGroup = {
-    errorCode: ErrorCode.NONE,
-    errorMessage: null,
-    groupId,
-    groupState: '',
-    groupEpoch: 0,
-    assignmentEpoch: 0,
-    assignorName: '',
-    members: [],
-    authorizedOperations: AUTHORIZED_OPERATIONS_OMITTED,
-  };
+  // The generated defaults: no error, empty, authorized operations omitted (INT32_MIN) until asked for.
+  const base: DescribedGroup = { ...createDescribedGroup(), groupId };
   if (group === undefined) {
     const message = isOtherType ? `Group ${groupId} is not a consumer group.` : `Group ${groupId} not found.`;
     return { ...base, errorCode: ErrorCode.GROUP_ID_NOT_FOUND, errorMessage: message };

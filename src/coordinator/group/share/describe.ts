@@ -4,26 +4,15 @@
  * names (a topic gone from the image is left out).
  */
 import { ErrorCode } from '../../../protocol/error-codes.js';
-import type { DescribedGroup } from '../../../protocol/generated/share-group-describe.js';
+import { createDescribedGroup, type DescribedGroup } from '../../../protocol/generated/share-group-describe.js';
 import type { TopicsImage } from '../consumer/topics-image.js';
 import type { ShareGroup } from './share-group.js';
 import { SIMPLE_ASSIGNOR } from './simple-assignor.js';
 
-const AUTHORIZED_OPERATIONS_OMITTED = -2147483648;
-
 /** `isOtherType`: the id belongs to a group of another type. */
 export function describeShareGroup(groupId: string, group: ShareGroup | undefined, isOtherType: boolean, image: TopicsImage): DescribedGroup {
-  const base: DescribedGroup = {
-    errorCode: ErrorCode.NONE,
-    errorMessage: null,
-    groupId,
-    groupState: '',
-    groupEpoch: 0,
-    assignmentEpoch: 0,
-    assignorName: '',
-    members: [],
-    authorizedOperations: AUTHORIZED_OPERATIONS_OMITTED,
-  };
+  // The generated defaults: no error, empty, authorized operations omitted (INT32_MIN) until asked for.
+  const base: DescribedGroup = { ...createDescribedGroup(), groupId };
   if (group === undefined) {
     return { ...base, errorCode: ErrorCode.GROUP_ID_NOT_FOUND, errorMessage: isOtherType ? `Group ${groupId} is not a share group.` : `Group ${groupId} not found.` };
   }
