@@ -580,7 +580,10 @@ function messageBrowser(topic: string, root: HTMLElement): { partitions: (n: num
     tail = new EventSource(`${API}/topics/${enc(topic)}/tail?${q}`);
     tailButton.setAttribute('aria-pressed', 'true');
     tailButton.classList.add('on');
-    status.textContent = 'following new messages…';
+    // Following only once the stream is open: the server fixes where the tail starts before it answers, so a record
+    // produced after this status shows is never missed.
+    status.textContent = 'connecting the tail…';
+    tail.onopen = () => (status.textContent = 'following new messages…');
     tail.addEventListener('records', (e) => {
       const records = (JSON.parse((e as MessageEvent).data as string) as { records: ShownRecord[] }).records;
       if (records.length === 0) return;
