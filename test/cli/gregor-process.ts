@@ -1,7 +1,7 @@
 // The built `gregor` command run as a user runs it (dist/gregor.mjs, what `npm start` and the package's bin
 // run), and what the CLI tests read from it.
 import { spawn, spawnSync, type ChildProcess, type StdioOptions } from 'node:child_process';
-import { connect, createServer } from 'node:net';
+import { connect, createServer, type Server } from 'node:net';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
@@ -70,15 +70,38 @@ export async function waitForExit(child: ChildProcess): Promise<number | null> {
 }
 
 /** A port nothing listens on just now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+export async function freePort(): Promise<number> {
+  return (await freePorts(1))[0]!;
+}
+
+function bind(port: number): Promise<Server | undefined> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(undefined));
+    server.listen(port, '127.0.0.1', () => resolve(server));
   });
+}
+
+/**
+ * `count` consecutive ports nothing listens on just now, for a command that takes a first port and counts up from it
+ * (`gregor cluster`: brokers on port, port+1..., etcd's peer on its client port + 1). All of them are held at once
+ * before any is released, so two picks in one test never overlap.
+ */
+export async function freePorts(count: number): Promise<number[]> {
+  for (let attempt = 0; ; attempt++) {
+    const first = await bind(0);
+    if (first === undefined) throw new Error('no free port on 127.0.0.1');
+    const base = (first.address() as { port: number }).port;
+    const held = [first];
+    while (held.length < count && base + held.length <= 65535) {
+      const next = await bind(base + held.length);
+      if (next === undefined) break;
+      held.push(next);
+    }
+    await Promise.all(held.map((server) => new Promise((resolve) => server.close(resolve))));
+    if (held.length === count) return held.map((_, i) => base + i);
+    if (attempt === 50) throw new Error(`no ${count} consecutive free ports on 127.0.0.1`);
+  }
 }
 
 /** Sends ApiVersions v0 and returns the correlation id and error code of the answer. */

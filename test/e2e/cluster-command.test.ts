@@ -7,11 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:net';
 import { once } from 'node:events';
-import { lineReader, spawnGregor } from '../cli/gregor-process.js';
+import { freePorts, lineReader, spawnGregor } from '../cli/gregor-process.js';
 import { RawClient } from '../server/raw-client.js';
 import { roundTrip } from '../server/broker-harness.js';
 import { createDescribeClusterRequest, describeClusterApi } from '../../src/protocol/generated/describe-cluster.js';
-import { freePort } from './etcd-server.js';
 
 const refused = (port: number) => new Promise<boolean>((resolve) => {
   const socket = connect({ host: '127.0.0.1', port }, () => { socket.destroy(); resolve(false); });
@@ -20,16 +19,19 @@ const refused = (port: number) => new Promise<boolean>((resolve) => {
 
 test('gregor cluster --brokers 2: prints the bootstrap list once both brokers serve one cluster; SIGINT stops everything', { timeout: 120_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'gregor-cluster-command-'));
-  const [port, etcdPort] = [await freePort(), await freePort()];
+  // Brokers on port and port + 1, etcd on port + 2 and its peer URL on port + 3: one block, held free together.
+  const [port, , etcdPort] = await freePorts(4);
   const child = spawnGregor(['cluster', '--brokers', '2', '--port', String(port), '--host', '127.0.0.1', '--etcd-port', String(etcdPort),
     '--data-dir', join(dir, 'data'), '-o', 'broker.session.timeout.ms=2000']);
   const exited = once(child, 'exit');
   const output: string[] = [];
+  const errors: string[] = [];
+  child.stderr!.on('data', (chunk: Buffer) => errors.push(chunk.toString()));
   try {
     const next = lineReader(child.stdout!);
     let line: string | null;
     while ((line = await next()) !== null && !line.startsWith('bootstrap servers: ')) output.push(line);
-    assert.equal(line, `bootstrap servers: 127.0.0.1:${port},127.0.0.1:${port + 1}`, output.join('\n'));
+    assert.equal(line, `bootstrap servers: 127.0.0.1:${port},127.0.0.1:${port + 1}`, [...output, ...errors].join('\n'));
     assert.ok(output.some((l) => l.startsWith('[node-1] ')) && output.some((l) => l.startsWith('[node-2] ')));
     const client = await RawClient.connect(port);
     const cluster = await roundTrip(client, describeClusterApi, 1, { ...createDescribeClusterRequest(), endpointType: 1 });

@@ -2,7 +2,7 @@
 // dir and two free ports (client, peer), started in a second and stopped (its data removed) by stop().
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePorts } from '../cli/gregor-process.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -12,18 +12,6 @@ export interface EtcdServer {
   readonly output: string[];
   /** SIGTERM, waits for the exit, removes the data dir. */
   stop(): Promise<void>;
-}
-
-/** A port free now (the OS's pick for port 0). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function healthy(endpoint: string): Promise<boolean> {
@@ -37,7 +25,7 @@ async function healthy(endpoint: string): Promise<boolean> {
 
 export async function startEtcd(): Promise<EtcdServer> {
   const dir = mkdtempSync(join(tmpdir(), 'gregor-etcd-'));
-  const [clientPort, peerPort] = [await freePort(), await freePort()];
+  const [clientPort, peerPort] = await freePorts(2);
   const endpoint = `http://127.0.0.1:${clientPort}`;
   const peer = `http://127.0.0.1:${peerPort}`;
   const child: ChildProcess = spawn('etcd', [
