@@ -184,6 +184,9 @@ export const actedOnBrokerConfigDefinitions = named({
   'group.share.heartbeat.interval.ms': int({ default: 5000, valid: atLeast(1), doc: 'Heartbeat interval told to members of share groups.' }),
   'group.share.min.heartbeat.interval.ms': int({ default: 5000, valid: atLeast(1), doc: 'Shortest heartbeat interval of share groups.' }),
   'group.share.max.heartbeat.interval.ms': int({ default: 15000, valid: atLeast(1), doc: 'Longest heartbeat interval of share groups.' }),
+  // The share coordinator's timers (Kafka's ShareCoordinatorConfig defines both with defineInternal: not reported).
+  'share.coordinator.state.topic.prune.interval.ms': int({ default: 300000, valid: atLeast(1), internal: true, doc: 'How often the share coordinator deletes the records of __share_group_state that newer snapshots made redundant.' }),
+  'share.coordinator.cold.partition.snapshot.interval.ms': int({ default: 300000, valid: atLeast(1), internal: true, doc: 'How long a share partition\'s state may go without a snapshot before the share coordinator writes one (so pruning can pass it).' }),
   'group.share.max.size': int({ default: 200, valid: between(1, 1000), doc: 'Most members in one share group.' }),
   'group.streams.assignment.interval.ms': int({ default: 1000, valid: atLeast(0), mode: 'cluster-wide', doc: 'Least time between two target assignments of a streams group.' }),
   'group.streams.heartbeat.interval.ms': int({ default: 5000, valid: atLeast(1), doc: 'Heartbeat interval told to members of streams groups.' }),

@@ -21,6 +21,8 @@ export interface ConfigDefinition<T = unknown> {
   readonly updateMode: ConfigUpdateMode;
   /** PASSWORD configs: DescribeConfigs hides their value. */
   readonly sensitive: boolean;
+  /** Kafka's defineInternal: accepted and acted on, never listed by DescribeConfigs (Kafka does not report it). */
+  readonly internal?: true;
   /** Checks a parsed value; returns what is wrong (a short phrase) or null. */
   check(value: T): string | null;
 }

@@ -57,6 +57,8 @@ interface Spec<D, V> {
   readonly valid?: Validator<V>;
   readonly doc: string;
   readonly mode?: ConfigUpdateMode;
+  /** Kafka defines the key with defineInternal: DescribeConfigs does not list it. */
+  readonly internal?: true;
 }
 
 type Nullable<D, V> = [D] extends [null] ? V | null : V;
@@ -72,6 +74,7 @@ function build<V, D extends V | null>(type: ConfigType, spec: Spec<D, V>): Unnam
     sensitive: type === 'PASSWORD',
     check: (value) => (value === null || valid === undefined ? null : valid.check(value)),
     ...(spec.kafkaDefault === undefined ? {} : { kafkaDefault: spec.kafkaDefault }),
+    ...(spec.internal === undefined ? {} : { internal: spec.internal }),
   };
   return definition as UnnamedDefinition<Nullable<D, V>>;
 }

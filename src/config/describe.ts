@@ -180,7 +180,7 @@ export class ConfigDescriber {
         continue;
       }
       const def = brokerConfigDefinition(name) as ConfigDefinition | undefined;
-      if (def === undefined) continue;
+      if (def === undefined || def.internal === true) continue;
       const synonyms = this.synonymsOf(name).filter((s) => perBroker || s.source === ConfigSourceId.DYNAMIC_DEFAULT_BROKER_CONFIG);
       const dynamicValue = perBroker ? this.dynamic.perBroker.get(name) ?? this.dynamic.clusterDefault.get(name) : this.dynamic.clusterDefault.get(name);
       let value: string | null;

@@ -13,6 +13,7 @@ import { ReplicaManager } from '../broker/replica-manager.js';
 import { StoreTopicCatalog } from '../broker/store-topic-catalog.js';
 import { GroupCoordinator } from '../coordinator/group-coordinator.js';
 import { ShareCoordinator } from '../coordinator/share-state/share-coordinator.js';
+import { shareGroupsEnabled } from './share-protocol.js';
 import { ProducerStates } from '../broker/producer-states.js';
 import { Features } from '../broker/features.js';
 import { fileFeatureStore, memoryFeatureStore } from '../broker/feature-store.js';
@@ -281,7 +282,10 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   try {
     // Share partitions' state is loaded from __share_group_state, groups and committed offsets from
     // __consumer_offsets, before any client is accepted.
-    const shareState = await ShareCoordinator.open({ store, config: () => dynamic.config, log });
+    // Its prune and cold-snapshot timers run on the broker's clock, only while share.version is 1 or more.
+    const shareState = await ShareCoordinator.open({
+      store, config: () => dynamic.config, log, scheduler: clock, periodicJobs: () => state !== undefined && shareGroupsEnabled(state),
+    });
     opened.push(() => shareState.close());
     const groups = await GroupCoordinator.open({
       store, config, log, scheduler: clock, groupConfigs: (groupId) => resourceConfigs.groupConfig(groupId, dynamic.config, (line) => log.warn(line)), shareState,

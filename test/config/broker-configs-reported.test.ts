@@ -26,6 +26,17 @@ test('a BROKER resource lists exactly Kafka 4.3.1\'s broker configs, plus gregor
   assert.deepEqual(extra.sort(), ['gregor.clock', 'gregor.cluster.etcd.endpoints', 'gregor.cluster.name', 'gregor.http.listeners', 'gregor.log.engine', 'gregor.schema.registry.listeners']);
 });
 
+test('Kafka\'s internal share coordinator timer keys are accepted and checked, never listed', () => {
+  const warnings: string[] = [];
+  const config = resolveBrokerConfig({ 'share.coordinator.state.topic.prune.interval.ms': '1000', 'share.coordinator.cold.partition.snapshot.interval.ms': '2000' }, (w) => warnings.push(w));
+  assert.deepEqual(warnings, []);
+  assert.deepEqual([config['share.coordinator.state.topic.prune.interval.ms'], config['share.coordinator.cold.partition.snapshot.interval.ms']], [1000, 2000]);
+  assert.deepEqual([defaultBrokerConfig()['share.coordinator.state.topic.prune.interval.ms'], defaultBrokerConfig()['share.coordinator.cold.partition.snapshot.interval.ms']], [300000, 300000]);
+  assert.throws(() => resolveBrokerConfig({ 'share.coordinator.state.topic.prune.interval.ms': '0' }), /share\.coordinator\.state\.topic\.prune\.interval\.ms/);
+  const listed = byName(new ConfigDescriber(config).brokerEntries(true));
+  assert.equal(listed.has('share.coordinator.state.topic.prune.interval.ms') || listed.has('share.coordinator.cold.partition.snapshot.interval.ms'), false);
+});
+
 test('the acted-on and reported tables do not overlap, and together are the definition table', () => {
   const acted = Object.keys(actedOnBrokerConfigDefinitions);
   const reported = Object.keys(reportedBrokerConfigDefinitions);

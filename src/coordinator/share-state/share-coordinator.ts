@@ -4,7 +4,10 @@
  * cleanup.policy=delete, retention.ms=-1). A request is split per share partition; each runs on ShareStateShard,
  * its records are replayed at once and appended to the partition of __share_group_state that owns the key (appends
  * in order per partition), and the answer is given once they are in the log. Loaded at start-up like
- * __consumer_offsets.
+ * __consumer_offsets. Two timers of the broker's clock, as Kafka's service: every
+ * share.coordinator.cold.partition.snapshot.interval.ms a fresh snapshot of the share partitions nobody wrote to
+ * (ShareStateShard.coldSnapshots), and every share.coordinator.state.topic.prune.interval.ms each partition's log
+ * start moves up to the oldest latest snapshot it holds (redundant-offsets.ts), so the topic does not grow forever.
  */
 import type { BrokerConfig } from '../../config/index.js';
 import { autoCreateTopic } from '../../broker/auto-create.js';
@@ -26,6 +29,7 @@ import {
   type SharePartitionKey,
   type ShareStateRecord,
 } from './records.js';
+import { RedundantOffsets } from './redundant-offsets.js';
 import { ShareStateShard, type PartitionAnswer, type ReadAnswer, type ShardResult, type SummaryAnswer, type WriteData } from './share-state-shard.js';
 
 export { SHARE_GROUP_STATE_TOPIC };
@@ -38,6 +42,8 @@ export interface ShareCoordinatorOptions {
   /** Clock; tests pass a ManualScheduler. Default: real time. */
   readonly scheduler?: Scheduler;
   readonly log?: Log;
+  /** Whether the periodic jobs run (Kafka's shouldRunPeriodicJob: share.version >= 1). Default: always. */
+  readonly periodicJobs?: () => boolean;
 }
 
 export class ShareCoordinator {
@@ -46,10 +52,18 @@ export class ShareCoordinator {
   private readonly log: Log;
   private active = false;
   private readonly now: () => number;
+  private readonly scheduler: Scheduler;
+  /** Per __share_group_state partition: the offsets of its share partitions' latest snapshots. */
+  private readonly redundant = new Map<number, RedundantOffsets>();
+  /** Per partition: the offset it was last pruned to (Kafka's lastPrunedOffsets). */
+  private readonly lastPruned = new Map<number, number>();
+  /** The periodic jobs' pending timers, by their interval's key. */
+  private readonly timers = new Map<string, () => void>();
 
   private constructor(private readonly options: ShareCoordinatorOptions) {
     this.log = options.log ?? silentLog();
     const scheduler = options.scheduler ?? systemScheduler;
+    this.scheduler = scheduler;
     this.now = () => scheduler.now();
     this.shard = new ShareStateShard({
       updatesPerSnapshot: () => options.config()['share.coordinator.snapshot.update.records.per.snapshot'],
@@ -73,6 +87,7 @@ export class ShareCoordinator {
               const record = r.key === null ? null : decodeShareStateRecord(r.key, r.value);
               if (record !== null) {
                 coordinator.shard.replay(record);
+                coordinator.track(partition, record, r.offset);
                 records++;
               }
             } catch (error) {
@@ -84,6 +99,8 @@ export class ShareCoordinator {
     }
     coordinator.active = true;
     if (records > 0) coordinator.log.info({ records }, 'share coordinator loaded');
+    coordinator.every('share.coordinator.state.topic.prune.interval.ms', () => coordinator.prune());
+    coordinator.every('share.coordinator.cold.partition.snapshot.interval.ms', () => coordinator.snapshotColdPartitions());
     return coordinator;
   }
 
@@ -137,10 +154,70 @@ export class ShareCoordinator {
     return this.run(key, this.shard.delete(key), NOT_AVAILABLE);
   }
 
-  /** Stops serving; resolves once every queued write is in the log. */
+  /**
+   * Kafka's snapshotColdPartitions on every partition of __share_group_state: the cold share partitions' fresh
+   * snapshots, appended to the partition that holds them. Resolves once written.
+   */
+  async snapshotColdPartitions(): Promise<void> {
+    if (!this.active || !this.hasStateTopic) return;
+    const interval = this.options.config()['share.coordinator.cold.partition.snapshot.interval.ms'];
+    const writes: Promise<unknown>[] = [];
+    for (let partition = 0; partition < this.partitions; partition++) {
+      const records = this.shard.coldSnapshots(interval, (key) => this.partitionFor(key) === partition);
+      if (records.length === 0) continue;
+      for (const record of records) this.shard.replay(record);
+      writes.push(this.append(partition, records).catch((error: unknown) => this.log.error({ err: error }, `writing cold share partition snapshots to ${SHARE_GROUP_STATE_TOPIC}-${partition} failed`)));
+    }
+    await Promise.all(writes);
+  }
+
+  /**
+   * Kafka's performRecordPruning on every partition: DeleteRecords up to the last redundant offset, unless the
+   * partition was already pruned there. Resolves once done; a failure is logged and tried again next time.
+   */
+  async prune(): Promise<void> {
+    if (!this.active || !this.hasStateTopic) return;
+    for (const [partition, offsets] of this.redundant) {
+      const offset = offsets.lastRedundantOffset();
+      if (offset === undefined || this.lastPruned.get(partition) === offset) continue;
+      try {
+        await this.partitionLog(partition).deleteRecordsBefore(offset);
+        this.lastPruned.set(partition, offset);
+        this.log.debug(`pruned ${SHARE_GROUP_STATE_TOPIC}-${partition} up to offset ${offset}`);
+      } catch (error) {
+        this.log.error({ err: error }, `pruning ${SHARE_GROUP_STATE_TOPIC}-${partition} up to offset ${offset} failed`);
+      }
+    }
+  }
+
+  /** Stops serving and the timers; resolves once every queued write is in the log. */
   async close(): Promise<void> {
     this.active = false;
+    for (const cancel of this.timers.values()) cancel();
+    this.timers.clear();
     await Promise.all(this.tails.values());
+  }
+
+  /** Runs `job` every `intervalKey` ms of the clock, the next run timed from the end of the last (Kafka's timer tasks). */
+  private every(intervalKey: 'share.coordinator.state.topic.prune.interval.ms' | 'share.coordinator.cold.partition.snapshot.interval.ms', job: () => Promise<void>): void {
+    const schedule = (): void => {
+      this.timers.set(intervalKey, this.scheduler.after(this.options.config()[intervalKey], () => {
+        if (!this.active) return;
+        const run = this.options.periodicJobs?.() === false ? Promise.resolve() : job();
+        void run.catch((error: unknown) => this.log.error({ err: error }, `${intervalKey} job failed`)).finally(() => {
+          if (this.active) schedule();
+        });
+      }));
+    };
+    schedule();
+  }
+
+  /** A snapshot (or its tombstone) at `offset` of `partition` is now the latest of its share partition. */
+  private track(partition: number, record: ShareStateRecord, offset: number): void {
+    if (record.type !== 'snapshot') return;
+    let offsets = this.redundant.get(partition);
+    if (offsets === undefined) this.redundant.set(partition, (offsets = new RedundantOffsets()));
+    offsets.update(record.key, offset, record.value === null);
   }
 
   /** Replays the result's records, appends them, and answers once they are written (the failure answer otherwise). */
@@ -156,12 +233,14 @@ export class ShareCoordinator {
     }
   }
 
+  /** Appends in order per partition; once written, the snapshots' offsets are tracked for pruning. */
   private append(partition: number, records: readonly ShareStateRecord[]): Promise<void> {
     const run = async (): Promise<void> => {
       await autoCreateTopic(this.options.store, this.options.config(), SHARE_GROUP_STATE_TOPIC);
       const now = this.now();
       const batch = encodeRecordBatch({ records: records.map((r) => ({ timestamp: now, key: encodeShareStateKey(r), value: encodeShareStateValue(r) })) });
-      await this.partitionLog(partition).append(batch, { leaderEpoch: PARTITION_LEADER_EPOCH, now });
+      const { baseOffset } = await this.partitionLog(partition).append(batch, { leaderEpoch: PARTITION_LEADER_EPOCH, now });
+      records.forEach((record, i) => this.track(partition, record, baseOffset + i));
     };
     const tail = (this.tails.get(partition) ?? Promise.resolve()).then(run, run);
     this.tails.set(partition, tail.catch(() => undefined));

@@ -179,6 +179,22 @@ export class ShareStateShard {
   }
 
   /**
+   * Kafka's snapshotColdPartitions, over the share partitions `holds` picks (one __share_group_state partition's): a
+   * fresh ShareSnapshot (snapshot epoch + 1, write timestamp now, the rest as it is) of each whose last snapshot was
+   * written `intervalMs` or more ago, so pruning is not held back by a share partition nobody writes to. Nothing when
+   * every one of them already had such a snapshot (its write timestamp differs from its create timestamp): an idle
+   * partition is snapshotted once, not every interval.
+   */
+  coldSnapshots(intervalMs: number, holds: (key: SharePartitionKey) => boolean): ShareStateRecord[] {
+    const held = [...this.state.values()].filter((s) => holds(s.key));
+    if (held.every((s) => s.offset.createTimestamp !== s.offset.writeTimestamp)) return [];
+    const now = this.options.now();
+    return held
+      .filter((s) => now - s.offset.writeTimestamp >= intervalMs)
+      .map((s) => ({ type: 'snapshot', key: s.key, value: { ...s.offset, snapshotEpoch: s.offset.snapshotEpoch + 1, writeTimestamp: now } }));
+  }
+
+  /**
    * Kafka's generateShareStateRecord: a ShareSnapshot (the whole state, snapshot epoch + 1) when asked or after
    * updates.per.snapshot ShareUpdates, else a ShareUpdate holding only the write's batches.
    */
