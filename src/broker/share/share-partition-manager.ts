@@ -38,6 +38,8 @@ export interface ShareFetchParams {
   readonly maxRecords: number;
   /** The request's batch_size: new records' in-flight batches are cut once this many are reached. */
   readonly batchSize?: number;
+  /** share_acquire_mode record_limit (v2): exactly max_records are acquired, not whole batches. */
+  readonly recordLimit?: boolean;
 }
 
 export interface ShareFetchRead {
@@ -252,7 +254,7 @@ export class SharePartitionManager {
         reads.push({ ref, errorCode: error instanceof PersisterFailure ? error.errorCode : ErrorCode.UNKNOWN_SERVER_ERROR, records: [], acquired: [] });
         continue;
       }
-      const read = await acquireFrom(partition, log, this.transactions, memberId, { maxBytes: budget, maxRecords: recordsLeft, batchSize: params.batchSize, minOneBatch: reads.every((r) => r.records.length === 0) }, settings, this.now());
+      const read = await acquireFrom(partition, log, this.transactions, memberId, { maxBytes: budget, maxRecords: recordsLeft, batchSize: params.batchSize, recordLimit: params.recordLimit === true, minOneBatch: reads.every((r) => r.records.length === 0) }, settings, this.now());
       if (read.acquired.length > 0) this.expireLocksAfter(groupId, ref, partition, settings);
       // What the acquisition changed beside it (aborted transactions' records archived): written, not waited for.
       void this.persist(groupId, ref, partition);
@@ -354,11 +356,11 @@ async function acquireFrom(
   log: PartitionLog,
   transactions: TransactionView | undefined,
   memberId: string,
-  limits: { maxBytes: number; maxRecords: number; batchSize: number | undefined; minOneBatch: boolean },
+  limits: { maxBytes: number; maxRecords: number; batchSize: number | undefined; recordLimit: boolean; minOneBatch: boolean },
   settings: ShareGroupSettings,
   now: number,
 ): Promise<{ errorCode: number; records: Buffer[]; acquired: AcquiredRange[] }> {
-  const { maxBytes, maxRecords, batchSize, minOneBatch } = limits;
+  const { maxBytes, maxRecords, batchSize, recordLimit, minOneBatch } = limits;
   partition.moveStartTo(log.logStartOffset);
   const fetchOffset = partition.nextFetchOffset(settings, now);
   const highWatermark = log.highWatermark;
@@ -377,7 +379,7 @@ async function acquireFrom(
       pos += size;
     }
   }
-  let acquired = partition.acquire(memberId, pieces.map((p) => p.span), maxRecords, settings, now, batchSize === undefined ? { fetchOffset } : { fetchOffset, batchSize });
+  let acquired = partition.acquire(memberId, pieces.map((p) => p.span), maxRecords, settings, now, batchSize === undefined ? { fetchOffset, recordLimit } : { fetchOffset, batchSize, recordLimit });
   const last = pieces[pieces.length - 1];
   if (committed && acquired.length > 0 && last !== undefined) {
     const aborted = transactions.abortedTransactions(log, fetchOffset, last.span.last + 1);

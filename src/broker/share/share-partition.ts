@@ -157,15 +157,22 @@ export class SharePartition {
   }
 
   /**
-   * Acquires for `memberId` what the log batches read hold, as Kafka 4.3.1's SharePartition.acquire in its
-   * batch_optimized mode. At most min(maxRecords, in-flight limit - records in flight) are wanted; at the limit, only
-   * records below the end offset (a fetch between in-flight batches). In-flight batches overlapping the read give
-   * their AVAILABLE records (a whole batch, or every available record of a split one, even past the count); then
-   * new records from the end offset, whole log batches up to the one holding the last record wanted, become
-   * in-flight batches cut at log-batch boundaries once `batchSize` records are reached (the request's batch_size).
+   * Acquires for `memberId` what the log batches read hold, as Kafka 4.3.1's SharePartition.acquire. At most
+   * min(maxRecords, in-flight limit - records in flight) are wanted; at the limit, only records below the end offset
+   * (a fetch between in-flight batches). In-flight batches overlapping the read give their AVAILABLE records (a whole
+   * batch, or every available record of a split one, even past the count); then new records from the end offset,
+   * whole log batches up to the one holding the last record wanted, become in-flight batches cut at log-batch
+   * boundaries once `batchSize` records are reached (the request's batch_size).
+   * `recordLimit` (ShareFetch v2's share_acquire_mode record_limit) acquires exactly the records wanted: an in-flight
+   * batch larger than what is left is taken record by record up to the count, and new records stay one in-flight
+   * batch of whole log batches of which only the first ones wanted are ACQUIRED, the rest AVAILABLE.
+   * Throttled redelivery (both modes): an in-flight batch holding an AVAILABLE record delivered at least
+   * max(2, ceil(delivery limit / 2)) times is taken record by record, at most its size halved once per delivery from
+   * that threshold on, a record on its last delivery alone, and nothing is acquired after it (nor before it, when
+   * something already was): one bad record does not use up the deliveries of a whole batch.
    * The answer has one range per in-flight batch, per-record acquisitions of one batch joined where contiguous.
    */
-  acquire(memberId: string, logBatches: readonly LogBatchSpan[], maxRecords: number, limits: SharePartitionLimits, now: number, options: { fetchOffset?: number; batchSize?: number } = {}): AcquiredRange[] {
+  acquire(memberId: string, logBatches: readonly LogBatchSpan[], maxRecords: number, limits: SharePartitionLimits, now: number, options: { fetchOffset?: number; batchSize?: number; recordLimit?: boolean } = {}): AcquiredRange[] {
     this.expireLocks(limits, now);
     const lastRead = logBatches[logBatches.length - 1]?.last;
     if (lastRead === undefined || lastRead < this.start || maxRecords <= 0) return [];
@@ -179,16 +186,31 @@ export class SharePartition {
     }
     const acquired: AcquiredRange[] = [];
     const lockExpiresAt = now + limits.lockDurationMs;
+    const recordLimit = options.recordLimit === true;
     let count = 0;
-    const from = Math.max(logBatches[0]!.first, this.start);
+    const requestFirst = logBatches[0]!.first;
+    const from = Math.max(requestFirst, this.start);
     for (const batch of this.inFlight) {
       if (batch.last < from) continue;
       if (batch.first > lastToAcquire || count >= wanted) break;
+      const throttle = this.shouldThrottle(batch, requestFirst, lastToAcquire, limits.deliveryCountLimit);
+      // Records already acquired go out without the throttled batch, which comes alone in a later fetch.
+      if (throttle && count > 0) return acquired;
       const whole = batch.whole;
       if (whole !== undefined && whole.state !== RecordState.AVAILABLE) continue;
       const lo = Math.max(batch.first, from);
       const hi = Math.min(batch.last, lastToAcquire);
       let run: { firstOffset: number; lastOffset: number; deliveryCount: number } | undefined;
+      const seen = (first: number, last: number, deliveryCount: number): void => {
+        count += last - first + 1;
+        if (run !== undefined && run.lastOffset === first - 1 && run.deliveryCount === deliveryCount) run.lastOffset = last;
+        else acquired.push((run = { firstOffset: first, lastOffset: last, deliveryCount }));
+      };
+      if (throttle || (recordLimit && batch.last - batch.first + 1 > wanted - count)) {
+        const taken = this.acquireEach(batch, lo, hi, memberId, lockExpiresAt, limits.deliveryCountLimit, recordLimit ? wanted - count : Number.MAX_SAFE_INTEGER, seen);
+        if (throttle && taken > 0) return acquired;
+        continue;
+      }
       const fresh = new WeakSet<RecordStatus>();
       const take = (s: RecordStatus): RecordStatus => {
         if (s.state !== RecordState.AVAILABLE) return s;
@@ -197,10 +219,7 @@ export class SharePartition {
         return next;
       };
       this.update(lo, hi, take, (first, last, s) => {
-        if (!fresh.has(s)) return;
-        count += last - first + 1;
-        if (run !== undefined && run.lastOffset === first - 1 && run.deliveryCount === s.deliveryCount) run.lastOffset = last;
-        else acquired.push((run = { firstOffset: first, lastOffset: last, deliveryCount: s.deliveryCount }));
+        if (fresh.has(s)) seen(first, last, s.deliveryCount);
       });
     }
     if (count >= wanted || lastToAcquire < this.end) return acquired;
@@ -209,7 +228,19 @@ export class SharePartition {
     let last = lastToAcquire;
     const remaining = wanted - count;
     if (remaining < last - first + 1) last = lastOffsetOfBatchWith(logBatches, first + remaining - 1);
-    const batchSize = options.batchSize ?? Number.MAX_SAFE_INTEGER;
+    if (recordLimit && last - first + 1 > remaining) {
+      // Kafka keeps the whole log batches in flight, the records past the count AVAILABLE and never delivered.
+      const acquiredLast = first + remaining - 1;
+      const records = Array.from({ length: last - first + 1 }, (_, i): RecordStatus => (first + i <= acquiredLast
+        ? { state: RecordState.ACQUIRED, deliveryCount: 1, memberId, lockExpiresAt }
+        : { state: RecordState.AVAILABLE, deliveryCount: 0, memberId: null, lockExpiresAt: 0 }));
+      this.inFlight.push({ first, last, whole: undefined, records });
+      acquired.push({ firstOffset: first, lastOffset: acquiredLast, deliveryCount: 1 });
+      this.end = last + 1;
+      return acquired;
+    }
+    // record_limit never cuts new records into several in-flight batches.
+    const batchSize = recordLimit ? Number.MAX_SAFE_INTEGER : options.batchSize ?? Number.MAX_SAFE_INTEGER;
     let cut = first;
     const pieces: [number, number][] = [];
     if (last - first + 1 > batchSize) {
@@ -321,6 +352,52 @@ export class SharePartition {
     return expired;
   }
 
+  /**
+   * Kafka's shouldThrottleRecordsDelivery: the batch (whole and AVAILABLE), or one of its AVAILABLE records within
+   * the read, was delivered max(2, ceil(delivery limit / 2)) times or more.
+   */
+  private shouldThrottle(batch: InFlightBatch, first: number, last: number, deliveryLimit: number): boolean {
+    const threshold = throttleThreshold(deliveryLimit);
+    if (batch.whole !== undefined) return batch.whole.state === RecordState.AVAILABLE && batch.whole.deliveryCount >= threshold;
+    let most = 0;
+    for (let o = Math.max(first, batch.first); o <= Math.min(last, batch.last); o++) {
+      const s = batch.records![o - batch.first]!;
+      if (s.state === RecordState.AVAILABLE) most = Math.max(most, s.deliveryCount);
+    }
+    return most >= threshold;
+  }
+
+  /**
+   * Kafka's acquireSubsetBatchRecords: the AVAILABLE records of [lo, hi] one by one (the batch split per record), at
+   * most `remaining`; from the first record at the throttle threshold on, at most the batch's size halved once per
+   * delivery past it (at least 1); a record on its last delivery (limit above 2) goes alone: it ends the run, and is
+   * left for the next fetch when records were already taken. `seen` is told each record taken; returns how many.
+   */
+  private acquireEach(batch: InFlightBatch, lo: number, hi: number, memberId: string, lockExpiresAt: number, deliveryLimit: number, remaining: number, seen: (first: number, last: number, deliveryCount: number) => void): number {
+    if (batch.whole !== undefined) {
+      const whole = batch.whole;
+      batch.records = Array.from({ length: batch.last - batch.first + 1 }, () => ({ ...whole }));
+      batch.whole = undefined;
+    }
+    const threshold = throttleThreshold(deliveryLimit);
+    const size = batch.last - batch.first + 1;
+    let taken = 0;
+    let throttledTo = -1;
+    for (let o = lo; o <= hi; o++) {
+      const s = batch.records![o - batch.first]!;
+      if (s.state !== RecordState.AVAILABLE) continue;
+      if (deliveryLimit > 2 && s.deliveryCount === deliveryLimit - 1 && taken > 0) break;
+      if (s.deliveryCount >= threshold && throttledTo < 0) throttledTo = Math.max(1, Math.floor(size / 2 ** (s.deliveryCount - threshold + 1)));
+      const deliveryCount = s.deliveryCount + 1;
+      batch.records![o - batch.first] = { state: RecordState.ACQUIRED, deliveryCount, memberId, lockExpiresAt };
+      taken++;
+      seen(o, o, deliveryCount);
+      if (deliveryCount === deliveryLimit && deliveryLimit > 2) break;
+      if (taken === remaining || taken === throttledTo) break;
+    }
+    return taken;
+  }
+
   private batchOf(offset: number): InFlightBatch | undefined {
     let lo = 0;
     let hi = this.inFlight.length - 1;
@@ -415,6 +492,11 @@ function lastOffsetOfBatchWith(logBatches: readonly LogBatchSpan[], offset: numb
     holding = span;
   }
   return holding !== undefined && offset <= holding.last ? holding.last : offset;
+}
+
+/** Kafka's throttleRecordsDeliveryLimit: half the delivery limit, rounded up, and at least 2. */
+function throttleThreshold(deliveryLimit: number): number {
+  return Math.max(2, Math.ceil(deliveryLimit / 2));
 }
 
 function released(s: RecordStatus, limits: SharePartitionLimits): RecordStatus {

@@ -12,8 +12,8 @@
  * validateAcknowledgementBatches refuses make their partition's acknowledge_error_code INVALID_REQUEST. v2's
  * is_renew_ack (KIP-1222): RENEW acknowledgements restart their records' locks and nothing is fetched (max_bytes,
  * min_bytes, max_records and max_wait_ms must be 0, else INVALID_REQUEST). v2's
- * share_acquire_mode is read and not acted on (batch_optimized acquisition); batch_size cuts new records' in-flight
- * batches, one acquired range each (share-partition.ts).
+ * share_acquire_mode: 0 batch_optimized (whole log batches; batch_size cuts new records' in-flight batches, one
+ * acquired range each), 1 record_limit (exactly max_records; share-partition.ts).
  */
 import { ErrorCode } from '../../protocol/error-codes.js';
 import { KafkaError } from '../../protocol/kafka-error.js';
@@ -96,6 +96,7 @@ export const shareFetchHandler: Handler = defineHandler<ShareFetchRequest, Share
         maxBytes: request.maxBytes,
         maxRecords: request.maxRecords > 0 ? request.maxRecords : Number.MAX_SAFE_INTEGER,
         batchSize: request.batchSize,
+        recordLimit: request.shareAcquireMode === SHARE_ACQUIRE_MODE_RECORD_LIMIT,
       }, settings, acknowledge))));
       answered = refs;
     }
@@ -127,3 +128,5 @@ export const shareFetchHandler: Handler = defineHandler<ShareFetchRequest, Share
 });
 
 const NO_RECORDS = Buffer.alloc(0);
+/** Kafka's ShareAcquireMode ids: 0 batch_optimized (the default), 1 record_limit. */
+const SHARE_ACQUIRE_MODE_RECORD_LIMIT = 1;

@@ -115,3 +115,63 @@ test('the log start moving past the SPSO moves it there, dropping what was in fl
   sp.moveStartTo(20);
   assert.deepEqual([sp.startOffset, sp.endOffset, sp.nextFetchOffset(limits, 0)], [20, 20, 20]);
 });
+
+/** Kafka's default group.share.delivery.count.limit: redelivery is throttled from the 3rd delivery on. */
+const limits5 = { ...limits, deliveryCountLimit: 5 };
+const AVAILABLE = RecordState.AVAILABLE;
+const ranges = (acquired: { firstOffset: number; lastOffset: number; deliveryCount: number }[]) => acquired.map((a) => [a.firstOffset, a.lastOffset, a.deliveryCount]);
+
+test('throttled redelivery: a batch delivered ceil(limit / 2) times comes back in halves, then record by record, the last delivery alone', () => {
+  // Ten records in one batch, each delivered three times already (threshold max(2, ceil(5 / 2)) = 3).
+  const sp = SharePartition.restore(0, [{ firstOffset: 0, lastOffset: 9, deliveryState: AVAILABLE, deliveryCount: 3 }]);
+  const read = [{ first: 0, last: 9 }];
+  assert.deepEqual(ranges(sp.acquire('a', read, 100, limits5, 0)), [[0, 4, 4]]); // 10 >> (3 - 3 + 1)
+  assert.deepEqual(ranges(sp.acquire('b', read, 100, limits5, 0)), [[5, 9, 4]]);
+  // All locks expire: every record now has had 4 of its 5 deliveries; each is delivered alone.
+  assert.deepEqual(ranges(sp.acquire('a', read, 100, limits5, 30_000)), [[0, 0, 5]]);
+  assert.deepEqual(ranges(sp.acquire('b', read, 100, limits5, 30_000)), [[1, 1, 5]]);
+  // A poison record rejected on its last delivery does not cost the others theirs.
+  assert.equal(sp.acknowledge('a', 0, 0, [REJECT], limits5, 30_000), ErrorCode.NONE);
+  assert.deepEqual(ranges(sp.acquire('a', read, 100, limits5, 30_000)), [[2, 2, 5]]);
+  assert.equal(sp.startOffset, 1);
+});
+
+test('throttled redelivery: nothing is acquired after a throttled batch, and a throttled batch waits when records were already acquired', () => {
+  const read = [{ first: 0, last: 4 }, { first: 5, last: 9 }, { first: 10, last: 14 }];
+  // 0-4 delivered once, 5-9 three times, 10-14 never read.
+  const sp = SharePartition.restore(0, [
+    { firstOffset: 0, lastOffset: 4, deliveryState: AVAILABLE, deliveryCount: 1 },
+    { firstOffset: 5, lastOffset: 9, deliveryState: AVAILABLE, deliveryCount: 3 },
+  ]);
+  assert.deepEqual(ranges(sp.acquire('a', read, 100, limits5, 0)), [[0, 4, 2]]);
+  assert.deepEqual(ranges(sp.acquire('a', read.slice(1), 100, limits5, 0)), [[5, 6, 4]]); // 5 >> 1; no new records
+  assert.equal(sp.endOffset, 10);
+  assert.deepEqual(ranges(sp.acquire('a', read.slice(1), 100, limits5, 0)), [[7, 8, 4]]);
+  // Under the threshold nothing is throttled: the limit of 3 makes it 2, so a record delivered once is not.
+  const low = SharePartition.restore(0, [{ firstOffset: 0, lastOffset: 9, deliveryState: AVAILABLE, deliveryCount: 1 }]);
+  assert.deepEqual(ranges(low.acquire('a', [{ first: 0, last: 9 }], 100, limits, 0)), [[0, 9, 2]]);
+  // With a limit of 3 (threshold 2) a record delivered twice is on its last delivery: it goes alone.
+  const three = SharePartition.restore(0, [{ firstOffset: 0, lastOffset: 9, deliveryState: AVAILABLE, deliveryCount: 2 }]);
+  assert.deepEqual(ranges(three.acquire('a', [{ first: 0, last: 9 }], 100, limits, 0)), [[0, 0, 3]]);
+});
+
+test('record_limit acquires exactly max_records: new records stay one in-flight batch with the rest AVAILABLE, never delivered', () => {
+  const read = [{ first: 0, last: 4 }, { first: 5, last: 9 }];
+  const sp = new SharePartition(0);
+  assert.deepEqual(ranges(sp.acquire('a', read, 3, limits, 0, { recordLimit: true, batchSize: 2 })), [[0, 2, 1]]);
+  assert.equal(sp.endOffset, 5); // the whole log batch 0-4 is in flight
+  assert.deepEqual(sp.stateOf(3), { state: AVAILABLE, deliveryCount: 0, memberId: null });
+  assert.equal(sp.nextFetchOffset(limits, 0), 3);
+  // The next fetch reads from 3: 3-4 of the in-flight batch, then one new record of 5-9.
+  assert.deepEqual(ranges(sp.acquire('b', read, 3, limits, 0, { recordLimit: true })), [[3, 4, 1], [5, 5, 1]]);
+  assert.equal(sp.endOffset, 10);
+  // batch_optimized on the same read takes whole batches past max_records.
+  const optimized = new SharePartition(0);
+  assert.deepEqual(ranges(optimized.acquire('a', read, 3, limits, 0)), [[0, 4, 1]]);
+});
+
+test('record_limit takes an in-flight batch larger than what is left record by record, up to the count', () => {
+  const sp = SharePartition.restore(0, [{ firstOffset: 0, lastOffset: 9, deliveryState: AVAILABLE, deliveryCount: 1 }]);
+  assert.deepEqual(ranges(sp.acquire('a', [{ first: 0, last: 9 }], 4, limits5, 0, { recordLimit: true })), [[0, 3, 2]]);
+  assert.deepEqual(ranges(sp.acquire('b', [{ first: 0, last: 9 }], 10, limits5, 0, { recordLimit: true })), [[4, 9, 2]]);
+});
