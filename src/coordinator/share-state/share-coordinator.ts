@@ -172,6 +172,25 @@ export class ShareCoordinator {
   }
 
   /**
+   * Kafka's maybeCleanupShareState (on its metadata's deleted topics): a tombstone for every share partition of the
+   * deleted topics, so their state neither comes back at a load nor holds pruning back. Resolves once written.
+   */
+  async onTopicsDeleted(topicIds: readonly string[]): Promise<void> {
+    if (!this.active) return;
+    const deleted = new Set(topicIds);
+    const byPartition = new Map<number, ShareStateRecord[]>();
+    for (const key of this.shard.keys()) {
+      if (!deleted.has(key.topicId)) continue;
+      const partition = this.partitionFor(key);
+      byPartition.set(partition, [...(byPartition.get(partition) ?? []), { type: 'snapshot', key, value: null }]);
+    }
+    await Promise.all([...byPartition].map(([partition, records]) => {
+      for (const record of records) this.shard.replay(record);
+      return this.append(partition, records).catch((error: unknown) => this.log.error({ err: error }, `writing deleted topics' share state tombstones to ${SHARE_GROUP_STATE_TOPIC}-${partition} failed`));
+    }));
+  }
+
+  /**
    * Kafka's performRecordPruning on every partition: DeleteRecords up to the last redundant offset, unless the
    * partition was already pruned there. Resolves once done; a failure is logged and tried again next time.
    */

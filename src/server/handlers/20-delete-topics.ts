@@ -104,6 +104,7 @@ export const deleteTopicsHandler: Handler = defineHandler<DeleteTopicsRequest, D
         async () => {
           await groups.onPartitionsDeleted(name, partitionCount, id);
           ctx.broker.replicaManager.sharePartitions.onTopicDeleted(id);
+          await ctx.broker.shareState.onTopicsDeleted([id]);
           result(name, id, { code: ErrorCode.NONE, message: null });
         },
         (error: unknown) => result(name, id, apiErrorOf(error)),

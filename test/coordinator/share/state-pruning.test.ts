@@ -126,3 +126,27 @@ test('RedundantOffsets: the smallest latest snapshot offset; a deleted share par
   offsets.update(key(3), 5, false);
   assert.equal(offsets.lastRedundantOffset(), 3); // key 2 forgotten: key 1 at 3 is the oldest
 });
+
+test('a deleted topic\'s share partitions get tombstones (Kafka\'s maybeCleanupShareState), and stop holding pruning back', async () => {
+  const store = new MemoryLogStore({ nodeId: 1 });
+  const gone = await store.createTopic('gone', 1);
+  const kept = await store.createTopic('kept', 1);
+  const clock = new ManualScheduler(0);
+  const coordinator = await ShareCoordinator.open({ store, config: () => config, scheduler: clock });
+  await coordinator.ensureTopic();
+  const a: SharePartitionKey = { groupId: 'g', topicId: gone.topicId, partition: 0 };
+  const b: SharePartitionKey = { groupId: 'g', topicId: kept.topicId, partition: 0 };
+  await coordinator.initialize(a, 0, 0); // 0
+  await coordinator.initialize(b, 0, 0); // 1
+  await store.deleteTopic('gone');
+  await coordinator.onTopicsDeleted([gone.topicId]); // 2: a's tombstone
+  assert.equal(coordinator.shard.get(a), undefined);
+  await coordinator.initialize(b, 1, 5); // 3: b's next snapshot
+  await clock.advance(1_000);
+  assert.deepEqual(await stateLog(store), { start: 3, records: [[3, 'snapshot', 0, 1]] });
+  await coordinator.close();
+  const reloaded = await ShareCoordinator.open({ store, config: () => config, scheduler: new ManualScheduler(0) });
+  assert.deepEqual(reloaded.shard.keys(), [b]);
+  assert.equal(reloaded.shard.get(b)!.startOffset, 5);
+  await reloaded.close();
+});
