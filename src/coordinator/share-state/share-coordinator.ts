@@ -8,6 +8,7 @@
  * share.coordinator.cold.partition.snapshot.interval.ms a fresh snapshot of the share partitions nobody wrote to
  * (ShareStateShard.coldSnapshots), and every share.coordinator.state.topic.prune.interval.ms each partition's log
  * start moves up to the oldest latest snapshot it holds (redundant-offsets.ts), so the topic does not grow forever.
+ * A deleted topic's share partitions get tombstones (onTopicsDeleted).
  */
 import type { BrokerConfig } from '../../config/index.js';
 import { autoCreateTopic } from '../../broker/auto-create.js';
