@@ -20,7 +20,7 @@ import type { TransactionView } from '../fetch-reader.js';
 import { PARTITION_LEADER_EPOCH } from '../leader-epoch.js';
 import { abortedBatches, type ReadBatch } from './aborted-batches.js';
 import type { Scheduler } from '../../storage/scheduler.js';
-import { AcknowledgeType, SharePartition, type AcquiredRange, type SharePartitionLimits, type StateChange } from './share-partition.js';
+import { AcknowledgeType, SharePartition, type AcknowledgementBatch, type AcquiredRange, type SharePartitionLimits, type StateChange } from './share-partition.js';
 import { partitionKey, ShareSessionCache, type SharePartitionRef } from './share-session-cache.js';
 
 /** A share group's settings, read from its effective group configs at each request. */
@@ -47,11 +47,7 @@ export interface ShareFetchRead {
   readonly acquired: AcquiredRange[];
 }
 
-export interface Acknowledgement {
-  readonly firstOffset: number;
-  readonly lastOffset: number;
-  readonly types: readonly number[];
-}
+export type Acknowledgement = AcknowledgementBatch;
 
 /** A share partition's persisted state as the share coordinator reads it (ReadShareGroupState). */
 export interface PersistedShareState {
@@ -129,20 +125,17 @@ export class SharePartitionManager {
     return this.partitions.get(sharePartitionKey(groupId, ref));
   }
 
-  /** Applies one partition's acknowledgement batches in order; the first failure is the partition's answer. */
+  /** Applies one partition's acknowledgement batches, all or none: the first refused is the partition's answer. */
   async acknowledge(groupId: string, memberId: string, ref: SharePartitionRef, batches: readonly Acknowledgement[], settings: ShareGroupSettings): Promise<number> {
     const log = this.logOf(ref);
     if (log === undefined) return ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
     const partition = await this.existing(groupId, ref);
     if (partition === undefined) return ErrorCode.INVALID_RECORD_STATE;
-    let errorCode: number = ErrorCode.NONE;
-    for (const batch of batches) {
-      const code = partition.acknowledge(memberId, batch.firstOffset, batch.lastOffset, batch.types, settings, this.now());
-      if (errorCode === ErrorCode.NONE) errorCode = code;
-    }
+    // All of the partition's batches or none of them (Kafka rolls back a request's batches at the first refused).
+    const errorCode = partition.acknowledgeAll(memberId, batches, settings, this.now());
     const key = sharePartitionKey(groupId, ref);
     // Renewed locks run from now: their expiry gets its own timer.
-    if (batches.some((b) => b.types.includes(AcknowledgeType.RENEW))) this.expireLocksAfter(groupId, ref, partition, settings);
+    if (errorCode === ErrorCode.NONE && batches.some((b) => b.types.includes(AcknowledgeType.RENEW))) this.expireLocksAfter(groupId, ref, partition, settings);
     this.wake(key);
     const written = await this.persist(groupId, ref, partition);
     return errorCode === ErrorCode.NONE ? written : errorCode;
