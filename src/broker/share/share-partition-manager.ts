@@ -99,6 +99,8 @@ export class SharePartitionManager {
   /** The state epoch each share partition was read at (written back with its changes). */
   private readonly stateEpochs = new WeakMap<SharePartition, number>();
   private persister: SharePersister | undefined;
+  /** The broker is stopping: nothing more is released (see shutdown). */
+  private stopping = false;
 
   constructor(
     private readonly store: LogStore,
@@ -118,6 +120,16 @@ export class SharePartitionManager {
   /** From now on share partitions start from, and write their changes to, `persister` (the share coordinator). */
   usePersister(persister: SharePersister): void {
     this.persister = persister;
+  }
+
+  /**
+   * The broker stops: from now on neither a session ended by its connection's close nor a lock's expiry releases
+   * anything. Kafka's shutdown stops its socket server first; the disconnects that follow release sessions whose
+   * state writes cannot reach the share coordinator any more, and SharePartitionManager.close only stops the lock
+   * timers: what was acquired is not in __share_group_state, so after a restart it comes again as never delivered.
+   */
+  shutdown(): void {
+    this.stopping = true;
   }
 
   /** The share partition of an existing one (tests, describe), if the group has fetched it. */
@@ -185,6 +197,7 @@ export class SharePartitionManager {
 
   /** The member's session ended: the records it holds on the session's partitions are released. */
   async releaseSession(groupId: string, memberId: string, refs: Iterable<SharePartitionRef>, settings: ShareGroupSettings): Promise<void> {
+    if (this.stopping) return;
     for (const ref of refs) {
       const pending = this.existing(groupId, ref);
       const partition = pending === undefined ? undefined : await pending.catch(() => undefined);
@@ -279,8 +292,8 @@ export class SharePartitionManager {
     const due = this.now() + settings.lockDurationMs;
     const current = this.partitions.get(key);
     this.scheduler.after(settings.lockDurationMs, () => {
-      // Dropped (topic or group deleted) or replaced since: nothing to release.
-      if (this.partitions.get(key) !== current) return;
+      // Dropped (topic or group deleted) or replaced since, or the broker stopping: nothing to release.
+      if (this.stopping || this.partitions.get(key) !== current) return;
       // A timer may fire a little before the clock reads `due`: the lock it stands for is due all the same.
       if (!partition.expireLocks(settings, Math.max(this.now(), due))) return;
       this.wake(key);
