@@ -12,7 +12,7 @@ import { createShareGroupDescribeRequest, shareGroupDescribeApi } from '../../sr
 import { roundTrip } from '../server/broker-harness.js';
 import { RawClient } from '../server/raw-client.js';
 import { runJavaToolOk, sharedToolsBroker } from './java-tools.js';
-import { setUpShareTopic, ShareConsumerProcess, type Delivery } from './share-consumer-processes.js';
+import { setUpShareTopic, ShareConsumerProcess } from './share-consumer-processes.js';
 
 const tools = sharedToolsBroker();
 const RECORDS = 10_000;
@@ -82,28 +82,32 @@ function normalised(describe: Run['describe'], group: string, topic: string): Ru
   };
 }
 
-/** Every record acknowledged exactly once; only what the victim held came twice (delivery count 2), nothing else. */
+/**
+ * Every record acknowledged exactly once; a record comes again only where the victim held it (its kill released it)
+ * or where a lock expired under a slow consumer (its acknowledgement then refused, as Kafka refuses it): never else.
+ */
 function assertDoneWhen(run: Run): void {
   const { victim, others } = run;
   const all = [victim, ...others];
-  assert.deepEqual(all.flatMap((c) => c.refused), []);
   const acks = new Map<number, number>();
   for (const d of all.flatMap((c) => c.acked)) acks.set(d.offset, (acks.get(d.offset) ?? 0) + 1);
   assert.equal(acks.size, RECORDS + 1);
   assert.deepEqual([...acks.entries()].filter(([offset, n]) => n !== 1 || offset < 0 || offset > RECORDS), []);
+  const refused = all.flatMap((c) => c.refused);
+  assert.deepEqual(refused.filter((line) => !line.endsWith(' InvalidRecordStateException')), []);
+  const expired = new Set(refused.map((line) => Number(line.split(' ')[1])));
   const [heldFirst, heldLast] = victim.holding!;
   const held = (o: number) => o >= heldFirst && o <= heldLast;
-  const seenByVictim = new Set(victim.got.map((d) => d.offset));
-  const key = (d: Delivery) => `${d.offset}/${d.deliveryCount}`;
-  // The victim saw each record once, first deliveries; the others saw each record once, and a second delivery is
-  // exactly a record the victim held.
-  assert.deepEqual(victim.got.filter((d) => d.deliveryCount !== 1), []);
-  const othersGot = others.flatMap((c) => c.got);
-  assert.equal(new Set(othersGot.map((d) => d.offset)).size, othersGot.length);
-  const redelivered = othersGot.filter((d) => d.deliveryCount !== 1);
-  assert.deepEqual(redelivered.map(key).sort(), Array.from({ length: heldLast - heldFirst + 1 }, (_, i) => `${heldFirst + i}/2`).sort());
-  assert.deepEqual(othersGot.filter((d) => d.deliveryCount === 1 && seenByVictim.has(d.offset)).map(key), []);
-  assert.deepEqual(victim.acked.filter((d) => held(d.offset)).map(key), []);
+  const deliveries = new Map<number, number[]>();
+  for (const d of all.flatMap((c) => c.got)) deliveries.set(d.offset, [...(deliveries.get(d.offset) ?? []), d.deliveryCount]);
+  // Each delivery of a record counts one more than the one before: 1, then 2 after a release or an expiry, ...
+  assert.deepEqual([...deliveries.entries()].filter(([, counts]) => counts.sort((a, b) => a - b).some((c, i) => c !== i + 1)), []);
+  const again = [...deliveries.entries()].filter(([, counts]) => counts.length > 1).map(([offset]) => offset);
+  assert.deepEqual(again.filter((o) => !held(o) && !expired.has(o)), []);
+  // What the victim held came again, all of it, to the others; what it acknowledged did not.
+  const othersGot = new Set(others.flatMap((c) => c.got.filter((d) => d.deliveryCount > 1).map((d) => d.offset)));
+  assert.deepEqual(Array.from({ length: heldLast - heldFirst + 1 }, (_, i) => heldFirst + i).filter((o) => !othersGot.has(o)), []);
+  assert.deepEqual(victim.acked.filter((d) => held(d.offset) || (deliveries.get(d.offset)?.length ?? 0) > 1), []);
 }
 
 test('three share consumers process 10,000 records, each acknowledged once; a killed one\'s held records go to the others; kafka-share-groups --describe prints what Kafka prints', async () => {
