@@ -107,8 +107,9 @@ export class ReplicaManager {
     this.partitionAdds = adder === undefined ? undefined : new PartitionAddBatcher(adder);
   }
 
-  /** The broker starts closing: long polls answer at once with what they have. */
+  /** The broker starts closing: long polls answer at once with what they have; share records stay as acquired. */
   shutdown(): void {
+    this.sharePartitions.shutdown();
     this.delayedFetches.shutdown();
   }
 

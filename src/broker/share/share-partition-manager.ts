@@ -20,7 +20,7 @@ import type { TransactionView } from '../fetch-reader.js';
 import { PARTITION_LEADER_EPOCH } from '../leader-epoch.js';
 import { abortedBatches, type ReadBatch } from './aborted-batches.js';
 import type { Scheduler } from '../../storage/scheduler.js';
-import { AcknowledgeType, SharePartition, type AcquiredRange, type SharePartitionLimits, type StateChange } from './share-partition.js';
+import { AcknowledgeType, SharePartition, type AcknowledgementBatch, type AcquiredRange, type SharePartitionLimits, type StateChange } from './share-partition.js';
 import { partitionKey, ShareSessionCache, type SharePartitionRef } from './share-session-cache.js';
 
 /** A share group's settings, read from its effective group configs at each request. */
@@ -49,11 +49,7 @@ export interface ShareFetchRead {
   readonly acquired: AcquiredRange[];
 }
 
-export interface Acknowledgement {
-  readonly firstOffset: number;
-  readonly lastOffset: number;
-  readonly types: readonly number[];
-}
+export type Acknowledgement = AcknowledgementBatch;
 
 /** A share partition's persisted state as the share coordinator reads it (ReadShareGroupState). */
 export interface PersistedShareState {
@@ -105,6 +101,8 @@ export class SharePartitionManager {
   /** The state epoch each share partition was read at (written back with its changes). */
   private readonly stateEpochs = new WeakMap<SharePartition, number>();
   private persister: SharePersister | undefined;
+  /** The broker is stopping: nothing more is released (see shutdown). */
+  private stopping = false;
 
   constructor(
     private readonly store: LogStore,
@@ -126,25 +124,32 @@ export class SharePartitionManager {
     this.persister = persister;
   }
 
+  /**
+   * The broker stops: from now on neither a session ended by its connection's close nor a lock's expiry releases
+   * anything. Kafka's shutdown stops its socket server first; the disconnects that follow release sessions whose
+   * state writes cannot reach the share coordinator any more, and SharePartitionManager.close only stops the lock
+   * timers: what was acquired is not in __share_group_state, so after a restart it comes again as never delivered.
+   */
+  shutdown(): void {
+    this.stopping = true;
+  }
+
   /** The share partition of an existing one (tests, describe), if the group has fetched it. */
   existing(groupId: string, ref: SharePartitionRef): Promise<SharePartition> | undefined {
     return this.partitions.get(sharePartitionKey(groupId, ref));
   }
 
-  /** Applies one partition's acknowledgement batches in order; the first failure is the partition's answer. */
+  /** Applies one partition's acknowledgement batches, all or none: the first refused is the partition's answer. */
   async acknowledge(groupId: string, memberId: string, ref: SharePartitionRef, batches: readonly Acknowledgement[], settings: ShareGroupSettings): Promise<number> {
     const log = this.logOf(ref);
     if (log === undefined) return ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
     const partition = await this.existing(groupId, ref);
     if (partition === undefined) return ErrorCode.INVALID_RECORD_STATE;
-    let errorCode: number = ErrorCode.NONE;
-    for (const batch of batches) {
-      const code = partition.acknowledge(memberId, batch.firstOffset, batch.lastOffset, batch.types, settings, this.now());
-      if (errorCode === ErrorCode.NONE) errorCode = code;
-    }
+    // All of the partition's batches or none of them (Kafka rolls back a request's batches at the first refused).
+    const errorCode = partition.acknowledgeAll(memberId, batches, settings, this.now());
     const key = sharePartitionKey(groupId, ref);
     // Renewed locks run from now: their expiry gets its own timer.
-    if (batches.some((b) => b.types.includes(AcknowledgeType.RENEW))) this.expireLocksAfter(groupId, ref, partition, settings);
+    if (errorCode === ErrorCode.NONE && batches.some((b) => b.types.includes(AcknowledgeType.RENEW))) this.expireLocksAfter(groupId, ref, partition, settings);
     this.wake(key);
     const written = await this.persist(groupId, ref, partition);
     return errorCode === ErrorCode.NONE ? written : errorCode;
@@ -194,6 +199,7 @@ export class SharePartitionManager {
 
   /** The member's session ended: the records it holds on the session's partitions are released. */
   async releaseSession(groupId: string, memberId: string, refs: Iterable<SharePartitionRef>, settings: ShareGroupSettings): Promise<void> {
+    if (this.stopping) return;
     for (const ref of refs) {
       const pending = this.existing(groupId, ref);
       const partition = pending === undefined ? undefined : await pending.catch(() => undefined);
@@ -288,8 +294,8 @@ export class SharePartitionManager {
     const due = this.now() + settings.lockDurationMs;
     const current = this.partitions.get(key);
     this.scheduler.after(settings.lockDurationMs, () => {
-      // Dropped (topic or group deleted) or replaced since: nothing to release.
-      if (this.partitions.get(key) !== current) return;
+      // Dropped (topic or group deleted) or replaced since, or the broker stopping: nothing to release.
+      if (this.stopping || this.partitions.get(key) !== current) return;
       // A timer may fire a little before the clock reads `due`: the lock it stands for is due all the same.
       if (!partition.expireLocks(settings, Math.max(this.now(), due))) return;
       this.wake(key);

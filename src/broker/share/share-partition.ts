@@ -35,6 +35,13 @@ export interface LogBatchSpan {
   readonly last: number;
 }
 
+/** One acknowledgement batch of a request: one type for all its offsets, or one per offset. */
+export interface AcknowledgementBatch {
+  readonly firstOffset: number;
+  readonly lastOffset: number;
+  readonly types: readonly number[];
+}
+
 export interface AcquiredRange {
   readonly firstOffset: number;
   readonly lastOffset: number;
@@ -261,28 +268,44 @@ export class SharePartition {
     return acquired;
   }
 
-  /**
-   * One acknowledgement batch of `memberId`: every offset from the SPSO on must be in flight and ACQUIRED by it,
-   * else nothing changes and the answer is INVALID_RECORD_STATE. `types` holds one type for all offsets or one per
-   * offset (the request's checks are the handler's: share-fetch-common.ts' invalidAcknowledgements). RENEW keeps the
-   * record acquired with a lock from `now`, refused while the group's share.renew.acknowledge.enable is false.
-   */
+  /** One acknowledgement batch: acknowledgeAll with it alone. */
   acknowledge(memberId: string, firstOffset: number, lastOffset: number, types: readonly number[], limits: SharePartitionLimits, now: number): number {
+    return this.acknowledgeAll(memberId, [{ firstOffset, lastOffset, types }], limits, now);
+  }
+
+  /**
+   * A request's acknowledgement batches of one partition, in order, as Kafka 4.3.1's SharePartition.acknowledge: the
+   * first batch refused makes the answer and rolls back what the batches before it changed (nothing of the request
+   * is applied). `types` holds one type for all offsets of a batch or one per offset (the request's own checks are
+   * the handler's: share-fetch-common.ts' invalidAcknowledgements). RENEW keeps a record acquired with a lock from
+   * `now`, refused while the group's share.renew.acknowledge.enable is false.
+   */
+  acknowledgeAll(memberId: string, batches: readonly AcknowledgementBatch[], limits: SharePartitionLimits, now: number): number {
     this.expireLocks(limits, now);
+    const restore = batches.length > 1 ? this.snapshot() : undefined;
+    for (const batch of batches) {
+      const errorCode = this.acknowledgeOne(memberId, batch, limits, now);
+      if (errorCode !== ErrorCode.NONE) {
+        restore?.();
+        return errorCode;
+      }
+    }
+    this.advanceStart();
+    return ErrorCode.NONE;
+  }
+
+  /** Checks one batch against the in-flight state and applies it only if all of it passes. */
+  private acknowledgeOne(memberId: string, batch: AcknowledgementBatch, limits: SharePartitionLimits, now: number): number {
+    const { firstOffset, lastOffset, types } = batch;
     if (lastOffset < firstOffset || (types.length !== 1 && types.length !== lastOffset - firstOffset + 1)) return ErrorCode.INVALID_REQUEST;
     if (types.some((t) => t < AcknowledgeType.GAP || t > AcknowledgeType.RENEW)) return ErrorCode.INVALID_REQUEST;
-    // Offsets below the SPSO are done with: an acknowledgement of them changes nothing and is not refused (as
-    // Kafka 4.3.1 answers it).
-    const from = Math.max(firstOffset, this.start);
-    if (lastOffset < from) return ErrorCode.NONE;
-    if (lastOffset >= this.end) return ErrorCode.INVALID_RECORD_STATE;
-    for (let o = from; o <= lastOffset; o++) {
-      const batch = this.batchOf(o);
-      const s = batch === undefined ? undefined : this.statusOf(batch, o);
-      if (s === undefined || s.state !== RecordState.ACQUIRED || s.memberId !== memberId) return ErrorCode.INVALID_RECORD_STATE;
-    }
-    const typeAt = (o: number) => (types.length === 1 ? types[0]! : types[o - firstOffset]!);
+    // Offsets below the SPSO are done with: a batch wholly below it changes nothing and is not refused.
+    if (lastOffset < this.start) return ErrorCode.NONE;
+    const refused = this.refusal(memberId, firstOffset, lastOffset);
+    if (refused !== undefined) return refused;
     if (!limits.renewAcknowledgeEnabled && types.includes(AcknowledgeType.RENEW)) return ErrorCode.INVALID_RECORD_STATE;
+    const from = Math.max(firstOffset, this.start);
+    const typeAt = (o: number) => (types.length === 1 ? types[0]! : types[o - firstOffset]!);
     this.updateRecorded(from, lastOffset, (s, o) => {
       const type = typeAt(o);
       if (type === AcknowledgeType.ACCEPT) return { ...s, state: RecordState.ACKNOWLEDGED, memberId: null };
@@ -290,8 +313,65 @@ export class SharePartition {
       if (type === AcknowledgeType.RENEW) return { ...s, lockExpiresAt: now + limits.lockDurationMs };
       return { ...s, state: RecordState.ARCHIVED, memberId: null };
     }, types.length === 1 ? undefined : typeAt);
-    this.advanceStart();
     return ErrorCode.NONE;
+  }
+
+  /**
+   * Kafka's fetchSubMapForAcknowledgementBatch and its per-batch checks: the in-flight batch holding the first offset
+   * (or the SPSO, when the batch starts below it) must exist (else INVALID_RECORD_STATE); a batch starting or ending
+   * past the last in-flight batch it reaches is INVALID_REQUEST; every in-flight offset it names from the SPSO on must
+   * be ACQUIRED by the member (else INVALID_RECORD_STATE).
+   */
+  private refusal(memberId: string, firstOffset: number, lastOffset: number): number | undefined {
+    let floor = this.floorIndex(firstOffset);
+    if (floor < 0 && firstOffset < this.start && this.start <= lastOffset) floor = this.floorIndex(this.start);
+    if (floor < 0) return ErrorCode.INVALID_RECORD_STATE;
+    let last = floor;
+    while (last + 1 < this.inFlight.length && this.inFlight[last + 1]!.first <= lastOffset) last++;
+    const reach = this.inFlight[last]!.last;
+    if (reach < firstOffset || lastOffset > reach) return ErrorCode.INVALID_REQUEST;
+    for (let i = floor; i <= last; i++) {
+      const b = this.inFlight[i]!;
+      const lo = Math.max(b.first, firstOffset, this.start);
+      const hi = Math.min(b.last, lastOffset);
+      for (let o = lo; o <= hi; o++) {
+        const s = this.statusOf(b, o);
+        if (s.state !== RecordState.ACQUIRED || s.memberId !== memberId) return ErrorCode.INVALID_RECORD_STATE;
+        if (b.whole !== undefined) break;
+      }
+    }
+    return undefined;
+  }
+
+  /** The index of the last in-flight batch starting at or before `offset` (Kafka's floorEntry), else -1. */
+  private floorIndex(offset: number): number {
+    let lo = 0;
+    let hi = this.inFlight.length - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.inFlight[mid]!.first <= offset) {
+        found = mid;
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return found;
+  }
+
+  /** What a rollback restores: the in-flight batches as they are (statuses are replaced, never changed in place). */
+  private snapshot(): () => void {
+    const inFlight = this.inFlight.map((b) => ({ ...b, records: b.records?.slice() }));
+    const { start, end, changedFrom } = this;
+    const changes = this.changes.slice();
+    return () => {
+      this.inFlight.splice(0, this.inFlight.length, ...inFlight);
+      this.start = start;
+      this.end = end;
+      this.changedFrom = changedFrom;
+      this.changes = changes;
+    };
   }
 
   /**

@@ -153,3 +153,27 @@ test('a RENEW acknowledgement restarts the lock from now: the records stay acqui
     assert.equal(partition.stateOf(0)?.state, RecordState.AVAILABLE);
   });
 });
+
+test('once the broker stops, neither a session ended by its connection nor a lock expiring releases anything, nor writes', async () => {
+  await withManager(async ({ manager, clock, ref, produce }) => {
+    const written: unknown[] = [];
+    manager.usePersister({
+      read: async () => ({ errorCode: 0, errorMessage: null, stateEpoch: 1, startOffset: -1, stateBatches: [] }),
+      write: async (_key, data) => {
+        written.push(data.stateBatches);
+        return { errorCode: 0, errorMessage: null };
+      },
+    });
+    await produce('a', 'b', 'c');
+    assert.deepEqual(acquired(await manager.fetch('g', 'm1', [ref], NOW, settings)), [[0, 2, 1]]);
+    assert.equal(await manager.acknowledge('g', 'm1', ref, [{ firstOffset: 0, lastOffset: 0, types: [1] }], settings), ErrorCode.NONE);
+    assert.deepEqual(written, [[{ firstOffset: 0, lastOffset: 0, deliveryState: RecordState.ACKNOWLEDGED, deliveryCount: 1 }]]);
+    const partition = (await manager.existing('g', ref))!;
+    manager.shutdown();
+    // As Kafka's: the records stay acquired (in memory only), so after a restart they come again as never delivered.
+    await manager.releaseSession('g', 'm1', [ref], settings);
+    await clock.advance(15_000);
+    assert.deepEqual(partition.stateOf(1), { state: RecordState.ACQUIRED, deliveryCount: 1, memberId: 'm1' });
+    assert.equal(written.length, 1);
+  });
+});

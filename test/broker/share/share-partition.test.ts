@@ -47,7 +47,8 @@ test('acknowledgements of records not acquired by the member are INVALID_RECORD_
   const sp = new SharePartition(0);
   sp.acquire('a', batches.slice(0, 1), 100, limits, 0);
   assert.equal(sp.acknowledge('b', 0, 0, [ACCEPT], limits, 0), ErrorCode.INVALID_RECORD_STATE);
-  assert.equal(sp.acknowledge('a', 3, 6, [ACCEPT], limits, 0), ErrorCode.INVALID_RECORD_STATE);
+  // Past the last in-flight batch it reaches: INVALID_REQUEST (Kafka's "last offset in request is past acquired records").
+  assert.equal(sp.acknowledge('a', 3, 6, [ACCEPT], limits, 0), ErrorCode.INVALID_REQUEST);
   assert.equal(sp.acknowledge('a', 0, 1, [ACCEPT, ACCEPT, ACCEPT], limits, 0), ErrorCode.INVALID_REQUEST);
   assert.equal(sp.acknowledge('a', 1, 1, [ACCEPT], limits, 0), ErrorCode.NONE);
   assert.equal(sp.acknowledge('a', 1, 1, [REJECT], limits, 0), ErrorCode.INVALID_RECORD_STATE);
@@ -58,6 +59,56 @@ test('acknowledgements of records not acquired by the member are INVALID_RECORD_
   // Below the SPSO: nothing left to change, and not refused.
   assert.equal(sp.acknowledge('a', 0, 0, [REJECT], limits, 0), ErrorCode.NONE);
   assert.equal(sp.acknowledge('a', 3, 5, [ACCEPT], limits, 0), ErrorCode.INVALID_RECORD_STATE);
+});
+
+test('a request\'s acknowledgement batches apply all or none: a refused batch rolls back the ones before it', () => {
+  const sp = new SharePartition(0);
+  assert.deepEqual(sp.acquire('a', batches.slice(0, 2), 100, limits, 0), [{ firstOffset: 0, lastOffset: 9, deliveryCount: 1 }]);
+  assert.deepEqual(sp.acquire('b', batches, 100, limits, 0), [{ firstOffset: 10, lastOffset: 14, deliveryCount: 1 }]);
+  const ack = (first: number, last: number, ...types: number[]) => ({ firstOffset: first, lastOffset: last, types });
+  const unchanged = () => {
+    assert.equal(sp.startOffset, 0);
+    for (let o = 0; o < 10; o++) assert.deepEqual(sp.stateOf(o), { state: RecordState.ACQUIRED, deliveryCount: 1, memberId: 'a' });
+    assert.deepEqual(sp.takeStateChanges().batches, []);
+  };
+  // A later batch naming offsets another member acquired: INVALID_RECORD_STATE, the ACCEPT of 0-4 undone.
+  assert.equal(sp.acknowledgeAll('a', [ack(0, 4, ACCEPT), ack(8, 12, ACCEPT)], limits, 0), ErrorCode.INVALID_RECORD_STATE);
+  unchanged();
+  // Past the records in flight (0-14): INVALID_REQUEST, the per-offset RELEASE/REJECT of 2-3 undone (the batch stays whole).
+  assert.equal(sp.acknowledgeAll('a', [ack(2, 3, RELEASE, REJECT), ack(15, 16, ACCEPT)], limits, 0), ErrorCode.INVALID_REQUEST);
+  assert.equal(sp.acknowledgeAll('a', [ack(2, 3, RELEASE, REJECT), ack(9, 20, ACCEPT)], limits, 0), ErrorCode.INVALID_REQUEST);
+  unchanged();
+  // A bad type in a later batch: INVALID_REQUEST; two batches naming the same offset: the second finds it done.
+  assert.equal(sp.acknowledgeAll('a', [ack(0, 0, ACCEPT), ack(1, 1, 9)], limits, 0), ErrorCode.INVALID_REQUEST);
+  assert.equal(sp.acknowledgeAll('a', [ack(0, 1, ACCEPT), ack(1, 2, REJECT)], limits, 0), ErrorCode.INVALID_RECORD_STATE);
+  unchanged();
+  // RENEW with share.renew.acknowledge.enable false, after an ACCEPT: both refused.
+  assert.equal(sp.acknowledgeAll('a', [ack(0, 0, ACCEPT), ack(1, 1, AcknowledgeType.RENEW)], { ...limits, renewAcknowledgeEnabled: false }, 0), ErrorCode.INVALID_RECORD_STATE);
+  unchanged();
+  // All valid: every batch applies, and the SPSO moves once over what they completed.
+  assert.equal(sp.acknowledgeAll('a', [ack(0, 1, ACCEPT), ack(2, 3, REJECT, RELEASE)], limits, 0), ErrorCode.NONE);
+  assert.equal(sp.startOffset, 3);
+  assert.deepEqual(sp.takeStateChanges(), {
+    batches: [{ firstOffset: 0, lastOffset: 1, deliveryState: RecordState.ACKNOWLEDGED, deliveryCount: 1 }, { firstOffset: 2, lastOffset: 2, deliveryState: RecordState.ARCHIVED, deliveryCount: 1 }, { firstOffset: 3, lastOffset: 3, deliveryState: RecordState.AVAILABLE, deliveryCount: 1 }],
+    startOffset: 0,
+    deliveryCompleteCount: 3,
+  });
+});
+
+test('an acknowledgement batch is checked against the in-flight batches as Kafka finds them', () => {
+  const sp = new SharePartition(0);
+  sp.acquire('a', batches.slice(0, 1), 100, limits, 0);
+  // Starting past the last in-flight record: INVALID_REQUEST ("first offset in request is past acquired records").
+  assert.equal(sp.acknowledge('a', 5, 6, [ACCEPT], limits, 0), ErrorCode.INVALID_REQUEST);
+  assert.equal(sp.acknowledge('a', 0, 4, [ACCEPT], limits, 0), ErrorCode.NONE);
+  // Nothing in flight any more: the batch is not found (INVALID_RECORD_STATE), below the SPSO it is passed over.
+  assert.equal(sp.acknowledge('a', 5, 6, [ACCEPT], limits, 0), ErrorCode.INVALID_RECORD_STATE);
+  assert.equal(sp.acknowledge('a', 0, 4, [ACCEPT], limits, 0), ErrorCode.NONE);
+  // Starting below the SPSO and reaching in-flight records: checked from the SPSO on.
+  sp.acquire('a', batches, 100, limits, 0);
+  assert.equal(sp.acknowledge('a', 3, 7, [ACCEPT], limits, 0), ErrorCode.NONE);
+  assert.equal(sp.startOffset, 8);
+  assert.equal(sp.acknowledge('b', 6, 8, [ACCEPT], limits, 0), ErrorCode.INVALID_RECORD_STATE);
 });
 
 test('a lock expires on the clock: its records go to the next member, and an acknowledgement after expiry fails', () => {
