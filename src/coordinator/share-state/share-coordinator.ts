@@ -9,6 +9,7 @@
 import type { BrokerConfig } from '../../config/index.js';
 import { autoCreateTopic } from '../../broker/auto-create.js';
 import { PARTITION_LEADER_EPOCH } from '../../broker/leader-epoch.js';
+import type { BrokerTopicStats } from '../../broker/broker-topic-stats.js';
 import { ErrorCode } from '../../protocol/error-codes.js';
 import { decodeBatchRecords, encodeRecordBatch, readBatchHeader, isControl } from '../../protocol/records/index.js';
 import { SHARE_GROUP_STATE_TOPIC } from '../../protocol/topic-names.js';
@@ -38,6 +39,8 @@ export interface ShareCoordinatorOptions {
   /** Clock; tests pass a ManualScheduler. Default: real time. */
   readonly scheduler?: Scheduler;
   readonly log?: Log;
+  /** The broker's per-topic counts: writes to __share_group_state are counted there, as Kafka's BrokerTopicMetrics. */
+  readonly topicStats?: BrokerTopicStats;
 }
 
 export class ShareCoordinator {
@@ -162,6 +165,7 @@ export class ShareCoordinator {
       const now = this.now();
       const batch = encodeRecordBatch({ records: records.map((r) => ({ timestamp: now, key: encodeShareStateKey(r), value: encodeShareStateValue(r) })) });
       await this.partitionLog(partition).append(batch, { leaderEpoch: PARTITION_LEADER_EPOCH, now });
+      this.options.topicStats?.countAppend(SHARE_GROUP_STATE_TOPIC, records.length, batch.length);
     };
     const tail = (this.tails.get(partition) ?? Promise.resolve()).then(run, run);
     this.tails.set(partition, tail.catch(() => undefined));
