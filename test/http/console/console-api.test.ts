@@ -233,6 +233,9 @@ test('the page is served at /console/ and / redirects there', async () => {
   assert.equal(page.headers.get('content-type'), 'text/html; charset=utf-8');
   assert.match(await page.text(), /<script type="module" src="\/console\/app.js"><\/script>/);
   for (const file of ['app.js', 'app.css']) assert.equal((await fetch(`${broker.base}/console/${file}`)).status, 200);
+  // The bundle holds the page's script, every section's view included (an empty bundle is served with a 200 too).
+  const script = await (await fetch(`${broker.base}/console/app.js`)).text();
+  for (const route of ['/overview', '/topics', '/groups', '/transactions', '/broker/configs', '/cluster', '/acls', '/users']) assert.ok(script.includes(route), route);
   // Only the page's own files are served, whatever the path names.
   const outside = await fetch(`${broker.base}/console/..%2F..%2Fpackage.json`);
   assert.deepEqual({ status: outside.status, body: await outside.json() }, { status: 404, body: { error: 'no such file: ../../package.json' } });
