@@ -243,6 +243,7 @@ export async function resetOffsets(broker: BrokerState, kafka: KafkaCalls, group
   const group = await listed(kafka, groupId);
   // The tool's own check, before any request: only an inactive group's offsets are reset.
   if (group.state !== 'Empty' && group.state !== 'Dead') {
+    if (group.type === 'share') throw new ConsoleRefusal(`Share group '${groupId}' is not empty.`);
     throw new ConsoleRefusal(`Assignments can only be reset if the group '${groupId}' is inactive, but the current state is ${group.state}.`);
   }
   let partitions: { topic: string; partition: number }[];

@@ -678,7 +678,7 @@ function resetDialog(g: GroupDetail): void {
   dialog(`Reset offsets of ${g.groupId}`, [
     field('Topic', h('select', { name: 'topic' }, h('option', { value: '' }, 'All committed partitions'), topics.map((t) => h('option', { value: t }, t)))),
     field('To', to), at,
-    h('p', { class: 'muted' }, 'As kafka-consumer-groups --reset-offsets --execute: the group must have no active members.'),
+    h('p', { class: 'muted' }, `As ${g.type === 'share' ? 'kafka-share-groups' : 'kafka-consumer-groups'} --reset-offsets --execute: the group must have no active members.`),
   ], 'Reset', async (form) => {
     const raw = value(form, 'at').trim();
     const body: Record<string, unknown> = { to: to.value, topic: value(form, 'topic') };
