@@ -246,6 +246,12 @@ test('a survivor\'s console page and /metrics show what its Metadata answers: th
     assert.deepEqual(page.partitions, expected);
     assert.ok(expected.some((p) => p.offline.includes(gone)), 'some partition had a replica on the killed broker');
     assert.equal(page.offline, expected.filter((p) => p.leaderless).length);
+    // The overview lists the live brokers and the controller; a topic's partitions tab each partition's leader.
+    const overview = await (await globalThis.fetch(`${base}console/api/overview`)).json() as { controllerId: number; brokers: { nodeId: number; port: number }[] };
+    assert.deepEqual([overview.controllerId, overview.brokers.map((b) => [b.nodeId, b.port])], [controllerId, survivors.map((id) => [id, brokers.get(id)!.port])]);
+    const orders = await (await globalThis.fetch(`${base}console/api/topics/orders`)).json() as { partitionDetails: { partition: number; leader: number }[] };
+    assert.deepEqual(orders.partitionDetails.map((p) => [p.partition, p.leader]),
+      expected.filter((p) => p.topic === 'orders').filter((p) => orders.partitionDetails.some((d) => d.partition === p.partition)).map((p) => [p.partition, p.leader]));
     assert.equal(page.underReplicated, expected.filter((p) => p.underReplicated).length);
 
     // /metrics: the partitions this broker leads that are under-replicated; the offline count on the controller alone.
