@@ -780,13 +780,21 @@ function aclsView(): () => void {
         h('td', { class: 'row-actions' }, h('button', { class: 'small danger', onclick: remove }, 'Delete')));
     }));
   };
+  const notice = h('p', { class: 'muted', id: 'acl-notice' }, 'The broker’s own ACLs, as kafka-acls --list shows them; changes go through CreateAcls and DeleteAcls.');
   const refresh = async (): Promise<void> => {
-    latest = await api<Acl[]>(`/acls${resourceType.value === '' ? '' : `?resourceType=${enc(resourceType.value)}`}`);
+    try {
+      latest = await api<Acl[]>(`/acls${resourceType.value === '' ? '' : `?resourceType=${enc(resourceType.value)}`}`);
+    } catch (err) {
+      // Said once on the page rather than in a toast at every poll.
+      if (!(err instanceof ApiError) || !err.message.startsWith('SECURITY_DISABLED')) throw err;
+      notice.textContent = 'No authorizer is configured on this broker (authorizer.class.name): it keeps no ACLs.';
+      latest = [];
+    }
     draw();
   };
   page('ACLs', h('div', { class: 'tools' }, resourceType, principal, name,
     h('button', { class: 'primary new', id: 'create-acl', onclick: () => createAclDialog(() => void refresh()) }, 'Add ACL')));
-  $('#main')!.append(h('p', { class: 'muted' }, 'The broker’s own ACLs, as kafka-acls --list shows them; changes go through CreateAcls and DeleteAcls.'), t.el);
+  $('#main')!.append(notice, t.el);
   return poll(refresh);
 }
 
