@@ -1,7 +1,9 @@
 /**
  * Kafka's BrokerTopicStats, the counts behind its BrokerTopicMetrics (MessagesInPerSec, BytesInPerSec,
- * BytesOutPerSec): records and bytes appended per topic (ReplicaManager's appends: Produce and transaction
- * markers) and record bytes sent in Fetch responses. Plain numbers, one object per topic made on its first
+ * BytesOutPerSec): records and bytes appended per topic (ReplicaManager's appends: Produce and
+ * __transaction_state; the group and share coordinators' writes to __consumer_offsets and __share_group_state,
+ * which Kafka also appends through ReplicaManager, so its all-topics meter includes them) and record bytes sent in
+ * Fetch responses. Plain numbers, one object per topic made on its first
  * count: the hot paths add to fields, nothing is allocated per request. Read at scrape time (src/http/metrics/).
  */
 export class TopicStats {
@@ -20,6 +22,13 @@ export class BrokerTopicStats {
       this.byTopic.set(topic, stats);
     }
     return stats;
+  }
+
+  /** Counts an append a coordinator made straight to its log: `records` records in `bytes` bytes of batches. */
+  countAppend(topic: string, records: number, bytes: number): void {
+    const stats = this.of(topic);
+    stats.messagesIn += records;
+    stats.bytesIn += bytes;
   }
 
   /** Every topic counted so far. */

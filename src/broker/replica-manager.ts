@@ -59,6 +59,8 @@ export interface ReplicaManagerOptions {
   readonly clock?: Scheduler;
   /** Overrides the clock's reading alone (tests). */
   readonly now?: () => number;
+  /** The broker's per-topic counts, shared with the coordinators that append to their logs themselves. Default: its own. */
+  readonly topicStats?: BrokerTopicStats;
 }
 
 export class ReplicaManager {
@@ -71,7 +73,7 @@ export class ReplicaManager {
   private leads: ((topic: string, partition: number) => boolean) | undefined;
   readonly delayedFetches: DelayedFetches;
   /** Records and bytes in and out per topic (Kafka's BrokerTopicMetrics). */
-  readonly topicStats = new BrokerTopicStats();
+  readonly topicStats: BrokerTopicStats;
   /** Share groups' share partitions and share sessions (ShareFetch, ShareAcknowledge). */
   readonly sharePartitions: SharePartitionManager;
 
@@ -81,6 +83,7 @@ export class ReplicaManager {
     options: ReplicaManagerOptions = {},
   ) {
     const clock = options.clock ?? systemScheduler;
+    this.topicStats = options.topicStats ?? new BrokerTopicStats();
     this.now = options.now ?? (() => clock.now());
     this.delayedFetches = new DelayedFetches(clock);
     this.topicConfigs = new TopicConfigCache(brokerConfig);

@@ -3,9 +3,11 @@
 // commits it holds; any other partition gets the control batch through its producer state.
 import { ErrorCode } from '../protocol/error-codes.js';
 import { ControlRecordType } from '../protocol/records/index.js';
+import { CONTROL_BATCH_BYTES } from '../protocol/records/control.js';
 import type { LogStore } from '../storage/log-store.js';
 import { CONSUMER_OFFSETS_TOPIC } from './auto-create.js';
 import type { ProducerStates } from './producer-states.js';
+import type { BrokerTopicStats } from './broker-topic-stats.js';
 
 export interface MarkerToWrite {
   readonly topic: string;
@@ -26,7 +28,9 @@ export interface TxnOffsetCompletion {
   completeTransaction(partition: number, producerId: number, commit: boolean, writeMarker: () => Promise<number>): Promise<number>;
 }
 
-export function markerWriter(store: LogStore, producerStates: ProducerStates, groups: () => TxnOffsetCompletion): (m: MarkerToWrite) => Promise<number> {
+/** `stats`: where a marker written is counted, one record of its batch's bytes (Kafka's WriteTxnMarkers appends through ReplicaManager). */
+export function markerWriter(store: LogStore, producerStates: ProducerStates, groups: () => TxnOffsetCompletion, stats?: BrokerTopicStats):
+  (m: MarkerToWrite) => Promise<number> {
   return async (m) => {
     const log = store.log(m.topic, m.partition);
     if (log === undefined) return ErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
@@ -37,7 +41,11 @@ export function markerWriter(store: LogStore, producerStates: ProducerStates, gr
       coordinatorEpoch: m.coordinatorEpoch,
       transactionVersion: m.transactionVersion,
     };
-    const write = (): Promise<number> => producerStates.writeMarker(log, marker);
+    const write = async (): Promise<number> => {
+      const errorCode = await producerStates.writeMarker(log, marker);
+      if (errorCode === ErrorCode.NONE) stats?.countAppend(m.topic, 1, CONTROL_BATCH_BYTES);
+      return errorCode;
+    };
     if (m.topic === CONSUMER_OFFSETS_TOPIC) return groups().completeTransaction(m.partition, m.producerId, m.commit, write);
     return write();
   };

@@ -7,6 +7,7 @@
 import { resolveGroupConfig, type BrokerConfig, type GroupConfigLookup } from '../config/index.js';
 import { ErrorCode, errorInfo } from '../protocol/error-codes.js';
 import { randomUuid, ZERO_UUID } from '../protocol/uuid.js';
+import type { BrokerTopicStats } from '../broker/broker-topic-stats.js';
 import type { DescribedGroup } from '../protocol/generated/describe-groups.js';
 import type { HeartbeatRequest, HeartbeatResponse } from '../protocol/generated/heartbeat.js';
 import { createJoinGroupResponse, type JoinGroupRequest, type JoinGroupResponse } from '../protocol/generated/join-group.js';
@@ -63,6 +64,8 @@ export interface GroupCoordinatorOptions {
   readonly groupConfigs?: GroupConfigLookup;
   /** The share coordinator, which initializes the state of the share partitions a share group starts on. */
   readonly shareState?: ShareStateInitializer;
+  /** The broker's per-topic counts: writes to __consumer_offsets are counted there, as Kafka's BrokerTopicMetrics. */
+  readonly topicStats?: BrokerTopicStats;
 }
 
 /** What the group coordinator asks of the share coordinator (Kafka's persister initializeState and deleteState). */
@@ -137,7 +140,7 @@ export class GroupCoordinator {
         };
       },
     });
-    this.offsetsLog = new OffsetsLog(options.store, options.config, () => this.scheduler.now());
+    this.offsetsLog = new OffsetsLog(options.store, options.config, () => this.scheduler.now(), options.topicStats);
     this.cleanupIntervalMs = config.offsetsRetentionCheckIntervalMs;
   }
 

@@ -1,73 +1,61 @@
 /**
- * The HTTP listener (gregor.http.listeners): one fastify app, served on each listed address by a node:http
- * server of its own (fastify's `routing` handler), bound before the logs load. Route modules come from routes.ts.
- * A request fastify cannot parse, a route that does not exist or a handler that throws gets a one-line JSON
- * error ({"error": "..."}), 4xx for the client's mistakes, 500 (logged with its stack) for gregor's.
+ * The HTTP listener (gregor.http.listeners): each listed address is a node:http server of its own, bound at once
+ * (before the logs load, so /healthz and /readyz answer during a long recovery). The fastify app behind them
+ * (app.ts: routes, metrics registry) is loaded and built on the first request, which waits for it: fastify,
+ * prom-client and the route modules then cost a start-up nothing (bench/startup-http.ts). The broker's parts,
+ * handed over when start-up completes, are kept until the app exists.
  */
-import { createServer, type RequestListener, type Server } from 'node:http';
-import Fastify, { type FastifyError, type FastifyReply } from 'fastify';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { HttpListener } from '../config/index.js';
 import type { Endpoint } from '../server/handler.js';
-import type { HttpServerHandle, HttpStartup } from '../server/http-attachment.js';
-import { HttpContext } from './context.js';
-import { createMetricsRegistry } from './metrics/registry.js';
-import { routeModules } from './routes.js';
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** Served while the broker is still starting (health, readiness, metrics); every other route answers 503 until then. */
-    beforeReady?: boolean;
-  }
-}
+import type { BrokerParts, HttpServerHandle, HttpStartup } from '../server/http-attachment.js';
+import type { HttpApp } from './app.js';
 
 export async function startHttpServer(startup: HttpStartup): Promise<HttpServerHandle> {
-  const metrics = createMetricsRegistry();
-  const ctx = new HttpContext(startup, metrics.registry);
-  const app = Fastify({
-    logger: false,
-    // What fastify refuses before routing (a URL that does not decode, a bad Content-Type) gets the same one-line JSON.
-    frameworkErrors: (error: FastifyError, _request, reply: FastifyReply) => reply.code(error.statusCode ?? 400).send({ error: error.message }),
-  });
-  app.addHook('onRequest', async (request, reply) => {
-    if (!ctx.ready && request.routeOptions.config.beforeReady !== true) {
-      return reply.code(503).send({ error: 'the broker is still starting (see /readyz)' });
-    }
-  });
-  app.setNotFoundHandler((request, reply) => reply.code(404).send({ error: `no such resource: ${request.method} ${request.url}` }));
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
-    if (status >= 500) startup.log.error({ err: error, method: request.method, url: request.url }, 'HTTP request failed');
-    return reply.code(status).send({ error: status >= 500 && error.statusCode === undefined ? `internal error: ${error.message}` : error.message });
-  });
-  for (const register of routeModules) register(app, ctx);
-  metrics.addBrokerCollectors(ctx);
-  await app.ready();
+  let parts: BrokerParts | undefined;
+  let building: Promise<HttpApp> | undefined;
+  let addresses: readonly Endpoint[] = [];
+  const appFor = (): Promise<HttpApp> => (building ??= import('./app.js').then(async ({ buildHttpApp }) => {
+    const built = await buildHttpApp(startup, addresses);
+    if (parts !== undefined) built.ctx.attach(parts);
+    return built;
+  }));
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    appFor().then(({ app }) => app.routing(req, res), (err: Error) => {
+      startup.log.error({ err }, 'the HTTP app could not be built');
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(JSON.stringify({ error: `internal error: ${err.message}` }));
+    });
+  };
 
   const servers: Server[] = [];
-  const close = async () => {
+  const close = async (): Promise<void> => {
     await Promise.all(servers.map((server) => new Promise<void>((resolve) => {
       server.close(() => resolve());
       // Keep-alive and long-lived connections (a scraper, the console's live tail) would hold close() open.
       server.closeAllConnections();
     })));
-    await app.close();
-    metrics.close();
+    if (building !== undefined) await (await building.catch(() => undefined))?.close();
   };
   try {
-    for (const listener of startup.listeners) servers.push(await listen(listener, (req, res) => app.routing(req, res)));
+    for (const listener of startup.listeners) servers.push(await listen(listener, handle));
   } catch (err) {
     await close();
     throw err;
   }
-  ctx.httpAddresses = servers.map((server, i) => boundAddress(server, startup.listeners[i]!));
+  addresses = servers.map((server, i) => boundAddress(server, startup.listeners[i]!));
   return {
-    addresses: ctx.httpAddresses,
-    serve: (parts) => ctx.attach(parts),
+    addresses,
+    serve: (ready) => {
+      parts = ready;
+      // An app built before start-up completed gets them now; one built later at once.
+      void building?.then((built) => built.ctx.attach(ready), () => undefined);
+    },
     close,
   };
 }
 
-function listen(listener: HttpListener, handler: RequestListener): Promise<Server> {
+function listen(listener: HttpListener, handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<Server> {
   const server = createServer(handler);
   return new Promise((resolve, reject) => {
     server.once('error', (err) => reject(new Error(`cannot bind the HTTP listener ${listener.host === '' ? '*' : listener.host}:${listener.port}: ${err.message}`)));

@@ -10,6 +10,7 @@ import { listenerTls } from '../security/tls/listener-tls.js';
 import { tlsPrincipal } from '../security/tls/principal.js';
 import { backgroundIntervals, cleanerSettings, logEngine, openLogStore } from '../broker/open-store.js';
 import { ReplicaManager } from '../broker/replica-manager.js';
+import { BrokerTopicStats } from '../broker/broker-topic-stats.js';
 import { StoreTopicCatalog } from '../broker/store-topic-catalog.js';
 import { GroupCoordinator } from '../coordinator/group-coordinator.js';
 import { ShareCoordinator } from '../coordinator/share-state/share-coordinator.js';
@@ -282,19 +283,22 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   try {
     // Share partitions' state is loaded from __share_group_state, groups and committed offsets from
     // __consumer_offsets, before any client is accepted.
+    // One count per topic of what is appended, the coordinators' own writes included (Kafka's BrokerTopicMetrics).
+    const topicStats = new BrokerTopicStats();
     // Its prune and cold-snapshot timers run on the broker's clock, only while share.version is 1 or more.
     const shareState = await ShareCoordinator.open({
-      store, config: () => dynamic.config, log, scheduler: clock, periodicJobs: () => state !== undefined && shareGroupsEnabled(state),
+      store, config: () => dynamic.config, log, scheduler: clock, topicStats,
+      periodicJobs: () => state !== undefined && shareGroupsEnabled(state),
     });
     opened.push(() => shareState.close());
     const groups = await GroupCoordinator.open({
-      store, config, log, scheduler: clock, groupConfigs: (groupId) => resourceConfigs.groupConfig(groupId, dynamic.config, (line) => log.warn(line)), shareState,
+      store, config, log, scheduler: clock, groupConfigs: (groupId) => resourceConfigs.groupConfig(groupId, dynamic.config, (line) => log.warn(line)), shareState, topicStats,
     });
     opened.push(() => groups.close());
     // Producer state is rebuilt from the logs, then transactions from __transaction_state (prepared ones finish).
     const features = options.features ?? (await Features.open(metadataDir === undefined ? memoryFeatureStore() : fileFeatureStore(metadataDir)));
     const producerStates = await ProducerStates.load(store, () => clock.now());
-    const replicaManager = new ReplicaManager(store, config, { producerState: producerStates, transactions: producerStates, clock });
+    const replicaManager = new ReplicaManager(store, config, { producerState: producerStates, transactions: producerStates, clock, topicStats });
     replicaManager.sharePartitions.usePersister(shareState);
     const transactions = await openTransactions({ config, liveConfig: () => dynamic.config, replicaManager, producerStates, groups, features, scheduler: clock, log });
     opened.push(() => transactions.close());

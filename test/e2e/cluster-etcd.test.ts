@@ -226,6 +226,46 @@ test("the controller killed (kill -9), its lease expires and another broker beco
   }
 });
 
+test('a survivor\'s console page and /metrics show what its Metadata answers: the killed broker gone, its partitions offline or led elsewhere', async () => {
+  const gone = NODES.find((n) => brokers.get(n)!.child.signalCode === 'SIGKILL')!;
+  const survivors = NODES.filter((n) => n !== gone);
+  const { controllerId } = await describeCluster(survivors[0]!);
+  for (const n of survivors) {
+    const base = brokers.get(n)!.http!;
+    const page = await eventually(async () => (await globalThis.fetch(`${base}console/api/cluster`)).json() as Promise<any>,
+      (c) => c.brokers.length === survivors.length && c.controllerId === controllerId, `broker ${n}'s cluster page`);
+    assert.equal(page.mode, 'cluster');
+    assert.deepEqual(page.brokers.map((b: any) => [b.nodeId, b.rack, b.controller, b.self, b.endpoints.map((e: any) => e.port)]),
+      survivors.map((id) => [id, RACKS[id], id === controllerId, id === n, [brokers.get(id)!.port]]));
+    // Every partition as Metadata answers it on the same broker: a leader gone is -1 (LEADER_NOT_AVAILABLE), offline.
+    const answered = await roundTrip(clients.get(n)!, metadataApi, 12, { ...createMetadataRequest(), topics: null, allowAutoTopicCreation: false });
+    const expected = answered.topics.flatMap((t) => t.partitions.map((p) => ({
+      topic: t.name, partition: p.partitionIndex, leader: p.leaderId, leaderEpoch: p.leaderEpoch, replicas: p.replicaNodes, isr: p.isrNodes,
+      offline: p.offlineReplicas, underReplicated: p.isrNodes.length < p.replicaNodes.length, leaderless: p.errorCode === ErrorCode.LEADER_NOT_AVAILABLE,
+    }))).sort((a, b) => a.topic!.localeCompare(b.topic!) || a.partition - b.partition);
+    assert.deepEqual(page.partitions, expected);
+    assert.ok(expected.some((p) => p.offline.includes(gone)), 'some partition had a replica on the killed broker');
+    assert.equal(page.offline, expected.filter((p) => p.leaderless).length);
+    // The overview lists the live brokers and the controller; a topic's partitions tab each partition's leader.
+    const overview = await (await globalThis.fetch(`${base}console/api/overview`)).json() as { controllerId: number; brokers: { nodeId: number; port: number }[] };
+    assert.deepEqual([overview.controllerId, overview.brokers.map((b) => [b.nodeId, b.port])], [controllerId, survivors.map((id) => [id, brokers.get(id)!.port])]);
+    const orders = await (await globalThis.fetch(`${base}console/api/topics/orders`)).json() as { partitionDetails: { partition: number; leader: number }[] };
+    assert.deepEqual(orders.partitionDetails.map((p) => [p.partition, p.leader]),
+      expected.filter((p) => p.topic === 'orders').filter((p) => orders.partitionDetails.some((d) => d.partition === p.partition)).map((p) => [p.partition, p.leader]));
+    assert.equal(page.underReplicated, expected.filter((p) => p.underReplicated).length);
+
+    // /metrics: the partitions this broker leads that are under-replicated; the offline count on the controller alone.
+    const metrics = await (await globalThis.fetch(`${base}metrics`)).text();
+    const gauge = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1]);
+    const led = expected.filter((p) => p.leader === n);
+    assert.equal(gauge('kafka_server_replicamanager_leadercount'), led.length);
+    assert.equal(gauge('kafka_server_replicamanager_underreplicatedpartitions'), led.filter((p) => p.underReplicated).length);
+    assert.equal(gauge('kafka_controller_kafkacontroller_offlinepartitionscount'), n === controllerId ? page.offline : 0);
+    assert.equal(gauge('kafka_controller_kafkacontroller_activecontrollercount'), n === controllerId ? 1 : 0);
+    assert.equal(gauge('kafka_brokers'), survivors.length);
+  }
+});
+
 test('the killed broker restarted on its data: it registers again once its old session expired, follows what changed meanwhile and its partitions are led again', async () => {
   const { controllerId } = await describeCluster(NODES.find((n) => brokers.get(n)!.child.exitCode === null && brokers.get(n)!.child.signalCode === null)!);
   const gone = NODES.find((n) => brokers.get(n)!.child.signalCode === 'SIGKILL')!;

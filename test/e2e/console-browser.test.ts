@@ -217,3 +217,15 @@ test('groups, transactions and broker configs pages', async () => {
   await screenshot(page, '13-broker-configs');
   assert.deepEqual(errors, []);
 });
+
+test('without an authorizer the ACLs page says so once; the users page lists no SCRAM user', async () => {
+  await go('#/');
+  await page.keyboard.press('7');
+  await textBecomes('#acl-notice', 'No authorizer is configured on this broker (authorizer.class.name): it keeps no ACLs.');
+  assert.deepEqual(await tableRows(page, '#acls'), [['Nothing here yet']]);
+  // Not repeated as an error at every poll.
+  assert.equal(await page.locator('#toast.bad').count(), 0);
+  await page.keyboard.press('8');
+  await until(async () => (await tableRows(page, '#users'))[0]?.[0] === 'Nothing here yet', 'no users');
+  assert.deepEqual(errors, []);
+});

@@ -9,6 +9,8 @@ const MAIN = fileURLToPath(new URL('../../gregor.mjs', import.meta.url));
 export interface GregorProcess {
   child: ChildProcess;
   port: number;
+  /** The HTTP listener's base URL (console, /metrics), e.g. http://localhost:41234/. */
+  http: string | undefined;
   /** Every stdout/stderr line so far, for diagnostics when an assertion fails. */
   output: string[];
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -37,14 +39,15 @@ export function startGregor(dataDir: string, extraArgs: string[] = [], options: 
   return new Promise((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (line) => {
       output.push(line);
-      let entry: { addresses?: unknown };
+      let entry: { addresses?: unknown; http?: unknown };
       try {
-        entry = JSON.parse(line) as { addresses?: unknown };
+        entry = JSON.parse(line) as { addresses?: unknown; http?: unknown };
       } catch {
         return;
       }
       if (Array.isArray(entry.addresses) && typeof entry.addresses[0] === 'string') {
-        resolve({ child, port: Number(entry.addresses[0].split(':').at(-1)), output, exited });
+        const http = Array.isArray(entry.http) && typeof entry.http[0] === 'string' ? entry.http[0] : undefined;
+        resolve({ child, port: Number(entry.addresses[0].split(':').at(-1)), http, output, exited });
       }
     });
     void exited.then(({ code, signal }) => reject(new Error(`gregor exited (code ${code}, signal ${signal}) before listening:\n${output.join('\n')}`)));

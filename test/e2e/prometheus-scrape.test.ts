@@ -95,6 +95,18 @@ test('Prometheus scrapes gregor with no errors; messages in and group lag agree 
 
     assert.deepEqual(await query(webPort, `kafka_server_brokertopicmetrics_messagesin_total{topic="${TOPIC}"}`, ['topic']), { [TOPIC]: produced });
     assert.equal(produced, 60);
+    // The group coordinator's writes are counted too, as Kafka counts them: every record in __consumer_offsets.
+    const offsetsWritten = await query(webPort, 'sum(kafka_log_log_logendoffset{topic="__consumer_offsets"})', []);
+    assert.ok(offsetsWritten['']! > 0);
+    assert.deepEqual(await query(webPort, 'kafka_server_brokertopicmetrics_messagesin_total{topic="__consumer_offsets"}', ['topic']),
+      { __consumer_offsets: offsetsWritten[''] });
+    assert.deepEqual(await query(webPort, 'kafka_server_brokertopicmetrics_messagesin_total{topic=""}', []), { '': produced + offsetsWritten['']! });
+    // One broker: nothing under-replicated, under min ISR or offline; every partition at min ISR (1).
+    const partitions = (await query(webPort, 'kafka_server_replicamanager_partitioncount', ['job'])).gregor!;
+    assert.deepEqual(await query(webPort, '{__name__=~"kafka_server_replicamanager_(underreplicatedpartitions|underminisrpartitioncount|atminisrpartitioncount)|kafka_controller_kafkacontroller_offlinepartitionscount"}', ['__name__']), {
+      kafka_server_replicamanager_underreplicatedpartitions: 0, kafka_server_replicamanager_underminisrpartitioncount: 0,
+      kafka_server_replicamanager_atminisrpartitioncount: partitions, kafka_controller_kafkacontroller_offlinepartitionscount: 0,
+    });
 
     // kafka-consumer-groups --describe: GROUP TOPIC PARTITION CURRENT-OFFSET LOG-END-OFFSET LAG ...
     const described = await runJavaToolOk('kafka-consumer-groups', ['--bootstrap-server', `127.0.0.1:${broker.port}`, '--describe', '--group', GROUP]);

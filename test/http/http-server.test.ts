@@ -68,6 +68,9 @@ test('before start-up is complete /readyz answers 503 naming what is not done, /
   const http = await startHttpServer({ listeners: [{ host: '127.0.0.1', port: 0 }], log: silentLog(), scheduler: systemScheduler, startedAt: 0, progress });
   try {
     const address = http.addresses[0]!;
+    // The app is built on the first request: requests arriving together all wait for that one build.
+    const first = await Promise.all(Array.from({ length: 5 }, () => getJson(urlOf(address, '/readyz'))));
+    assert.deepEqual(new Set(first.map((answer) => JSON.stringify(answer))).size, 1);
     assert.deepEqual(await getJson(urlOf(address, '/readyz')), {
       status: 503, body: { status: 'starting', checks: { logsLoaded: true, coordinatorsLoaded: false, listenersBound: false } },
     });

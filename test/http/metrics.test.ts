@@ -39,7 +39,16 @@ test('messages, bytes, requests, errors, partitions, logs and group lag as the w
     const { samples, contentType } = await scrape(broker.httpAddresses[0]!);
     assert.equal(contentType, 'text/plain; version=0.0.4; charset=utf-8');
     assert.equal(valueOf(samples, 'kafka_server_brokertopicmetrics_messagesin_total', { topic: 'metered' }), 23);
-    assert.equal(valueOf(samples, 'kafka_server_brokertopicmetrics_messagesin_total'), 23);
+    // The group coordinator's writes to __consumer_offsets are counted as Kafka counts them (its appends go through
+    // ReplicaManager there): every record in the topic's logs, and every byte of them (nothing was compacted yet).
+    const offsetsLogs = samples.filter((s) => s.name === 'kafka_log_log_logendoffset' && s.labels['topic'] === '__consumer_offsets');
+    const offsetsRecords = offsetsLogs.reduce((n, s) => n + s.value, 0);
+    assert.ok(offsetsRecords > 0);
+    assert.equal(valueOf(samples, 'kafka_server_brokertopicmetrics_messagesin_total', { topic: '__consumer_offsets' }), offsetsRecords);
+    const offsetsBytes = samples.filter((s) => s.name === 'kafka_log_log_size' && s.labels['topic'] === '__consumer_offsets').reduce((n, s) => n + s.value, 0);
+    assert.equal(valueOf(samples, 'kafka_server_brokertopicmetrics_bytesin_total', { topic: '__consumer_offsets' }), offsetsBytes);
+    // The all-topics series (no topic label) is their sum.
+    assert.equal(valueOf(samples, 'kafka_server_brokertopicmetrics_messagesin_total'), 23 + offsetsRecords);
     assert.ok(valueOf(samples, 'kafka_server_brokertopicmetrics_bytesin_total', { topic: 'metered' })! > 0);
     assert.ok(valueOf(samples, 'kafka_server_brokertopicmetrics_bytesout_total', { topic: 'metered' })! > 0);
     // 11 sends, one Produce each; every partition answered NONE.
@@ -75,8 +84,15 @@ test('messages, bytes, requests, errors, partitions, logs and group lag as the w
     assert.equal(valueOf(samples, 'kafka_server_group_coordinator_metrics_group_count', { protocol: 'classic' }), 1);
     // 2 partitions of metered and __consumer_offsets' 50.
     assert.equal(valueOf(samples, 'kafka_server_replicamanager_partitioncount'), 52);
+    assert.equal(valueOf(samples, 'kafka_server_replicamanager_leadercount'), 52);
+    // One broker: every partition's one replica is its leader and in sync, at min.insync.replicas (1).
     assert.equal(valueOf(samples, 'kafka_server_replicamanager_underreplicatedpartitions'), 0);
+    assert.equal(valueOf(samples, 'kafka_server_replicamanager_underminisrpartitioncount'), 0);
+    assert.equal(valueOf(samples, 'kafka_server_replicamanager_atminisrpartitioncount'), 52);
     assert.equal(valueOf(samples, 'kafka_controller_kafkacontroller_offlinepartitionscount'), 0);
+    assert.equal(valueOf(samples, 'kafka_controller_kafkacontroller_activecontrollercount'), 1);
+    assert.equal(valueOf(samples, 'kafka_topic_partition_in_sync_replica', { topic: 'metered', partition: '0' }), 1);
+    assert.equal(valueOf(samples, 'kafka_topic_partition_leader', { topic: 'metered', partition: '0' }), 1);
     // prom-client's process and Node.js metrics: CPU, memory, event-loop lag.
     for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes']) {
       assert.ok(samples.some((s) => s.name === name), name);
@@ -85,7 +101,7 @@ test('messages, bytes, requests, errors, partitions, logs and group lag as the w
     // A deleted topic's counts and gauges go.
     await admin.deleteTopics({ topics: ['metered'] });
     const after = (await scrape(broker.httpAddresses[0]!)).samples;
-    assert.deepEqual(seriesOf(after, 'kafka_server_brokertopicmetrics_messagesin_total'), ['{} 0']);
+    assert.equal(valueOf(after, 'kafka_server_brokertopicmetrics_messagesin_total', { topic: 'metered' }), undefined);
     assert.equal(valueOf(after, 'kafka_topic_partitions', { topic: 'metered' }), undefined);
   } finally {
     await producer.disconnect();
@@ -105,6 +121,34 @@ test('open connections per listener', async () => {
     assert.equal(valueOf(samples, 'kafka_network_requestmetrics_requests_total', { request: 'ApiVersions', version: '3' }), 2);
   } finally {
     for (const client of clients) client.close();
+    await broker.close();
+  }
+});
+
+test('a transaction\'s markers and the coordinators\' writes to __transaction_state and __consumer_offsets are counted in', async () => {
+  const broker = await startTestBroker({ 'gregor.http.listeners': 'http://127.0.0.1:0' });
+  const kafka = new Kafka({ brokers: [`127.0.0.1:${broker.port}`], clientId: 'metrics-txn', logLevel: logLevel.NOTHING });
+  const producer = kafka.producer({ transactionalId: 'metrics-txn', idempotent: true, maxInFlightRequests: 1 });
+  try {
+    await producer.connect();
+    const txn = await producer.transaction();
+    await txn.send({ topic: 'txn-metered', messages: [{ partition: 0, value: 'a' }, { partition: 0, value: 'b' }] });
+    await txn.sendOffsets({ consumerGroupId: 'metrics-txn-group', topics: [{ topic: 'txn-metered', partitions: [{ partition: 0, offset: '2' }] }] });
+    await txn.commit();
+    const { samples } = await scrape(broker.httpAddresses[0]!);
+    const sum = (name: string, topic: string) => samples.filter((s) => s.name === name && s.labels['topic'] === topic).reduce((n, s) => n + s.value, 0);
+    // Two records and the commit marker.
+    assert.equal(valueOf(samples, 'kafka_server_brokertopicmetrics_messagesin_total', { topic: 'txn-metered' }), 3);
+    assert.equal(sum('kafka_log_log_logendoffset', 'txn-metered'), 3);
+    assert.equal(valueOf(samples, 'kafka_server_brokertopicmetrics_bytesin_total', { topic: 'txn-metered' }), sum('kafka_log_log_size', 'txn-metered'));
+    for (const topic of ['__transaction_state', '__consumer_offsets']) {
+      // Every record each coordinator wrote (the offset commit and its marker in __consumer_offsets), every byte.
+      assert.ok(sum('kafka_log_log_logendoffset', topic) > 0, topic);
+      assert.equal(valueOf(samples, 'kafka_server_brokertopicmetrics_messagesin_total', { topic }), sum('kafka_log_log_logendoffset', topic), topic);
+      assert.equal(valueOf(samples, 'kafka_server_brokertopicmetrics_bytesin_total', { topic }), sum('kafka_log_log_size', topic), topic);
+    }
+  } finally {
+    await producer.disconnect();
     await broker.close();
   }
 });

@@ -7,6 +7,7 @@
 import type { BrokerConfig } from '../../config/index.js';
 import { autoCreateTopic, CONSUMER_OFFSETS_TOPIC } from '../../broker/auto-create.js';
 import { PARTITION_LEADER_EPOCH } from '../../broker/leader-epoch.js';
+import type { BrokerTopicStats } from '../../broker/broker-topic-stats.js';
 import {
   ControlRecordType,
   decodeBatchRecords,
@@ -54,6 +55,8 @@ export class OffsetsLog {
     private readonly store: LogStore,
     private readonly config: BrokerConfig,
     private readonly now: () => number,
+    /** Where the appends are counted (Kafka's BrokerTopicMetrics count coordinator writes). */
+    private readonly stats?: BrokerTopicStats,
   ) {}
 
   /** The partition count: the topic's when it exists (fixed at creation), else the configured one. */
@@ -82,7 +85,8 @@ export class OffsetsLog {
     const run = async (): Promise<void> => {
       await this.ensureTopic();
       const log = this.log(partition);
-      await appendRecords(log, records, this.now(), producer);
+      const bytes = await appendRecords(log, records, this.now(), producer);
+      this.stats?.countAppend(CONSUMER_OFFSETS_TOPIC, records.length, bytes);
       onAppended?.();
     };
     const tail = (this.tails.get(partition) ?? Promise.resolve()).then(run, run);
@@ -150,8 +154,9 @@ export class OffsetsLog {
 }
 
 /** Appends the records as batches of at most RECORDS_PER_BATCH, in one append. */
-async function appendRecords(log: PartitionLog, records: readonly GroupRecord[], now: number, producer?: TxnProducer): Promise<void> {
-  if (records.length === 0) return;
+/** Returns the bytes appended. */
+async function appendRecords(log: PartitionLog, records: readonly GroupRecord[], now: number, producer?: TxnProducer): Promise<number> {
+  if (records.length === 0) return 0;
   const batches: Buffer[] = [];
   for (let i = 0; i < records.length; i += RECORDS_PER_BATCH) {
     const inputs: RecordInput[] = records.slice(i, i + RECORDS_PER_BATCH).map((record) => ({
@@ -164,4 +169,5 @@ async function appendRecords(log: PartitionLog, records: readonly GroupRecord[],
   }
   const bytes = batches.length === 1 ? batches[0]! : Buffer.concat(batches);
   await log.append(bytes, { leaderEpoch: PARTITION_LEADER_EPOCH, now });
+  return bytes.length;
 }

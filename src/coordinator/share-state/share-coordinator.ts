@@ -13,6 +13,7 @@
 import type { BrokerConfig } from '../../config/index.js';
 import { autoCreateTopic } from '../../broker/auto-create.js';
 import { PARTITION_LEADER_EPOCH } from '../../broker/leader-epoch.js';
+import type { BrokerTopicStats } from '../../broker/broker-topic-stats.js';
 import { ErrorCode } from '../../protocol/error-codes.js';
 import { decodeBatchRecords, encodeRecordBatch, readBatchHeader, isControl } from '../../protocol/records/index.js';
 import { SHARE_GROUP_STATE_TOPIC } from '../../protocol/topic-names.js';
@@ -45,6 +46,8 @@ export interface ShareCoordinatorOptions {
   readonly log?: Log;
   /** Whether the periodic jobs run (Kafka's shouldRunPeriodicJob: share.version >= 1). Default: always. */
   readonly periodicJobs?: () => boolean;
+  /** The broker's per-topic counts: writes to __share_group_state are counted there, as Kafka's BrokerTopicMetrics. */
+  readonly topicStats?: BrokerTopicStats;
 }
 
 export class ShareCoordinator {
@@ -261,6 +264,7 @@ export class ShareCoordinator {
       const batch = encodeRecordBatch({ records: records.map((r) => ({ timestamp: now, key: encodeShareStateKey(r), value: encodeShareStateValue(r) })) });
       const { baseOffset } = await this.partitionLog(partition).append(batch, { leaderEpoch: PARTITION_LEADER_EPOCH, now });
       records.forEach((record, i) => this.track(partition, record, baseOffset + i));
+      this.options.topicStats?.countAppend(SHARE_GROUP_STATE_TOPIC, records.length, batch.length);
     };
     const tail = (this.tails.get(partition) ?? Promise.resolve()).then(run, run);
     this.tails.set(partition, tail.catch(() => undefined));

@@ -50,7 +50,7 @@ export async function openTransactions(options: TransactionsOptions): Promise<Tx
     config,
     txnLog,
     producerIds: new ProducerIdManager(blockStoreFor(store)),
-    writeMarker: markerWriter(store, producerStates, () => groups),
+    writeMarker: markerWriter(store, producerStates, () => groups, replicaManager.topicStats),
     features: options.features,
     ...(options.scheduler === undefined ? {} : { scheduler: options.scheduler }),
     ...(options.log === undefined ? {} : { log: options.log }),

@@ -18,6 +18,9 @@ import { produceRecord } from './produce.js';
 import { startTail, type TailEvent } from './tail.js';
 import { describeGroup, deleteGroup, listGroups, resetOffsets } from './groups.js';
 import { listTransactions } from './transactions.js';
+import { clusterPage } from './cluster.js';
+import { bindingOf, createAcl, deleteAcl, listAcls } from './acls.js';
+import { deleteUserCredential, listUsers, upsertUser } from './users.js';
 import {
   addPartitions, alterConfigs, createTopic, deleteRecords, deleteTopic, describeConfigs, describeProducers, partitionSummaries, ResourceType,
   topicSummaries,
@@ -33,6 +36,8 @@ const STATUS_BY_CODE = new Map<number, number>([
   [ErrorCode.GROUP_AUTHORIZATION_FAILED, 403],
   [ErrorCode.CLUSTER_AUTHORIZATION_FAILED, 403],
   [ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, 403],
+  [ErrorCode.RESOURCE_NOT_FOUND, 404],
+  [ErrorCode.SECURITY_DISABLED, 409],
 ]);
 
 function answerError(reply: FastifyReply, err: unknown): FastifyReply {
@@ -65,7 +70,7 @@ export function consoleRoutes(app: FastifyInstance, ctx: HttpContext): void {
   const api = '/console/api';
 
   /** A JSON route whose Kafka errors and bad input become their 4xx answers. */
-  const route = <P extends Record<string, string>>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string,
+  const route = <P extends Record<string, string>>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string,
     handle: (params: P, query: Query, body: Body) => Promise<unknown> | unknown): void => {
     app.route({
       method, url,
@@ -164,10 +169,39 @@ export function consoleRoutes(app: FastifyInstance, ctx: HttpContext): void {
 
   route('GET', `${api}/transactions`, () => listTransactions(calls()));
 
+  route('GET', `${api}/cluster`, () => clusterPage(ctx.broker, (topic) => calls().allowedOnTopic(AclOperation.DESCRIBE, topic)));
+
+  route('GET', `${api}/acls`, (_p, query) => listAcls(calls(), {
+    ...optional('resourceType', query['resourceType']), ...optional('resourceName', query['resourceName']), ...optional('patternType', query['patternType']),
+    ...optional('principal', query['principal']), ...optional('host', query['host']), ...optional('operation', query['operation']),
+    ...optional('permissionType', query['permissionType']),
+  }));
+  route('POST', `${api}/acls`, async (_p, _q, body) => {
+    const acl = bindingOf(body);
+    await createAcl(calls(), acl);
+    return acl;
+  });
+  // DELETE with the binding in the body: an ACL has no id of its own, kafka-acls --remove names every field too.
+  route('DELETE', `${api}/acls`, async (_p, _q, body) => ({ deleted: await deleteAcl(calls(), bindingOf(body)) }));
+
+  route('GET', `${api}/users`, () => listUsers(calls()));
+  route<{ user: string; mechanism: string }>('PUT', `${api}/users/:user/credentials/:mechanism`, async ({ user, mechanism }, _q, body) => {
+    const password = stringOf(body?.['password'], 'password');
+    await upsertUser(calls(), user, mechanism, body?.['iterations'] === undefined ? 4096 : intOf(body['iterations'], 'iterations', 1), password);
+    return { user, mechanism };
+  });
+  route<{ user: string; mechanism: string }>('DELETE', `${api}/users/:user/credentials/:mechanism`, async ({ user, mechanism }) => {
+    await deleteUserCredential(calls(), user, mechanism);
+    return { user, mechanism };
+  });
+
   route('GET', `${api}/broker/configs`, () => describeConfigs(calls(), ResourceType.BROKER, String(ctx.broker.nodeId)));
   route('PATCH', `${api}/broker/configs`, (_p, _q, body) =>
     alterConfigs(calls(), ResourceType.BROKER, String(ctx.broker.nodeId), stringRecord(body?.['configs'], 'configs', true)));
 }
+
+const optional = <K extends string>(key: K, value: string | undefined): { [k in K]?: string } =>
+  (value === undefined || value === '' ? {} : { [key]: value }) as { [k in K]?: string };
 
 function servePage(reply: FastifyReply, name: string): FastifyReply {
   const file = pageFiles().get(name);

@@ -14,6 +14,8 @@ import { offsetFetchApi, createOffsetFetchRequest } from '../../protocol/generat
 import { offsetCommitApi, createOffsetCommitRequest } from '../../protocol/generated/offset-commit.js';
 import { deleteGroupsApi, createDeleteGroupsRequest } from '../../protocol/generated/delete-groups.js';
 import { listOffsetsApi, createListOffsetsRequest } from '../../protocol/generated/list-offsets.js';
+import { alterShareGroupOffsetsApi, createAlterShareGroupOffsetsRequest } from '../../protocol/generated/alter-share-group-offsets.js';
+import { describeShareGroupOffsetsApi, createDescribeShareGroupOffsetsRequest } from '../../protocol/generated/describe-share-group-offsets.js';
 import { decodeAssignment } from '../../coordinator/group/consumer/classic-protocol.js';
 import type { BrokerState } from '../../server/handler.js';
 import { ErrorCode } from '../../protocol/error-codes.js';
@@ -39,8 +41,10 @@ export interface ShownMember {
 export interface PartitionLag {
   readonly topic: string;
   readonly partition: number;
-  /** null: nothing committed. */
+  /** null: nothing committed. A share group's start offset (its share partition's SPSO). */
   readonly committed: number | null;
+  /** A share group's partitions only: the leader epoch its share state was written at. */
+  readonly leaderEpoch?: number;
   readonly logEndOffset: number;
   readonly lag: number | null;
   /** The member assigned the partition, if any. */
@@ -150,10 +154,41 @@ async function committedOffsets(kafka: KafkaCalls, groupId: string): Promise<Map
   return offsets;
 }
 
+/**
+ * A share group's partitions as kafka-share-groups --describe prints them: DescribeShareGroupOffsets of every
+ * partition it has share state for, the start offset, leader epoch and lag the share coordinator answers.
+ */
+async function shareOffsets(kafka: KafkaCalls, groupId: string, owner: ReadonlyMap<string, string>): Promise<PartitionLag[]> {
+  const response = await kafka.call(describeShareGroupOffsetsApi, 1, { ...createDescribeShareGroupOffsetsRequest(), groups: [{ groupId, topics: null }] });
+  const group = response.groups[0]!;
+  checkError(group.errorCode, group.errorMessage);
+  const rows: PartitionLag[] = [];
+  for (const topic of group.topics) {
+    for (const p of topic.partitions) {
+      checkError(p.errorCode, p.errorMessage);
+      const startOffset = Number(p.startOffset);
+      rows.push({
+        topic: topic.topicName, partition: p.partitionIndex, committed: startOffset < 0 ? null : startOffset, leaderEpoch: p.leaderEpoch,
+        logEndOffset: -1, lag: p.lag < 0n ? null : Number(p.lag), memberId: owner.get(`${topic.topicName}\u0000${p.partitionIndex}`) ?? null,
+      });
+    }
+  }
+  return rows;
+}
+
 export async function describeGroup(broker: BrokerState, kafka: KafkaCalls, groupId: string): Promise<DescribedGroup> {
   const group = await listed(kafka, groupId);
   const { protocol, state, members } = await membersOf(kafka, group);
-  const committed = group.type === 'share' ? new Map<string, Map<number, number>>() : await committedOffsets(kafka, groupId);
+  if (group.type === 'share') {
+    const owners = new Map<string, string>();
+    for (const member of members) {
+      for (const [topic, partitions] of Object.entries(member.assignment)) for (const p of partitions) owners.set(`${topic}\u0000${p}`, member.memberId);
+    }
+    const offsets = (await shareOffsets(kafka, groupId, owners)).map((o) => ({ ...o, logEndOffset: broker.store.log(o.topic, o.partition)?.highWatermark ?? -1 }))
+      .sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition);
+    return { ...group, state, protocol, coordinator: broker.nodeId, members, offsets, totalLag: offsets.reduce((n, o) => n + (o.lag ?? 0), 0) };
+  }
+  const committed = await committedOffsets(kafka, groupId);
   // Rows as kafka-consumer-groups --describe prints them: every partition with a committed offset or an owner.
   const owner = new Map<string, string>();
   for (const member of members) {
@@ -208,6 +243,7 @@ export async function resetOffsets(broker: BrokerState, kafka: KafkaCalls, group
   const group = await listed(kafka, groupId);
   // The tool's own check, before any request: only an inactive group's offsets are reset.
   if (group.state !== 'Empty' && group.state !== 'Dead') {
+    if (group.type === 'share') throw new ConsoleRefusal(`Share group '${groupId}' is not empty.`);
     throw new ConsoleRefusal(`Assignments can only be reset if the group '${groupId}' is inactive, but the current state is ${group.state}.`);
   }
   let partitions: { topic: string; partition: number }[];
@@ -215,6 +251,9 @@ export async function resetOffsets(broker: BrokerState, kafka: KafkaCalls, group
     const meta = broker.store.topic(topic);
     if (meta === undefined) throw new KafkaCallError(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `Topic ${topic} not found.`);
     partitions = Array.from({ length: meta.partitions }, (_, partition) => ({ topic, partition }));
+  } else if (group.type === 'share') {
+    partitions = (await shareOffsets(kafka, groupId, new Map())).map((o) => ({ topic: o.topic, partition: o.partition }))
+      .sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition);
   } else {
     partitions = [...(await committedOffsets(kafka, groupId))].flatMap(([t, ps]) => [...ps.keys()].map((partition) => ({ topic: t, partition })))
       .sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition);
@@ -237,6 +276,18 @@ export async function resetOffsets(broker: BrokerState, kafka: KafkaCalls, group
   });
   const topics = byTopic(offsets.map((o) => ({ topic: o.topic, partitions: [o.partition] })));
   const offsetOf = new Map(offsets.map((o) => [key(o), o.offset]));
+  if (group.type === 'share') {
+    // kafka-share-groups --reset-offsets --execute: the start offsets go to AlterShareGroupOffsets.
+    const altered = await kafka.call(alterShareGroupOffsetsApi, 0, {
+      ...createAlterShareGroupOffsetsRequest(), groupId,
+      topics: Object.entries(topics).map(([topicName, ps]) => ({
+        topicName, partitions: ps.map((partitionIndex) => ({ partitionIndex, startOffset: BigInt(offsetOf.get(`${topicName}\u0000${partitionIndex}`)!) })),
+      })),
+    });
+    checkError(altered.errorCode, altered.errorMessage);
+    for (const t of altered.responses) for (const p of t.partitions) checkError(p.errorCode, p.errorMessage);
+    return offsets;
+  }
   const response = await kafka.call(offsetCommitApi, 9, {
     ...createOffsetCommitRequest(), groupId, generationIdOrMemberEpoch: -1, memberId: '', groupInstanceId: null,
     topics: Object.entries(topics).map(([name, ps]) => ({

@@ -1,10 +1,12 @@
 /**
- * The cluster overview: this broker (one node: it is the controller and every partition's leader), its version,
+ * The cluster overview: the brokers and their listeners (in cluster mode every live one, from the cluster's
+ * metadata; else this one node, the controller), this broker's version,
  * features, uptime, and throughput now. Throughput is the change of the logs' summed high watermarks and sizes
  * between two looks, so nothing is counted on the produce path: the rate is over the time since the last look
  * (at least MIN_RATE_WINDOW_MS apart, so a page polling every second sees a steady number).
  */
 import type { BrokerState } from '../../server/handler.js';
+import { controllerIdOf } from '../../server/cluster-view.js';
 
 const MIN_RATE_WINDOW_MS = 1_000;
 
@@ -79,8 +81,11 @@ export function overview(broker: BrokerState, version: string, uptimeMs: number,
   }
   return {
     clusterId: broker.clusterId,
-    controllerId: broker.nodeId,
-    brokers: [...broker.advertised].map(([listener, endpoint]) => ({ nodeId: broker.nodeId, host: endpoint.host, port: endpoint.port, listener })),
+    controllerId: controllerIdOf(broker),
+    brokers: broker.cluster === undefined
+      ? [...broker.advertised].map(([listener, endpoint]) => ({ nodeId: broker.nodeId, host: endpoint.host, port: endpoint.port, listener }))
+      : [...broker.cluster.liveBrokers()].sort((a, b) => a.nodeId - b.nodeId)
+        .flatMap((b) => [...b.endpoints].map(([listener, endpoint]) => ({ nodeId: b.nodeId, host: endpoint.host, port: endpoint.port, listener }))),
     version,
     uptimeMs,
     features: broker.features.supported().map((f) => ({ name: f.name, level: broker.features.level(f.name), minVersion: f.minVersion, maxVersion: f.maxVersion })),

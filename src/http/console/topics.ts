@@ -11,8 +11,10 @@ import { describeConfigsApi, createDescribeConfigsRequest } from '../../protocol
 import { incrementalAlterConfigsApi, createIncrementalAlterConfigsRequest } from '../../protocol/generated/incremental-alter-configs.js';
 import { describeProducersApi, createDescribeProducersRequest } from '../../protocol/generated/describe-producers.js';
 import { ZERO_UUID } from '../../protocol/uuid.js';
+import { ErrorCode } from '../../protocol/error-codes.js';
 import { isInternalTopic } from '../../protocol/topic-names.js';
 import type { BrokerState } from '../../server/handler.js';
+import { replicaView } from '../../server/cluster-view.js';
 import { checkError, type KafkaCalls } from './kafka-calls.js';
 
 /** DescribeConfigs/IncrementalAlterConfigs resource types (Kafka's ConfigResource.Type). */
@@ -71,6 +73,11 @@ export function topicSummaries(broker: BrokerState): TopicSummary[] {
   }).sort((a, b) => a.name.localeCompare(b.name));
 }
 
+function leaderOf(broker: BrokerState, topic: string, partition: number): number {
+  const view = replicaView(broker, topic, partition);
+  return view.leaderAlive ? view.leaderId : -1;
+}
+
 export function partitionSummaries(broker: BrokerState, topic: string): PartitionSummary[] | undefined {
   const meta = broker.store.topic(topic);
   if (meta === undefined) return undefined;
@@ -80,7 +87,8 @@ export function partitionSummaries(broker: BrokerState, topic: string): Partitio
     if (log === undefined) continue;
     partitions.push({
       partition: p, logStartOffset: log.logStartOffset, highWatermark: log.highWatermark, logEndOffset: log.logEndOffset,
-      sizeBytes: log.sizeInBytes(), leader: broker.nodeId,
+      // The metadata's leader (cluster mode: maybe another broker, whose log this broker's may lag), -1 when none is alive.
+      sizeBytes: log.sizeInBytes(), leader: leaderOf(broker, topic, p),
     });
   }
   return partitions;
@@ -175,6 +183,8 @@ export async function describeProducers(kafka: KafkaCalls, topic: string, partit
   });
   const producers: ShownProducer[] = [];
   for (const partition of response.topics[0]?.partitions ?? []) {
+    // Cluster mode: a partition another broker leads has its producers there (the admin client asks each leader).
+    if (partition.errorCode === ErrorCode.NOT_LEADER_OR_FOLLOWER) continue;
     checkError(partition.errorCode, partition.errorMessage);
     for (const p of partition.activeProducers) {
       producers.push({

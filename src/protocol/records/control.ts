@@ -55,6 +55,9 @@ export function encodeControlBatch(input: ControlBatchInput): Buffer {
   });
 }
 
+/** The size of every marker batch: its fields are fixed-width and its one record's deltas are 0. */
+export const CONTROL_BATCH_BYTES = encodeControlBatch({ baseOffset: 0, producerId: 0, producerEpoch: 0, type: ControlRecordType.COMMIT, coordinatorEpoch: 0, timestamp: 0 }).length;
+
 /** The type of a control record key (ABORT, COMMIT, ...); Kafka ignores the key version beyond rejecting a negative one. */
 export function readControlRecordType(key: Buffer | null): number {
   if (key === null || key.length < 4) throw new ProtocolError('invalid', `control record key needs 4 bytes, found ${key?.length ?? 'null'}`);

@@ -27,8 +27,8 @@ export const writeTxnMarkersHandler: Handler = defineHandler<WriteTxnMarkersRequ
   maxVersion: 2,
 
   async handle(ctx, request) {
-    const { store, producerStates, groups } = ctx.broker;
-    const write = markerWriter(store, producerStates, () => groups);
+    const { store, producerStates, groups, replicaManager } = ctx.broker;
+    const write = markerWriter(store, producerStates, () => groups, replicaManager.topicStats);
     // Every marker starts before the first await, so they reach each log in request order.
     const pending = request.markers.map((marker) => ({
       producerId: marker.producerId,

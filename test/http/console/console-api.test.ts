@@ -233,6 +233,9 @@ test('the page is served at /console/ and / redirects there', async () => {
   assert.equal(page.headers.get('content-type'), 'text/html; charset=utf-8');
   assert.match(await page.text(), /<script type="module" src="\/console\/app.js"><\/script>/);
   for (const file of ['app.js', 'app.css']) assert.equal((await fetch(`${broker.base}/console/${file}`)).status, 200);
+  // The bundle holds the page's script, every section's view included (an empty bundle is served with a 200 too).
+  const script = await (await fetch(`${broker.base}/console/app.js`)).text();
+  for (const route of ['/overview', '/topics', '/groups', '/transactions', '/broker/configs', '/cluster', '/acls', '/users']) assert.ok(script.includes(route), route);
   // Only the page's own files are served, whatever the path names.
   const outside = await fetch(`${broker.base}/console/..%2F..%2Fpackage.json`);
   assert.deepEqual({ status: outside.status, body: await outside.json() }, { status: 404, body: { error: 'no such file: ../../package.json' } });
@@ -281,7 +284,121 @@ test('a share group is listed and described with its members and their partition
     // A share group commits no offsets: its rows are the partitions its members hold.
     assert.deepEqual(described.offsets.map((o: any) => [o.topic, o.partition, o.committed, o.lag, o.memberId]), [['shared', 0, null, null, 'member-1'], ['shared', 1, null, null, 'member-1']]);
     assert.deepEqual(described.members.map((m: any) => [m.memberId, m.clientId, m.host, m.assignment]), [['member-1', 'test-client', '/127.0.0.1', { shared: [0, 1] }]]);
+
+    // Records arrive; the member leaves; a reset to the earliest offsets is AlterShareGroupOffsets, and the start
+    // offsets and lag are then what DescribeShareGroupOffsets answers (kafka-share-groups --describe).
+    const producer = kafkaFor(broker.port, 'console-api').producer();
+    await producer.connect();
+    await producer.send({ topic: 'shared', messages: [{ partition: 0, value: 'a' }, { partition: 0, value: 'b' }, { partition: 1, value: 'c' }] });
+    await producer.disconnect();
+    // kafka-share-groups' own check and words.
+    assert.deepEqual(await call(broker, 'POST', '/groups/console-share/reset-offsets', { to: 'earliest' }),
+      { status: 409, body: { error: "Share group 'console-share' is not empty." } });
+    await roundTrip(client, shareGroupHeartbeatApi, 1, { ...join, memberEpoch: -1, subscribedTopicNames: null });
+    assert.deepEqual(await ok(broker, 'POST', '/groups/console-share/reset-offsets', { to: 'earliest' }),
+      { offsets: [{ topic: 'shared', partition: 0, offset: 0 }, { topic: 'shared', partition: 1, offset: 0 }] });
+    const reset = await ok(broker, 'GET', '/groups/console-share');
+    assert.deepEqual([reset.state, reset.totalLag, reset.members], ['Empty', 3, []]);
+    assert.deepEqual(reset.offsets.map((o: any) => [o.topic, o.partition, o.committed, o.logEndOffset, o.lag, o.memberId]),
+      [['shared', 0, 0, 2, 2, null], ['shared', 1, 0, 1, 1, null]]);
   } finally {
     await client.close();
+  }
+});
+
+test('cluster: a single broker is the controller and leads every partition, its one replica in sync', async () => {
+  await ok(broker, 'POST', '/topics', { name: 'clustered', partitions: 2 });
+  const cluster = await ok(broker, 'GET', '/cluster');
+  assert.deepEqual([cluster.mode, cluster.controllerId, cluster.underReplicated, cluster.offline], ['single', 1, 0, 0]);
+  assert.deepEqual(cluster.brokers, [{ nodeId: 1, rack: null, controller: true, self: true, endpoints: [{ listener: 'PLAINTEXT', host: '127.0.0.1', port: broker.port }] }]);
+  assert.deepEqual(cluster.partitions.filter((p: { topic: string }) => p.topic === 'clustered'), [0, 1].map((partition) => ({
+    topic: 'clustered', partition, leader: 1, leaderEpoch: 0, replicas: [1], isr: [1], offline: [], underReplicated: false, leaderless: false,
+  })));
+});
+
+test('ACLs: listed, filtered, added and removed through the broker\'s authorizer, as kafka-acls does', async () => {
+  // Without an authorizer, as kafka-acls is answered.
+  assert.deepEqual(await call(broker, 'GET', '/acls'),
+    { status: 409, body: { error: 'SECURITY_DISABLED: No Authorizer is configured on the broker', code: 'SECURITY_DISABLED' } });
+  const secured = await startConsoleBroker({
+    'authorizer.class.name': 'org.apache.kafka.metadata.authorizer.StandardAuthorizer', 'allow.everyone.if.no.acl.found': 'true',
+  });
+  try {
+    const read = { resourceType: 'TOPIC', resourceName: 'orders', patternType: 'LITERAL', principal: 'User:alice', host: '*', operation: 'READ', permissionType: 'ALLOW' };
+    // Host and pattern take kafka-acls' defaults.
+    assert.deepEqual(await ok(secured, 'POST', '/acls', { resourceType: 'TOPIC', resourceName: 'orders', principal: 'User:alice', operation: 'READ' }), read);
+    const group = { resourceType: 'GROUP', resourceName: 'billing-', patternType: 'PREFIXED', principal: 'User:bob', host: '10.0.0.1', operation: 'READ', permissionType: 'DENY' };
+    await ok(secured, 'POST', '/acls', group);
+    assert.deepEqual(await ok(secured, 'GET', '/acls'), [group, read]);
+    assert.deepEqual(await ok(secured, 'GET', '/acls?resourceType=TOPIC'), [read]);
+    assert.deepEqual(await ok(secured, 'GET', '/acls?principal=User:bob'), [group]);
+    // MATCH: what applies to group billing-eu.
+    assert.deepEqual(await ok(secured, 'GET', '/acls?resourceType=GROUP&resourceName=billing-eu&patternType=MATCH'), [group]);
+    // kafkajs' describeAcls sees what the page made.
+    const admin = kafkaFor(secured.port, 'console-api').admin();
+    await admin.connect();
+    const { AclResourceTypes, AclOperationTypes, AclPermissionTypes, ResourcePatternTypes } = (await import('kafkajs')).default;
+    const described = await admin.describeAcls({
+      resourceType: AclResourceTypes.TOPIC, resourcePatternType: ResourcePatternTypes.ANY, operation: AclOperationTypes.ANY, permissionType: AclPermissionTypes.ANY,
+    });
+    await admin.disconnect();
+    assert.deepEqual(described.resources.map((r) => [r.resourceName, r.acls.map((a) => [a.principal, a.host])]), [['orders', [['User:alice', '*']]]]);
+
+    assert.deepEqual(await call(secured, 'POST', '/acls', { ...read, resourceType: 'CLUSTER' }),
+      { status: 400, body: { error: 'INVALID_REQUEST: The only valid name for the CLUSTER resource is kafka-cluster', code: 'INVALID_REQUEST' } });
+    assert.deepEqual(await call(secured, 'POST', '/acls', { ...read, operation: 'SING' }), {
+      status: 400, body: { error: 'operation must be one of ANY, ALL, READ, WRITE, CREATE, DELETE, ALTER, DESCRIBE, CLUSTER_ACTION, DESCRIBE_CONFIGS, ALTER_CONFIGS, IDEMPOTENT_WRITE, CREATE_TOKENS, DESCRIBE_TOKENS, TWO_PHASE_COMMIT' },
+    });
+    assert.deepEqual(await call(secured, 'POST', '/acls', { ...read, principal: '' }), { status: 400, body: { error: 'principal must be a non-empty string' } });
+
+    assert.deepEqual(await ok(secured, 'DELETE', '/acls', read), { deleted: 1 });
+    assert.deepEqual(await ok(secured, 'DELETE', '/acls', read), { deleted: 0 });
+    assert.deepEqual(await ok(secured, 'GET', '/acls'), [group]);
+  } finally {
+    await secured.close();
+  }
+});
+
+test('users: SCRAM credentials added, listed without their secrets, used by kafkajs to log in, and deleted', async () => {
+  const secured = await startConsoleBroker({
+    listeners: 'PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:0', 'sasl.enabled.mechanisms': 'SCRAM-SHA-256,SCRAM-SHA-512',
+  });
+  try {
+    assert.deepEqual(await ok(secured, 'GET', '/users'), []);
+    assert.deepEqual(await ok(secured, 'PUT', '/users/carol/credentials/SCRAM-SHA-512', { password: 'carol-secret', iterations: 8192 }),
+      { user: 'carol', mechanism: 'SCRAM-SHA-512' });
+    await ok(secured, 'PUT', '/users/carol/credentials/SCRAM-SHA-256', { password: 'other-secret' });
+    const listed = await call(secured, 'GET', '/users');
+    assert.deepEqual(listed.body, [{ user: 'carol', credentials: [{ mechanism: 'SCRAM-SHA-256', iterations: 4096 }, { mechanism: 'SCRAM-SHA-512', iterations: 8192 }] }]);
+    assert.doesNotMatch(JSON.stringify(listed.body), /secret|salt/);
+
+    const { Kafka, logLevel } = (await import('kafkajs')).default;
+    const login = async (mechanism: 'scram-sha-256' | 'scram-sha-512', password: string): Promise<string[]> => {
+      const admin = new Kafka({ brokers: [`127.0.0.1:${secured.addresses[1]!.port}`], clientId: 'console-scram', retry: { retries: 0 }, logLevel: logLevel.NOTHING,
+        sasl: { mechanism, username: 'carol', password } as never }).admin();
+      try {
+        await admin.connect();
+        return await admin.listTopics();
+      } finally {
+        await admin.disconnect();
+      }
+    };
+    assert.deepEqual(await login('scram-sha-512', 'carol-secret'), []);
+    assert.deepEqual(await login('scram-sha-256', 'other-secret'), []);
+    await assert.rejects(login('scram-sha-512', 'wrong'), /SASL SCRAM SHA512 authentication failed/);
+
+    assert.deepEqual(await call(secured, 'PUT', '/users/carol/credentials/SCRAM-SHA-1', { password: 'x' }),
+      { status: 400, body: { error: 'mechanism must be one of SCRAM-SHA-256, SCRAM-SHA-512' } });
+    assert.deepEqual(await call(secured, 'PUT', '/users/carol/credentials/SCRAM-SHA-256', { password: 'x', iterations: 100 }),
+      { status: 400, body: { error: 'UNACCEPTABLE_CREDENTIAL: Too few iterations', code: 'UNACCEPTABLE_CREDENTIAL' } });
+    assert.deepEqual(await call(secured, 'PUT', '/users/carol/credentials/SCRAM-SHA-256', {}), { status: 400, body: { error: 'password must be a non-empty string' } });
+
+    await ok(secured, 'DELETE', '/users/carol/credentials/SCRAM-SHA-512');
+    assert.deepEqual(await ok(secured, 'GET', '/users'), [{ user: 'carol', credentials: [{ mechanism: 'SCRAM-SHA-256', iterations: 4096 }] }]);
+    await assert.rejects(login('scram-sha-512', 'carol-secret'), /SASL SCRAM SHA512 authentication failed/);
+    assert.deepEqual(await call(secured, 'DELETE', '/users/carol/credentials/SCRAM-SHA-512'),
+      { status: 404, body: { error: 'RESOURCE_NOT_FOUND: Attempt to delete a user credential that does not exist', code: 'RESOURCE_NOT_FOUND' } });
+  } finally {
+    await secured.close();
   }
 });

@@ -1,7 +1,7 @@
 // The console page: a hash-routed single page over /console/api (console-routes.ts), no framework. Each view
 // renders into <main> and re-reads its data every POLL_MS while the tab is visible; the message browser reads on
-// demand and follows the live tail over Server-Sent Events. Keyboard: 1-5 sections, / filter, j/k rows, Enter
-// opens, Esc closes, ? help.
+// demand and follows the live tail over Server-Sent Events. Keyboard: 1-8 sections, / filter, j/k rows, Enter
+// opens, n new, Delete deletes, Esc closes, ? help.
 
 const API = '/console/api';
 const POLL_MS = 2000;
@@ -99,6 +99,13 @@ interface GroupDetail extends ListedGroup {
   members: { memberId: string; instanceId: string | null; clientId: string; host: string; assignment: Record<string, number[]> }[];
   offsets: { topic: string; partition: number; committed: number | null; logEndOffset: number; lag: number | null; memberId: string | null }[];
 }
+interface ClusterInfo {
+  mode: 'single' | 'cluster'; clusterId: string; controllerId: number; underReplicated: number; offline: number;
+  brokers: { nodeId: number; rack: string | null; controller: boolean; self: boolean; endpoints: { listener: string; host: string; port: number }[] }[];
+  partitions: { topic: string; partition: number; leader: number; leaderEpoch: number; replicas: number[]; isr: number[]; offline: number[]; underReplicated: boolean; leaderless: boolean }[];
+}
+interface Acl { resourceType: string; resourceName: string; patternType: string; principal: string; host: string; operation: string; permissionType: string }
+interface ScramUser { user: string; credentials: { mechanism: string; iterations: number }[] }
 interface Txn { transactionalId: string; producerId: number; producerEpoch: number; state: string; timeoutMs: number; startTimeMs: number; partitions: Record<string, number[]> }
 
 // ---- bytes shown as text, JSON or hex ----
@@ -245,7 +252,8 @@ function dialog(title: string, body: HTMLElement[], submitLabel: string, onSubmi
   dlg.addEventListener('close', () => dlg.remove());
   document.body.append(dlg);
   dlg.showModal();
-  form.querySelector<HTMLElement>('input, select, textarea')?.focus();
+  // The first field, or for a confirmation (no field) its button: Enter confirms what the keyboard asked for.
+  (form.querySelector<HTMLElement>('input, select, textarea') ?? form.querySelector<HTMLElement>('button[type=submit]'))?.focus();
 }
 
 function field(label: string, input: HTMLElement, hint?: string): HTMLElement {
@@ -641,13 +649,18 @@ function groupView(id: string): () => void {
   const summary = h('div', { class: 'cards small' });
   const members = table(['Member', 'Client id', 'Host', 'Assignment'], 'members');
   const offsets = table(['Topic', 'Partition', 'Committed', 'Log end', 'Lag', 'Member'], 'offsets', [1, 2, 3, 4]);
+  const offsetsTitle = h('h2', {}, 'Offsets and lag');
   let detail: GroupDetail | undefined;
   page(id, h('div', { class: 'tools' },
     h('button', { id: 'reset-offsets', class: 'primary', onclick: () => detail && resetDialog(detail) }, 'Reset offsets'),
     h('button', { class: 'danger', id: 'delete-group', onclick: () => deleteGroupDialog(id) }, 'Delete group')));
-  $('#main')!.append(summary, h('section', {}, h('h2', {}, 'Offsets and lag'), offsets.el), h('section', {}, h('h2', {}, 'Members'), members.el));
+  $('#main')!.append(summary, h('section', {}, offsetsTitle, offsets.el), h('section', {}, h('h2', {}, 'Members'), members.el));
   return poll(async () => {
     const g = (detail = await api<GroupDetail>(`/groups/${enc(id)}`));
+    // A share group has no committed offsets: each partition's start offset (kafka-share-groups --describe's START-OFFSET).
+    const share = g.type === 'share';
+    offsetsTitle.textContent = share ? 'Start offsets and lag' : 'Offsets and lag';
+    offsets.el.tHead!.rows[0]!.cells[2]!.textContent = share ? 'Start offset' : 'Committed';
     summary.replaceChildren(stat('State', stateTag(g.state), 'gr-state'), stat('Type', g.type), stat('Protocol', g.protocol || '-'),
       stat('Members', g.members.length), stat('Total lag', fmtInt(g.totalLag), 'gr-lag'), stat('Coordinator', g.coordinator));
     members.fill(g.members.map((m) => row(m.memberId, h('span', { class: 'mono' }, m.memberId), m.clientId, m.host,
@@ -665,7 +678,7 @@ function resetDialog(g: GroupDetail): void {
   dialog(`Reset offsets of ${g.groupId}`, [
     field('Topic', h('select', { name: 'topic' }, h('option', { value: '' }, 'All committed partitions'), topics.map((t) => h('option', { value: t }, t)))),
     field('To', to), at,
-    h('p', { class: 'muted' }, 'As kafka-consumer-groups --reset-offsets --execute: the group must have no active members.'),
+    h('p', { class: 'muted' }, `As ${g.type === 'share' ? 'kafka-share-groups' : 'kafka-consumer-groups'} --reset-offsets --execute: the group must have no active members.`),
   ], 'Reset', async (form) => {
     const raw = value(form, 'at').trim();
     const body: Record<string, unknown> = { to: to.value, topic: value(form, 'topic') };
@@ -710,6 +723,165 @@ function brokerView(): () => void {
   });
 }
 
+// ---- cluster, ACLs, users ----
+
+function clusterView(): () => void {
+  const summary = h('div', { class: 'cards small' });
+  const brokers = table(['Node', 'Rack', 'Endpoints', 'Role'], 'cluster-brokers', [0]);
+  const filter = h('input', { type: 'search', placeholder: 'Filter partitions  /', 'aria-label': 'Filter partitions', oninput: () => draw() });
+  const troubled = h('input', { type: 'checkbox', id: 'cl-troubled', onchange: () => draw() });
+  const partitions = table(['Topic', 'Partition', 'Leader', 'Epoch', 'Replicas', 'ISR', 'State'], 'cluster-partitions', [1, 2, 3]);
+  let latest: ClusterInfo | undefined;
+  const draw = (): void => {
+    if (latest === undefined) return;
+    const q = filter.value.toLowerCase();
+    partitions.fill(latest.partitions.filter((p) => p.topic.toLowerCase().includes(q) && (!troubled.checked || p.underReplicated || p.leaderless)).map((p) =>
+      row(`${p.topic}-${p.partition}`, h('a', { href: `#/topics/${enc(p.topic)}/partitions` }, p.topic), p.partition, p.leader < 0 ? 'none' : p.leader, p.leaderEpoch,
+        p.replicas.join(', '), p.isr.join(', '),
+        p.leaderless ? h('span', { class: 'tag bad' }, 'offline') : p.underReplicated ? h('span', { class: 'tag warn' }, 'under-replicated') : h('span', { class: 'tag ok' }, 'in sync'))));
+  };
+  page('Cluster', h('div', { class: 'tools' }, filter, h('label', { class: 'check' }, troubled, 'under-replicated or offline only')));
+  $('#main')!.append(summary, h('section', {}, h('h2', {}, 'Brokers'), brokers.el), h('section', {}, h('h2', {}, 'Partitions'), partitions.el));
+  return poll(async () => {
+    const c = (latest = await api<ClusterInfo>('/cluster'));
+    summary.replaceChildren(stat('Mode', c.mode === 'single' ? 'single broker' : 'cluster', 'cl-mode'), stat('Brokers', c.brokers.length, 'cl-brokers'),
+      stat('Controller', c.controllerId < 0 ? 'none' : c.controllerId, 'cl-controller'), stat('Partitions', fmtInt(c.partitions.length)),
+      stat('Under-replicated', fmtInt(c.underReplicated), 'cl-under'), stat('Offline', fmtInt(c.offline), 'cl-offline'));
+    brokers.fill(c.brokers.map((b) => row(String(b.nodeId), b.nodeId, b.rack ?? '-',
+      h('div', {}, b.endpoints.map((e) => h('div', { class: 'mono' }, `${e.listener} ${e.host}:${e.port}`))),
+      (b.controller ? 'controller' : 'broker') + (b.self ? ' (this console)' : ''))));
+    draw();
+  });
+}
+
+const RESOURCE_TYPES = ['TOPIC', 'GROUP', 'CLUSTER', 'TRANSACTIONAL_ID', 'DELEGATION_TOKEN', 'USER'];
+const OPERATIONS = ['ALL', 'READ', 'WRITE', 'CREATE', 'DELETE', 'ALTER', 'DESCRIBE', 'CLUSTER_ACTION', 'DESCRIBE_CONFIGS', 'ALTER_CONFIGS', 'IDEMPOTENT_WRITE',
+  'CREATE_TOKENS', 'DESCRIBE_TOKENS', 'TWO_PHASE_COMMIT'];
+const options = (values: string[], any?: string): HTMLOptionElement[] =>
+  [...(any === undefined ? [] : [h('option', { value: '' }, any)]), ...values.map((v) => h('option', { value: v }, v))];
+
+function aclsView(): () => void {
+  const resourceType = h('select', { 'aria-label': 'Resource type', id: 'acl-type', onchange: () => void refresh().catch((err: Error) => toast(err.message, true)) },
+    options(RESOURCE_TYPES, 'Any resource'));
+  const principal = h('input', { type: 'search', placeholder: 'Principal  /', 'aria-label': 'Principal', id: 'acl-principal', class: 'mono', oninput: () => draw() });
+  const name = h('input', { type: 'search', placeholder: 'Resource name', 'aria-label': 'Resource name', id: 'acl-name', class: 'mono', oninput: () => draw() });
+  const t = table(['Resource', 'Name', 'Pattern', 'Principal', 'Host', 'Operation', 'Permission', ''], 'acls');
+  let latest: Acl[] = [];
+  const keyOf = (a: Acl): string => [a.resourceType, a.resourceName, a.patternType, a.principal, a.host, a.operation, a.permissionType].join('|');
+  const draw = (): void => {
+    const p = principal.value.toLowerCase();
+    const n = name.value.toLowerCase();
+    t.fill(latest.filter((a) => a.principal.toLowerCase().includes(p) && a.resourceName.toLowerCase().includes(n)).map((a) => {
+      const remove = (): void => deleteAclDialog(a, () => void refresh());
+      return h('tr', { 'data-key': keyOf(a), tabindex: 0, onkeydown: (e) => (e as KeyboardEvent).key === 'Delete' && e.target === e.currentTarget && remove() },
+        h('td', {}, a.resourceType), h('td', { class: 'mono' }, a.resourceName), h('td', {}, a.patternType), h('td', { class: 'mono' }, a.principal),
+        h('td', { class: 'mono' }, a.host), h('td', {}, a.operation),
+        h('td', {}, h('span', { class: a.permissionType === 'ALLOW' ? 'tag ok' : 'tag bad' }, a.permissionType)),
+        h('td', { class: 'row-actions' }, h('button', { class: 'small danger', onclick: remove }, 'Delete')));
+    }));
+  };
+  const notice = h('p', { class: 'muted', id: 'acl-notice' }, 'The broker’s own ACLs, as kafka-acls --list shows them; changes go through CreateAcls and DeleteAcls.');
+  const refresh = async (): Promise<void> => {
+    try {
+      latest = await api<Acl[]>(`/acls${resourceType.value === '' ? '' : `?resourceType=${enc(resourceType.value)}`}`);
+    } catch (err) {
+      // Said once on the page rather than in a toast at every poll.
+      if (!(err instanceof ApiError) || !err.message.startsWith('SECURITY_DISABLED')) throw err;
+      notice.textContent = 'No authorizer is configured on this broker (authorizer.class.name): it keeps no ACLs.';
+      latest = [];
+    }
+    draw();
+  };
+  page('ACLs', h('div', { class: 'tools' }, resourceType, principal, name,
+    h('button', { class: 'primary new', id: 'create-acl', onclick: () => createAclDialog(() => void refresh()) }, 'Add ACL')));
+  $('#main')!.append(notice, t.el);
+  return poll(refresh);
+}
+
+function createAclDialog(done: () => void): void {
+  const type = h('select', { name: 'resourceType' }, options(RESOURCE_TYPES));
+  const resourceName = h('input', { name: 'resourceName', required: true, autocomplete: 'off', class: 'mono', placeholder: 'a name, or * for all' });
+  type.addEventListener('change', () => {
+    if (type.value === 'CLUSTER') resourceName.value = 'kafka-cluster';
+  });
+  dialog('Add ACL', [
+    field('Principal', h('input', { name: 'principal', required: true, autocomplete: 'off', class: 'mono', placeholder: 'User:alice' })),
+    field('Resource type', type), field('Resource name', resourceName),
+    field('Pattern', h('select', { name: 'patternType' }, options(['LITERAL', 'PREFIXED']))),
+    field('Operation', h('select', { name: 'operation' }, options(OPERATIONS))),
+    field('Permission', h('select', { name: 'permissionType' }, options(['ALLOW', 'DENY']))),
+    field('Host', h('input', { name: 'host', value: '*', class: 'mono' }), '* for any host'),
+  ], 'Add', async (form) => {
+    const acl: Acl = {
+      principal: value(form, 'principal').trim(), resourceType: value(form, 'resourceType'), resourceName: value(form, 'resourceName').trim(),
+      patternType: value(form, 'patternType'), operation: value(form, 'operation'), permissionType: value(form, 'permissionType'), host: value(form, 'host').trim(),
+    };
+    await api('/acls', { method: 'POST', body: acl });
+    toast(`ACL added: ${acl.permissionType} ${acl.principal} ${acl.operation} on ${acl.resourceType} ${acl.resourceName}`);
+    done();
+  });
+}
+
+function deleteAclDialog(a: Acl, done: () => void): void {
+  dialog('Delete ACL', [h('p', {}, `${a.permissionType} ${a.principal} from ${a.host} ${a.operation} on ${a.resourceType} ${a.resourceName} (${a.patternType})`)], 'Delete', async () => {
+    await api('/acls', { method: 'DELETE', body: a });
+    toast('ACL deleted');
+    done();
+  }, true);
+}
+
+const MECHANISMS = ['SCRAM-SHA-256', 'SCRAM-SHA-512'];
+
+function usersView(): () => void {
+  const filter = h('input', { type: 'search', placeholder: 'Filter users  /', 'aria-label': 'Filter users', oninput: () => draw() });
+  const t = table(['User', 'Mechanism', 'Iterations', ''], 'users', [2]);
+  let latest: ScramUser[] = [];
+  const draw = (): void => t.fill(latest.filter((u) => u.user.toLowerCase().includes(filter.value.toLowerCase())).flatMap((u) => u.credentials.map((c) => {
+    const remove = (): void => deleteCredentialDialog(u.user, c.mechanism, () => void refresh());
+    const alter = (): void => userDialog(() => void refresh(), u.user, c.mechanism, c.iterations);
+    const keys = (e: Event): void => {
+      const key = (e as KeyboardEvent).key;
+      if (e.target !== e.currentTarget) return;
+      if (key === 'Delete') remove();
+      if (key === 'e' || key === 'Enter') alter();
+    };
+    return h('tr', { 'data-key': `${u.user}|${c.mechanism}`, tabindex: 0, onkeydown: keys },
+      h('td', { class: 'mono' }, u.user), h('td', {}, c.mechanism), h('td', {}, fmtInt(c.iterations)),
+      h('td', { class: 'row-actions' }, h('button', { class: 'small', onclick: alter }, 'Change password'), h('button', { class: 'small danger', onclick: remove }, 'Delete')));
+  })));
+  const refresh = async (): Promise<void> => {
+    latest = await api<ScramUser[]>('/users');
+    draw();
+  };
+  page('Users', h('div', { class: 'tools' }, filter, h('button', { class: 'primary new', id: 'create-user', onclick: () => userDialog(() => void refresh()) }, 'Add user')));
+  $('#main')!.append(h('p', { class: 'muted' }, 'SCRAM credentials, as kafka-configs --entity-type users shows them. A password is salted in the broker and never shown or kept.'), t.el);
+  return poll(refresh);
+}
+
+function userDialog(done: () => void, user?: string, mechanism?: string, iterations?: number): void {
+  const mech = h('select', { name: 'mechanism' }, options(MECHANISMS));
+  if (mechanism !== undefined) mech.value = mechanism;
+  dialog(user === undefined ? 'Add SCRAM user' : `Change the password of ${user}`, [
+    field('User', h('input', { name: 'user', required: true, autocomplete: 'off', class: 'mono', value: user ?? '', readonly: user !== undefined })),
+    field('Mechanism', mech),
+    field('Password', h('input', { name: 'password', type: 'password', required: true, autocomplete: 'new-password' })),
+    field('Iterations', h('input', { name: 'iterations', type: 'number', min: 4096, max: 16384, value: iterations ?? 4096 }), '4096 – 16384'),
+  ], user === undefined ? 'Add' : 'Change', async (form) => {
+    const name = value(form, 'user').trim();
+    await api(`/users/${enc(name)}/credentials/${enc(mech.value)}`, { method: 'PUT', body: { password: value(form, 'password'), iterations: Number(value(form, 'iterations')) } });
+    toast(`${name}: ${mech.value} credential set`);
+    done();
+  });
+}
+
+function deleteCredentialDialog(user: string, mechanism: string, done: () => void): void {
+  dialog(`Delete ${mechanism} of ${user}`, [h('p', {}, `${user} can no longer log in with ${mechanism}.`)], 'Delete', async () => {
+    await api(`/users/${enc(user)}/credentials/${enc(mechanism)}`, { method: 'DELETE' });
+    toast(`${user}: ${mechanism} deleted`);
+    done();
+  }, true);
+}
+
 // ---- routing and keys ----
 
 function route(): void {
@@ -726,13 +898,16 @@ function route(): void {
   else if (section === 'groups') stopView = groupsView();
   else if (section === 'transactions') stopView = transactionsView();
   else if (section === 'broker') stopView = brokerView();
+  else if (section === 'cluster') stopView = clusterView();
+  else if (section === 'acls') stopView = aclsView();
+  else if (section === 'users') stopView = usersView();
   else stopView = overviewView();
   document.title = `${parts[1] ?? ($('#nav a.active')?.firstChild?.textContent ?? 'Overview')} · gregor`;
 }
 
 function helpDialog(): void {
   dialog('Keyboard', [h('table', { class: 'kv' }, [
-    ['1 – 5', 'sections'], ['/', 'focus the filter'], ['j / k', 'next / previous row'], ['Enter', 'open the row'],
+    ['1 – 8', 'sections'], ['n', 'new (ACL, user)'], ['Delete', 'delete the focused ACL or credential'], ['/', 'focus the filter'], ['j / k', 'next / previous row'], ['Enter', 'open the row'],
     ['e', 'edit a config row'], ['Esc', 'close a dialog'], ['Backspace', 'back'],
   ].map(([k, d]) => h('tr', {}, h('td', {}, h('kbd', {}, k!)), h('td', {}, d!))))], 'OK', async () => {});
 }
@@ -753,6 +928,8 @@ document.addEventListener('keydown', (e) => {
     const i = rows.indexOf(target.closest('tr') as HTMLElement);
     rows[Math.max(0, Math.min(rows.length - 1, i < 0 ? 0 : i + (e.key === 'j' ? 1 : -1)))]?.focus();
     e.preventDefault();
+  } else if (e.key === 'n') {
+    $<HTMLButtonElement>('#main button.new')?.click();
   } else if (e.key === '?') helpDialog();
   else if (e.key === 'Backspace') history.back();
 });
