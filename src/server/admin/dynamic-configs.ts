@@ -25,6 +25,8 @@ export class DynamicConfigs implements DynamicConfigLayers {
   private readonly listeners: ConfigChangeListener[] = [];
   /** Saves run one after another, each with the layers as they were when it was asked for. */
   private saving: Promise<void> = Promise.resolve();
+  /** Saves asked for and not done: a shared store's notice meanwhile may predate them, and is left for the last one's. */
+  private pendingSaves = 0;
 
   private constructor(readonly staticConfig: BrokerConfig, private readonly store: DynamicConfigStore) {
     this.live = staticConfig;
@@ -56,6 +58,7 @@ export class DynamicConfigs implements DynamicConfigLayers {
 
   /** Takes both layers as the shared store holds them now: the live config and its listeners follow, as after replace. */
   private async follow(stored: StoredDynamicConfigs): Promise<void> {
+    if (this.pendingSaves > 0) return;
     if (sameLayer(stored.perBroker, this.perBroker) && sameLayer(stored.clusterDefault, this.clusterDefault)) return;
     const config = effectiveBrokerConfig(this.staticConfig, stored);
     for (const level of ['perBroker', 'clusterDefault'] as const) {
@@ -97,7 +100,8 @@ export class DynamicConfigs implements DynamicConfigLayers {
     this.live = config;
     const applied = Promise.all(this.listeners.map((listener) => listener(config, previous)));
     const snapshot = { perBroker: new Map(this.perBroker), clusterDefault: new Map(this.clusterDefault) };
-    this.saving = this.saving.catch(() => undefined).then(() => this.store.save(snapshot, before));
+    this.pendingSaves++;
+    this.saving = this.saving.catch(() => undefined).then(() => this.store.save(snapshot, before)).finally(() => { this.pendingSaves--; });
     return Promise.all([applied, this.saving]).then(() => undefined);
   }
 }

@@ -17,6 +17,8 @@ export class ResourceConfigs {
   private readonly layers: Record<ResourceKind, Map<string, Map<string, string>>> = { groups: new Map(), clientMetrics: new Map() };
   /** Saves run one after another, each with the layers as they were when it was asked for. */
   private saving: Promise<void> = Promise.resolve();
+  /** Saves asked for and not done: a shared store's notice meanwhile may predate them, and is left for the last one's. */
+  private pendingSaves = 0;
   /** Resolved group configs, until the group's configs or the live broker config change (a clamp warns once). */
   private readonly resolved = new Map<string, { readonly broker: BrokerConfig; readonly values: GroupConfigValues }>();
 
@@ -28,6 +30,7 @@ export class ResourceConfigs {
     if (stored !== undefined) configs.take(stored);
     // Cluster mode: a group's or subscription's configs changed through another broker apply here too.
     store.watch?.((next) => {
+      if (configs.pendingSaves > 0) return;
       configs.take(next);
       configs.resolved.clear();
     });
@@ -59,7 +62,8 @@ export class ResourceConfigs {
     if (entries.length === 0) this.layers[kind].delete(name);
     else this.layers[kind].set(name, new Map(entries));
     const snapshot = { groups: new Map(this.layers.groups), clientMetrics: new Map(this.layers.clientMetrics) };
-    this.saving = this.saving.catch(() => undefined).then(() => this.store.save(snapshot, before));
+    this.pendingSaves++;
+    this.saving = this.saving.catch(() => undefined).then(() => this.store.save(snapshot, before)).finally(() => { this.pendingSaves--; });
     return this.saving;
   }
 
