@@ -2,6 +2,7 @@
  * startBroker: binds the listeners and serves the registry's APIs. The library's entry point; the
  * `gregor` command is a thin shell over it.
  */
+import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
@@ -149,8 +150,13 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   // credentials, client quotas) is kept in etcd, every broker following every change; else in this broker's files.
   const shared = staticConfig['gregor.cluster.etcd.endpoints'] === null ? undefined
     : await (await import('../cluster/cluster-state-stores.js')).ClusterStateStores.connect(staticConfig, log);
-  const sharedOrLocal = <T>(area: StateArea, form: StateEntries<T>, local: (dir: string) => StateStore<T>, memory: () => StateStore<T>, seed?: T): StateStore<T> =>
-    shared?.store(area, form, seed) ?? (metadataDir === undefined ? memory() : local(metadataDir));
+  const sharedOrLocal = <T>(area: StateArea, form: StateEntries<T>, local: (dir: string) => StateStore<T>, memory: () => StateStore<T>, seed?: T): StateStore<T> => {
+    if (shared === undefined) return metadataDir === undefined ? memory() : local(metadataDir);
+    // A broker that ran alone before: its file is left alone, and said to be so.
+    const file = metadataDir === undefined ? undefined : local(metadataDir).description;
+    if (file !== undefined && existsSync(file)) log.warn({ file }, `${file} is not read in cluster mode: etcd holds ${form.holds} of the cluster`);
+    return shared.store(area, form, seed);
+  };
   const dynamic = await DynamicConfigs.open(staticConfig, sharedOrLocal('broker-configs', dynamicConfigEntries(staticConfig['node.id']), fileDynamicConfigStore,
     memoryDynamicConfigStore, { perBroker: new Map(), clusterDefault: initialClusterDefault(staticConfig) }));
   const scramCredentials = await ScramCredentials.open(sharedOrLocal('scram-credentials', SCRAM_ENTRIES, fileScramCredentialStore, memoryScramCredentialStore));

@@ -2,7 +2,8 @@
 // client): DynamicConfigs follows a cluster default set through the other (its live config and its listeners), keeps
 // a broker's own layer to that broker, and two brokers' changes to different keys of the cluster default made at once
 // both stay; ClientQuotas hands a quota altered through the other to its subscribers (the quota managers); the
-// authorizer decides with an ACL created through the other; a SCRAM user added through one is found by the other.
+// authorizer decides with an ACL created through the other; a SCRAM user added through one is found by the other. A
+// broker started in cluster mode over a log dir holding a single broker's files warns and leaves them unread.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Etcd3 } from 'etcd3';
@@ -21,6 +22,17 @@ import { SCRAM_ENTRIES, ScramCredentials } from '../../src/security/sasl/scram-c
 import { SCRAM_MECHANISMS } from '../../src/security/sasl/scram-formatter.js';
 import type { StateEntries } from '../../src/storage/file/state-file.js';
 import { startEtcd, type EtcdServer } from './etcd-server.js';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { ACLS_FILE, formatAcls } from '../../src/security/authorizer/acl-store.js';
+import { startBroker } from '../../src/server/broker.js';
+import { RawClient } from '../server/raw-client.js';
+import { roundTrip } from '../server/broker-harness.js';
+import { createMetadataRequest, metadataApi } from '../../src/protocol/generated/metadata.js';
+import { ErrorCode } from '../../src/protocol/error-codes.js';
+import { ZERO_UUID } from '../../src/protocol/uuid.js';
 
 let etcd: EtcdServer;
 const clients: Etcd3[] = [];
@@ -119,4 +131,36 @@ test('an ACL created through one broker decides on the other; a SCRAM user added
   assert.deepEqual(altered.upserted, ['alice']);
   await eventually(() => scramTwo.get('alice', sha256) !== undefined, 'broker 2 has alice');
   assert.deepEqual(scramTwo.get('alice', sha256), scramOne.get('alice', sha256));
+});
+
+test('a broker that ran alone before joins a cluster: its own files of the metadata are left on disk, not read, and said so', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gregor-owners-'));
+  const lines: { level: number; msg: string }[] = [];
+  const log = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string }) });
+  try {
+    // What a single broker had stored: a DENY ACL for everyone on every topic.
+    writeFileSync(join(dir, ACLS_FILE), formatAcls([{ resourceType: 2, resourceName: '*', patternType: PatternType.LITERAL, principal: 'User:*',
+      host: '*', operation: AclOperation.ALL, permissionType: AclPermissionType.DENY }]));
+    const broker = await startBroker(resolveBrokerConfig({
+      'node.id': '7', listeners: 'PLAINTEXT://127.0.0.1:0', 'log.dirs': dir, 'gregor.cluster.etcd.endpoints': etcd.endpoint, 'gregor.cluster.name': 'owners-files',
+      'authorizer.class.name': 'org.apache.kafka.metadata.authorizer.StandardAuthorizer', 'allow.everyone.if.no.acl.found': 'true',
+    }), { logger: log });
+    try {
+      const path = join(dir, ACLS_FILE);
+      assert.deepEqual(lines.filter((l) => l.level === 40 && l.msg.includes(ACLS_FILE)).map((l) => l.msg),
+        [`${path} is not read in cluster mode: etcd holds the ACLs of the cluster`]);
+      assert.equal(readFileSync(path, 'utf8').includes('"User:*"'), true, 'left on disk');
+      const client = await RawClient.connect(broker.addresses[0]!.port);
+      try {
+        const response = await roundTrip(client, metadataApi, 12, { ...createMetadataRequest(), topics: [{ topicId: ZERO_UUID, name: 'owners-files-topic' }], allowAutoTopicCreation: true });
+        assert.equal(response.topics[0]!.errorCode === ErrorCode.TOPIC_AUTHORIZATION_FAILED, false, 'the file\'s DENY is not in force');
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await broker.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
