@@ -1,6 +1,6 @@
 /**
  * Where cluster mode keeps the metadata a single broker keeps in its own files (dynamic broker configs, group and
- * client metrics configs, ACLs, SCRAM credentials, client quotas): etcd, one EtcdStateStore per area, under
+ * client metrics configs, ACLs, SCRAM credentials, client quotas, delegation tokens): etcd, one EtcdStateStore per area, under
  * /<gregor.cluster.name>/ (layout.ts lists every area). Opened before the dynamic configs are read, so on its own
  * etcd client (etcd-cluster.ts connects later, once the log dir is to be opened). Loaded only in cluster mode.
  */
@@ -12,7 +12,7 @@ import { EtcdStateStore } from './etcd-state-store.js';
 import { ClusterKeys } from './layout.js';
 
 /** The areas under the cluster's root, one per piece of metadata. */
-export type StateArea = 'broker-configs' | 'resource-configs' | 'acls' | 'scram-credentials' | 'client-quotas';
+export type StateArea = 'broker-configs' | 'resource-configs' | 'acls' | 'scram-credentials' | 'client-quotas' | 'delegation-tokens';
 
 export class ClusterStateStores {
   private readonly stores: EtcdStateStore<unknown>[] = [];

@@ -15,6 +15,7 @@
  *   acls/<acl>                        one ACL (its fields, JSON, URI-encoded as the name)
  *   scram-credentials/<user>/<mech>   salt, StoredKey, ServerKey and iterations, never a password
  *   client-quotas/<entity>            one entity's quotas
+ *   delegation-tokens/<token id>      one token (its owner, renewers, timestamps; never its HMAC)
  *   formed/<area>                     written with an area's initial entries by the first broker (the min.insync.replicas
  *                                     cluster default, as Kafka's controller writes it when the cluster is formed)
  * Values are JSON. Record data never passes through etcd.

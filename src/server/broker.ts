@@ -38,7 +38,7 @@ import { createDispatch } from './router.js';
 import { saslGate } from './sasl-gate.js';
 import { attachScramCredentials } from './admin/scram-credentials.js';
 import { attachDelegationTokens } from './admin/delegation-tokens.js';
-import { DelegationTokens, fileDelegationTokenStore, memoryDelegationTokenStore } from '../security/delegation-tokens.js';
+import { DelegationTokens, fileDelegationTokenStore, memoryDelegationTokenStore, TOKEN_ENTRIES } from '../security/delegation-tokens.js';
 import { authorizerSettingsFrom, StandardAuthorizer } from '../security/authorizer/standard-authorizer.js';
 import { ACL_ENTRIES, fileAclStore, memoryAclStore } from '../security/authorizer/acl-store.js';
 import { ANONYMOUS } from '../security/principal.js';
@@ -160,7 +160,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   const dynamic = await DynamicConfigs.open(staticConfig, sharedOrLocal('broker-configs', dynamicConfigEntries(staticConfig['node.id']), fileDynamicConfigStore,
     memoryDynamicConfigStore, { perBroker: new Map(), clusterDefault: initialClusterDefault(staticConfig) }));
   const scramCredentials = await ScramCredentials.open(sharedOrLocal('scram-credentials', SCRAM_ENTRIES, fileScramCredentialStore, memoryScramCredentialStore));
-  const delegationTokens = await DelegationTokens.open(metadataDir === undefined ? memoryDelegationTokenStore() : fileDelegationTokenStore(metadataDir), {
+  const delegationTokens = await DelegationTokens.open(sharedOrLocal('delegation-tokens', TOKEN_ENTRIES, fileDelegationTokenStore, memoryDelegationTokenStore), {
     secretKey: staticConfig['delegation.token.secret.key'],
     maxLifetimeMs: staticConfig['delegation.token.max.lifetime.ms'],
     expiryTimeMs: staticConfig['delegation.token.expiry.time.ms'],

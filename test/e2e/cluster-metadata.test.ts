@@ -1,7 +1,7 @@
 // The cluster-wide metadata in cluster mode: three gregor processes (the real command) on one real etcd, each with a
 // PLAINTEXT listener (the tools, User:ANONYMOUS, a super user) and a SASL_PLAINTEXT one (SCRAM), StandardAuthorizer with
 // allow.everyone.if.no.acl.found. A change made through one broker with Kafka's tools takes effect on every broker: a
-// SCRAM user logs in everywhere, a DENY ACL refuses a real client's produce on every leader, a client quota throttles
+// SCRAM user logs in everywhere, so does a delegation token, a DENY ACL refuses a real client's produce on every leader, a client quota throttles
 // on every broker, dynamic broker configs (the cluster default; one broker's own) and a group's configs are described
 // alike through each; and all of it survives a restart of every broker (etcd holds it, no broker's files do).
 //
@@ -14,7 +14,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,7 +27,7 @@ import { RawClient } from '../server/raw-client.js';
 import { decodeResponse, encodeRequest, roundTrip } from '../server/broker-harness.js';
 import { batch } from '../broker/data-harness.js';
 import { freePorts } from '../cli/gregor-process.js';
-import { installJavaTools, runJavaToolOk } from './java-tools.js';
+import { installJavaTools, runJavaTool, runJavaToolOk } from './java-tools.js';
 import { startEtcd, type EtcdServer } from './etcd-server.js';
 import { startGregor, stopGregor, type GregorProcess } from './gregor-process.js';
 
@@ -40,6 +40,7 @@ const SETTINGS: Record<string, string> = {
   'authorizer.class.name': 'org.apache.kafka.metadata.authorizer.StandardAuthorizer',
   'super.users': 'User:ANONYMOUS',
   'allow.everyone.if.no.acl.found': 'true',
+  'delegation.token.secret.key': 'meta-secret',
 };
 const USER = 'alice-meta';
 const PASSWORD = 'alice-meta-secret';
@@ -124,14 +125,21 @@ async function gregorCluster(): Promise<Target> {
 }
 
 let target: Target;
+const configDir = mkdtempSync(join(tmpdir(), 'gregor-cluster-meta-config-'));
+const aliceConfig = join(configDir, 'alice.properties');
+const tokenConfig = join(configDir, 'token.properties');
+const scramConfig = (user: string, password: string, extra = '') =>
+  `security.protocol=SASL_PLAINTEXT\nsasl.mechanism=SCRAM-SHA-256\nsasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="${user}" password="${password}"${extra};\n`;
 
 before(async () => {
   installJavaTools();
+  writeFileSync(aliceConfig, scramConfig(USER, PASSWORD));
   target = REFERENCE ? referenceCluster() : await gregorCluster();
 });
 
 after(async () => {
   await target?.stop();
+  rmSync(configDir, { recursive: true, force: true });
 });
 
 /** Asks again until `check` holds: another broker hears of a change a moment after it is made. */
@@ -230,10 +238,16 @@ const DEFAULT_DESCRIBED = 'Default configs for brokers in the cluster are:\n' +
 const BROKER_3_DESCRIBED = 'Dynamic configs for broker 3 are:\n' +
   '  log.retention.bytes=1073741824 sensitive=false synonyms={DYNAMIC_BROKER_CONFIG:log.retention.bytes=1073741824, DEFAULT_CONFIG:log.retention.bytes=-1}\n';
 
+/** Whether a client authenticated with the delegation token (tokenConfig) lists topics through broker n. */
+async function tokenLogsIn(n: number): Promise<boolean> {
+  return (await runJavaTool('kafka-topics', ['--bootstrap-server', target.sasl(n), '--command-config', tokenConfig, '--list'])).code === 0;
+}
+
 /** Every effect, checked on every broker. */
 async function everyBrokerHasIt(when: string): Promise<void> {
   for (const n of NODES) {
     await eventually(() => logsIn(n), (ok) => ok, `${when}: alice logs in on broker ${n}`);
+    await eventually(() => tokenLogsIn(n), (ok) => ok, `${when}: the delegation token logs in on broker ${n}`);
     await eventually(() => aliceProduces(n), (result) => result === 'TOPIC_AUTHORIZATION_FAILED', `${when}: alice's produce through broker ${n} is refused`);
     await eventually(() => throttleOn(n), (ms) => ms > 0, `${when}: the quota throttles on broker ${n}`);
     await eventually(() => describedOn(n, BROKER_RESOURCE, '', 'log.retention.ms'), (c) => c?.[0] === '123456789' && c[1] === DYNAMIC_DEFAULT_BROKER_CONFIG,
@@ -258,6 +272,15 @@ test('a SCRAM user added through one broker logs in on every broker, and alice m
   for (const n of NODES) await eventually(() => logsIn(n), (ok) => ok, `alice logs in on broker ${n}`);
   await createTopicOnEveryBroker(ACL_TOPIC);
   for (const n of NODES) await eventually(() => aliceProduces(n), (result) => result === 'ok', `alice produces through broker ${n}`);
+});
+
+test('a delegation token created through one broker authenticates on every broker', async () => {
+  const created = await runJavaToolOk('kafka-delegation-tokens', ['--bootstrap-server', target.sasl(1), '--command-config', aliceConfig, '--create', '--max-life-time-period', '-1']);
+  const id = /^Created delegation token with tokenId : (\S{22})$/m.exec(created)?.[1];
+  const hmac = new RegExp(`^${id} (\\S{88}) User:${USER}`, 'm').exec(created)?.[1];
+  assert.ok(id !== undefined && hmac !== undefined, created);
+  writeFileSync(tokenConfig, scramConfig(id, hmac, ' tokenauth="true"'));
+  for (const n of NODES) await eventually(() => tokenLogsIn(n), (ok) => ok, `the delegation token logs in on broker ${n}`);
 });
 
 test('a DENY ACL created through one broker with kafka-acls refuses alice\'s produce on every broker', async () => {
@@ -291,7 +314,8 @@ test('all of it survives a restart of every broker', async () => {
   await everyBrokerHasIt('after the restart');
   // etcd holds it: no broker keeps it in files of its own.
   const files = target.dataDirs.flatMap((dir) => readdirSync(dir, { recursive: true }).map(String));
-  for (const kept of ['gregor-acls.json', 'gregor-scram-credentials.json', 'gregor-client-quotas.json', 'gregor-dynamic-configs.json', 'gregor-resource-configs.json']) {
+  for (const kept of ['gregor-acls.json', 'gregor-scram-credentials.json', 'gregor-client-quotas.json', 'gregor-dynamic-configs.json', 'gregor-resource-configs.json',
+    'gregor-delegation-tokens.json']) {
     assert.equal(files.some((file) => file.endsWith(kept)), false, `${kept} in a broker's data dir`);
   }
 });

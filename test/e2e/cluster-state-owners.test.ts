@@ -3,6 +3,7 @@
 // a broker's own layer to that broker, and two brokers' changes to different keys of the cluster default made at once
 // both stay; ClientQuotas hands a quota altered through the other to its subscribers (the quota managers); the
 // authorizer decides with an ACL created through the other; a SCRAM user added through one is found by the other. A
+// delegation token created through one authenticates on the other, and one expired through the other is gone. A
 // broker started in cluster mode over a log dir holding a single broker's files warns and leaves them unread.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,6 +20,7 @@ import { ACL_ENTRIES } from '../../src/security/authorizer/acl-store.js';
 import { AclOperation, AclPermissionType, PatternType } from '../../src/security/authorizer/acl.js';
 import { StandardAuthorizer } from '../../src/security/authorizer/standard-authorizer.js';
 import { SCRAM_ENTRIES, ScramCredentials } from '../../src/security/sasl/scram-credentials.js';
+import { DelegationTokens, TOKEN_ENTRIES } from '../../src/security/delegation-tokens.js';
 import { SCRAM_MECHANISMS } from '../../src/security/sasl/scram-formatter.js';
 import type { StateEntries } from '../../src/storage/file/state-file.js';
 import { startEtcd, type EtcdServer } from './etcd-server.js';
@@ -131,6 +133,22 @@ test('an ACL created through one broker decides on the other; a SCRAM user added
   assert.deepEqual(altered.upserted, ['alice']);
   await eventually(() => scramTwo.get('alice', sha256) !== undefined, 'broker 2 has alice');
   assert.deepEqual(scramTwo.get('alice', sha256), scramOne.get('alice', sha256));
+});
+
+test('a delegation token created through one broker authenticates on the other; expired through the other, it is gone from both', async () => {
+  const settings = { secretKey: 'shared-secret', maxLifetimeMs: 7 * 24 * 3600 * 1000, expiryTimeMs: 24 * 3600 * 1000 };
+  const one = await DelegationTokens.open(storeOf('/owners/delegation-tokens/', TOKEN_ENTRIES), settings);
+  const two = await DelegationTokens.open(storeOf('/owners/delegation-tokens/', TOKEN_ENTRIES), settings);
+  const alice = { type: 'User', name: 'alice' };
+  const sha256 = SCRAM_MECHANISMS.find((m) => m.name === 'SCRAM-SHA-256')!;
+  const created = await one.create(alice, alice, [], -1);
+  assert.equal(created.error, 'NONE');
+  const token = (created as { value: { tokenId: string; hmac: Buffer } }).value;
+  await eventually(() => two.credential(token.tokenId, sha256) !== undefined, 'broker 2 knows the token');
+  assert.equal(two.credential(token.tokenId, sha256)!.owner, 'alice');
+  assert.equal((await two.expire(alice, token.hmac, -1)).error, 'NONE');
+  await eventually(() => one.credential(token.tokenId, sha256) === undefined, 'broker 1 forgets the token');
+  assert.deepEqual(one.describe(() => true), []);
 });
 
 test('a broker that ran alone before joins a cluster: its own files of the metadata are left on disk, not read, and said so', async () => {
