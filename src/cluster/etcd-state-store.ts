@@ -85,7 +85,10 @@ export class EtcdStateStore<T> implements StateStore<T> {
     for (let at = 0; at < ops.length; at += ETCD_MAX_TXN_OPS) {
       // A txn needs a comparison: a key's version is never negative.
       const txn = await this.client.if(this.prefix, 'Version', '>', -1).then(...ops.slice(at, at + ETCD_MAX_TXN_OPS)).commit();
-      written = BigInt(txn.header.revision);
+      // A txn that changed nothing (it deleted only what another broker had deleted) made no revision of its own: its
+      // header names the store's latest, which this prefix's watch may never see.
+      const changed = txn.responses.some((r) => r.response_put !== undefined && r.response_put !== null || Number(r.response_delete_range?.deleted ?? 0) > 0);
+      if (changed) written = BigInt(txn.header.revision);
     }
     if (written === 0n) return;
     await this.seen(written);

@@ -89,6 +89,26 @@ test('two brokers change different entries at once: both changes stay, and each 
   assert.deepEqual([...(await fresh.load())!], [['y', '2']]);
 });
 
+test('a deletion another broker made first changes nothing, and the save still resolves at once', async () => {
+  const a = store('/t5/area/');
+  const b = store('/t5/area/');
+  await a.load();
+  await b.load();
+  const heardByB = listen(b);
+  const x = new Map([['x', '1']]);
+  await a.save(x, new Map());
+  await heardByB.until((v) => v.get('x') === '1', 'b hears x');
+  await a.save(new Map(), x);
+  // Writes elsewhere move etcd's revision past anything this prefix's watch will see.
+  const other = client();
+  for (let i = 0; i < 3; i++) await other.put(`/t5/elsewhere/${i}`).value('z');
+  // b deletes x too, from the value it held: nothing is left to delete.
+  const started = Date.now();
+  await b.save(new Map(), x);
+  assert.ok(Date.now() - started < 5000, `the save took ${Date.now() - started} ms`);
+  await heardByB.until((v) => v.size === 0, 'b hears x gone');
+});
+
 test('a save of more entries than one etcd txn may hold goes in batches, and another store hears all of them', async () => {
   const a = store('/t2/area/');
   const b = store('/t2/area/');
