@@ -163,7 +163,9 @@ export class EtcdStateStore<T> implements StateStore<T> {
       changed = true;
       this.advance(BigInt(event.kv.mod_revision));
     }
-    this.advance(BigInt(response.header.revision));
+    // A progress notice (no events) says everything up to its revision was sent; a batch of events caught up after a
+    // reconnect may name etcd's latest revision while more of the backlog follows, so it counts by its events alone.
+    if (response.events.length === 0) this.advance(BigInt(response.header.revision));
     if (changed) this.notify();
   }
 
