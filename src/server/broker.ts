@@ -147,7 +147,8 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   const engine = logEngine(staticConfig, options.topics !== undefined);
   const metadataDir = metadataDirFor(staticConfig, options.store !== undefined ? 'memory' : engine);
   // Cluster mode: the cluster-wide metadata (dynamic broker configs, group and client metrics configs, ACLs, SCRAM
-  // credentials, client quotas) is kept in etcd, every broker following every change; else in this broker's files.
+  // credentials, client quotas, delegation tokens) is kept in etcd, every broker following every change; else in this
+  // broker's files.
   const shared = staticConfig['gregor.cluster.etcd.endpoints'] === null ? undefined
     : await (await import('../cluster/cluster-state-stores.js')).ClusterStateStores.connect(staticConfig, log);
   const sharedOrLocal = <T>(area: StateArea, form: StateEntries<T>, local: (dir: string) => StateStore<T>, memory: () => StateStore<T>, seed?: T): StateStore<T> => {
