@@ -9,6 +9,15 @@
  *   topics/<name>               {id, partitions, configs}: written once when the topic is created
  *   partitions/<name>/<index>   {replicas, leader, leaderEpoch, isr, partitionEpoch}: Kafka's PartitionRecord;
  *                               after creation changed only by the controller, comparing the key's mod revision
+ *   broker-configs/default/<key>      a dynamic broker config's cluster default (cluster-state-stores.ts, one key per
+ *   broker-configs/<node.id>/<key>    entry of each state's StateEntries form; any broker writes, every broker watches)
+ *   resource-configs/groups/<id>      a group's configs; resource-configs/client-metrics/<name> a subscription's
+ *   acls/<acl>                        one ACL (its fields, JSON, URI-encoded as the name)
+ *   scram-credentials/<user>/<mech>   salt, StoredKey, ServerKey and iterations, never a password
+ *   client-quotas/<entity>            one entity's quotas
+ *   delegation-tokens/<token id>      one token (its owner, renewers, timestamps; never its HMAC)
+ *   formed/<area>                     written with an area's initial entries by the first broker (the min.insync.replicas
+ *                                     cluster default, as Kafka's controller writes it when the cluster is formed)
  * Values are JSON. Record data never passes through etcd.
  */
 

@@ -1,12 +1,13 @@
 // Delegation tokens as Kafka 4.3.1's DelegationTokenControlManager keeps them: enabled by delegation.token.secret.key;
 // a token's HMAC is HMAC-SHA512 of its id under that key (never stored: recomputed at load, as Kafka's records hold
 // no HMAC), its lifetime bounded by delegation.token.max.lifetime.ms, its expiry moved by renewals within
-// delegation.token.expiry.time.ms. Kept in <log.dir>/gregor-delegation-tokens.json (memory engine: in memory);
+// delegation.token.expiry.time.ms. Kept in <log.dir>/gregor-delegation-tokens.json (memory engine: in memory; cluster
+// mode: etcd, one key per token (TOKEN_ENTRIES), every broker following every change);
 // expired tokens are removed every delegation.token.expiry.check.interval.ms, as Kafka's controller sweeps them.
 // A client authenticates with one through SCRAM (tokenauth=true): user name the token id, password the HMAC in
 // base64, checked against a credential made from it at the mechanism's minimum iterations (DelegationTokenCache).
 import { createHmac, randomBytes } from 'node:crypto';
-import { fileStateStore, memoryStateStore, parseStateFile, type StateStore } from '../storage/file/state-file.js';
+import { entryObject, fileStateStore, memoryStateStore, parseStateFile, type StateEntries, type StateStore } from '../storage/file/state-file.js';
 import { randomUuid } from '../protocol/uuid.js';
 import { systemScheduler, type Scheduler } from '../storage/scheduler.js';
 import { credentialFromSaltedPassword, saltedPassword, type ScramCredential, type ScramMechanism } from './sasl/scram-formatter.js';
@@ -41,20 +42,33 @@ export function fileDelegationTokenStore(logDir: string): DelegationTokenStore {
   return fileStateStore(logDir, DELEGATION_TOKENS_FILE, (tokens) => JSON.stringify({ version: FORMAT_VERSION, tokens }, null, 2) + '\n', parseTokens);
 }
 
+const TOKEN_FIELDS = 'must hold tokenId, owner, requester, renewers and the issue, max and expiry timestamps';
+
 function parseTokens(text: string, path: string): TokenInformation[] {
   const { record, fail } = parseStateFile(text, path, FORMAT_VERSION, 'the delegation tokens');
   const tokens = record['tokens'];
   if (!Array.isArray(tokens)) return fail('"tokens" must be an array');
-  const principal = (p: unknown): p is Principal => typeof p === 'object' && p !== null && typeof (p as Principal).type === 'string' && typeof (p as Principal).name === 'string';
-  return tokens.map((t: Record<string, unknown>, i) => {
-    if (typeof t !== 'object' || t === null || typeof t['tokenId'] !== 'string' || !principal(t['owner']) || !principal(t['requester']) ||
-        !Array.isArray(t['renewers']) || !t['renewers'].every(principal) ||
-        !['issueTimestamp', 'maxTimestamp', 'expiryTimestamp'].every((k) => Number.isSafeInteger(t[k]))) {
-      return fail(`tokens[${i}] must hold tokenId, owner, requester, renewers and the issue, max and expiry timestamps`);
-    }
-    return t as unknown as TokenInformation;
-  });
+  return tokens.map((t: unknown, i) => tokenOf(t) ?? fail(`tokens[${i}] ${TOKEN_FIELDS}`));
 }
+
+function tokenOf(entry: unknown): TokenInformation | undefined {
+  const t = entry as Record<string, unknown>;
+  const principal = (p: unknown): p is Principal => typeof p === 'object' && p !== null && typeof (p as Principal).type === 'string' && typeof (p as Principal).name === 'string';
+  if (typeof t !== 'object' || t === null || typeof t['tokenId'] !== 'string' || !principal(t['owner']) || !principal(t['requester']) ||
+      !Array.isArray(t['renewers']) || !t['renewers'].every(principal) ||
+      !['issueTimestamp', 'maxTimestamp', 'expiryTimestamp'].every((k) => Number.isSafeInteger(t[k]))) {
+    return undefined;
+  }
+  return t as unknown as TokenInformation;
+}
+
+/** Cluster mode: one entry per token, named by its id (no HMAC: each broker computes it from the shared secret). */
+export const TOKEN_ENTRIES: StateEntries<readonly TokenInformation[]> = {
+  holds: 'the delegation tokens',
+  toEntries: (tokens) => new Map(tokens.map((t) => [encodeURIComponent(t.tokenId), JSON.stringify(t)])),
+  fromEntries: (entries) => [...entries].map(([name, value]) =>
+    tokenOf(entryObject('the delegation tokens', name, value)) ?? ((): never => { throw new Error(`the delegation tokens: entry ${name} ${TOKEN_FIELDS}`); })()),
+};
 
 export interface DelegationTokenSettings {
   /** delegation.token.secret.key; null: tokens disabled. */
@@ -84,7 +98,16 @@ export class DelegationTokens {
 
   static async open(store: DelegationTokenStore, settings: DelegationTokenSettings, now: () => number = Date.now): Promise<DelegationTokens> {
     const loaded = (await store.load()) ?? [];
-    return new DelegationTokens(store, settings, new Map(loaded.map((t) => [t.tokenId, t])), now);
+    const tokens = new DelegationTokens(store, settings, new Map(loaded.map((t) => [t.tokenId, t])), now);
+    // Cluster mode: a token created, renewed or expired through another broker counts here too.
+    store.watch?.((stored) => tokens.take(new Map(stored.map((t) => [t.tokenId, t]))));
+    return tokens;
+  }
+
+  /** The tokens as now held; the credentials of those gone are dropped. */
+  private take(next: Map<string, TokenInformation>): void {
+    this.tokens = next;
+    for (const key of [...this.credentials.keys()]) if (!next.has(key.slice(0, key.lastIndexOf('/')))) this.credentials.delete(key);
   }
 
   get enabled(): boolean {
@@ -105,9 +128,8 @@ export class DelegationTokens {
     const next = new Map(this.tokens);
     if (removeId !== undefined) next.delete(removeId);
     if (token !== null) next.set(token.tokenId, token);
-    await this.store.save([...next.values()]);
-    this.tokens = next;
-    if (removeId !== undefined) for (const key of [...this.credentials.keys()]) if (key.startsWith(`${removeId}/`)) this.credentials.delete(key);
+    await this.store.save([...next.values()], [...this.tokens.values()]);
+    this.take(next);
   }
 
   async create(requester: Principal, owner: Principal, renewers: readonly Principal[], maxLifetimeMs: number): Promise<TokenResult<DelegationToken>> {
@@ -164,9 +186,8 @@ export class DelegationTokens {
     if (expired.length === 0) return [];
     const next = new Map(this.tokens);
     for (const t of expired) next.delete(t.tokenId);
-    await this.store.save([...next.values()]);
-    this.tokens = next;
-    for (const key of [...this.credentials.keys()]) if (!next.has(key.slice(0, key.indexOf('/')))) this.credentials.delete(key);
+    await this.store.save([...next.values()], [...this.tokens.values()]);
+    this.take(next);
     return expired;
   }
 

@@ -2,6 +2,7 @@
  * startBroker: binds the listeners and serves the registry's APIs. The library's entry point; the
  * `gregor` command is a thin shell over it.
  */
+import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
@@ -21,12 +22,12 @@ import { fileFeatureStore, memoryFeatureStore } from '../broker/feature-store.js
 import { openTransactions } from '../coordinator/txn/open-transactions.js';
 import { silentLog, type Log } from '../log.js';
 import type { LogStore } from '../storage/log-store.js';
-import { fileDynamicConfigStore, memoryDynamicConfigStore } from './admin/dynamic-config-store.js';
-import { attachDynamicConfigs, DynamicConfigs } from './admin/dynamic-configs.js';
-import { fileClientQuotaStore, memoryClientQuotaStore } from './admin/client-quota-store.js';
+import { dynamicConfigEntries, fileDynamicConfigStore, memoryDynamicConfigStore } from './admin/dynamic-config-store.js';
+import { attachDynamicConfigs, DynamicConfigs, initialClusterDefault } from './admin/dynamic-configs.js';
+import { CLIENT_QUOTA_ENTRIES, fileClientQuotaStore, memoryClientQuotaStore } from './admin/client-quota-store.js';
 import { attachClientQuotas, ClientQuotas } from './admin/client-quotas.js';
 import { QuotaManagers } from '../broker/quota/quota-managers.js';
-import { fileResourceConfigStore, memoryResourceConfigStore } from './admin/resource-config-store.js';
+import { fileResourceConfigStore, memoryResourceConfigStore, RESOURCE_CONFIG_ENTRIES } from './admin/resource-config-store.js';
 import { attachResourceConfigs, ResourceConfigs } from './admin/resource-configs.js';
 import { Connection, type ConnectionLimits } from './connection.js';
 import { ConnectionQuotas, connectionQuotaSettings } from './connection-quotas.js';
@@ -39,13 +40,15 @@ import { createDispatch } from './router.js';
 import { saslGate } from './sasl-gate.js';
 import { attachScramCredentials } from './admin/scram-credentials.js';
 import { attachDelegationTokens } from './admin/delegation-tokens.js';
-import { DelegationTokens, fileDelegationTokenStore, memoryDelegationTokenStore } from '../security/delegation-tokens.js';
+import { DelegationTokens, fileDelegationTokenStore, memoryDelegationTokenStore, TOKEN_ENTRIES } from '../security/delegation-tokens.js';
 import { authorizerSettingsFrom, StandardAuthorizer } from '../security/authorizer/standard-authorizer.js';
-import { fileAclStore, memoryAclStore } from '../security/authorizer/acl-store.js';
+import { ACL_ENTRIES, fileAclStore, memoryAclStore } from '../security/authorizer/acl-store.js';
 import { ANONYMOUS } from '../security/principal.js';
 import { SaslAuthenticator } from '../security/sasl/authenticator.js';
 import { saslListenerSettings } from '../security/sasl/listener-sasl.js';
-import { fileScramCredentialStore, memoryScramCredentialStore, ScramCredentials } from '../security/sasl/scram-credentials.js';
+import { fileScramCredentialStore, memoryScramCredentialStore, SCRAM_ENTRIES, ScramCredentials } from '../security/sasl/scram-credentials.js';
+import type { StateEntries, StateStore } from '../storage/file/state-file.js';
+import type { StateArea } from '../cluster/cluster-state-stores.js';
 import type { TopicCatalog } from '../broker/topic-catalog.js';
 import { parseRegistryListeners, type RegistryListener } from '../config/schema-registry-listeners.js';
 import { openSchemaRegistry } from '../schema-registry/open-registry.js';
@@ -145,22 +148,35 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   // applied); the connection quotas follow every change.
   const engine = logEngine(staticConfig, options.topics !== undefined);
   const metadataDir = metadataDirFor(staticConfig, options.store !== undefined ? 'memory' : engine);
-  const dynamic = await DynamicConfigs.open(staticConfig, metadataDir === undefined ? memoryDynamicConfigStore() : fileDynamicConfigStore(metadataDir));
-  const scramCredentials = await ScramCredentials.open(metadataDir === undefined ? memoryScramCredentialStore() : fileScramCredentialStore(metadataDir));
-  const delegationTokens = await DelegationTokens.open(metadataDir === undefined ? memoryDelegationTokenStore() : fileDelegationTokenStore(metadataDir), {
+  // Cluster mode: the cluster-wide metadata (dynamic broker configs, group and client metrics configs, ACLs, SCRAM
+  // credentials, client quotas, delegation tokens) is kept in etcd, every broker following every change; else in this
+  // broker's files.
+  const shared = staticConfig['gregor.cluster.etcd.endpoints'] === null ? undefined
+    : await (await import('../cluster/cluster-state-stores.js')).ClusterStateStores.connect(staticConfig, log);
+  const sharedOrLocal = <T>(area: StateArea, form: StateEntries<T>, local: (dir: string) => StateStore<T>, memory: () => StateStore<T>, seed?: T): StateStore<T> => {
+    if (shared === undefined) return metadataDir === undefined ? memory() : local(metadataDir);
+    // A broker that ran alone before: its file is left alone, and said to be so.
+    const file = metadataDir === undefined ? undefined : local(metadataDir).description;
+    if (file !== undefined && existsSync(file)) log.warn({ file }, `${file} is not read in cluster mode: etcd holds ${form.holds} of the cluster`);
+    return shared.store(area, form, seed);
+  };
+  const dynamic = await DynamicConfigs.open(staticConfig, sharedOrLocal('broker-configs', dynamicConfigEntries(staticConfig['node.id']), fileDynamicConfigStore,
+    memoryDynamicConfigStore, { perBroker: new Map(), clusterDefault: initialClusterDefault(staticConfig) }));
+  const scramCredentials = await ScramCredentials.open(sharedOrLocal('scram-credentials', SCRAM_ENTRIES, fileScramCredentialStore, memoryScramCredentialStore));
+  const delegationTokens = await DelegationTokens.open(sharedOrLocal('delegation-tokens', TOKEN_ENTRIES, fileDelegationTokenStore, memoryDelegationTokenStore), {
     secretKey: staticConfig['delegation.token.secret.key'],
     maxLifetimeMs: staticConfig['delegation.token.max.lifetime.ms'],
     expiryTimeMs: staticConfig['delegation.token.expiry.time.ms'],
   }, () => clock.now());
   const authorizerSettings = authorizerSettingsFrom(staticConfig);
   const authorizer = authorizerSettings === null ? null
-    : await StandardAuthorizer.open(metadataDir === undefined ? memoryAclStore() : fileAclStore(metadataDir), authorizerSettings);
-  const clientQuotas = await ClientQuotas.open(metadataDir === undefined ? memoryClientQuotaStore() : fileClientQuotaStore(metadataDir));
+    : await StandardAuthorizer.open(sharedOrLocal('acls', ACL_ENTRIES, fileAclStore, memoryAclStore), authorizerSettings);
+  const clientQuotas = await ClientQuotas.open(sharedOrLocal('client-quotas', CLIENT_QUOTA_ENTRIES, fileClientQuotaStore, memoryClientQuotaStore));
   // The quota windows are static configs, as in Kafka; the quotas follow every alteration.
   const clientQuotaManagers = new QuotaManagers(staticConfig, () => clock.now());
   clientQuotas.subscribe((image) => clientQuotaManagers.update(image));
   // Group and client metrics configs are kept beside the dynamic broker configs.
-  const resourceConfigs = await ResourceConfigs.open(metadataDir === undefined ? memoryResourceConfigStore() : fileResourceConfigStore(metadataDir));
+  const resourceConfigs = await ResourceConfigs.open(sharedOrLocal('resource-configs', RESOURCE_CONFIG_ENTRIES, fileResourceConfigStore, memoryResourceConfigStore));
   const config = dynamic.config;
   const securityProtocolMap = staticConfig['listener.security.protocol.map'];
   // TLS settings are resolved and their stores loaded now: a bad one stops start-up before anything is opened.
@@ -261,6 +277,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   const cluster = staticConfig['gregor.cluster.etcd.endpoints'] === null ? undefined
     : await (await import('../cluster/etcd-cluster.js')).connectCluster(staticConfig, log).catch(async (err: unknown) => {
       await http?.close();
+      await shared?.close();
       throw err;
     });
   // Logs are loaded (and recovered) before any listener accepts a client, as Kafka does.
@@ -270,12 +287,14 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   } catch (err) {
     await cluster?.close();
     await http?.close();
+    await shared?.close();
     throw err;
   }
   progress.logsLoaded = true;
   // What start-up has opened so far, closed in reverse order when a later step fails.
   const opened: (() => Promise<void>)[] = [...(http === undefined ? [] : [() => http.close()]), () => store.close()];
   if (cluster !== undefined) opened.push(() => cluster.close());
+  if (shared !== undefined) opened.push(() => shared.close());
   const bound: BoundListener[] = [];
   let state: BrokerState;
   let stopSweeping = () => {};
@@ -432,6 +451,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       stopSweeping();
       // Leaving the cluster (its lease revoked) before the logs close: the others see this broker gone at once.
       await state.cluster?.close();
+      await shared?.close();
       // After the connections: no append is in flight. Each log snapshots its producer state at its end (the next
       // start reads no batch to rebuild it), and the file engine marks the shutdown clean.
       await store.close();

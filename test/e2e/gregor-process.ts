@@ -19,14 +19,16 @@ export interface GregorProcess {
 export interface StartOptions {
   /** Run under `ulimit -n <fileLimit>` (soft and hard), as a shell would start it. */
   fileLimit?: number;
+  /** The first listener's port (default 0: any free port); a restart on the same port keeps what clients know. */
+  port?: number;
 }
 
 /**
- * Spawns `gregor --port 0 --http-port 0 --data-dir dir --log-format json` (the schema registry's port off: its default,
+ * Spawns `gregor --port 0 (or options.port) --http-port 0 --data-dir dir --log-format json` (the schema registry's port off: its default,
  * 8081, is one for every broker) and resolves once it logs its listening address.
  */
 export function startGregor(dataDir: string, extraArgs: string[] = [], options: StartOptions = {}): Promise<GregorProcess> {
-  const args = [MAIN, '--port', '0', '--host', '127.0.0.1', '--http-port', '0', '-o', 'gregor.schema.registry.listeners=', '--data-dir', dataDir, '--log-format', 'json', ...extraArgs];
+  const args = [MAIN, '--port', String(options.port ?? 0), '--host', '127.0.0.1', '--http-port', '0', '-o', 'gregor.schema.registry.listeners=', '--data-dir', dataDir, '--log-format', 'json', ...extraArgs];
   const child =
     options.fileLimit === undefined
       ? spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] })

@@ -36,7 +36,10 @@ export class StandardAuthorizer {
   private constructor(private readonly store: AclStore, private readonly settings: AuthorizerSettings, private acls: readonly Acl[]) {}
 
   static async open(store: AclStore, settings: AuthorizerSettings): Promise<StandardAuthorizer> {
-    return new StandardAuthorizer(store, settings, (await store.load()) ?? []);
+    const authorizer = new StandardAuthorizer(store, settings, (await store.load()) ?? []);
+    // Cluster mode: an ACL created or deleted through another broker decides here too from then on.
+    store.watch?.((acls) => { authorizer.acls = acls; });
+    return authorizer;
   }
 
   /** Whether `session` may do `operation` on the resource (type, name): StandardAuthorizerData.authorize. */
@@ -114,7 +117,7 @@ export class StandardAuthorizer {
 
   private async replace(acls: readonly Acl[]): Promise<void> {
     if (acls.length === this.acls.length && acls.every((acl, i) => acl === this.acls[i])) return;
-    await this.store.save(acls);
+    await this.store.save(acls, this.acls);
     this.acls = acls;
   }
 }

@@ -1,8 +1,9 @@
 // SCRAM credentials per user and mechanism, as Kafka's ScramControlManager validates and keeps them (Kafka: records in
-// the metadata log; gregor: <log.dir>/gregor-scram-credentials.json through a StateStore, the memory engine in memory).
+// the metadata log; gregor: <log.dir>/gregor-scram-credentials.json through a StateStore, the memory engine in memory,
+// cluster mode one etcd key per user and mechanism (SCRAM_ENTRIES), each broker following every change).
 // Stored: salt, StoredKey, ServerKey, iterations, never a password. Results come in the order the caller gives;
 // the handlers order them as Kafka's HashMaps do.
-import { fileStateStore, memoryStateStore, parseStateFile, type StateStore } from '../../storage/file/state-file.js';
+import { entryObject, fileStateStore, memoryStateStore, parseStateFile, type StateEntries, type StateStore } from '../../storage/file/state-file.js';
 import {
   credentialFromSaltedPassword,
   SCRAM_MAX_ITERATIONS,
@@ -27,12 +28,13 @@ export function fileScramCredentialStore(logDir: string): ScramCredentialStore {
   return fileStateStore(logDir, SCRAM_CREDENTIALS_FILE, formatScramCredentials, parseScramCredentials);
 }
 
+const storedCredential = (c: ScramCredential) =>
+  ({ salt: c.salt.toString('base64'), storedKey: c.storedKey.toString('base64'), serverKey: c.serverKey.toString('base64'), iterations: c.iterations });
+
 export function formatScramCredentials(value: StoredScramCredentials): string {
   const users: Record<string, Record<string, unknown>> = {};
   for (const [user, byMechanism] of value) {
-    users[user] = Object.fromEntries([...byMechanism].map(([name, c]) => [name, {
-      salt: c.salt.toString('base64'), storedKey: c.storedKey.toString('base64'), serverKey: c.serverKey.toString('base64'), iterations: c.iterations,
-    }]));
+    users[user] = Object.fromEntries([...byMechanism].map(([name, c]) => [name, storedCredential(c)]));
   }
   return JSON.stringify({ version: FORMAT_VERSION, users }, null, 2) + '\n';
 }
@@ -46,17 +48,40 @@ export function parseScramCredentials(text: string, path: string): StoredScramCr
   for (const [user, byMechanism] of Object.entries(users)) {
     if (!isObject(byMechanism)) return fail(`users."${user}" must be an object`);
     const credentials = new Map<string, ScramCredential>();
-    for (const [name, c] of Object.entries(byMechanism)) {
-      const base64 = (v: unknown) => (typeof v === 'string' ? Buffer.from(v, 'base64') : fail(`users."${user}"."${name}" needs base64 salt, storedKey and serverKey`));
-      if (!SCRAM_MECHANISMS.some((m) => m.name === name) || !isObject(c) || !Number.isInteger(c['iterations'])) {
-        return fail(`users."${user}"."${name}" must be a SCRAM mechanism holding salt, storedKey, serverKey and iterations`);
-      }
-      credentials.set(name, { salt: base64(c['salt']), storedKey: base64(c['storedKey']), serverKey: base64(c['serverKey']), iterations: c['iterations'] as number });
-    }
+    for (const [name, c] of Object.entries(byMechanism)) credentials.set(name, credentialOf(name, c, (problem) => fail(`users."${user}"."${name}" ${problem}`)));
     result.set(user, credentials);
   }
   return result;
 }
+
+function credentialOf(mechanism: string, c: unknown, fail: (problem: string) => never): ScramCredential {
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const base64 = (v: unknown) => (typeof v === 'string' ? Buffer.from(v, 'base64') : fail('needs base64 salt, storedKey and serverKey'));
+  if (!SCRAM_MECHANISMS.some((m) => m.name === mechanism) || !isObject(c) || !Number.isInteger(c['iterations'])) {
+    return fail('must be a SCRAM mechanism holding salt, storedKey, serverKey and iterations');
+  }
+  return { salt: base64(c['salt']), storedKey: base64(c['storedKey']), serverKey: base64(c['serverKey']), iterations: c['iterations'] as number };
+}
+
+/** Cluster mode: one entry per user and mechanism, `<user>/<mechanism>` (salt, StoredKey, ServerKey, iterations). */
+export const SCRAM_ENTRIES: StateEntries<StoredScramCredentials> = {
+  holds: 'the SCRAM credentials',
+  toEntries: (value) => new Map([...value].flatMap(([user, byMechanism]) =>
+    [...byMechanism].map(([mechanism, c]): [string, string] => [`${encodeURIComponent(user)}/${mechanism}`, JSON.stringify(storedCredential(c))]))),
+  fromEntries: (entries) => {
+    const result = new Map<string, Map<string, ScramCredential>>();
+    for (const [name, value] of entries) {
+      const [user, mechanism, extra] = name.split('/');
+      const fail = (problem: string): never => { throw new Error(`the SCRAM credentials: entry ${name} ${problem}`); };
+      if (user === undefined || mechanism === undefined || extra !== undefined) fail('is not named <user>/<mechanism>');
+      const userName = decodeURIComponent(user!);
+      const byMechanism = result.get(userName) ?? new Map<string, ScramCredential>();
+      byMechanism.set(mechanism!, credentialOf(mechanism!, entryObject('the SCRAM credentials', name, value), fail));
+      result.set(userName, byMechanism);
+    }
+    return result;
+  },
+};
 
 export interface ScramResult {
   readonly user: string;
@@ -75,8 +100,11 @@ export class ScramCredentials {
   private constructor(private readonly store: ScramCredentialStore, private users: Map<string, Map<string, ScramCredential>>) {}
 
   static async open(store: ScramCredentialStore): Promise<ScramCredentials> {
-    const loaded = (await store.load()) ?? new Map();
-    return new ScramCredentials(store, new Map([...loaded].map(([u, m]) => [u, new Map(m)])));
+    const copy = (stored: StoredScramCredentials) => new Map([...stored].map(([u, m]) => [u, new Map(m)]));
+    const credentials = new ScramCredentials(store, copy((await store.load()) ?? new Map()));
+    // Cluster mode: a user added or removed through another broker logs in, or no longer does, here too.
+    store.watch?.((stored) => { credentials.users = copy(stored); });
+    return credentials;
   }
 
   /** The credential SCRAM authentication checks against. */
@@ -149,7 +177,7 @@ export class ScramCredentials {
         byMechanism.set(mechanism.name, credentialFromSaltedPassword(mechanism, u.salt, u.saltedPassword, u.iterations));
         next.set(u.name, byMechanism);
       }
-      await this.store.save(next);
+      await this.store.save(next, this.users);
       this.users = next;
     }
     return { deleted: [...toDelete.keys()], upserted: [...toUpsert.keys()], failed };

@@ -2,13 +2,13 @@
  * Where client quotas outlive a restart. Kafka keeps them as ClientQuotaRecords in the KRaft metadata log;
  * gregor has no metadata log, so the file engine keeps them in one small JSON file in the first log dir,
  * replaced atomically on every change (as dynamic-config-store.ts keeps the dynamic broker configs). The
- * memory engine keeps them in memory only.
+ * memory engine keeps them in memory only; cluster mode keeps them in etcd, one key per entity (CLIENT_QUOTA_ENTRIES).
  *
  * A file that cannot be read as this format stops start-up with a one-line error rather than being ignored:
  * ignoring it would silently drop every quota the operator had set.
  */
 
-import { fileStateStore, memoryStateStore, parseStateFile, type StateStore } from '../../storage/file/state-file.js';
+import { entryObject, fileStateStore, memoryStateStore, parseStateFile, type StateEntries, type StateStore } from '../../storage/file/state-file.js';
 
 export const CLIENT_QUOTAS_FILE = 'gregor-client-quotas.json';
 const FORMAT_VERSION = 1;
@@ -57,3 +57,28 @@ export function parseClientQuotas(text: string, path: string): StoredQuotaEntity
     return { entity, quotas };
   });
 }
+
+/**
+ * Cluster mode: one entry per entity, named by its (type, name) pairs in type order, holding them and its quotas
+ * (values as text, as in the file: Infinity and NaN have no JSON number).
+ */
+export const CLIENT_QUOTA_ENTRIES: StateEntries<readonly StoredQuotaEntity[]> = {
+  holds: 'the client quotas',
+  toEntries: (entities) => new Map(entities.map((e): [string, string] => [
+    encodeURIComponent(JSON.stringify([...e.entity].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))),
+    JSON.stringify({ entity: e.entity, quotas: e.quotas.map(([key, value]) => [key, String(value)]) }),
+  ])),
+  fromEntries: (entries) => [...entries].map(([name, value]): StoredQuotaEntity => {
+    const record = entryObject('the client quotas', name, value);
+    const fail = (): never => { throw new Error(`the client quotas: entry ${name} must hold "entity" pairs and "quotas" pairs of a key and a number as text`); };
+    const pairs = (field: string): unknown[][] => {
+      const list = record[field];
+      return Array.isArray(list) && list.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === 'string') ? list as unknown[][] : fail();
+    };
+    const entity = pairs('entity').map(([type, entityName]): [string, string | null] =>
+      typeof entityName === 'string' || entityName === null ? [type as string, entityName] : fail());
+    const quotas = pairs('quotas').map(([key, text]): [string, number] =>
+      typeof text === 'string' && text.trim() !== '' && (text === 'NaN' || !Number.isNaN(Number(text))) ? [key as string, Number(text)] : fail());
+    return { entity, quotas };
+  }),
+};

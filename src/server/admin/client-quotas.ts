@@ -98,8 +98,16 @@ export class ClientQuotas {
   /** Reads what is stored, replayed as Kafka replays its snapshot's records into an empty image. */
   static async open(store: ClientQuotaStore = memoryClientQuotaStore(), isValidHost = resolvable): Promise<ClientQuotas> {
     const quotas = new ClientQuotas(store, isValidHost);
-    const stored = (await store.load()) ?? [];
-    quotas.image = applyRecords(quotas.image, stored.flatMap((e) => e.quotas.map(([key, value]) => ({ entity: e.entity, key, value }))));
+    quotas.image = imageOf((await store.load()) ?? []);
+    // Cluster mode: quotas altered through another broker, taken in turn with this broker's alterations and enforced.
+    store.watch?.((stored) => {
+      const done = quotas.queue.then(() => {
+        quotas.image = imageOf(stored);
+        for (const listener of quotas.listeners) listener(quotas.enforced());
+      });
+      quotas.queue = done.catch(() => undefined);
+      return done;
+    });
     return quotas;
   }
 
@@ -132,7 +140,7 @@ export class ClientQuotas {
       if (!validateOnly && records.length > 0) {
         // Served only once durable: a failed save changes nothing, as a failed commit does in Kafka.
         const next = applyRecords(this.image, records);
-        await this.store.save(storedForm(next));
+        await this.store.save(storedForm(next), storedForm(this.image));
         this.image = next;
         for (const listener of this.listeners) listener(this.enforced());
       }
@@ -256,6 +264,11 @@ export class ClientQuotas {
     for (const name of names) checked.set(name, await this.isValidHost(name));
     return checked;
   }
+}
+
+/** What is stored, replayed as Kafka replays its snapshot's records into an empty image. */
+function imageOf(stored: readonly StoredQuotaEntity[]): Image {
+  return applyRecords(newEntityMap(), stored.flatMap((e) => e.quotas.map(([key, value]) => ({ entity: e.entity, key, value }))));
 }
 
 function storedForm(image: Image): StoredQuotaEntity[] {

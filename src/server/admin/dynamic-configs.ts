@@ -8,7 +8,7 @@
 import { effectiveBrokerConfig, type BrokerConfig } from '../../config/broker-config.js';
 import type { DynamicConfigLayers } from '../../config/index.js';
 import type { BrokerState } from '../handler.js';
-import { memoryDynamicConfigStore, type DynamicConfigStore } from './dynamic-config-store.js';
+import { memoryDynamicConfigStore, type DynamicConfigStore, type StoredDynamicConfigs } from './dynamic-config-store.js';
 
 export type DynamicLevel = 'perBroker' | 'clusterDefault';
 
@@ -25,6 +25,8 @@ export class DynamicConfigs implements DynamicConfigLayers {
   private readonly listeners: ConfigChangeListener[] = [];
   /** Saves run one after another, each with the layers as they were when it was asked for. */
   private saving: Promise<void> = Promise.resolve();
+  /** Saves asked for and not done: a shared store's notice meanwhile may predate them, and is left for the last one's. */
+  private pendingSaves = 0;
 
   private constructor(readonly staticConfig: BrokerConfig, private readonly store: DynamicConfigStore) {
     this.live = staticConfig;
@@ -39,7 +41,7 @@ export class DynamicConfigs implements DynamicConfigLayers {
     const configs = new DynamicConfigs(staticConfig, store);
     const stored = await store.load();
     if (stored === undefined) {
-      configs.clusterDefault.set('min.insync.replicas', String(staticConfig['min.insync.replicas']));
+      for (const [key, value] of initialClusterDefault(staticConfig)) configs.clusterDefault.set(key, value);
     } else {
       for (const [key, value] of stored.perBroker) configs.perBroker.set(key, value);
       for (const [key, value] of stored.clusterDefault) configs.clusterDefault.set(key, value);
@@ -49,7 +51,23 @@ export class DynamicConfigs implements DynamicConfigLayers {
     } catch (error) {
       throw new Error(`dynamic broker configs do not apply over the static ones: ${error instanceof Error ? error.message : String(error)}`);
     }
+    // Cluster mode: a change made through another broker (the cluster default, or this broker's own) applies here.
+    store.watch?.((next) => configs.follow(next));
     return configs;
+  }
+
+  /** Takes both layers as the shared store holds them now: the live config and its listeners follow, as after replace. */
+  private async follow(stored: StoredDynamicConfigs): Promise<void> {
+    if (this.pendingSaves > 0) return;
+    if (sameLayer(stored.perBroker, this.perBroker) && sameLayer(stored.clusterDefault, this.clusterDefault)) return;
+    const config = effectiveBrokerConfig(this.staticConfig, stored);
+    for (const level of ['perBroker', 'clusterDefault'] as const) {
+      this[level].clear();
+      for (const [key, value] of stored[level]) this[level].set(key, value);
+    }
+    const previous = this.live;
+    this.live = config;
+    await Promise.all(this.listeners.map((listener) => listener(config, previous)));
   }
 
   /** The live config: static settings overlaid with both dynamic layers. */
@@ -74,6 +92,7 @@ export class DynamicConfigs implements DynamicConfigLayers {
    */
   replace(level: DynamicLevel, next: Readonly<Record<string, string>>): Promise<void> {
     const config = this.preview(level, next);
+    const before = { perBroker: new Map(this.perBroker), clusterDefault: new Map(this.clusterDefault) };
     const target = this[level];
     target.clear();
     for (const [key, value] of Object.entries(next)) target.set(key, value);
@@ -81,9 +100,23 @@ export class DynamicConfigs implements DynamicConfigLayers {
     this.live = config;
     const applied = Promise.all(this.listeners.map((listener) => listener(config, previous)));
     const snapshot = { perBroker: new Map(this.perBroker), clusterDefault: new Map(this.clusterDefault) };
-    this.saving = this.saving.catch(() => undefined).then(() => this.store.save(snapshot));
+    this.pendingSaves++;
+    this.saving = this.saving.catch(() => undefined).then(() => this.store.save(snapshot, before)).finally(() => { this.pendingSaves--; });
     return Promise.all([applied, this.saving]).then(() => undefined);
   }
+}
+
+/**
+ * The cluster default a new cluster starts with: the static min.insync.replicas, as a Kafka 4.x controller writes it
+ * when the cluster is formed (ELR). A single broker holds it in memory until a change is stored; cluster mode writes
+ * it to etcd once, when the first broker of the cluster starts.
+ */
+export function initialClusterDefault(staticConfig: BrokerConfig): Map<string, string> {
+  return new Map([['min.insync.replicas', String(staticConfig['min.insync.replicas'])]]);
+}
+
+function sameLayer(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
+  return a.size === b.size && [...a].every(([key, value]) => b.get(key) === value);
 }
 
 const byBroker = new WeakMap<BrokerState, DynamicConfigs>();

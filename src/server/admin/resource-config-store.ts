@@ -1,11 +1,12 @@
 /**
  * Where group configs and client metrics subscriptions outlive a restart. Kafka keeps both as ConfigRecords in
  * the KRaft metadata log; gregor keeps them as dynamic-config-store.ts keeps the broker's: one small JSON file in
- * the first log dir (file engine), replaced atomically on every change, or memory only (memory engine). A file
+ * the first log dir (file engine), replaced atomically on every change, or memory only (memory engine), or in etcd
+ * one key per resource (cluster mode, RESOURCE_CONFIG_ENTRIES). A file
  * that cannot be read as this format stops start-up with a one-line error rather than being ignored.
  */
 
-import { fileStateStore, memoryStateStore, parseStateFile, type StateStore } from '../../storage/file/state-file.js';
+import { entryObject, fileStateStore, memoryStateStore, parseStateFile, type StateEntries, type StateStore } from '../../storage/file/state-file.js';
 
 export const RESOURCE_CONFIGS_FILE = 'gregor-resource-configs.json';
 const FORMAT_VERSION = 1;
@@ -64,3 +65,27 @@ export function parseResourceConfigs(text: string, path: string): StoredResource
   };
   return { groups: layer('groups'), clientMetrics: layer('clientMetrics') };
 }
+
+const ENTRY_KINDS = { groups: 'groups', clientMetrics: 'client-metrics' } as const;
+
+/** Cluster mode: one entry per resource, `groups/<group id>` or `client-metrics/<name>`, its configs as a JSON object. */
+export const RESOURCE_CONFIG_ENTRIES: StateEntries<StoredResourceConfigs> = {
+  holds: 'the group and client metrics configs',
+  toEntries: (configs) => new Map((['groups', 'clientMetrics'] as const).flatMap((kind) =>
+    [...configs[kind]].map(([name, values]): [string, string] => [`${ENTRY_KINDS[kind]}/${encodeURIComponent(name)}`, JSON.stringify(Object.fromEntries(values))]))),
+  fromEntries: (entries) => {
+    const layers = { groups: new Map<string, Map<string, string>>(), clientMetrics: new Map<string, Map<string, string>>() };
+    for (const [entry, value] of entries) {
+      const slash = entry.indexOf('/');
+      const kind = slash < 0 ? undefined : (['groups', 'clientMetrics'] as const).find((k) => ENTRY_KINDS[k] === entry.slice(0, slash));
+      if (kind === undefined) throw new Error(`the group and client metrics configs: entry ${entry} is not groups/<name> or client-metrics/<name>`);
+      const values = new Map<string, string>();
+      for (const [key, raw] of Object.entries(entryObject('the group and client metrics configs', entry, value))) {
+        if (typeof raw !== 'string') throw new Error(`the group and client metrics configs: entry ${entry} holds a value that is not a string (${key})`);
+        values.set(key, raw);
+      }
+      layers[kind].set(decodeURIComponent(entry.slice(slash + 1)), values);
+    }
+    return layers;
+  },
+};

@@ -7,7 +7,7 @@
 import type { BrokerConfig } from '../../config/broker-config.js';
 import { resolveGroupConfig, type GroupConfigValues } from '../../config/group-configs.js';
 import type { BrokerState } from '../handler.js';
-import { memoryResourceConfigStore, type ResourceConfigStore } from './resource-config-store.js';
+import { memoryResourceConfigStore, type ResourceConfigStore, type StoredResourceConfigs } from './resource-config-store.js';
 
 export type ResourceKind = 'groups' | 'clientMetrics';
 
@@ -17,6 +17,8 @@ export class ResourceConfigs {
   private readonly layers: Record<ResourceKind, Map<string, Map<string, string>>> = { groups: new Map(), clientMetrics: new Map() };
   /** Saves run one after another, each with the layers as they were when it was asked for. */
   private saving: Promise<void> = Promise.resolve();
+  /** Saves asked for and not done: a shared store's notice meanwhile may predate them, and is left for the last one's. */
+  private pendingSaves = 0;
   /** Resolved group configs, until the group's configs or the live broker config change (a clamp warns once). */
   private readonly resolved = new Map<string, { readonly broker: BrokerConfig; readonly values: GroupConfigValues }>();
 
@@ -25,12 +27,21 @@ export class ResourceConfigs {
   static async open(store: ResourceConfigStore = memoryResourceConfigStore()): Promise<ResourceConfigs> {
     const configs = new ResourceConfigs(store);
     const stored = await store.load();
-    if (stored !== undefined) {
-      for (const kind of ['groups', 'clientMetrics'] as const) {
-        for (const [name, values] of stored[kind]) if (values.size > 0) configs.layers[kind].set(name, new Map(values));
-      }
-    }
+    if (stored !== undefined) configs.take(stored);
+    // Cluster mode: a group's or subscription's configs changed through another broker apply here too.
+    store.watch?.((next) => {
+      if (configs.pendingSaves > 0) return;
+      configs.take(next);
+      configs.resolved.clear();
+    });
     return configs;
+  }
+
+  private take(stored: StoredResourceConfigs): void {
+    for (const kind of ['groups', 'clientMetrics'] as const) {
+      this.layers[kind].clear();
+      for (const [name, values] of stored[kind]) if (values.size > 0) this.layers[kind].set(name, new Map(values));
+    }
   }
 
   /** One resource's configs (empty when it has none). */
@@ -46,11 +57,13 @@ export class ResourceConfigs {
   /** Replaces one resource's configs; durable when the promise resolves. */
   replace(kind: ResourceKind, name: string, next: Readonly<Record<string, string>>): Promise<void> {
     const entries = Object.entries(next);
+    const before = { groups: new Map(this.layers.groups), clientMetrics: new Map(this.layers.clientMetrics) };
     if (kind === 'groups') this.resolved.delete(name);
     if (entries.length === 0) this.layers[kind].delete(name);
     else this.layers[kind].set(name, new Map(entries));
     const snapshot = { groups: new Map(this.layers.groups), clientMetrics: new Map(this.layers.clientMetrics) };
-    this.saving = this.saving.catch(() => undefined).then(() => this.store.save(snapshot));
+    this.pendingSaves++;
+    this.saving = this.saving.catch(() => undefined).then(() => this.store.save(snapshot, before)).finally(() => { this.pendingSaves--; });
     return this.saving;
   }
 

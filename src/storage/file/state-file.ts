@@ -33,8 +33,18 @@ export interface StateStore<T> {
   readonly description: string;
   /** What is stored; undefined when nothing was ever stored. */
   load(): Promise<T | undefined>;
-  /** Replaces what is stored; durable when the promise resolves. */
-  save(value: T): Promise<void>;
+  /**
+   * Replaces what is stored; durable when the promise resolves. `previous` is the value the change was made from:
+   * a store several brokers share (cluster mode) writes only what differs between the two, so a change another
+   * broker made meanwhile is kept.
+   */
+  save(value: T, previous?: T): Promise<void>;
+  /**
+   * Present on a store several brokers share (cluster mode): `listener` hears the whole stored value after every
+   * change, made by any broker; after this broker's own save it hears it once that save has resolved (and the owner
+   * has taken its new value), so what the owner holds ends as what is stored. A file or memory store has none.
+   */
+  watch?(listener: (value: T) => void | Promise<void>): void;
 }
 
 /** Kept for the life of the process only (gregor.log.engine=memory, tests); `copy` detaches what was saved. */
@@ -67,4 +77,29 @@ export function fileStateStore<T>(logDir: string, name: string, format: (value: 
       await writeFileAtomic(path, format(value));
     },
   };
+}
+
+/**
+ * A state value as named entries, each kept on its own by a store several brokers share (cluster mode: one etcd key
+ * per entry, so two brokers changing different entries never undo each other). Names are '/'-separated segments of
+ * URI-encoded text; values are text (JSON where structured). fromEntries gets the entries in the order they were first
+ * stored and throws a one-line Error on one it cannot read.
+ */
+export interface StateEntries<T> {
+  /** What the entries hold, for messages. */
+  readonly holds: string;
+  toEntries(value: T): Map<string, string>;
+  fromEntries(entries: Iterable<readonly [string, string]>): T;
+}
+
+/** The object a structured entry's JSON value holds, or a one-line Error naming the entry. */
+export function entryObject(holds: string, name: string, value: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new Error(`${holds}: entry ${name} is not valid JSON`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error(`${holds}: entry ${name} must be a JSON object`);
+  return parsed as Record<string, unknown>;
 }
