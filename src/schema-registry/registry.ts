@@ -163,7 +163,7 @@ export class SchemaRegistry {
       if (seen.has(key)) continue;
       seen.add(key);
       this.resolve(value.references, out, seen);
-      out.push({ name: reference.name, schema: value.schema });
+      out.push({ name: reference.name, schema: value.schema, subject: value.subject, version: value.version });
     }
     return out;
   }

@@ -15,6 +15,9 @@ export interface SchemaReference {
 export interface ResolvedReference {
   readonly name: string;
   readonly schema: string;
+  /** The subject and version it was read from (Protobuf's diff compares a type from two references only when they differ). */
+  readonly subject?: string;
+  readonly version?: number;
 }
 
 export interface ParsedSchema {

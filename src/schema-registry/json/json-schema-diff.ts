@@ -4,7 +4,7 @@
 // the original's one to one (a maximum bipartite matching over the compatible pairs). A pair already being
 // compared higher up (a recursive $ref) counts as compatible, and the whole comparison is repeated with the pairs
 // found incompatible until nothing changes, as Confluent does.
-import { hashMapOrder, hashSetOrder } from './java-hash-order.js';
+import { hashMapOrder, hashSetOrder } from '../java-hash-order.js';
 import type { ArrayNode, Node, ObjectNode } from './json-schema-model.js';
 
 export interface Difference {

@@ -6,7 +6,7 @@
 // order (enum, the combined keywords, not, const, the type's schema, then the schemas the left keywords imply).
 // `$ref` (drafts up to 7: its siblings ignored) resolves within the document, to a schema reference by its
 // name, or to a subschema's $id, lazily, so recursive schemas load.
-import { hashMapOrder } from './java-hash-order.js';
+import { hashMapOrder } from '../java-hash-order.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };

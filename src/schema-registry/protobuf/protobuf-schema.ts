@@ -1,11 +1,11 @@
 // Protobuf for the registry: protobufjs parses a .proto text (or, as Confluent accepts from serializers such as
 // confluent-kafka-python's, a base64 FileDescriptorProto, read with protobufjs' descriptor extension); the text
 // stored is the file printed back in one layout (Confluent prints it with Square's wire-schema); `format=serialized`
-// answers the base64 FileDescriptorProto. Compatibility is Confluent's ProtobufDiff for packages, messages, enums
-// and fields by tag (kind, scalar kind, label, named type, oneofs), its compatible set and texts.
+// answers the base64 FileDescriptorProto. Compatibility is Confluent's ProtobufDiff (protobuf-diff.ts).
 import protobuf from 'protobufjs';
 import descriptor from 'protobufjs/ext/descriptor/index.js';
 import type { ParsedSchema, ResolvedReference, SchemaProvider } from '../schema-types.js';
+import { COMPATIBLE, compareFiles, differenceText, isMapEntry, isProto3Optional, type DiffFile, type Difference, type Origin } from './protobuf-diff.js';
 
 interface ProtoFile {
   readonly syntax: 'proto2' | 'proto3';
@@ -93,16 +93,6 @@ function resolveScoped(scope: protobuf.NamespaceBase, parts: readonly string[]):
     return found;
   }
   return undefined;
-}
-
-/** A map entry type (descriptor input: a nested message with map_entry set), which prints as map<k, v>. */
-function isMapEntry(type: protobuf.ReflectionObject | null): type is protobuf.Type {
-  return type instanceof protobuf.Type && (type.options?.['map_entry'] === true || type.options?.['mapEntry'] === true);
-}
-
-/** proto3's `optional`: a field alone in a synthetic oneof named after it. */
-function isProto3Optional(field: protobuf.Field): boolean {
-  return field.options?.['proto3_optional'] === true || (field.partOf !== null && field.partOf.name === `_${field.name}` && field.partOf.fieldsArray.length === 1);
 }
 
 function printField(field: protobuf.Field, syntax: string, indent: string, scope: protobuf.NamespaceBase): string {
@@ -202,7 +192,7 @@ export class ProtobufSchema implements ParsedSchema {
   readonly schemaType = 'PROTOBUF' as const;
   readonly canonical: string;
 
-  constructor(readonly file: ProtoFile) {
+  constructor(readonly file: ProtoFile, private readonly diffFile: DiffFile) {
     this.canonical = printFile(file);
   }
 
@@ -228,19 +218,32 @@ export class ProtobufSchema implements ParsedSchema {
     return Buffer.from(D['FileDescriptorProto']!.encode(file).finish()).toString('base64');
   }
 
+  /** Every difference from `previous` to this schema, compatible or not (Confluent's SchemaDiff.compare). */
+  differences(previous: ProtobufSchema): Difference[] {
+    return compareFiles(previous.diffFile, this.diffFile);
+  }
+
   isBackwardCompatible(previous: ParsedSchema): string[] {
     if (!(previous instanceof ProtobufSchema)) return ['Incompatible because of different schema type'];
-    const differences: { type: string; path: string }[] = [];
-    compareFiles(previous.file, this.file, differences);
-    return differences.filter((d) => !COMPATIBLE.has(d.type)).map(differenceText);
+    return this.differences(previous).filter((d) => !COMPATIBLE.has(d.type)).map(differenceText);
   }
 }
 
 export const protobufProvider: SchemaProvider = {
   parse(text: string, references: readonly ResolvedReference[]): ProtobufSchema {
     const root = new protobuf.Root();
-    for (const reference of references) parseInto(reference.schema, root);
+    const origins = new Map<protobuf.ReflectionObject, Origin>();
+    const declared = (file: ProtoFile, subject: string, version: number) => {
+      const origin: Origin = { package: file.package, syntax: file.syntax, subject, version };
+      const walk = (type: protobuf.ReflectionObject) => {
+        origins.set(type, origin);
+        if (type instanceof protobuf.Type) type.nestedArray.forEach(walk);
+      };
+      file.types.forEach(walk);
+    };
+    for (const reference of references) declared(parseInto(reference.schema, root), reference.subject ?? reference.name, reference.version ?? 0);
     const file = parseInto(text, root);
+    declared(file, '', -1);
     // A well-known import (google/protobuf/*.proto) no reference carries: protobufjs' own copy, as Confluent has its own.
     const referenced = new Set(references.map((r) => r.name));
     for (const name of file.imports) {
@@ -248,101 +251,6 @@ export const protobufProvider: SchemaProvider = {
       if (common?.nested !== undefined) root.addJSON(common.nested);
     }
     root.resolveAll();
-    return new ProtobufSchema(file);
+    return new ProtobufSchema(file, { package: file.package, types: file.types, origins });
   },
 };
-
-// ---- Confluent's ProtobufDiff ----
-
-const COMPATIBLE = new Set(['MESSAGE_ADDED', 'MESSAGE_MOVED', 'ENUM_ADDED', 'ENUM_REMOVED', 'ENUM_CONST_ADDED', 'ENUM_CONST_CHANGED',
-  'ENUM_CONST_REMOVED', 'FIELD_ADDED', 'FIELD_REMOVED', 'FIELD_NAME_CHANGED', 'FIELD_STRING_OR_BYTES_LABEL_CHANGED', 'ONEOF_ADDED',
-  'ONEOF_REMOVED', 'ONEOF_FIELD_ADDED', 'ONEOF_FIELD_MOVED_TO_TOP_LEVEL']);
-
-function differenceText(d: { type: string; path: string }): string {
-  const p = d.path;
-  const descriptions: Record<string, string> = {
-    PACKAGE_CHANGED: `The package at '${p}' in the %s schema does not match the package in the %s schema`,
-    MESSAGE_REMOVED: `The %s schema is missing a MESSAGE type at path '${p}' in the %s schema`,
-    FIELD_KIND_CHANGED: `The type of a field at path '${p}' in the %s schema does not match the %s schema`,
-    FIELD_SCALAR_KIND_CHANGED: `The kind of a SCALAR field at path '${p}' in the %s schema does not match its kind in the %s schema`,
-    FIELD_NAMED_TYPE_CHANGED: `The type of a MESSAGE field at path '${p}' in the %s schema does not match its type in the %s schema`,
-    FIELD_NUMERIC_LABEL_CHANGED: `The label for a NUMERIC field at path '${p}' in the %s schema does not match its label in the %s schema`,
-    REQUIRED_FIELD_ADDED: `A required field  at path '${p}' in the %s schema is missing in the %s schema`,
-    REQUIRED_FIELD_REMOVED: `The %s schema is missing a required field at path: '${p}' in the %s schema`,
-    ONEOF_FIELD_REMOVED: `The %s schema is missing a oneof field at path '${p}' in the %s schema`,
-  };
-  return `{errorType:"${d.type}", description:"${descriptions[d.type] ?? ''}"}`;
-}
-
-const SCALAR_KINDS: Record<string, string> = {
-  int32: 'GENERAL_NUMBER', int64: 'GENERAL_NUMBER', uint32: 'GENERAL_NUMBER', uint64: 'GENERAL_NUMBER', bool: 'GENERAL_NUMBER',
-  sint32: 'SIGNED_NUMBER', sint64: 'SIGNED_NUMBER', fixed32: 'FIXED32', sfixed32: 'FIXED32', fixed64: 'FIXED64', sfixed64: 'FIXED64',
-  float: 'FLOAT', double: 'DOUBLE', string: 'STRING_OR_BYTES', bytes: 'STRING_OR_BYTES',
-};
-
-function kindOf(field: protobuf.Field): string {
-  if (field instanceof protobuf.MapField) return 'MAP';
-  if (field.resolvedType instanceof protobuf.Enum) return 'SCALAR';
-  if (field.resolvedType instanceof protobuf.Type) return 'MESSAGE';
-  return 'SCALAR';
-}
-
-function scalarKind(field: protobuf.Field): string {
-  return field.resolvedType instanceof protobuf.Enum ? 'GENERAL_NUMBER' : SCALAR_KINDS[field.type] ?? field.type;
-}
-
-function labelOf(field: protobuf.Field): string {
-  return field.repeated ? 'REPEATED' : field.required ? 'REQUIRED' : 'OPTIONAL';
-}
-
-function messagesOf(file: ProtoFile): Map<string, protobuf.Type> {
-  const out = new Map<string, protobuf.Type>();
-  const walk = (type: protobuf.Type | protobuf.Enum, prefix: string) => {
-    if (!(type instanceof protobuf.Type)) return;
-    const name = `${prefix}${type.name}`;
-    out.set(name, type);
-    for (const nested of type.nestedArray) if (nested instanceof protobuf.Type) walk(nested, `${name}.`);
-  };
-  for (const type of file.types) walk(type, '');
-  return out;
-}
-
-function compareFiles(original: ProtoFile, update: ProtoFile, out: { type: string; path: string }[]): void {
-  if (original.package !== update.package) out.push({ type: 'PACKAGE_CHANGED', path: '#/' });
-  const a = messagesOf(original);
-  const b = messagesOf(update);
-  for (const [name, type] of a) {
-    const other = b.get(name);
-    if (other === undefined) out.push({ type: 'MESSAGE_REMOVED', path: `#/${name}` });
-    else compareMessages(type, other, name, out);
-  }
-  for (const name of b.keys()) if (!a.has(name)) out.push({ type: 'MESSAGE_ADDED', path: `#/${name}` });
-}
-
-function compareMessages(original: protobuf.Type, update: protobuf.Type, name: string, out: { type: string; path: string }[]): void {
-  const add = (type: string, ...at: (string | number)[]) => out.push({ type, path: `#/${[name, ...at].join('/')}` });
-  const byTag = (t: protobuf.Type) => new Map(t.fieldsArray.map((f) => [f.id, f]));
-  const [a, b] = [byTag(original), byTag(update)];
-  const realOneof = (f: protobuf.Field) => (f.partOf !== null && !isProto3Optional(f) ? f.partOf.name : undefined);
-  for (const [tag, field] of a) {
-    const other = b.get(tag);
-    if (other === undefined) {
-      add(field.required ? 'REQUIRED_FIELD_REMOVED' : realOneof(field) !== undefined ? 'ONEOF_FIELD_REMOVED' : 'FIELD_REMOVED', tag);
-      continue;
-    }
-    if (realOneof(field) !== undefined && realOneof(other) === undefined) add('ONEOF_FIELD_MOVED_TO_TOP_LEVEL', tag);
-    if (realOneof(field) === undefined && realOneof(other) !== undefined) add('FIELD_MOVED_TO_EXISTING_ONEOF', realOneof(other)!, tag);
-    if (field.name !== other.name) add('FIELD_NAME_CHANGED', tag);
-    const [ka, kb] = [kindOf(field), kindOf(other)];
-    if (ka !== kb) add('FIELD_KIND_CHANGED', tag);
-    else if (ka === 'SCALAR') {
-      if (scalarKind(field) !== scalarKind(other)) add('FIELD_SCALAR_KIND_CHANGED', tag);
-      else if (labelOf(field) !== labelOf(other)) add(scalarKind(field) === 'STRING_OR_BYTES' ? 'FIELD_STRING_OR_BYTES_LABEL_CHANGED' : 'FIELD_NUMERIC_LABEL_CHANGED', tag);
-    } else if (ka === 'MESSAGE' && field.resolvedType!.fullName.split('.').pop() !== other.resolvedType!.fullName.split('.').pop()) {
-      add('FIELD_NAMED_TYPE_CHANGED', tag);
-    }
-  }
-  for (const [tag, field] of b) {
-    if (!a.has(tag)) add(field.required ? 'REQUIRED_FIELD_ADDED' : realOneof(field) !== undefined ? 'ONEOF_FIELD_ADDED' : 'FIELD_ADDED', tag);
-  }
-}
