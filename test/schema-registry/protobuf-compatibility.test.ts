@@ -42,12 +42,104 @@ test("protobuf refusal: Confluent's difference text", () => {
   assert.equal(messages[1], '{oldSchemaVersion: 1}');
 });
 
-test('a .proto and its base64 FileDescriptorProto (format=serialized) are the same schema, printed alike', () => {
-  const text = 'syntax = "proto3";\npackage shop;\n\nmessage Order {\n  string id = 1;\n  map<string, int32> lines = 2;\n  Status status = 3;\n  repeated Item items = 4;\n\n  message Item {\n    string sku = 1;\n  }\n}\n\nenum Status {\n  NEW = 0;\n  PAID = 1;\n}\n';
+test("the stored text is Confluent's printing: messages before enums, a oneof after the fields, every option with its kind", () => {
+  const text = [
+    'syntax = "proto2";', 'package shop;', 'import "google/protobuf/descriptor.proto";', 'option java_package = "com.shop";', 'option optimize_for = SPEED;',
+    'extend google.protobuf.FieldOptions { optional string tag = 50001; }',
+    'enum Level { LOW = 0; }',
+    'message Order {', '  reserved 5, 9 to 11, 100 to max;', '  reserved "old";', '  extensions 1000 to 2000;', '  option deprecated = true;',
+    '  oneof pick { string a = 6; int32 b = 7 [(tag) = "y"]; }',
+    '  optional string id = 1 [deprecated = true, (tag) = "x", json_name = "ident"];', '  optional int32 n = 2 [default = 7];', '  map<string, Order> m = 8;',
+    '  enum E { option allow_alias = true; X = 0; Y = 1 [deprecated = true]; Z = 1; }', '  message Empty {}', '}',
+    'service S { rpc Get (Order) returns (stream Order) { option deprecated = true; } }',
+  ].join('\n');
+  const parsed = protobufProvider.parse(text, []);
+  assert.equal(parsed.canonical, `syntax = "proto2";
+package shop;
+
+import "google/protobuf/descriptor.proto";
+
+option java_package = "com.shop";
+option optimize_for = SPEED;
+
+message Order {
+  reserved 5, 9 to 11, 100 to max;
+  reserved "old";
+
+  option deprecated = true;
+
+  optional string id = 1 [
+    deprecated = true,
+    (tag) = "x",
+    json_name = "ident"
+  ];
+  optional int32 n = 2 [default = 7];
+  map<string, Order> m = 8;
+
+  oneof pick {
+    string a = 6;
+    int32 b = 7 [(tag) = "y"];
+  }
+
+  extensions 1000 to 2000;
+
+  message Empty {}
+  enum E {
+    option allow_alias = true;
+    X = 0;
+    Y = 1 [deprecated = true];
+    Z = 1;
+  }
+}
+enum Level {
+  LOW = 0;
+}
+
+extend google.protobuf.FieldOptions {
+  optional string tag = 50001;
+}
+
+service S {
+  rpc Get (Order) returns (stream Order) {
+    option deprecated = true;
+  };
+}
+`);
+  // Normalized: no proto2 syntax line, one reserved range a line, options sorted by name and qualified, fields by
+  // tag, types fully qualified.
+  assert.equal(parsed.normalized().split('\nmessage Order {\n')[1]!.split('\n  message Empty')[0], `  reserved 5;
+  reserved 9 to 11;
+  reserved 100 to max;
+  reserved "old";
+
+  option deprecated = true;
+
+  optional string id = 1 [
+    deprecated = true,
+    json_name = "ident",
+    (shop.tag) = "x"
+  ];
+  optional int32 n = 2 [default = 7];
+  map<string, .shop.Order> m = 8;
+
+  oneof pick {
+    string a = 6;
+    int32 b = 7 [(shop.tag) = "y"];
+  }
+
+  extensions 1000 to 2000;
+`);
+  assert.ok(parsed.normalized().startsWith('package shop;\n'));
+});
+
+test('a base64 FileDescriptorProto (format=serialized) is the same schema: types named as the descriptor names them, a map by its entry message', () => {
+  const text = 'syntax = "proto3";\npackage shop;\n\nmessage Order {\n  string id = 1;\n  map<string, int32> lines = 2;\n  Status status = 3;\n  repeated Item items = 4;\n\n  message Item {\n    string sku = 1;\n  }\n}\nenum Status {\n  NEW = 0;\n  PAID = 1;\n}\n';
   const parsed = protobufProvider.parse(text, []) as ProtobufSchema;
   assert.equal(parsed.canonical, text);
-  const fromDescriptor = protobufProvider.parse(parsed.serialized(), []);
-  assert.equal(fromDescriptor.canonical, text);
+  const fromDescriptor = protobufProvider.parse(parsed.serialized(), []) as ProtobufSchema;
+  assert.deepEqual(fromDescriptor.differences(parsed), []);
+  assert.equal(fromDescriptor.canonical, 'syntax = "proto3";\npackage shop;\n\nmessage Order {\n  string id = 1;\n  repeated .shop.Order.LinesEntry lines = 2;\n  .shop.Status status = 3;\n  repeated .shop.Order.Item items = 4;\n\n  message LinesEntry {\n    option map_entry = true;\n  \n    string key = 1;\n    int32 value = 2;\n  }\n  message Item {\n    string sku = 1;\n  }\n}\nenum Status {\n  NEW = 0;\n  PAID = 1;\n}\n');
+  assert.equal(fromDescriptor.normalized(), parsed.normalized());
   assert.throws(() => protobufProvider.parse('message {', []));
 });
 
@@ -55,6 +147,6 @@ test('a well-known import (google/protobuf/timestamp.proto) needs no reference; 
   const text = 'syntax = "proto3";\npackage ev;\n\nimport "google/protobuf/timestamp.proto";\n\nmessage E {\n  google.protobuf.Timestamp at = 1;\n}\n';
   const parsed = protobufProvider.parse(text, []) as ProtobufSchema;
   assert.equal(parsed.canonical, text);
-  assert.equal(protobufProvider.parse(parsed.serialized(), []).canonical, text);
+  assert.equal(protobufProvider.parse(parsed.serialized(), []).canonical, text.replace(' google.', ' .google.'));
   assert.throws(() => protobufProvider.parse('syntax = "proto3";\nmessage E {\n  Missing m = 1;\n}\n', []), /Missing/);
 });

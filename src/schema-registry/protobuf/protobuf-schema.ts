@@ -1,21 +1,22 @@
 // Protobuf for the registry: protobufjs parses a .proto text (or, as Confluent accepts from serializers such as
 // confluent-kafka-python's, a base64 FileDescriptorProto, read with protobufjs' descriptor extension); the text
-// stored is the file printed back in one layout (Confluent prints it with Square's wire-schema); `format=serialized`
-// answers the base64 FileDescriptorProto. Compatibility is Confluent's ProtobufDiff (protobuf-diff.ts).
+// stored is the file printed back as Confluent prints it (protobuf-text.ts); `format=serialized` answers the base64
+// FileDescriptorProto. Compatibility is Confluent's ProtobufDiff (protobuf-diff.ts).
 import protobuf from 'protobufjs';
 import descriptor from 'protobufjs/ext/descriptor/index.js';
+import { createRequire } from 'node:module';
 import type { ParsedSchema, ResolvedReference, SchemaProvider } from '../schema-types.js';
-import { COMPATIBLE, compareFiles, differenceText, isMapEntry, isProto3Optional, type DiffFile, type Difference, type Origin } from './protobuf-diff.js';
+import { COMPATIBLE, compareFiles, differenceText, type DiffFile, type Difference, type Origin } from './protobuf-diff.js';
+import { printFile, type PrintableFile } from './protobuf-text.js';
 
-interface ProtoFile {
-  readonly syntax: 'proto2' | 'proto3';
-  readonly package: string;
-  readonly imports: readonly string[];
+interface ProtoFile extends PrintableFile {
   /** Every named type by full name (no leading dot): the file's own and its references'. */
   readonly root: protobuf.Root;
   /** The file's own top-level types, in order. */
   readonly types: readonly (protobuf.Type | protobuf.Enum)[];
 }
+
+const descriptorJson = createRequire(import.meta.url)('protobufjs/google/protobuf/descriptor.json') as protobuf.INamespace;
 
 const BASE64 = /^[A-Za-z0-9+/\s]+={0,2}$/;
 
@@ -42,19 +43,45 @@ function fromDescriptorBytes(bytes: Uint8Array, root: protobuf.Root): ProtoFile 
   ];
   const target = file.package ? root.define(file.package) : root;
   for (const type of types) target.add(type);
-  return { syntax, package: file.package ?? '', imports: file.dependency ?? [], root, types };
+  // protobufjs marks a map entry's parent, not the entry, with map_entry: set it from each message's own options.
+  const markEntries = (type: protobuf.Type, d: { name?: string; options?: { mapEntry?: boolean }; nestedType?: unknown[] }) => {
+    if (d.options?.mapEntry === true) type.setOption('map_entry', true);
+    else if (type.options !== undefined) delete type.options['map_entry'];
+    for (const nested of (d.nestedType ?? []) as { name?: string }[]) {
+      const inner = type.nested?.[nested.name ?? ''];
+      if (inner instanceof protobuf.Type) markEntries(inner, nested);
+    }
+  };
+  (file.messageType ?? []).forEach((d, i) => markEntries(types[i] as protobuf.Type, d as never));
+  return {
+    syntax, syntaxDeclared: true, package: file.package ?? '', imports: file.dependency ?? [], publicImports: [], options: [], root, types,
+    extensions: [], services: [],
+  };
 }
 
 function fromText(text: string, root: protobuf.Root, before: ReadonlySet<protobuf.ReflectionObject>): ProtoFile {
-  const result = protobuf.parse(text, root, { keepCase: true, alternateCommentMode: true });
+  const options = { keepCase: true, alternateCommentMode: true };
+  const result = protobuf.parse(text, root, options);
   const ns = result.package ? root.lookup(result.package) as protobuf.Namespace : root;
+  const own = ns.nestedArray.filter((n) => !before.has(n));
+  // The file's own options, read alone (in `root` they sit on a package namespace its references may share).
+  const alone = protobuf.parse(text, new protobuf.Root(), options);
+  const aloneNs = (alone.package ? alone.root.lookup(alone.package) : alone.root) as unknown as { parsedOptions?: Record<string, unknown>[] | null };
+  const isPublic = (name: string) => new RegExp(`import\\s+public\\s+["']${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}["']`).test(text);
+  const imports = [...(result.imports ?? []), ...(result.weakImports ?? [])];
   return {
     syntax: (text.match(/syntax\s*=\s*"(proto2|proto3)"/)?.[1] as 'proto2' | 'proto3' | undefined) ?? 'proto2',
+    syntaxDeclared: /(^|\n)\s*syntax\s*=/.test(text),
     package: result.package ?? '',
-    imports: [...(result.imports ?? []), ...(result.weakImports ?? [])],
+    imports: imports.filter((i) => !isPublic(i)),
+    publicImports: imports.filter(isPublic),
+    options: (aloneNs.parsedOptions ?? []).flatMap((o) => Object.entries(o)),
     root,
     // The file's own types: those parse added (a reference's were there before).
-    types: ns.nestedArray.filter((n): n is protobuf.Type | protobuf.Enum => (n instanceof protobuf.Type || n instanceof protobuf.Enum) && !before.has(n)),
+    types: own.filter((n): n is protobuf.Type | protobuf.Enum => n instanceof protobuf.Type || n instanceof protobuf.Enum),
+    extensions: own.filter((n): n is protobuf.Field => n instanceof protobuf.Field),
+    services: own.filter((n): n is protobuf.Service => n instanceof protobuf.Service),
+    source: text,
   };
 }
 
@@ -69,80 +96,6 @@ function parseInto(text: string, root: protobuf.Root): ProtoFile {
 
 function allTypes(ns: protobuf.NamespaceBase): protobuf.ReflectionObject[] {
   return ns.nestedArray.flatMap((n) => [n, ...(n instanceof protobuf.Namespace ? allTypes(n) : [])]);
-}
-
-// ---- printing (the stored text) ----
-
-function fieldType(field: protobuf.Field, scope: protobuf.NamespaceBase): string {
-  const resolved = field.resolvedType;
-  if (resolved === null) return field.type;
-  // The shortest name that finds the same type from the message's scope by protoc's rules (as written in a .proto).
-  const parts = resolved.fullName.slice(1).split('.');
-  for (let i = parts.length - 1; i >= 0; i--) {
-    if (resolveScoped(scope, parts.slice(i)) === resolved) return parts.slice(i).join('.');
-  }
-  return resolved.fullName.slice(1);
-}
-
-/** protoc's name resolution: the innermost enclosing scope holding the first part, then the rest inside it. */
-function resolveScoped(scope: protobuf.NamespaceBase, parts: readonly string[]): protobuf.ReflectionObject | undefined {
-  for (let ns: protobuf.NamespaceBase | null = scope; ns !== null; ns = ns.parent) {
-    let found: protobuf.ReflectionObject | undefined = ns.nested?.[parts[0]!];
-    if (found === undefined) continue;
-    for (const part of parts.slice(1)) found = found instanceof protobuf.Namespace ? found.nested?.[part] : undefined;
-    return found;
-  }
-  return undefined;
-}
-
-function printField(field: protobuf.Field, syntax: string, indent: string, scope: protobuf.NamespaceBase): string {
-  if (field instanceof protobuf.MapField) return `${indent}map<${field.keyType}, ${fieldType(field, scope)}> ${field.name} = ${field.id};\n`;
-  if (isMapEntry(field.resolvedType)) {
-    const [key, value] = [field.resolvedType.fieldsArray[0]!, field.resolvedType.fieldsArray[1]!];
-    return `${indent}map<${key.type}, ${fieldType(value, field.resolvedType)}> ${field.name} = ${field.id};\n`;
-  }
-  let label = '';
-  if (field.repeated) label = 'repeated ';
-  else if (field.required) label = 'required ';
-  else if (syntax === 'proto2' || isProto3Optional(field)) label = 'optional ';
-  const packed = syntax === 'proto2' && field.repeated && field.options?.['packed'] === true ? ' [packed = true]' : '';
-  return `${indent}${label}${fieldType(field, scope)} ${field.name} = ${field.id}${packed};\n`;
-}
-
-function printEnum(e: protobuf.Enum, indent: string): string {
-  const values = Object.entries(e.values).map(([name, id]) => `${indent}  ${name} = ${id};\n`).join('');
-  return `${indent}enum ${e.name} {\n${values}${indent}}\n`;
-}
-
-function printMessage(type: protobuf.Type, syntax: string, indent: string): string {
-  let out = `${indent}message ${type.name} {\n`;
-  const inner = `${indent}  `;
-  const oneofs = type.oneofsArray.filter((o) => !(o.fieldsArray.length === 1 && isProto3Optional(o.fieldsArray[0]!)));
-  const inOneof = new Set(oneofs.flatMap((o) => o.fieldsArray));
-  const printedOneofs = new Set<protobuf.OneOf>();
-  for (const field of type.fieldsArray) {
-    if (!inOneof.has(field)) {
-      out += printField(field, syntax, inner, type);
-      continue;
-    }
-    const oneof = field.partOf!;
-    if (printedOneofs.has(oneof)) continue;
-    printedOneofs.add(oneof);
-    out += `${inner}oneof ${oneof.name} {\n${oneof.fieldsArray.map((f) => printField(f, 'proto3', `${inner}  `, type)).join('')}${inner}}\n`;
-  }
-  for (const nested of type.nestedArray) {
-    if (nested instanceof protobuf.Type && !isMapEntry(nested)) out += `\n${printMessage(nested, syntax, inner)}`;
-    else if (nested instanceof protobuf.Enum) out += `\n${printEnum(nested, inner)}`;
-  }
-  return `${out}${indent}}\n`;
-}
-
-function printFile(file: ProtoFile): string {
-  let out = `syntax = "${file.syntax}";\n`;
-  if (file.package !== '') out += `package ${file.package};\n`;
-  if (file.imports.length > 0) out += `\n${file.imports.map((i) => `import "${i}";\n`).join('')}`;
-  for (const type of file.types) out += `\n${type instanceof protobuf.Type ? printMessage(type, file.syntax, '') : printEnum(type, '')}`;
-  return out;
 }
 
 // ---- the descriptor (format=serialized) ----
@@ -197,7 +150,7 @@ export class ProtobufSchema implements ParsedSchema {
   }
 
   normalized(): string {
-    return this.canonical;
+    return printFile(this.file, true);
   }
 
   /** The base64 FileDescriptorProto (Confluent's format=serialized). */
@@ -247,10 +200,19 @@ export const protobufProvider: SchemaProvider = {
     // A well-known import (google/protobuf/*.proto) no reference carries: protobufjs' own copy, as Confluent has its own.
     const referenced = new Set(references.map((r) => r.name));
     for (const name of file.imports) {
-      const common = referenced.has(name) ? null : (protobuf as unknown as { common: { get(file: string): protobuf.INamespace | null } }).common.get(name);
-      if (common?.nested !== undefined) root.addJSON(common.nested);
+      if (referenced.has(name)) continue;
+      // descriptor.proto (what custom options extend) is not among protobufjs' common files, but ships with it.
+      const common = name === 'google/protobuf/descriptor.proto'
+        ? descriptorJson
+        : (protobuf as unknown as { common: { get(file: string): protobuf.INamespace | null } }).common.get(name);
+      if (common?.nested !== undefined && root.lookup(name === 'google/protobuf/descriptor.proto' ? 'google.protobuf.FileDescriptorProto' : '.__none__') === null) root.addJSON(common.nested);
     }
     root.resolveAll();
-    return new ProtobufSchema(file, { package: file.package, types: file.types, origins });
+    const scope = (file.package === '' ? root : root.lookup(file.package)) as protobuf.Namespace;
+    const extensionName = (name: string) => {
+      const found = scope.lookup(name.replace(/^\./, ''));
+      return found instanceof protobuf.Field ? found.fullName.slice(1) : undefined;
+    };
+    return new ProtobufSchema({ ...file, extensionName }, { package: file.package, types: file.types, origins });
   },
 };

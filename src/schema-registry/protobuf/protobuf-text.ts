@@ -1,0 +1,275 @@
+// The text Confluent stores for a Protobuf schema (its ProtobufSchemaUtils printing of the file Square's parser
+// read) and its normalized form. Layout: syntax (when the file declares one), package, imports, file options, then
+// every message before every enum, extends, services; inside a message, sections each after a blank line:
+// reserved, options, fields (in declared order), oneofs, extensions, nested messages then enums. Types are named
+// as written; options keep their kinds (a quoted string, an enum name, a number, a boolean, an aggregate) and a
+// field's default and json_name come after its other options. Normalized: proto2's syntax line dropped, imports
+// sorted, options sorted by name, fields, oneofs, enum constants and reserved ranges sorted by number, message
+// and enum names fully qualified with a leading dot, map entry messages printed as map<k, v>.
+import protobuf from 'protobufjs';
+import { isMapEntry, isProto3Optional } from './protobuf-diff.js';
+
+export interface PrintableFile {
+  readonly syntax: 'proto2' | 'proto3';
+  /** Whether the text declares its syntax (Confluent prints the line only then). */
+  readonly syntaxDeclared: boolean;
+  readonly package: string;
+  readonly imports: readonly string[];
+  readonly publicImports: readonly string[];
+  /** The file's options in order, as name and value. */
+  readonly options: readonly (readonly [string, unknown])[];
+  readonly types: readonly (protobuf.Type | protobuf.Enum)[];
+  readonly extensions: readonly protobuf.Field[];
+  readonly services: readonly protobuf.Service[];
+  /** The source text (a descriptor has none), which tells an enum-valued option from a quoted string. */
+  readonly source?: string | undefined;
+  /** The full name of the extension a custom option names (normalizing qualifies it). */
+  readonly extensionName?: ((name: string) => string | undefined) | undefined;
+}
+
+const MAX_TAG = 536870911;
+const ENUM_OPTIONS = new Set(['optimize_for', 'ctype', 'jstype', 'idempotency_level', 'retention']);
+
+class Printer {
+  constructor(private readonly file: PrintableFile, private readonly normalize: boolean) {}
+
+  print(): string {
+    const { file, normalize } = this;
+    let out = '';
+    if (file.syntaxDeclared && (!normalize || file.syntax === 'proto3')) out += `syntax = "${file.syntax}";\n`;
+    if (file.package !== '') out += `package ${file.package};\n`;
+    if (file.imports.length > 0 || file.publicImports.length > 0) {
+      const sorted = (list: readonly string[]) => (normalize ? [...new Set(list)].sort() : list);
+      out += `\n${sorted(file.imports).map((i) => `import "${i}";\n`).join('')}${sorted(file.publicImports).map((i) => `import public "${i}";\n`).join('')}`;
+    }
+    const options = this.options(file.options);
+    if (options.length > 0) out += `\n${options.map((o) => `option ${o};\n`).join('')}`;
+    const types = file.types.filter((t) => !(normalize && isMapEntry(t)));
+    if (types.length > 0) out += `\n${this.types(types)}`;
+    if (file.extensions.length > 0) out += `\n${this.extends(file.extensions)}`;
+    if (file.services.length > 0) out += `\n${file.services.map((s) => this.service(s)).join('')}`;
+    return out;
+  }
+
+  private types(types: readonly protobuf.ReflectionObject[]): string {
+    const messages = types.filter((t): t is protobuf.Type => t instanceof protobuf.Type && !(this.normalize && isMapEntry(t)));
+    const enums = types.filter((t): t is protobuf.Enum => t instanceof protobuf.Enum);
+    return messages.map((m) => this.message(m)).join('') + enums.map((e) => this.enumeration(e)).join('');
+  }
+
+  private message(type: protobuf.Type): string {
+    let out = `message ${type.name} {`;
+    const reserved = this.reserved(type.reserved);
+    if (reserved.length > 0) out += `\n${indent(reserved.join(''))}`;
+    const options = this.options(optionList(type));
+    if (options.length > 0) out += `\n${indent(options.map((o) => `option ${o};\n`).join(''))}`;
+    const oneofs = type.oneofsArray.filter((o) => !(o.fieldsArray.length === 1 && isProto3Optional(o.fieldsArray[0]!)));
+    const inOneof = new Set(oneofs.flatMap((o) => o.fieldsArray));
+    const byTag = (fields: protobuf.Field[]) => (this.normalize ? [...fields].sort((a, b) => a.id - b.id) : fields);
+    const fields = byTag(type.fieldsArray.filter((f) => !inOneof.has(f)));
+    if (fields.length > 0) out += `\n${indent(fields.map((f) => this.field(f, false)).join(''))}`;
+    let printedOneofs = oneofs.filter((o) => !this.normalize || o.fieldsArray.length > 0);
+    if (this.normalize) printedOneofs = [...printedOneofs].sort((a, b) => Math.min(...a.fieldsArray.map((f) => f.id)) - Math.min(...b.fieldsArray.map((f) => f.id)));
+    if (printedOneofs.length > 0) {
+      out += `\n${indent(printedOneofs.map((o) => {
+        const oneofOptions = this.options(optionList(o));
+        let text = `oneof ${o.name} {`;
+        if (oneofOptions.length > 0) text += `\n${indent(oneofOptions.map((x) => `option ${x};\n`).join(''))}`;
+        if (o.fieldsArray.length > 0) text += `\n${indent(byTag(o.fieldsArray).map((f) => this.field(f, true)).join(''))}`;
+        return `${text}}\n`;
+      }).join(''))}`;
+    }
+    const ranges = this.ranges(type.extensions ?? []);
+    if (ranges.length > 0) out += `\n${indent(ranges.map((r) => `extensions ${r};\n`).join(''))}`;
+    const nested = type.nestedArray.filter((n) => n instanceof protobuf.Type || n instanceof protobuf.Enum);
+    const printable = nested.filter((n) => !(this.normalize && isMapEntry(n)));
+    if (printable.length > 0) out += `\n${indent(this.types(printable))}`;
+    return `${out}}\n`;
+  }
+
+  private enumeration(e: protobuf.Enum): string {
+    let out = `enum ${e.name} {`;
+    const reserved = this.reserved(e.reserved);
+    if (reserved.length > 0) out += `\n${indent(reserved.join(''))}`;
+    const options = this.options(optionList(e));
+    const valuesOptions = (e as unknown as { valuesOptions?: Record<string, Record<string, unknown>> }).valuesOptions ?? {};
+    let constants = Object.entries(e.values);
+    if (this.normalize) constants = [...constants].sort(([an, a], [bn, b]) => a - b || (an < bn ? -1 : an > bn ? 1 : 0));
+    if (reserved.length === 0 && (options.length > 0 || constants.length > 0)) out += '\n';
+    out += indent(options.map((o) => `option ${o};\n`).join(''));
+    out += indent(constants.map(([name, tag]) => {
+      const own = this.options(Object.entries(valuesOptions[name] ?? {}));
+      return `${name} = ${tag}${own.length > 0 ? ` ${bracket(own)}` : ''};\n`;
+    }).join(''));
+    return `${out}}\n`;
+  }
+
+  private field(field: protobuf.Field, inOneof: boolean): string {
+    const syntax = this.file.syntax;
+    let type = field instanceof protobuf.MapField ? `map<${field.keyType}, ${field.type}>` : field.type;
+    let label: string | undefined;
+    if (field.repeated) label = 'repeated';
+    else if (field.required) label = syntax === 'proto2' ? 'required' : undefined;
+    else if (!inOneof && !(field instanceof protobuf.MapField) && (syntax === 'proto2' || isProto3Optional(field))) label = 'optional';
+    if (this.normalize) {
+      const resolved = field.resolvedType;
+      if (isMapEntry(resolved)) {
+        const key = resolved.fieldsArray.find((f) => f.name === 'key')!;
+        const value = resolved.fieldsArray.find((f) => f.name === 'value')!;
+        type = `map<${key.type}, ${value.resolvedType ? value.resolvedType.fullName : value.type}>`;
+        label = undefined;
+      } else if (field instanceof protobuf.MapField) {
+        type = `map<${field.keyType}, ${resolved ? resolved.fullName : field.type}>`;
+      } else if (resolved !== null) type = resolved.fullName;
+    }
+    const all = optionList(field).filter(([name]) => name !== 'proto3_optional' && !(name === 'packed' && !field.repeated));
+    const ordered = [...all.filter(([n]) => n !== 'default' && n !== 'json_name'), ...all.filter(([n]) => n === 'default'), ...all.filter(([n]) => n === 'json_name')];
+    const options = this.options(ordered, field);
+    return `${label === undefined ? '' : `${label} `}${type} ${field.name} = ${field.id}${options.length > 0 ? ` ${bracket(options)}` : ''};\n`;
+  }
+
+  private extends(fields: readonly protobuf.Field[]): string {
+    const groups: [string, protobuf.Field[]][] = [];
+    for (const field of fields) {
+      const target = this.normalize && field.extensionField?.parent ? field.extensionField.parent.fullName : (field.extend ?? '');
+      const last = groups.at(-1);
+      if (last !== undefined && last[0] === target) last[1].push(field);
+      else groups.push([target, [field]]);
+    }
+    return groups.map(([target, list]) => `extend ${target} {\n${indent(list.map((f) => this.field(f, false)).join(''))}}\n`).join('');
+  }
+
+  private service(service: protobuf.Service): string {
+    let out = `service ${service.name} {`;
+    const options = this.options(optionList(service));
+    if (options.length > 0) out += `\n${indent(options.map((o) => `option ${o};\n`).join(''))}`;
+    if (service.methodsArray.length > 0) {
+      out += `\n${indent(service.methodsArray.map((m) => {
+        const name = (type: string, resolved: protobuf.Type | null) => (this.normalize && resolved ? resolved.fullName : type);
+        let text = `rpc ${m.name} (${m.requestStream ? 'stream ' : ''}${name(m.requestType, m.resolvedRequestType)}) returns (${m.responseStream ? 'stream ' : ''}${name(m.responseType, m.resolvedResponseType)})`;
+        const own = this.options(optionList(m));
+        if (own.length > 0) text += ` {\n${indent(own.map((o) => `option ${o};\n`).join(''))}}`;
+        return `${text};\n`;
+      }).join(''))}`;
+    }
+    return `${out}}\n`;
+  }
+
+  /** reserved lines: the numbers on one, the names on another (protobufjs keeps no lines); normalized: one each. */
+  private reserved(reserved: readonly (number[] | string)[] | undefined): string[] {
+    if (reserved === undefined || reserved.length === 0) return [];
+    const numbers = reserved.filter((r): r is number[] => Array.isArray(r));
+    const names = reserved.filter((r): r is string => typeof r === 'string');
+    if (this.normalize) {
+      const sorted = [...numbers].sort((a, b) => a[0]! - b[0]!);
+      return [...this.ranges(sorted).map((r) => `reserved ${r};\n`), ...[...names].sort().map((n) => `reserved "${n}";\n`)];
+    }
+    const lines: string[] = [];
+    const numberLine = numbers.length > 0 ? `reserved ${this.ranges(numbers).join(', ')};\n` : undefined;
+    const nameLine = names.length > 0 ? `reserved ${names.map((n) => `"${n}"`).join(', ')};\n` : undefined;
+    for (const line of typeof reserved[0] === 'string' ? [nameLine, numberLine] : [numberLine, nameLine]) if (line !== undefined) lines.push(line);
+    return lines;
+  }
+
+  private ranges(ranges: readonly number[][]): string[] {
+    return ranges.map(([start, end]) => (start === end ? String(start) : `${start} to ${end! >= MAX_TAG ? 'max' : end}`));
+  }
+
+  /** Options as Confluent prints them (name = value), normalized: sorted by name. */
+  private options(options: readonly (readonly [string, unknown])[], field?: protobuf.Field): string[] {
+    let list = options;
+    if (this.normalize) {
+      // A custom option's name qualified, then all sorted by name (without the parentheses), as Confluent does.
+      const bare = (name: string) => name.replace(/^\(([^)]*)\)/, '$1');
+      list = options.map(([name, value]): readonly [string, unknown] => {
+        const custom = /^\(([^)]*)\)(.*)$/.exec(name);
+        const full = custom === null ? undefined : this.file.extensionName?.(custom[1]!);
+        return [full === undefined ? name : `(${full})${custom![2]}`, value];
+      }).sort(([a], [b]) => (bare(a) < bare(b) ? -1 : bare(a) > bare(b) ? 1 : 0));
+    }
+    return list.map(([name, value]) => `${name}${this.optionValue(name, value, field)}`);
+  }
+
+  private optionValue(name: string, value: unknown, field?: protobuf.Field): string {
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      const entries = Object.entries(value as Record<string, unknown>);
+      // protobufjs spells `(a).b = 1` as a nested object; Confluent prints it back as written.
+      if (entries.length === 1 && !isAggregate(this.file.source, name)) return `.${entries[0]![0]}${this.optionValue(entries[0]![0], entries[0]![1])}`;
+      return ` = {\n${indent(entries.map(([k, v], i) => `${k}: ${this.aggregateValue(v)}${i < entries.length - 1 ? ',' : ''}\n`).join(''))}}`;
+    }
+    return ` = ${this.scalar(name, value, field)}`;
+  }
+
+  private aggregateValue(value: unknown): string {
+    if (typeof value === 'string') return isEnumName(this.file.source, value) ? value : `"${escape(value)}"`;
+    if (Array.isArray(value)) return `[\n${indent(value.map((v, i) => `${this.aggregateValue(v)}${i < value.length - 1 ? ',' : ''}\n`).join(''))}]`;
+    if (value !== null && typeof value === 'object') {
+      const entries = Object.entries(value as Record<string, unknown>);
+      return `{\n${indent(entries.map(([k, v], i) => `${k}: ${this.aggregateValue(v)}${i < entries.length - 1 ? ',' : ''}\n`).join(''))}}`;
+    }
+    return this.number(value);
+  }
+
+  private scalar(name: string, value: unknown, field?: protobuf.Field): string {
+    if (typeof value === 'boolean') return String(value);
+    if (typeof value === 'number') return this.number(value);
+    const text = String(value);
+    if (name === 'default' && field !== undefined) {
+      // A default's kind is its field's: a string is quoted, a number or an enum constant is not.
+      if (field.type === 'string') return `"${escape(text)}"`;
+      return text;
+    }
+    if (ENUM_OPTIONS.has(name) || isEnumValue(this.file.source, name, text)) return text;
+    return `"${escape(text)}"`;
+  }
+
+  private number(value: unknown): string {
+    if (typeof value === 'number' && this.normalize) return Number.isInteger(value) ? BigInt(value).toString() : String(value);
+    return String(value);
+  }
+}
+
+function optionList(object: protobuf.ReflectionObject | protobuf.OneOf): [string, unknown][] {
+  const { options, parsedOptions } = object as unknown as { options?: Record<string, unknown>; parsedOptions?: unknown };
+  if (Array.isArray(parsedOptions) && parsedOptions.length > 0) return (parsedOptions as Record<string, unknown>[]).flatMap((o) => Object.entries(o));
+  return Object.entries(options ?? {});
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Whether the source sets `name` to the bare identifier `value` (an enum constant), not a quoted string. */
+function isEnumValue(source: string | undefined, name: string, value: string): boolean {
+  if (source === undefined || !/^[A-Za-z_][\w.]*$/.test(value)) return false;
+  return new RegExp(`${escapeRegExp(name)}\\s*=\\s*${escapeRegExp(value)}\\b`).test(source);
+}
+
+function isEnumName(source: string | undefined, value: string): boolean {
+  return source !== undefined && /^[A-Za-z_]\w*$/.test(value) && new RegExp(`:\\s*${escapeRegExp(value)}\\b`).test(source);
+}
+
+function isAggregate(source: string | undefined, name: string): boolean {
+  return source !== undefined && new RegExp(`${escapeRegExp(name)}\\s*=\\s*\\{`).test(source);
+}
+
+/** Confluent's escapeChars. */
+function escape(text: string): string {
+  const map: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v', '\\': '\\\\', "'": "\\'", '"': '\\"' };
+  return [...text].map((c) => map[c] ?? c).join('');
+}
+
+/** Options inside brackets: one on the line, several one per line. */
+function bracket(options: readonly string[]): string {
+  return options.length === 1 ? `[${options[0]}]` : `[\n${indent(options.map((o, i) => `${o}${i < options.length - 1 ? ',' : ''}\n`).join(''))}]`;
+}
+
+/** Confluent's appendIndented: each line two spaces in. */
+function indent(text: string): string {
+  if (text === '') return '';
+  const lines = text.split('\n');
+  if (lines.length > 1 && lines.at(-1) === '') lines.pop();
+  return lines.map((line) => `  ${line}\n`).join('');
+}
+
+export function printFile(file: PrintableFile, normalize = false): string {
+  return new Printer(file, normalize).print();
+}
