@@ -4,17 +4,20 @@
 import {
   decodeJson, decodeKey, decodeSchemaValue, type ConfigValue, type RegistryKey, type SchemaValue,
 } from './schemas-records.js';
+import { contractKey, type Metadata, type RuleSet } from './metadata.js';
 import type { SchemaReference, SchemaType } from './schema-types.js';
 
 export interface StoredSchema {
   readonly schemaType: SchemaType;
   readonly references: readonly SchemaReference[];
+  readonly metadata?: Metadata | undefined;
+  readonly ruleSet?: RuleSet | undefined;
   readonly schema: string;
 }
 
-/** The lookup key of a schema: the same text, type and references are the same schema (one id). */
+/** The lookup key of a schema: the same text, type, references, metadata and rule set are the same schema (one id). */
 export function schemaKey(schema: StoredSchema): string {
-  return JSON.stringify([schema.schemaType, schema.schema, schema.references.map((r) => [r.name, r.subject, r.version])]);
+  return JSON.stringify([schema.schemaType, schema.schema, schema.references.map((r) => [r.name, r.subject, r.version]), contractKey(schema.metadata, schema.ruleSet)]);
 }
 
 export class RegistryState {
@@ -46,7 +49,7 @@ export class RegistryState {
         const value = decodeSchemaValue(valueBytes);
         if (versions === undefined) this.subjects.set(key.subject, new Map([[key.version, value]]));
         else versions.set(key.version, value);
-        const stored: StoredSchema = { schemaType: value.schemaType, references: value.references, schema: value.schema };
+        const stored: StoredSchema = { schemaType: value.schemaType, references: value.references, metadata: value.metadata, ruleSet: value.ruleSet, schema: value.schema };
         if (!this.schemasById.has(value.id)) this.schemasById.set(value.id, stored);
         const lookup = schemaKey(stored);
         if (!this.idsByKey.has(lookup)) this.idsByKey.set(lookup, value.id);

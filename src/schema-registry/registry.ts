@@ -8,6 +8,7 @@ import {
   subjectNotFound, subjectNotSoftDeleted, subjectSoftDeleted, versionNotFound, versionNotSoftDeleted, versionSoftDeleted,
 } from './errors.js';
 import { RegistryState, schemaKey, type StoredSchema } from './registry-state.js';
+import { CONFLUENT_VERSION, contractKey, withConfluentVersion, withoutConfluentVersion, type Metadata, type RuleSet } from './metadata.js';
 import { encodeKey, encodeSchemaValue, encodeValue, type ConfigValue, type SchemaValue } from './schemas-records.js';
 import type { SchemasRecord, SchemasTopic } from './schemas-topic.js';
 import type { ParsedSchema, ResolvedReference, SchemaProvider, SchemaReference, SchemaType } from './schema-types.js';
@@ -24,6 +25,9 @@ export interface SchemaRequest {
   /** IMPORT mode: the version and id to register under (0 / -1: none given). */
   readonly version: number;
   readonly id: number;
+  /** Confluent's data contract (undefined: none given, a new version keeps the latest one's). */
+  readonly metadata?: Metadata | undefined;
+  readonly ruleSet?: RuleSet | undefined;
 }
 
 export type Providers = Readonly<Partial<Record<SchemaType, SchemaProvider>>>;
@@ -287,8 +291,24 @@ export class SchemaRegistry {
     return normalize ? parsed.normalized() : parsed.canonical;
   }
 
+  /**
+   * Confluent's maybePopulateFromPrevious: a body without a schema registers the latest version's again, and one
+   * without metadata or a rule set keeps the latest version's; confluent:version is set to the new version when a
+   * version was asked for or the metadata carries one already.
+   */
+  private populateFromPrevious(request: SchemaRequest, latest: SchemaValue | undefined, newVersion: number | undefined): SchemaRequest {
+    let next = request;
+    if (next.schema.trim() === '' && latest !== undefined) next = { ...next, schema: latest.schema, schemaType: latest.schemaType, references: latest.references };
+    const metadata = next.metadata ?? latest?.metadata;
+    const ruleSet = next.ruleSet ?? latest?.ruleSet;
+    let withVersion = metadata;
+    if (newVersion !== undefined && (next.version !== 0 || metadata?.properties?.[CONFLUENT_VERSION] !== undefined)) withVersion = withConfluentVersion(metadata, newVersion);
+    return { ...next, metadata: withVersion, ruleSet };
+  }
+
   /** POST /subjects/{s}/versions. */
   register(subject: string, request: SchemaRequest, normalizeAsked: boolean): Promise<SchemaValue> {
+    // (request is reassigned: Confluent fills what the body leaves out from the latest version)
     // Confluent's QualifiedSubject.isValidSubject: no control characters, not its reserved names.
     if (/[\u0000-\u001f\u007f-\u009f]/.test(subject) || subject === '__GLOBAL' || subject === '__EMPTY') throw invalidSubject(subject);
     return this.write(async () => {
@@ -302,9 +322,13 @@ export class SchemaRegistry {
       const undeleted = all.filter((v) => !v.deleted);
       const newVersion = Math.max(1, ...all.map((v) => v.version + 1));
       const normalize = normalizeAsked || this.normalizeOf(subject);
+      const latest = undeleted.at(-1);
+      if (mode !== 'IMPORT') request = this.populateFromPrevious(request, latest, newVersion);
       if (request.schema.trim() === '') throw invalidSchema('Empty schema');
       const parsed = this.parse(request.schemaType, request.schema, request.references);
-      const stored: StoredSchema = { schemaType: request.schemaType, references: request.references, schema: this.textOf(parsed, normalize) };
+      const stored: StoredSchema = {
+        schemaType: request.schemaType, references: request.references, metadata: request.metadata, ruleSet: request.ruleSet, schema: this.textOf(parsed, normalize),
+      };
       let id = request.id;
       const existingId = this.state.idsByKey.get(schemaKey(stored));
       if (existingId !== undefined && (id < 0 || id === existingId)) {
@@ -315,7 +339,7 @@ export class SchemaRegistry {
       if (request.version === 0) {
         // The same schema sent in another form (not normalized, or another canonical text) is the version it matches.
         for (const value of [...undeleted].reverse()) {
-          if ((id < 0 || id === value.id) && value.schemaType === stored.schemaType && sameSchema(this.parseStored(value), parsed)) return value;
+          if ((id < 0 || id === value.id) && value.schemaType === stored.schemaType && sameContract(value, stored) && sameSchema(this.parseStored(value), parsed)) return value;
         }
       }
       if (mode !== 'IMPORT') {
@@ -360,9 +384,14 @@ export class SchemaRegistry {
     const parsed = this.parse(request.schemaType, request.schema, request.references);
     const text = this.textOf(parsed, normalize);
     const refs = JSON.stringify(request.references.map((r) => [r.name, r.subject, r.version]));
-    const matches = (v: SchemaValue) => v.schemaType === request.schemaType && JSON.stringify(v.references.map((r) => [r.name, r.subject, r.version])) === refs;
-    const found = [...versions].reverse().find((v) => matches(v) && v.schema === text) ??
-      [...versions].reverse().find((v) => matches(v) && sameSchema(this.parseStored(v), parsed, normalize));
+    const find = (asked: SchemaRequest) => {
+      const matches = (v: SchemaValue) => v.schemaType === asked.schemaType && JSON.stringify(v.references.map((r) => [r.name, r.subject, r.version])) === refs;
+      return [...versions].reverse().find((v) => matches(v) && v.schema === text && contractKey(v.metadata, v.ruleSet) === contractKey(asked.metadata, asked.ruleSet)) ??
+        [...versions].reverse().find((v) => matches(v) && sameContract(v, asked) && sameSchema(this.parseStored(v), parsed, normalize));
+    };
+    // As Confluent, a schema sent without its metadata or rule set is looked up again with the latest version's.
+    const latest = this.state.versions(subject, false).at(-1);
+    const found = find(request) ?? (latest === undefined ? undefined : find(this.populateFromPrevious(request, latest, undefined)));
     if (found === undefined) throw schemaNotFound();
     return found;
   }
@@ -447,6 +476,11 @@ export class SchemaRegistry {
 /** Confluent's SchemaKey.toString(), which its reference-exists message shows. */
 function schemaKeyText(subject: string, version: number): string {
   return `{magic=1,keytype=SCHEMA,subject=${subject},version=${version}}`;
+}
+
+/** Whether two schemas carry the same metadata (confluent:version aside) and rule set. */
+function sameContract(a: { metadata?: Metadata | undefined; ruleSet?: RuleSet | undefined }, b: { metadata?: Metadata | undefined; ruleSet?: RuleSet | undefined }): boolean {
+  return contractKey(withoutConfluentVersion(a.metadata), a.ruleSet) === contractKey(withoutConfluentVersion(b.metadata), b.ruleSet);
 }
 
 /** Whether two parsed schemas are the same schema (Confluent's canLookup: equal canonical or normalized forms). */

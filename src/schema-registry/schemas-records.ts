@@ -1,6 +1,7 @@
 // The records of Confluent's `_schemas` topic: JSON keys and values as its KafkaStore writes them (Jackson's
 // SchemaKey, ConfigKey, ModeKey, DeleteSubjectKey, ClearSubjectKey, NoopKey and their values), so a Confluent
 // registry reading the topic gregor wrote, or gregor reading one Confluent wrote, sees the same subjects and ids.
+import { readMetadata, readRuleSet, type Metadata, type RuleSet } from './metadata.js';
 import type { SchemaReference, SchemaType } from './schema-types.js';
 
 export type RegistryKey =
@@ -15,6 +16,8 @@ export interface SchemaValue {
   readonly id: number;
   readonly schemaType: SchemaType;
   readonly references: readonly SchemaReference[];
+  readonly metadata?: Metadata | undefined;
+  readonly ruleSet?: RuleSet | undefined;
   readonly schema: string;
   readonly deleted: boolean;
 }
@@ -37,11 +40,16 @@ export function encodeKey(key: RegistryKey): Buffer {
   }
 }
 
-/** A schema's type and references as Confluent writes them: no schemaType for Avro (its default), no empty list. */
-export function typeAndReferences(value: { schemaType: SchemaType; references: readonly SchemaReference[] }): Record<string, unknown> {
+/**
+ * A schema's type, references, metadata and rule set as Confluent writes them (in that order): no schemaType for
+ * Avro (its default), no empty list, no metadata or rule set when there is none.
+ */
+export function typeAndReferences(value: { schemaType: SchemaType; references: readonly SchemaReference[]; metadata?: Metadata | undefined; ruleSet?: RuleSet | undefined }): Record<string, unknown> {
   return {
     ...(value.schemaType === 'AVRO' ? {} : { schemaType: value.schemaType }),
     ...(value.references.length === 0 ? {} : { references: value.references }),
+    ...(value.metadata === undefined ? {} : { metadata: value.metadata }),
+    ...(value.ruleSet === undefined ? {} : { ruleSet: value.ruleSet }),
   };
 }
 
@@ -85,6 +93,8 @@ export function decodeSchemaValue(bytes: Buffer): SchemaValue {
     id: json['id'] as number,
     schemaType: (json['schemaType'] as SchemaType | undefined) ?? 'AVRO',
     references: (json['references'] as SchemaReference[] | undefined) ?? [],
+    metadata: readMetadata(json['metadata']),
+    ruleSet: readRuleSet(json['ruleSet']),
     schema: json['schema'] as string,
     deleted: json['deleted'] === true,
   };

@@ -186,6 +186,35 @@ test('normalize: the normalized text is stored, and a differently written equal 
   assert.deepEqual((await call('POST', '/subjects/normal/versions?normalize=true', { schema: reordered })).body, { id });
 });
 
+test('metadata and rule sets: stored and answered in Confluent\'s form, part of a schema\'s identity, kept by the next version', async () => {
+  const owner = (name: string) => ({ properties: { owner: name } });
+  const rule = { name: 'short', kind: 'CONDITION', type: 'CEL', mode: 'WRITE', expr: 'size(message.name) < 9', tags: ['PII', 'A'] };
+  const first = (await call('POST', '/subjects/contract-value/versions', { schema: user(), metadata: owner('bob'), ruleSet: { domainRules: [rule] } })).body as { id: number };
+  const ruleBack = { name: 'short', kind: 'CONDITION', mode: 'WRITE', type: 'CEL', tags: ['A', 'PII'], expr: 'size(message.name) < 9', disabled: false };
+  assert.deepEqual((await call('GET', '/subjects/contract-value/versions/1')).body, {
+    subject: 'contract-value', version: 1, id: first.id, metadata: owner('bob'), ruleSet: { domainRules: [ruleBack] }, schema: userCanonical,
+  });
+  assert.deepEqual((await call('GET', `/schemas/ids/${first.id}`)).body, { metadata: owner('bob'), ruleSet: { domainRules: [ruleBack] }, schema: userCanonical });
+  // The same text with other metadata is another schema: a new version and a new id.
+  const second = (await call('POST', '/subjects/contract-value/versions', { schema: user(), metadata: owner('ann') })).body as { id: number };
+  assert.notEqual(second.id, first.id);
+  // Registering it again finds it; a change without metadata keeps the latest version's (and its rule set).
+  assert.deepEqual((await call('POST', '/subjects/contract-value/versions', { schema: user(), metadata: owner('ann') })).body, second);
+  await call('POST', '/subjects/contract-value/versions', { schema: user([{ name: 'age', type: 'int', default: 0 }]) });
+  const third = (await call('GET', '/subjects/contract-value/versions/3')).body as Record<string, unknown>;
+  assert.deepEqual([third['metadata'], third['ruleSet']], [owner('ann'), { domainRules: [ruleBack] }]);
+  // A body with metadata and no schema registers the latest schema again with it; an explicit version sets
+  // confluent:version.
+  await call('POST', '/subjects/contract-value/versions', { version: 4, metadata: owner('eve') });
+  const fourth = (await call('GET', '/subjects/contract-value/versions/4')).body as Record<string, unknown>;
+  assert.deepEqual([fourth['schema'], fourth['metadata']], [third['schema'], { properties: { 'confluent:version': '4', owner: 'eve' } }]);
+  // A lookup without metadata finds the version holding the latest version's.
+  assert.equal(((await call('POST', '/subjects/contract-value', { schema: user([{ name: 'age', type: 'int', default: 0 }]) })).body as { version: number }).version, 4);
+  assert.equal(((await call('POST', '/subjects/contract-value', { schema: user(), metadata: owner('bob') })).body as { version: number }).version, 1);
+  assert.deepEqual(pick(await call('POST', '/subjects/contract-value/versions', { schema: user(), metadata: { properties: { n: 1 } } })), error(422, 422, 'metadata.properties must be a map of strings'));
+  assert.deepEqual(pick(await call('POST', '/subjects/contract-value/versions', { schema: user(), ruleSet: { domainRules: [{ kind: 'MAYBE' }] } })), error(422, 422, 'Invalid rule kind MAYBE'));
+});
+
 test('content types: application/json and no accept header are answered too; a bad JSON body is 400', async () => {
   const response = await fetch(`${base}/subjects`, { headers: { accept: 'application/json' } });
   assert.equal(response.headers.get('content-type')?.split(';')[0], 'application/json');

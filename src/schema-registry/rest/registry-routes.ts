@@ -7,6 +7,7 @@ import { compatibilityLevel } from '../compatibility.js';
 import { invalidSchema, notFound, RegistryError, unprocessableBody } from '../errors.js';
 import type { SchemaRegistry, SchemaRequest } from '../registry.js';
 import { typeAndReferences, type SchemaValue } from '../schemas-records.js';
+import { BadEntity, readMetadata, readRuleSet, type Metadata, type RuleSet } from '../metadata.js';
 import { SCHEMA_TYPES, type SchemaReference, type SchemaType } from '../schema-types.js';
 
 /** Where the API is on the HTTP listener (gregor.http.listeners): http://host:8080/schema-registry is a registry URL. */
@@ -48,7 +49,19 @@ function schemaRequest(body: unknown): SchemaRequest {
   }
   const version = typeof json['version'] === 'number' ? json['version'] : 0;
   const id = typeof json['id'] === 'number' ? json['id'] : -1;
-  return { schema: (schema as string | undefined) ?? '', schemaType: schemaType as SchemaType, references: references.map(({ name, subject, version: v }) => ({ name, subject, version: v })), version, id };
+  let metadata: Metadata | undefined;
+  let ruleSet: RuleSet | undefined;
+  try {
+    metadata = readMetadata(json['metadata']);
+    ruleSet = readRuleSet(json['ruleSet']);
+  } catch (error) {
+    if (error instanceof BadEntity) throw unprocessableBody(error.message);
+    throw error;
+  }
+  return {
+    schema: (schema as string | undefined) ?? '', schemaType: schemaType as SchemaType,
+    references: references.map(({ name, subject, version: v }) => ({ name, subject, version: v })), version, id, metadata, ruleSet,
+  };
 }
 
 function id(params: Params): number {

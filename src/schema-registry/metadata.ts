@@ -1,0 +1,127 @@
+// A schema's metadata and rule set (Confluent's data contracts), in the form Confluent's Jackson entities give them:
+// a map's keys and a set's members sorted, empty lists and maps left out, a rule's kind and mode defaulted
+// (TRANSFORM, WRITEREAD). Both are part of a schema's identity: the same text with other metadata is another id.
+// `confluent:version` is the property Confluent keeps equal to the version a schema was registered as.
+
+export interface Metadata {
+  readonly tags?: Readonly<Record<string, readonly string[]>>;
+  readonly properties?: Readonly<Record<string, string>>;
+  readonly sensitive?: readonly string[];
+}
+
+export interface Rule {
+  readonly name?: string;
+  readonly doc?: string;
+  readonly kind: string;
+  readonly mode: string;
+  readonly type?: string;
+  readonly tags?: readonly string[];
+  readonly params?: Readonly<Record<string, string>>;
+  readonly expr?: string;
+  readonly onSuccess?: string;
+  readonly onFailure?: string;
+  readonly disabled: boolean;
+}
+
+export interface RuleSet {
+  readonly migrationRules?: readonly Rule[];
+  readonly domainRules?: readonly Rule[];
+  readonly encodingRules?: readonly Rule[];
+  readonly enableAt?: string;
+}
+
+export const CONFLUENT_VERSION = 'confluent:version';
+const RULE_KINDS = ['TRANSFORM', 'CONDITION'];
+const RULE_MODES = ['UPGRADE', 'DOWNGRADE', 'UPDOWN', 'WRITE', 'READ', 'WRITEREAD'];
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** Thrown for a body Confluent's Jackson would not read (the REST layer answers 422). */
+export class BadEntity extends Error {}
+
+function strings(value: unknown, what: string): string[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new BadEntity(`${what} must be a list of strings`);
+  return [...new Set(value as string[])].sort();
+}
+
+function stringMap(value: unknown, what: string): Record<string, string> | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!isObject(value) || Object.values(value).some((v) => typeof v !== 'string')) throw new BadEntity(`${what} must be a map of strings`);
+  const keys = Object.keys(value).sort();
+  return keys.length === 0 ? undefined : Object.fromEntries(keys.map((k) => [k, value[k] as string]));
+}
+
+const optionalString = (value: unknown, what: string): string | undefined => {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string') throw new BadEntity(`${what} must be a string`);
+  return value;
+};
+
+/** The metadata of a request body in Confluent's form (undefined: none given). */
+export function readMetadata(value: unknown): Metadata | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!isObject(value)) throw new BadEntity('metadata must be an object');
+  let tags: Record<string, string[]> | undefined;
+  if (value['tags'] !== undefined && value['tags'] !== null) {
+    if (!isObject(value['tags'])) throw new BadEntity('metadata.tags must be a map of lists of strings');
+    const keys = Object.keys(value['tags']).sort();
+    tags = keys.length === 0 ? undefined : Object.fromEntries(keys.map((k) => [k, strings((value['tags'] as Json)[k], 'metadata.tags')]));
+  }
+  const properties = stringMap(value['properties'], 'metadata.properties');
+  const sensitive = strings(value['sensitive'], 'metadata.sensitive');
+  return { ...(tags ? { tags } : {}), ...(properties ? { properties } : {}), ...(sensitive.length > 0 ? { sensitive } : {}) };
+}
+
+function readRule(value: unknown): Rule {
+  if (!isObject(value)) throw new BadEntity('a rule must be an object');
+  const kind = optionalString(value['kind'], 'rule kind') ?? 'TRANSFORM';
+  const mode = optionalString(value['mode'], 'rule mode') ?? 'WRITEREAD';
+  if (!RULE_KINDS.includes(kind)) throw new BadEntity(`Invalid rule kind ${kind}`);
+  if (!RULE_MODES.includes(mode)) throw new BadEntity(`Invalid rule mode ${mode}`);
+  const tags = strings(value['tags'], 'rule tags');
+  const params = stringMap(value['params'], 'rule params');
+  const text = (key: string) => optionalString(value[key], `rule ${key}`);
+  const rule: Record<string, unknown> = {
+    name: text('name'), doc: text('doc'), kind, mode, type: text('type'), ...(tags.length > 0 ? { tags } : {}), ...(params ? { params } : {}),
+    expr: text('expr'), onSuccess: text('onSuccess'), onFailure: text('onFailure'), disabled: value['disabled'] === true,
+  };
+  for (const key of Object.keys(rule)) if (rule[key] === undefined) delete rule[key];
+  return rule as unknown as Rule;
+}
+
+/** The rule set of a request body in Confluent's form (undefined: none given). */
+export function readRuleSet(value: unknown): RuleSet | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!isObject(value)) throw new BadEntity('ruleSet must be an object');
+  const rules = (key: string) => {
+    const list = value[key];
+    if (list === undefined || list === null) return [];
+    if (!Array.isArray(list)) throw new BadEntity(`ruleSet.${key} must be a list`);
+    return list.map(readRule);
+  };
+  const [migrationRules, domainRules, encodingRules] = [rules('migrationRules'), rules('domainRules'), rules('encodingRules')];
+  const enableAt = optionalString(value['enableAt'], 'ruleSet.enableAt');
+  return {
+    ...(migrationRules.length > 0 ? { migrationRules } : {}), ...(domainRules.length > 0 ? { domainRules } : {}),
+    ...(encodingRules.length > 0 ? { encodingRules } : {}), ...(enableAt ? { enableAt } : {}),
+  };
+}
+
+/** Metadata with confluent:version set to `version` (Metadata.setConfluentVersion). */
+export function withConfluentVersion(metadata: Metadata | undefined, version: number): Metadata {
+  return readMetadata({ ...metadata, properties: { ...(metadata?.properties ?? {}), [CONFLUENT_VERSION]: String(version) } })!;
+}
+
+/** Metadata without confluent:version: what a lookup compares (a schema may be sent without it). */
+export function withoutConfluentVersion(metadata: Metadata | undefined): Metadata | undefined {
+  if (metadata?.properties?.[CONFLUENT_VERSION] === undefined) return metadata;
+  const { [CONFLUENT_VERSION]: _dropped, ...properties } = metadata.properties;
+  return readMetadata({ ...metadata, properties });
+}
+
+/** A text that is equal for equal metadata and rule sets (their canonical JSON). */
+export function contractKey(metadata: Metadata | undefined, ruleSet: RuleSet | undefined): string {
+  return JSON.stringify([metadata ?? null, ruleSet ?? null]);
+}
