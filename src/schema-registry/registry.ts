@@ -8,6 +8,7 @@ import {
   subjectNotFound, subjectNotSoftDeleted, subjectSoftDeleted, versionNotFound, versionNotSoftDeleted, versionSoftDeleted,
 } from './errors.js';
 import { RegistryState, schemaKey, type StoredSchema } from './registry-state.js';
+import { DEFAULT_CONTEXT, contextOf, contextPrefix, qualify, qualifyWithParent } from './contexts.js';
 import { CONFLUENT_VERSION, contractKey, withConfluentVersion, withoutConfluentVersion, type Metadata, type RuleSet } from './metadata.js';
 import { encodeKey, encodeSchemaValue, encodeValue, type ConfigValue, type SchemaValue } from './schemas-records.js';
 import type { SchemasRecord, SchemasTopic } from './schemas-topic.js';
@@ -41,8 +42,8 @@ export interface RegistryOptions {
 }
 
 const MAX_VERSION = 2 ** 31 - 1;
-/** Confluent's default context, which its messages name. */
-const CONTEXT = '.';
+/** The context a message names: Confluent's qualified context, empty for the default one. */
+const contextText = (subject: string) => contextPrefix(contextOf(subject));
 
 /** A version path parameter: a number in [1, 2^31-1], "latest" or -1 (the latest). */
 export function parseVersion(text: string): number | 'latest' {
@@ -104,8 +105,10 @@ export class SchemaRegistry {
     return SCHEMA_TYPES;
   }
 
+  /** Subjects of every context by default (Confluent's `:*:`); a prefix `:*:x` matches the name within any context. */
   subjects(deleted: boolean, prefix = ''): string[] {
-    return [...this.state.subjects.keys()].filter((s) => s.startsWith(prefix) && this.state.hasSubject(s, deleted)).sort();
+    const matches = prefix.startsWith(':*:') ? (s: string) => qualify(s).subject.startsWith(prefix.slice(3)) : (s: string) => s.startsWith(prefix);
+    return [...this.state.subjects.keys()].filter((s) => matches(s) && this.state.hasSubject(s, deleted)).sort();
   }
 
   versions(subject: string, deleted: boolean, deletedOnly = false): number[] {
@@ -124,20 +127,37 @@ export class SchemaRegistry {
     throw versionNotFound(version === 'latest' ? -1 : version);
   }
 
-  schemaById(id: number): StoredSchema {
-    const found = this.state.schemasById.get(id);
+  /**
+   * The context an id is read in (Confluent's getSchemaKeyUsingContexts): the subject's (the default one without a
+   * subject); an unqualified subject's id not in the default context is looked for in each context in turn.
+   */
+  private contextOfId(id: number, subject: string | undefined): string {
+    if (subject === undefined) return DEFAULT_CONTEXT;
+    const q = qualify(subject);
+    if (q.context !== DEFAULT_CONTEXT || q.subject === '' || this.state.schemaById(DEFAULT_CONTEXT, id) !== undefined) return q.context;
+    return [...this.state.contexts].sort().find((context) => this.state.schemaById(context, id) !== undefined) ?? DEFAULT_CONTEXT;
+  }
+
+  /** GET /schemas/ids/{id}[?subject=]: the schema of an id in a context. */
+  schemaById(id: number, subject?: string): StoredSchema {
+    const found = this.state.schemaById(this.contextOfId(id, subject), id);
     if (found === undefined) throw schemaNotFound(id);
     return found;
   }
 
-  /** GET /schemas/ids/{id}/versions: every subject and version holding the id. */
-  versionsOfId(id: number, deleted: boolean): { subject: string; version: number }[] {
-    this.schemaById(id);
-    return this.state.versionsOfId(id, deleted).map((v) => ({ subject: v.subject, version: v.version }));
+  /** GET /schemas/ids/{id}/versions: every subject and version holding the id (in its context). */
+  versionsOfId(id: number, deleted: boolean, subject?: string): { subject: string; version: number }[] {
+    this.schemaById(id, subject);
+    return this.state.versionsOfId(this.contextOfId(id, subject), id, deleted).map((v) => ({ subject: v.subject, version: v.version }));
   }
 
-  subjectsOfId(id: number, deleted: boolean): string[] {
-    return [...new Set(this.versionsOfId(id, deleted).map((v) => v.subject))];
+  subjectsOfId(id: number, deleted: boolean, subject?: string): string[] {
+    return [...new Set(this.versionsOfId(id, deleted, subject).map((v) => v.subject))];
+  }
+
+  /** GET /contexts: the default context, then those CONTEXT records named. */
+  contexts(): string[] {
+    return [DEFAULT_CONTEXT, ...[...this.state.contexts].filter((c) => c !== DEFAULT_CONTEXT).sort()];
   }
 
   /** The ids of the schemas whose references name this subject and version. */
@@ -146,7 +166,7 @@ export class SchemaRegistry {
     const ids = new Set<number>();
     for (const versions of this.state.subjects.values()) {
       for (const value of versions.values()) {
-        if ((deleted || !value.deleted) && value.references.some((r) => r.subject === subject && r.version === target.version)) ids.add(value.id);
+        if ((deleted || !value.deleted) && value.references.some((r) => qualifyWithParent(value.subject, r.subject) === subject && r.version === target.version)) ids.add(value.id);
       }
     }
     return [...ids].sort((a, b) => a - b);
@@ -155,18 +175,20 @@ export class SchemaRegistry {
   // ---- parsing ----
 
   /** A reference's schema and, before it, the schemas it references (Confluent's resolveReferences). */
-  private resolve(references: readonly SchemaReference[], out: ResolvedReference[] = [], seen = new Set<string>()): ResolvedReference[] {
+  private resolve(parent: string, references: readonly SchemaReference[], out: ResolvedReference[] = [], seen = new Set<string>()): ResolvedReference[] {
     for (const reference of references) {
-      const value = this.state.versions(reference.subject, true).find((v) =>
+      // An unqualified reference is to a subject of the referencing subject's context.
+      const subject = qualifyWithParent(parent, reference.subject);
+      const value = this.state.versions(subject, true).find((v) =>
         reference.version === -1 ? false : v.version === reference.version) ??
-        (reference.version === -1 ? this.state.versions(reference.subject, false).at(-1) : undefined);
+        (reference.version === -1 ? this.state.versions(subject, false).at(-1) : undefined);
       if (value === undefined) {
         throw invalidSchema(`Invalid schema of type ${'AVRO'}, details: No schema reference found for subject "${reference.subject}" and version ${reference.version}`);
       }
       const key = `${value.subject}/${value.version}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      this.resolve(value.references, out, seen);
+      this.resolve(value.subject, value.references, out, seen);
       out.push({ name: reference.name, schema: value.schema, subject: value.subject, version: value.version });
     }
     return out;
@@ -177,12 +199,12 @@ export class SchemaRegistry {
   }
 
   /** Parses with the providers loaded (loadProviders first). */
-  private parse(schemaType: SchemaType, text: string, references: readonly SchemaReference[]): ParsedSchema {
+  private parse(subject: string, schemaType: SchemaType, text: string, references: readonly SchemaReference[]): ParsedSchema {
     const provider = this.providers![schemaType];
     if (provider === undefined) throw invalidSchema(`Invalid schema type ${schemaType}`);
     let resolved: ResolvedReference[];
     try {
-      resolved = this.resolve(references);
+      resolved = this.resolve(subject, references);
     } catch (error) {
       if (error instanceof RegistryError) throw invalidSchema(error.message.replace('of type AVRO', `of type ${schemaType}`));
       throw error;
@@ -194,8 +216,8 @@ export class SchemaRegistry {
     }
   }
 
-  private parseStored(value: { schemaType: SchemaType; schema: string; references: readonly SchemaReference[] }): ParsedSchema {
-    return this.parse(value.schemaType, value.schema, value.references);
+  private parseStored(value: { subject?: string; schemaType: SchemaType; schema: string; references: readonly SchemaReference[] }): ParsedSchema {
+    return this.parse(value.subject ?? '', value.schemaType, value.schema, value.references);
   }
 
   /**
@@ -314,10 +336,10 @@ export class SchemaRegistry {
     return this.write(async () => {
       await this.loadProviders();
       const mode = this.mode(subject, true);
-      if (mode === 'READONLY' || mode === 'READONLY_OVERRIDE') throw operationNotPermitted(`Subject ${subject} in context ${CONTEXT} is in read-only mode`);
+      if (mode === 'READONLY' || mode === 'READONLY_OVERRIDE') throw operationNotPermitted(`Subject ${subject} in context ${contextText(subject)} is in read-only mode`);
       const importing = request.id >= 0;
-      if (importing && mode !== 'IMPORT') throw operationNotPermitted(`Subject ${subject} in context ${CONTEXT} is not in import mode`);
-      if (!importing && mode !== 'READWRITE') throw operationNotPermitted(`Subject ${subject} in context ${CONTEXT} is not in read-write mode`);
+      if (importing && mode !== 'IMPORT') throw operationNotPermitted(`Subject ${subject} in context ${contextText(subject)} is not in import mode`);
+      if (!importing && mode !== 'READWRITE') throw operationNotPermitted(`Subject ${subject} in context ${contextText(subject)} is not in read-write mode`);
       const all = this.state.versions(subject, true);
       const undeleted = all.filter((v) => !v.deleted);
       const newVersion = Math.max(1, ...all.map((v) => v.version + 1));
@@ -325,12 +347,13 @@ export class SchemaRegistry {
       const latest = undeleted.at(-1);
       if (mode !== 'IMPORT') request = this.populateFromPrevious(request, latest, newVersion);
       if (request.schema.trim() === '') throw invalidSchema('Empty schema');
-      const parsed = this.parse(request.schemaType, request.schema, request.references);
+      const parsed = this.parse(subject, request.schemaType, request.schema, request.references);
       const stored: StoredSchema = {
         schemaType: request.schemaType, references: request.references, metadata: request.metadata, ruleSet: request.ruleSet, schema: this.textOf(parsed, normalize),
       };
       let id = request.id;
-      const existingId = this.state.idsByKey.get(schemaKey(stored));
+      const context = contextOf(subject);
+      const existingId = this.state.idOf(context, stored);
       if (existingId !== undefined && (id < 0 || id === existingId)) {
         const here = undeleted.find((v) => v.id === existingId);
         if (request.version === 0 && here !== undefined) return here;
@@ -355,13 +378,18 @@ export class SchemaRegistry {
         version = request.version;
       }
       if (id >= 0 && importing) {
-        const holder = this.state.schemasById.get(id);
+        const holder = this.state.schemaById(context, id);
         if (holder !== undefined && schemaKey(holder) !== schemaKey(stored)) {
           throw new RegistryError(422, 42207, `Schema already registered with id ${id} instead of input id ${request.id}`);
         }
       }
-      if (id < 0) id = this.state.maxId + 1;
+      if (id < 0) id = this.state.maxId(context) + 1;
       const records: SchemasRecord[] = [];
+      // A context's first schema: Confluent records the context (what /contexts lists).
+      if (context !== DEFAULT_CONTEXT && !this.state.contexts.has(context)) {
+        const named = { tenant: 'default', context };
+        records.push({ key: encodeKey({ keytype: 'CONTEXT', ...named }), value: encodeValue(named) });
+      }
       // A soft-deleted earlier version of the same id is dropped (Confluent tombstones it) unless referenced.
       for (const value of all) {
         if (value.deleted && value.id === id && value.version < version && this.referencedBy(subject, String(value.version), true).length === 0) {
@@ -381,7 +409,7 @@ export class SchemaRegistry {
     const versions = this.state.versions(subject, deleted);
     if (versions.length === 0) throw subjectNotFound(subject);
     const normalize = normalizeAsked || this.normalizeOf(subject);
-    const parsed = this.parse(request.schemaType, request.schema, request.references);
+    const parsed = this.parse(subject, request.schemaType, request.schema, request.references);
     const text = this.textOf(parsed, normalize);
     const refs = JSON.stringify(request.references.map((r) => [r.name, r.subject, r.version]));
     const find = (asked: SchemaRequest) => {
@@ -399,7 +427,7 @@ export class SchemaRegistry {
   /** POST /compatibility/subjects/{s}/versions[/{v}]: the messages of a refusal (empty: compatible). */
   async checkCompatibility(subject: string, versionText: string | undefined, request: SchemaRequest, normalize: boolean): Promise<string[]> {
     await this.loadProviders();
-    const parsed = this.parse(request.schemaType, request.schema, request.references);
+    const parsed = this.parse(subject, request.schemaType, request.schema, request.references);
     const undeleted = this.state.versions(subject, false);
     let previous: SchemaValue[];
     if (versionText === undefined) previous = undeleted;
@@ -409,7 +437,7 @@ export class SchemaRegistry {
       else previous = [this.version(subject, versionText, false)];
     }
     const level = this.compatibility(subject);
-    const candidate = normalize ? this.parse(request.schemaType, parsed.normalized(), request.references) : parsed;
+    const candidate = normalize ? this.parse(subject, request.schemaType, parsed.normalized(), request.references) : parsed;
     return incompatibilities(level, candidate, previous.map((v) => ({ schema: this.parseStored(v), version: v.version })));
   }
 
@@ -423,7 +451,7 @@ export class SchemaRegistry {
       this.readWrite(subject);
       const versions = this.state.versions(subject, permanent);
       for (const value of versions) {
-        const others = this.referencedBy(subject, String(value.version), permanent).filter((id) => this.state.versionsOfId(id, true).some((v) => v.subject !== subject));
+        const others = this.referencedBy(subject, String(value.version), permanent).filter((id) => this.state.versionsOfId(contextOf(subject), id, true).some((v) => v.subject !== subject));
         if (others.length > 0) throw referenceExists(schemaKeyText(subject, value.version));
         if (permanent && !value.deleted) throw subjectNotSoftDeleted(subject);
       }
@@ -469,7 +497,7 @@ export class SchemaRegistry {
 
   private readWrite(subject: string): void {
     const mode = this.mode(subject, true);
-    if (mode === 'READONLY' || mode === 'READONLY_OVERRIDE') throw operationNotPermitted(`Subject ${subject} in context ${CONTEXT} is in read-only mode`);
+    if (mode === 'READONLY' || mode === 'READONLY_OVERRIDE') throw operationNotPermitted(`Subject ${subject} in context ${contextText(subject)} is in read-only mode`);
   }
 }
 

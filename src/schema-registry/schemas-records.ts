@@ -8,6 +8,7 @@ export type RegistryKey =
   | { readonly keytype: 'SCHEMA'; readonly subject: string; readonly version: number }
   | { readonly keytype: 'CONFIG' | 'MODE'; readonly subject: string | null }
   | { readonly keytype: 'DELETE_SUBJECT' | 'CLEAR_SUBJECT'; readonly subject: string }
+  | { readonly keytype: 'CONTEXT'; readonly tenant: string; readonly context: string }
   | { readonly keytype: 'NOOP' };
 
 export interface SchemaValue {
@@ -27,7 +28,8 @@ export interface ConfigValue {
   readonly normalize?: boolean;
 }
 
-export type RegistryValue = SchemaValue | ConfigValue | { readonly mode: string } | { readonly subject: string; readonly version: number } | null;
+export type RegistryValue = SchemaValue | ConfigValue | { readonly mode: string } | { readonly subject: string; readonly version: number }
+  | { readonly tenant: string; readonly context: string } | null;
 
 export function encodeKey(key: RegistryKey): Buffer {
   switch (key.keytype) {
@@ -35,6 +37,8 @@ export function encodeKey(key: RegistryKey): Buffer {
       return Buffer.from(JSON.stringify({ keytype: 'SCHEMA', subject: key.subject, version: key.version, magic: 1 }));
     case 'NOOP':
       return Buffer.from(JSON.stringify({ keytype: 'NOOP', magic: 0 }));
+    case 'CONTEXT':
+      return Buffer.from(JSON.stringify({ keytype: 'CONTEXT', tenant: key.tenant, context: key.context, magic: 0 }));
     default:
       return Buffer.from(JSON.stringify({ keytype: key.keytype, subject: key.subject, magic: 0 }));
   }
@@ -80,6 +84,9 @@ export function decodeKey(bytes: Buffer): RegistryKey | undefined {
       return { keytype, subject };
     case 'NOOP':
       return { keytype };
+    case 'CONTEXT':
+      if (typeof json['context'] !== 'string') throw new Error('a CONTEXT key without context');
+      return { keytype, tenant: typeof json['tenant'] === 'string' ? json['tenant'] : 'default', context: json['context'] };
     default:
       return undefined;
   }

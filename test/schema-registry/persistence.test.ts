@@ -35,6 +35,7 @@ test('subjects, versions, ids, configs and modes survive a restart; _schemas hol
     assert.deepEqual(await call(broker, 'PUT', '/mode/a-value', { mode: 'READONLY' }), { mode: 'READONLY' });
     const contract = { metadata: { properties: { owner: 'bob' }, tags: { name: ['PII'] } }, ruleSet: { domainRules: [{ name: 'short', type: 'CEL', kind: 'CONDITION', expr: 'size(message) < 9' }] } };
     assert.deepEqual(await call(broker, 'POST', '/subjects/d-value/versions', { schema: '"int"', ...contract }), { id: 4 });
+    assert.deepEqual(await call(broker, 'POST', '/subjects/:.team:e-value/versions', { schema: '"int"' }), { id: 1 });
     await broker.close();
 
     // The topic's records, as Confluent's KafkaStore writes them.
@@ -57,11 +58,15 @@ test('subjects, versions, ids, configs and modes survive a restart; _schemas hol
         '"metadata":{"tags":{"name":["PII"]},"properties":{"owner":"bob"}},' +
         '"ruleSet":{"domainRules":[{"name":"short","kind":"CONDITION","mode":"WRITEREAD","type":"CEL","expr":"size(message) < 9","disabled":false}]},' +
         '"schema":"\\"int\\"","deleted":false}'],
+      // A context's first schema: its CONTEXT record first, and ids of its own.
+      ['{"keytype":"CONTEXT","tenant":"default","context":".team","magic":0}', '{"tenant":"default","context":".team"}'],
+      ['{"keytype":"SCHEMA","subject":":.team:e-value","version":1,"magic":1}', '{"subject":":.team:e-value","version":1,"id":1,"schema":"\\"int\\"","deleted":false}'],
     ]);
 
     broker = await startTestBroker(settings);
     try {
-      assert.deepEqual(await call(broker, 'GET', '/subjects'), ['a-value', 'b-value', 'd-value']);
+      assert.deepEqual(await call(broker, 'GET', '/subjects'), [':.team:e-value', 'a-value', 'b-value', 'd-value']);
+      assert.deepEqual(await call(broker, 'GET', '/contexts'), ['.', '.team']);
       assert.deepEqual(await call(broker, 'GET', '/subjects/b-value/versions'), [2]);
       assert.deepEqual(await call(broker, 'GET', '/subjects/b-value/versions?deleted=true'), [1, 2]);
       assert.deepEqual(await call(broker, 'GET', '/schemas/ids/3'), { schema: '{"type":"enum","name":"E","symbols":["X","Y"]}' });

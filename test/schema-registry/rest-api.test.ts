@@ -119,15 +119,15 @@ test('modes: READONLY refuses writes (42205), IMPORT registers at a given id and
   assert.deepEqual((await call('GET', '/mode')).body, { mode: 'READWRITE' });
   assert.deepEqual((await call('PUT', '/mode/users-value', { mode: 'READONLY' })).body, { mode: 'READONLY' });
   assert.deepEqual(pick(await call('POST', '/subjects/users-value/versions', { schema: user([{ name: 'z', type: 'int', default: 1 }]) })),
-    error(422, 42205, 'Subject users-value in context . is in read-only mode'));
-  assert.deepEqual(pick(await call('DELETE', '/subjects/users-value/versions/1')), error(422, 42205, 'Subject users-value in context . is in read-only mode'));
+    error(422, 42205, 'Subject users-value in context  is in read-only mode'));
+  assert.deepEqual(pick(await call('DELETE', '/subjects/users-value/versions/1')), error(422, 42205, 'Subject users-value in context  is in read-only mode'));
   assert.deepEqual((await call('DELETE', '/mode/users-value')).body, { mode: 'READONLY' });
   assert.deepEqual(pick(await call('GET', '/mode/users-value')), error(404, 40409, "Subject 'users-value' does not have subject-level mode configured"));
   assert.deepEqual(pick(await call('PUT', '/mode', { mode: 'IMPORT' })), error(422, 42205, 'Cannot import since found existing subjects'));
   assert.deepEqual((await call('PUT', '/mode/imported', { mode: 'IMPORT' })).body, { mode: 'IMPORT' });
   assert.deepEqual((await call('POST', '/subjects/imported/versions', { schema: '"string"', id: 100, version: 5 })).body, { id: 100 });
   assert.deepEqual((await call('GET', '/subjects/imported/versions/5')).body, { subject: 'imported', version: 5, id: 100, schema: '"string"' });
-  assert.deepEqual(pick(await call('POST', '/subjects/imported/versions', { schema: '"string"' })), error(422, 42205, 'Subject imported in context . is not in read-write mode'));
+  assert.deepEqual(pick(await call('POST', '/subjects/imported/versions', { schema: '"string"' })), error(422, 42205, 'Subject imported in context  is not in read-write mode'));
   assert.deepEqual((await call('PUT', '/mode/imported', { mode: 'READWRITE' })).body, { mode: 'READWRITE' });
   // Ids go on from the highest one seen.
   assert.deepEqual((await call('POST', '/subjects/after-import/versions', { schema: '"bytes"' })).body, { id: 101 });
@@ -213,6 +213,34 @@ test('metadata and rule sets: stored and answered in Confluent\'s form, part of 
   assert.equal(((await call('POST', '/subjects/contract-value', { schema: user(), metadata: owner('bob') })).body as { version: number }).version, 1);
   assert.deepEqual(pick(await call('POST', '/subjects/contract-value/versions', { schema: user(), metadata: { properties: { n: 1 } } })), error(422, 422, 'metadata.properties must be a map of strings'));
   assert.deepEqual(pick(await call('POST', '/subjects/contract-value/versions', { schema: user(), ruleSet: { domainRules: [{ kind: 'MAYBE' }] } })), error(422, 422, 'Invalid rule kind MAYBE'));
+});
+
+test('contexts: a :.ctx: subject numbers its ids in its context, /contexts lists it, references resolve within it', async () => {
+  const inCtx = (await call('POST', '/subjects/:.team:orders-value/versions', { schema: '"long"' })).body as { id: number };
+  assert.deepEqual(inCtx, { id: 1 });
+  // Id 1 of the default context is another schema; ?subject= reads the id in the subject's context.
+  assert.deepEqual((await call('GET', '/schemas/ids/1?subject=:.team:orders-value')).body, { schema: '"long"' });
+  assert.deepEqual((await call('GET', '/schemas/ids/1?subject=:.team:')).body, { schema: '"long"' });
+  assert.notDeepEqual((await call('GET', '/schemas/ids/1')).body, { schema: '"long"' });
+  assert.deepEqual((await call('GET', '/schemas/ids/1/versions?subject=:.team:')).body, [{ subject: ':.team:orders-value', version: 1 }]);
+  assert.deepEqual((await call('GET', '/contexts')).body, ['.', '.team']);
+  // The same schema in the context keeps its id; another takes the context's next one.
+  assert.deepEqual((await call('POST', '/subjects/:.team:other-value/versions', { schema: '"long"' })).body, { id: 1 });
+  assert.deepEqual((await call('POST', '/subjects/:.team:other-value/versions', { schema: '["null","long"]' })).body, { id: 2 });
+  const subjects = (await call('GET', '/subjects')).body as string[];
+  assert.ok(subjects.includes(':.team:orders-value') && subjects.includes('users-value'));
+  assert.deepEqual((await call('GET', '/subjects?subjectPrefix=:.team:')).body, [':.team:orders-value', ':.team:other-value']);
+  // `:.:name` is the default context's `name`.
+  assert.deepEqual(((await call('GET', '/subjects/:.:users-value/versions/1')).body as { subject: string }).subject, 'users-value');
+  // A reference without a context is to a subject of the referencing subject's context.
+  const address = JSON.stringify({ type: 'record', name: 'Address', fields: [{ name: 'city', type: 'string' }] });
+  await call('POST', '/subjects/:.team:address/versions', { schema: address });
+  const person = JSON.stringify({ type: 'record', name: 'Person', fields: [{ name: 'home', type: 'Address' }] });
+  const registered = await call('POST', '/subjects/:.team:person-value/versions', { schema: person, references: [{ name: 'Address', subject: 'address', version: 1 }] });
+  assert.equal(registered.status, 200);
+  assert.deepEqual((await call('GET', '/subjects/:.team:address/versions/1/referencedby')).body, [(registered.body as { id: number }).id]);
+  await call('PUT', '/mode/:.team:orders-value', { mode: 'READONLY' });
+  assert.deepEqual(pick(await call('POST', '/subjects/:.team:orders-value/versions', { schema: '"int"' })), error(422, 42205, 'Subject :.team:orders-value in context :.team: is in read-only mode'));
 });
 
 test('content types: application/json and no accept header are answered too; a bad JSON body is 400', async () => {

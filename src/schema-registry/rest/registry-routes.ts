@@ -8,6 +8,7 @@ import { invalidSchema, notFound, RegistryError, unprocessableBody } from '../er
 import type { SchemaRegistry, SchemaRequest } from '../registry.js';
 import { typeAndReferences, type SchemaValue } from '../schemas-records.js';
 import { BadEntity, readMetadata, readRuleSet, type Metadata, type RuleSet } from '../metadata.js';
+import { normalizeSubject } from '../contexts.js';
 import { SCHEMA_TYPES, type SchemaReference, type SchemaType } from '../schema-types.js';
 
 /** Where the API is on the HTTP listener (gregor.http.listeners): http://host:8080/schema-registry is a registry URL. */
@@ -64,6 +65,9 @@ function schemaRequest(body: unknown): SchemaRequest {
   };
 }
 
+/** A subject path parameter as Confluent keeps it (`:.:orders` is `orders`). */
+const subjectOf = (r: Req): string => normalizeSubject(r.params['subject']!);
+
 function id(params: Params): number {
   const text = params['id']!;
   if (!/^-?[0-9]+$/.test(text)) throw notFound();
@@ -113,13 +117,16 @@ export function registerSchemaRegistryRoutes(app: FastifyInstance, registry: () 
 
     get('/', () => ({}));
     get('/schemas/types', (_r, sr) => sr.schemaTypes());
+    // ?subject= names the context an id is read in (Confluent's ids are numbered per context).
+    const idSubject = (r: Req) => (r.query['subject'] === undefined ? undefined : normalizeSubject(r.query['subject']));
     get('/schemas/ids/:id', async (r, sr) => {
-      const schema = sr.schemaById(id(r.params));
+      const schema = sr.schemaById(id(r.params), idSubject(r));
       return { ...typeAndReferences(schema), schema: await sr.formatted(schema, r.query['format']) };
     });
-    get('/schemas/ids/:id/schema', (r, sr) => sr.formatted(sr.schemaById(id(r.params)), r.query['format']));
-    get('/schemas/ids/:id/subjects', (r, sr) => sr.subjectsOfId(id(r.params), flag(r.query, 'deleted')));
-    get('/schemas/ids/:id/versions', (r, sr) => sr.versionsOfId(id(r.params), flag(r.query, 'deleted')));
+    get('/schemas/ids/:id/schema', (r, sr) => sr.formatted(sr.schemaById(id(r.params), idSubject(r)), r.query['format']));
+    get('/schemas/ids/:id/subjects', (r, sr) => sr.subjectsOfId(id(r.params), flag(r.query, 'deleted'), idSubject(r)));
+    get('/schemas/ids/:id/versions', (r, sr) => sr.versionsOfId(id(r.params), flag(r.query, 'deleted'), idSubject(r)));
+    get('/contexts', (_r, sr) => sr.contexts());
     get('/schemas', (r, sr) => {
       const deleted = flag(r.query, 'deleted');
       const latestOnly = flag(r.query, 'latestOnly');
@@ -138,20 +145,20 @@ export function registerSchemaRegistryRoutes(app: FastifyInstance, registry: () 
       return sr.subjects(flag(r.query, 'deleted'), r.query['subjectPrefix'] ?? '');
     });
     post('/subjects/:subject', async (r, sr) =>
-      versionBody(await sr.lookup(r.params['subject']!, schemaRequest(r.body), flag(r.query, 'normalize'), flag(r.query, 'deleted')), sr, r.query['format']));
-    del('/subjects/:subject', (r, sr) => sr.deleteSubject(r.params['subject']!, flag(r.query, 'permanent')));
-    get('/subjects/:subject/versions', (r, sr) => sr.versions(r.params['subject']!, flag(r.query, 'deleted'), flag(r.query, 'deletedOnly')));
+      versionBody(await sr.lookup(subjectOf(r), schemaRequest(r.body), flag(r.query, 'normalize'), flag(r.query, 'deleted')), sr, r.query['format']));
+    del('/subjects/:subject', (r, sr) => sr.deleteSubject(subjectOf(r), flag(r.query, 'permanent')));
+    get('/subjects/:subject/versions', (r, sr) => sr.versions(subjectOf(r), flag(r.query, 'deleted'), flag(r.query, 'deletedOnly')));
     post('/subjects/:subject/versions', async (r, sr) => {
-      const value = await sr.register(r.params['subject']!, schemaRequest(r.body), flag(r.query, 'normalize'));
+      const value = await sr.register(subjectOf(r), schemaRequest(r.body), flag(r.query, 'normalize'));
       return { id: value.id };
     });
-    get('/subjects/:subject/versions/:version', (r, sr) => versionBody(sr.version(r.params['subject']!, r.params['version']!, flag(r.query, 'deleted')), sr, r.query['format']));
-    get('/subjects/:subject/versions/:version/schema', (r, sr) => sr.formatted(sr.version(r.params['subject']!, r.params['version']!, flag(r.query, 'deleted')), r.query['format']));
-    get('/subjects/:subject/versions/:version/referencedby', (r, sr) => sr.referencedBy(r.params['subject']!, r.params['version']!));
-    del('/subjects/:subject/versions/:version', (r, sr) => sr.deleteVersion(r.params['subject']!, r.params['version']!, flag(r.query, 'permanent')));
+    get('/subjects/:subject/versions/:version', (r, sr) => versionBody(sr.version(subjectOf(r), r.params['version']!, flag(r.query, 'deleted')), sr, r.query['format']));
+    get('/subjects/:subject/versions/:version/schema', (r, sr) => sr.formatted(sr.version(subjectOf(r), r.params['version']!, flag(r.query, 'deleted')), r.query['format']));
+    get('/subjects/:subject/versions/:version/referencedby', (r, sr) => sr.referencedBy(subjectOf(r), r.params['version']!));
+    del('/subjects/:subject/versions/:version', (r, sr) => sr.deleteVersion(subjectOf(r), r.params['version']!, flag(r.query, 'permanent')));
 
     const compatibility = async (r: Req, sr: SchemaRegistry, version: string | undefined) => {
-      const messages = await sr.checkCompatibility(r.params['subject']!, version, schemaRequest(r.body), flag(r.query, 'normalize'));
+      const messages = await sr.checkCompatibility(subjectOf(r), version, schemaRequest(r.body), flag(r.query, 'normalize'));
       return flag(r.query, 'verbose') ? { is_compatible: messages.length === 0, messages } : { is_compatible: messages.length === 0 };
     };
     post('/compatibility/subjects/:subject/versions', (r, sr) => compatibility(r, sr, undefined));
@@ -165,15 +172,15 @@ export function registerSchemaRegistryRoutes(app: FastifyInstance, registry: () 
     get('/config', (r, sr) => sr.config(null, flag(r.query, 'defaultToGlobal')));
     put('/config', (r, sr) => sr.setConfig(null, configBody(r)));
     del('/config', (_r, sr) => sr.deleteConfig(null));
-    get('/config/:subject', (r, sr) => sr.config(r.params['subject']!, flag(r.query, 'defaultToGlobal')));
-    put('/config/:subject', (r, sr) => sr.setConfig(r.params['subject']!, configBody(r)));
-    del('/config/:subject', (r, sr) => sr.deleteConfig(r.params['subject']!));
+    get('/config/:subject', (r, sr) => sr.config(subjectOf(r), flag(r.query, 'defaultToGlobal')));
+    put('/config/:subject', (r, sr) => sr.setConfig(subjectOf(r), configBody(r)));
+    del('/config/:subject', (r, sr) => sr.deleteConfig(subjectOf(r)));
 
     get('/mode', (_r, sr) => ({ mode: sr.mode(null, true) }));
     put('/mode', async (r, sr) => ({ mode: await sr.setMode(null, ((r.body ?? {}) as Record<string, unknown>)['mode'], flag(r.query, 'force')) }));
-    get('/mode/:subject', (r, sr) => ({ mode: sr.mode(r.params['subject']!, flag(r.query, 'defaultToGlobal')) }));
-    put('/mode/:subject', async (r, sr) => ({ mode: await sr.setMode(r.params['subject']!, ((r.body ?? {}) as Record<string, unknown>)['mode'], flag(r.query, 'force')) }));
-    del('/mode/:subject', async (r, sr) => ({ mode: await sr.deleteMode(r.params['subject']!) }));
+    get('/mode/:subject', (r, sr) => ({ mode: sr.mode(subjectOf(r), flag(r.query, 'defaultToGlobal')) }));
+    put('/mode/:subject', async (r, sr) => ({ mode: await sr.setMode(subjectOf(r), ((r.body ?? {}) as Record<string, unknown>)['mode'], flag(r.query, 'force')) }));
+    del('/mode/:subject', async (r, sr) => ({ mode: await sr.deleteMode(subjectOf(r)) }));
   }, { prefix });
 }
 
