@@ -37,11 +37,22 @@ function validate(level: CompatibilityLevel, schema: ParsedSchema, existing: Pre
   return out.concat(format(schema.isBackwardCompatible(existing.schema), 'new', 'old', existing));
 }
 
+/** Confluent's texts for a reserved field (a schema's confluent:reserved metadata) removed or used. */
+export const reservedFieldRemoved = (field: string) => `The new schema has reserved field ${field} removed from its metadata which is present in the old schema's metadata.`;
+export const fieldConflictsWithReserved = (field: string) => `The new schema has field that conflicts with the reserved field ${field}.`;
+
 /**
- * The reasons `schema` is refused at `level` against `previous` (oldest first); empty when compatible. A refusal
- * ends with Confluent's "{validateFields: 'false', compatibility: 'LEVEL'}".
+ * The reasons `schema` is refused at `level` against `previous` (oldest first); empty when compatible. `first`
+ * are reasons found before (the reserved fields' checks). A refusal ends with Confluent's
+ * "{validateFields: 'false', compatibility: 'LEVEL'}".
  */
-export function incompatibilities(level: CompatibilityLevel, schema: ParsedSchema, previous: readonly Previous[]): string[] {
+export function incompatibilities(level: CompatibilityLevel, schema: ParsedSchema, previous: readonly Previous[], validateFields = false, first: readonly string[] = []): string[] {
+  const messages = [...first, ...levelIncompatibilities(level, schema, previous)];
+  if (messages.length > 0) messages.push(`{validateFields: '${validateFields}', compatibility: '${level}'}`);
+  return messages;
+}
+
+function levelIncompatibilities(level: CompatibilityLevel, schema: ParsedSchema, previous: readonly Previous[]): string[] {
   if (level === 'NONE' || previous.length === 0) return [];
   const newestFirst = [...previous].reverse();
   let messages: string[] = [];
@@ -51,6 +62,5 @@ export function incompatibilities(level: CompatibilityLevel, schema: ParsedSchem
       if (messages.length > 0) break;
     }
   } else messages = validate(level, schema, newestFirst[0]!);
-  if (messages.length > 0) messages.push(`{validateFields: 'false', compatibility: '${level}'}`);
   return messages;
 }

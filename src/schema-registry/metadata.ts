@@ -125,3 +125,45 @@ export function withoutConfluentVersion(metadata: Metadata | undefined): Metadat
 export function contractKey(metadata: Metadata | undefined, ruleSet: RuleSet | undefined): string {
   return JSON.stringify([metadata ?? null, ruleSet ?? null]);
 }
+
+function mergeMaps<T>(before: Readonly<Record<string, T>> | undefined, after: Readonly<Record<string, T>> | undefined): Record<string, T> | undefined {
+  if (before === undefined || Object.keys(before).length === 0) return after;
+  if (after === undefined || Object.keys(after).length === 0) return before;
+  return { ...before, ...after };
+}
+
+/** Metadata.mergeMetadata: the newer's tags and properties win by key, sensitive names are united. */
+export function mergeMetadata(before: Metadata | undefined, after: Metadata | undefined): Metadata | undefined {
+  if (before === undefined) return after;
+  if (after === undefined) return before;
+  const sensitive = before.sensitive === undefined || before.sensitive.length === 0 ? after.sensitive
+    : after.sensitive === undefined || after.sensitive.length === 0 ? before.sensitive : [...before.sensitive, ...after.sensitive];
+  return readMetadata({ tags: mergeMaps(before.tags, after.tags), properties: mergeMaps(before.properties, after.properties), sensitive });
+}
+
+function mergeRules(before: readonly Rule[] | undefined, after: readonly Rule[] | undefined): readonly Rule[] | undefined {
+  if (before === undefined || before.length === 0) return after;
+  if (after === undefined || after.length === 0) return before;
+  const names = new Set(after.map((r) => r.name));
+  return [...before.filter((r) => !names.has(r.name)), ...after];
+}
+
+/** RuleSet.mergeRuleSets: a newer rule replaces an older one of its name. */
+export function mergeRuleSets(before: RuleSet | undefined, after: RuleSet | undefined): RuleSet | undefined {
+  if (before === undefined) return after;
+  if (after === undefined) return before;
+  const migrationRules = mergeRules(before.migrationRules, after.migrationRules);
+  const domainRules = mergeRules(before.domainRules, after.domainRules);
+  const encodingRules = mergeRules(before.encodingRules, after.encodingRules);
+  const enableAt = after.enableAt ?? before.enableAt;
+  return {
+    ...(migrationRules?.length ? { migrationRules } : {}), ...(domainRules?.length ? { domainRules } : {}),
+    ...(encodingRules?.length ? { encodingRules } : {}), ...(enableAt ? { enableAt } : {}),
+  };
+}
+
+/** The fields a schema's metadata reserves (its confluent:reserved property, comma-separated). */
+export function reservedFields(metadata: Metadata | undefined): Set<string> {
+  const text = metadata?.properties?.['confluent:reserved'];
+  return new Set((text ?? '').split(',').map((f) => f.trim()).filter((f) => f !== ''));
+}

@@ -2,7 +2,7 @@
 // lookup cache): each subject's versions (soft-deleted ones flagged), each id's schema, the compatibility and
 // mode settings (global: subject null), and the highest id seen, which the next new schema's id follows.
 import {
-  decodeJson, decodeKey, decodeSchemaValue, type ConfigValue, type RegistryKey, type SchemaValue,
+  decodeConfigValue, decodeJson, decodeKey, decodeSchemaValue, type ConfigValue, type RegistryKey, type SchemaValue,
 } from './schemas-records.js';
 import { contractKey, type Metadata, type RuleSet } from './metadata.js';
 import { contextOf } from './contexts.js';
@@ -87,7 +87,7 @@ export class RegistryState {
         return;
       case 'CONFIG':
         if (valueBytes === null) this.configs.delete(key.subject);
-        else this.configs.set(key.subject, decodeJson(valueBytes) as ConfigValue);
+        else this.configs.set(key.subject, decodeConfigValue(valueBytes));
         return;
       case 'MODE': {
         const mode = valueBytes === null ? undefined : decodeJson(valueBytes)['mode'];

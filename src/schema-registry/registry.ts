@@ -1,16 +1,17 @@
 // Confluent Schema Registry's operations (KafkaSchemaRegistry / AbstractSchemaRegistry) over RegistryState: each
 // write is a record appended to `_schemas` and applied when read back, one write at a time, so what is served is
 // always what the topic holds. Reads catch up with the topic first (records another writer appended).
-import { incompatibilities, compatibilityLevel, type CompatibilityLevel, type Previous } from './compatibility.js';
+import { incompatibilities, compatibilityLevel, fieldConflictsWithReserved, reservedFieldRemoved, type CompatibilityLevel } from './compatibility.js';
 import {
-  incompatibleSchema, invalidCompatibilityLevel, invalidMode, invalidSchema, invalidSubject, invalidVersion, operationNotPermitted,
+  incompatibleSchema, invalidCompatibilityLevel, unprocessableBody, invalidMode, invalidSchema, invalidSubject, invalidVersion, operationNotPermitted,
   referenceExists, RegistryError, schemaNotFound, subjectCompatibilityNotConfigured, subjectModeNotConfigured,
   subjectNotFound, subjectNotSoftDeleted, subjectSoftDeleted, versionNotFound, versionNotSoftDeleted, versionSoftDeleted,
 } from './errors.js';
 import { RegistryState, schemaKey, type StoredSchema } from './registry-state.js';
 import { DEFAULT_CONTEXT, contextOf, contextPrefix, qualify, qualifyWithParent } from './contexts.js';
+import { BadEntity, mergeMetadata, mergeRuleSets, readMetadata, readRuleSet, reservedFields } from './metadata.js';
 import { CONFLUENT_VERSION, contractKey, withConfluentVersion, withoutConfluentVersion, type Metadata, type RuleSet } from './metadata.js';
-import { encodeKey, encodeSchemaValue, encodeValue, type ConfigValue, type SchemaValue } from './schemas-records.js';
+import { configJson, encodeKey, encodeSchemaValue, encodeValue, type ConfigValue, type SchemaValue } from './schemas-records.js';
 import type { SchemasRecord, SchemasTopic } from './schemas-topic.js';
 import type { ParsedSchema, ResolvedReference, SchemaProvider, SchemaReference, SchemaType } from './schema-types.js';
 import { SCHEMA_TYPES } from './schema-types.js';
@@ -42,6 +43,12 @@ export interface RegistryOptions {
 }
 
 const MAX_VERSION = 2 ** 31 - 1;
+/** PUT /config's answer: Confluent's ConfigUpdateRequest order. */
+const CONFIG_ANSWER_ORDER = ['normalize', 'validateFields', 'compatibility', 'compatibilityGroup', 'defaultMetadata', 'overrideMetadata', 'defaultRuleSet', 'overrideRuleSet'];
+
+/** A CONFIG record's value: Confluent's ConfigValue, its subject first. */
+const encodeConfig = (subject: string | null, config: ConfigValue) => Buffer.from(JSON.stringify(configJson(subject, config)));
+
 /** The context a message names: Confluent's qualified context, empty for the default one. */
 const contextText = (subject: string) => contextPrefix(contextOf(subject));
 
@@ -239,32 +246,59 @@ export class SchemaRegistry {
   }
 
   private normalizeOf(subject: string): boolean {
-    return this.state.configs.get(subject)?.normalize ?? this.state.configs.get(null)?.normalize ?? false;
+    return this.configOf(subject, 'normalize') ?? false;
   }
 
-  /** GET /config[/{s}]: the subject's own config (40408 without one, unless defaultToGlobal). */
-  config(subject: string | null, defaultToGlobal: boolean): ConfigValue & { compatibilityLevel: string } {
+  /** A config field at a subject: its own, else the global one (Confluent's config in scope). */
+  private configOf<K extends keyof ConfigValue>(subject: string | null, field: K): ConfigValue[K] | undefined {
+    return (subject !== null ? this.state.configs.get(subject)?.[field] : undefined) ?? this.state.configs.get(null)?.[field];
+  }
+
+  /** GET /config[/{s}]: the subject's own config (40408 without one, unless defaultToGlobal), in Confluent's order. */
+  config(subject: string | null, defaultToGlobal: boolean): Record<string, unknown> {
     const own = this.state.configs.get(subject);
     if (subject !== null && own === undefined && !defaultToGlobal) throw subjectCompatibilityNotConfigured(subject);
     const global = this.state.configs.get(null);
     const base = subject === null || own === undefined ? global : own;
-    return { ...(base ?? {}), compatibilityLevel: compatibilityLevel(base?.compatibilityLevel) ?? this.defaultCompatibility };
+    return configJson(null, { ...(base ?? {}), compatibilityLevel: compatibilityLevel(base?.compatibilityLevel) ?? this.defaultCompatibility });
   }
 
-  setConfig(subject: string | null, body: { compatibility?: unknown; normalize?: unknown }): Promise<{ compatibility?: string; normalize?: boolean }> {
-    const level = body.compatibility === undefined || body.compatibility === null ? undefined : compatibilityLevel(body.compatibility);
-    if (body.compatibility !== undefined && body.compatibility !== null && level === undefined) throw invalidCompatibilityLevel();
-    const normalize = typeof body.normalize === 'boolean' ? body.normalize : undefined;
+  /**
+   * PUT /config[/{s}]: each field given replaces the stored one (null clears it); the answer is the whole config
+   * as Confluent's ConfigUpdateRequest (its level named `compatibility`).
+   */
+  setConfig(subject: string | null, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const level = body['compatibility'] === undefined || body['compatibility'] === null ? undefined : compatibilityLevel(body['compatibility']);
+    if (body['compatibility'] !== undefined && body['compatibility'] !== null && level === undefined) throw invalidCompatibilityLevel();
+    const given: Record<string, unknown> = {};
+    const take = (field: string, value: unknown, valid: boolean, what: string) => {
+      if (!(field in body) && !(field === 'compatibilityLevel' && 'compatibility' in body)) return;
+      if (value !== null && value !== undefined && !valid) throw unprocessableBody(`${what}`);
+      given[field] = value ?? undefined;
+    };
+    take('normalize', body['normalize'], typeof body['normalize'] === 'boolean', 'normalize must be a boolean');
+    take('validateFields', body['validateFields'], typeof body['validateFields'] === 'boolean', 'validateFields must be a boolean');
+    take('compatibilityLevel', level, true, '');
+    take('compatibilityGroup', body['compatibilityGroup'], typeof body['compatibilityGroup'] === 'string', 'compatibilityGroup must be a string');
+    try {
+      for (const field of ['defaultMetadata', 'overrideMetadata'] as const) take(field, readMetadata(body[field]), true, '');
+      for (const field of ['defaultRuleSet', 'overrideRuleSet'] as const) take(field, readRuleSet(body[field]), true, '');
+    } catch (error) {
+      if (error instanceof BadEntity) throw unprocessableBody(error.message);
+      throw error;
+    }
     return this.write(async () => {
-      const previous = this.state.configs.get(subject) ?? {};
-      const next: ConfigValue = { ...previous, ...(level === undefined ? {} : { compatibilityLevel: level }), ...(normalize === undefined ? {} : { normalize }) };
-      await this.append([{ key: encodeKey({ keytype: 'CONFIG', subject }), value: encodeValue(next) }]);
-      return { ...(level === undefined ? {} : { compatibility: level }), ...(normalize === undefined ? {} : { normalize }) };
+      const next: ConfigValue = { ...(this.state.configs.get(subject) ?? {}), ...given };
+      await this.append([{ key: encodeKey({ keytype: 'CONFIG', subject }), value: encodeConfig(subject, next) }]);
+      const { compatibilityLevel: stored, ...rest } = configJson(null, next);
+      const answer: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries({ ...rest, compatibility: stored })) if (value !== undefined) answer[key] = value;
+      return Object.fromEntries(CONFIG_ANSWER_ORDER.filter((k) => k in answer).map((k) => [k, answer[k]]));
     });
   }
 
   /** DELETE /config[/{s}]: the config that was set, then none (the global one goes back to the default). */
-  deleteConfig(subject: string | null): Promise<ConfigValue & { compatibilityLevel: string }> {
+  deleteConfig(subject: string | null): Promise<Record<string, unknown>> {
     return this.write(async () => {
       const own = this.state.configs.get(subject);
       if (subject !== null && own === undefined) throw subjectNotFound(subject);
@@ -291,7 +325,8 @@ export class SchemaRegistry {
         if (scope.some((s) => this.state.hasSubject(s, false))) throw operationNotPermitted('Cannot import since found existing subjects');
         for (const s of scope) for (const v of this.state.versions(s, true)) records.push({ key: encodeKey({ keytype: 'SCHEMA', subject: s, version: v.version }), value: null });
       }
-      records.push({ key: encodeKey({ keytype: 'MODE', subject }), value: encodeValue({ mode }) });
+      // Confluent's ModeValue: its subject first (none for the global mode).
+      records.push({ key: encodeKey({ keytype: 'MODE', subject }), value: encodeValue({ ...(subject === null ? {} : { subject }), mode }) });
       await this.append(records);
       return mode;
     });
@@ -318,11 +353,12 @@ export class SchemaRegistry {
    * without metadata or a rule set keeps the latest version's; confluent:version is set to the new version when a
    * version was asked for or the metadata carries one already.
    */
-  private populateFromPrevious(request: SchemaRequest, latest: SchemaValue | undefined, newVersion: number | undefined): SchemaRequest {
+  private populateFromPrevious(subject: string, request: SchemaRequest, latest: SchemaValue | undefined, newVersion: number | undefined): SchemaRequest {
     let next = request;
     if (next.schema.trim() === '' && latest !== undefined) next = { ...next, schema: latest.schema, schemaType: latest.schemaType, references: latest.references };
-    const metadata = next.metadata ?? latest?.metadata;
-    const ruleSet = next.ruleSet ?? latest?.ruleSet;
+    // The config's defaults under what is given (or kept), its overrides over it.
+    const metadata = mergeMetadata(mergeMetadata(this.configOf(subject, 'defaultMetadata'), next.metadata ?? latest?.metadata), this.configOf(subject, 'overrideMetadata'));
+    const ruleSet = mergeRuleSets(mergeRuleSets(this.configOf(subject, 'defaultRuleSet'), next.ruleSet ?? latest?.ruleSet), this.configOf(subject, 'overrideRuleSet'));
     let withVersion = metadata;
     if (newVersion !== undefined && (next.version !== 0 || metadata?.properties?.[CONFLUENT_VERSION] !== undefined)) withVersion = withConfluentVersion(metadata, newVersion);
     return { ...next, metadata: withVersion, ruleSet };
@@ -345,7 +381,7 @@ export class SchemaRegistry {
       const newVersion = Math.max(1, ...all.map((v) => v.version + 1));
       const normalize = normalizeAsked || this.normalizeOf(subject);
       const latest = undeleted.at(-1);
-      if (mode !== 'IMPORT') request = this.populateFromPrevious(request, latest, newVersion);
+      if (mode !== 'IMPORT') request = this.populateFromPrevious(subject, request, latest, newVersion);
       if (request.schema.trim() === '') throw invalidSchema('Empty schema');
       const parsed = this.parse(subject, request.schemaType, request.schema, request.references);
       const stored: StoredSchema = {
@@ -366,8 +402,7 @@ export class SchemaRegistry {
         }
       }
       if (mode !== 'IMPORT') {
-        const previous: Previous[] = undeleted.map((v) => ({ schema: this.parseStored(v), version: v.version }));
-        const messages = incompatibilities(this.compatibility(subject), parsed, previous);
+        const messages = this.compatibilityWithPrevious(subject, parsed, stored.metadata, undeleted);
         if (messages.length > 0) {
           throw incompatibleSchema(`Schema being registered is incompatible with an earlier schema for subject "${subject}", details: [${messages.join(', ')}]`);
         }
@@ -419,7 +454,7 @@ export class SchemaRegistry {
     };
     // As Confluent, a schema sent without its metadata or rule set is looked up again with the latest version's.
     const latest = this.state.versions(subject, false).at(-1);
-    const found = find(request) ?? (latest === undefined ? undefined : find(this.populateFromPrevious(request, latest, undefined)));
+    const found = find(request) ?? (latest === undefined ? undefined : find(this.populateFromPrevious(subject, request, latest, undefined)));
     if (found === undefined) throw schemaNotFound();
     return found;
   }
@@ -436,9 +471,28 @@ export class SchemaRegistry {
       if (undeleted.length === 0 && version === 'latest') previous = [];
       else previous = [this.version(subject, versionText, false)];
     }
-    const level = this.compatibility(subject);
     const candidate = normalize ? this.parse(subject, request.schemaType, parsed.normalized(), request.references) : parsed;
-    return incompatibilities(level, candidate, previous.map((v) => ({ schema: this.parseStored(v), version: v.version })));
+    return this.compatibilityWithPrevious(subject, candidate, request.metadata, previous);
+  }
+
+  /**
+   * Confluent's isCompatibleWithPrevious: with validateFields, the reserved fields (confluent:reserved) may not
+   * be dropped from the latest version's metadata nor be fields; with a compatibilityGroup, only the versions
+   * whose metadata has the same value of that property are checked.
+   */
+  private compatibilityWithPrevious(subject: string, parsed: ParsedSchema, metadata: Metadata | undefined, previous: readonly SchemaValue[]): string[] {
+    const validateFields = this.configOf(subject, 'validateFields') ?? false;
+    const first: string[] = [];
+    if (validateFields) {
+      const reserved = reservedFields(metadata);
+      const latest = previous.at(-1);
+      if (latest !== undefined) for (const field of reservedFields(latest.metadata)) if (!reserved.has(field)) first.push(reservedFieldRemoved(field));
+      for (const field of reserved) if (parsed.hasTopLevelField(field)) first.push(fieldConflictsWithReserved(field));
+    }
+    const group = this.configOf(subject, 'compatibilityGroup');
+    const groupValue = (m: Metadata | undefined) => (group === undefined ? undefined : m?.properties?.[group]);
+    const checked = group === undefined ? previous : previous.filter((v) => groupValue(v.metadata) === groupValue(metadata));
+    return incompatibilities(this.compatibility(subject), parsed, checked.map((v) => ({ schema: this.parseStored(v), version: v.version })), validateFields, first);
   }
 
   // ---- deleting ----

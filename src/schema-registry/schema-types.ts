@@ -26,6 +26,8 @@ export interface ParsedSchema {
   readonly canonical: string;
   /** Confluent's normalize(): the canonical text of the normalized schema. */
   normalized(): string;
+  /** Whether the schema has a top-level field of this name (what a reserved field may not be). */
+  hasTopLevelField(name: string): boolean;
   /** The reasons this schema, as reader (or the new one), cannot stand for `previous` (empty: compatible). */
   isBackwardCompatible(previous: ParsedSchema): string[];
 }

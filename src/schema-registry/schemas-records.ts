@@ -23,9 +23,38 @@ export interface SchemaValue {
   readonly deleted: boolean;
 }
 
+/** A config as Confluent's ConfigValue holds it (what gregor serves of it). */
 export interface ConfigValue {
-  readonly compatibilityLevel?: string;
   readonly normalize?: boolean;
+  readonly validateFields?: boolean;
+  readonly compatibilityLevel?: string;
+  readonly compatibilityGroup?: string;
+  readonly defaultMetadata?: Metadata;
+  readonly overrideMetadata?: Metadata;
+  readonly defaultRuleSet?: RuleSet;
+  readonly overrideRuleSet?: RuleSet;
+}
+
+export const CONFIG_FIELDS = ['normalize', 'validateFields', 'compatibilityLevel', 'compatibilityGroup', 'defaultMetadata', 'overrideMetadata', 'defaultRuleSet', 'overrideRuleSet'] as const;
+
+/** A config in Confluent's order (its subject first, as its SubjectValue writes it), empty fields left out. */
+export function configJson(subject: string | null, config: ConfigValue): Record<string, unknown> {
+  const out: Record<string, unknown> = subject === null ? {} : { subject };
+  for (const field of CONFIG_FIELDS) if (config[field] !== undefined && config[field] !== '') out[field] = config[field];
+  return out;
+}
+
+/** A config record's value as read back (Confluent's, or gregor's older one without its subject). */
+export function decodeConfigValue(bytes: Buffer): ConfigValue {
+  const json = JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
+  const flag = (key: string) => (typeof json[key] === 'boolean' ? { [key]: json[key] } : {});
+  const text = (key: string) => (typeof json[key] === 'string' ? { [key]: json[key] } : {});
+  const metadata = (key: string) => { const m = readMetadata(json[key]); return m === undefined ? {} : { [key]: m }; };
+  const ruleSet = (key: string) => { const r = readRuleSet(json[key]); return r === undefined ? {} : { [key]: r }; };
+  return {
+    ...flag('normalize'), ...flag('validateFields'), ...text('compatibilityLevel'), ...text('compatibilityGroup'),
+    ...metadata('defaultMetadata'), ...metadata('overrideMetadata'), ...ruleSet('defaultRuleSet'), ...ruleSet('overrideRuleSet'),
+  } as ConfigValue;
 }
 
 export type RegistryValue = SchemaValue | ConfigValue | { readonly mode: string } | { readonly subject: string; readonly version: number }

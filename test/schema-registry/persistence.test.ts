@@ -51,8 +51,9 @@ test('subjects, versions, ids, configs and modes survive a restart; _schemas hol
       ['{"keytype":"SCHEMA","subject":"b-value","version":1,"magic":1}', '{"subject":"b-value","version":1,"id":2,"schema":"{\\"type\\":\\"enum\\",\\"name\\":\\"E\\",\\"symbols\\":[\\"X\\"]}","deleted":false}'],
       ['{"keytype":"SCHEMA","subject":"b-value","version":2,"magic":1}', '{"subject":"b-value","version":2,"id":3,"schema":"{\\"type\\":\\"enum\\",\\"name\\":\\"E\\",\\"symbols\\":[\\"X\\",\\"Y\\"]}","deleted":false}'],
       ['{"keytype":"SCHEMA","subject":"b-value","version":1,"magic":1}', '{"subject":"b-value","version":1,"id":2,"schema":"{\\"type\\":\\"enum\\",\\"name\\":\\"E\\",\\"symbols\\":[\\"X\\"]}","deleted":true}'],
-      ['{"keytype":"CONFIG","subject":"a-value","magic":0}', '{"compatibilityLevel":"FULL"}'],
-      ['{"keytype":"MODE","subject":"a-value","magic":0}', '{"mode":"READONLY"}'],
+      // Confluent's ConfigValue and ModeValue name their subject first.
+      ['{"keytype":"CONFIG","subject":"a-value","magic":0}', '{"subject":"a-value","compatibilityLevel":"FULL"}'],
+      ['{"keytype":"MODE","subject":"a-value","magic":0}', '{"subject":"a-value","mode":"READONLY"}'],
       // Metadata and rule set between the references and the schema, as Jackson writes Confluent's SchemaValue.
       ['{"keytype":"SCHEMA","subject":"d-value","version":1,"magic":1}', '{"subject":"d-value","version":1,"id":4,' +
         '"metadata":{"tags":{"name":["PII"]},"properties":{"owner":"bob"}},' +

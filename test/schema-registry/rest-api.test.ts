@@ -215,6 +215,36 @@ test('metadata and rule sets: stored and answered in Confluent\'s form, part of 
   assert.deepEqual(pick(await call('POST', '/subjects/contract-value/versions', { schema: user(), ruleSet: { domainRules: [{ kind: 'MAYBE' }] } })), error(422, 422, 'Invalid rule kind MAYBE'));
 });
 
+test("a subject's config: default and override metadata, a compatibility group, reserved fields (validateFields)", async () => {
+  const rec = (fields: object[]) => JSON.stringify({ type: 'record', name: 'Acct', fields });
+  const put = await call('PUT', '/config/acct-value', {
+    compatibility: 'BACKWARD', validateFields: true, compatibilityGroup: 'major',
+    defaultMetadata: { properties: { owner: 'team-a' } }, overrideMetadata: { properties: { tier: 'gold' } },
+  });
+  assert.deepEqual(put.body, {
+    validateFields: true, compatibility: 'BACKWARD', compatibilityGroup: 'major',
+    defaultMetadata: { properties: { owner: 'team-a' } }, overrideMetadata: { properties: { tier: 'gold' } },
+  });
+  assert.deepEqual((await call('GET', '/config/acct-value')).body, {
+    validateFields: true, compatibilityLevel: 'BACKWARD', compatibilityGroup: 'major',
+    defaultMetadata: { properties: { owner: 'team-a' } }, overrideMetadata: { properties: { tier: 'gold' } },
+  });
+  // The defaults go under the given metadata, the overrides over it.
+  await call('POST', '/subjects/acct-value/versions', { schema: rec([{ name: 'a', type: 'string' }]), metadata: { properties: { major: '1', owner: 'me', tier: 'x', 'confluent:reserved': 'ssn' } } });
+  assert.deepEqual(((await call('GET', '/subjects/acct-value/versions/1')).body as { metadata: unknown }).metadata,
+    { properties: { 'confluent:reserved': 'ssn', major: '1', owner: 'me', tier: 'gold' } });
+  // A reserved field may not be a field, nor leave the metadata.
+  const reservedUsed = await call('POST', '/subjects/acct-value/versions', { schema: rec([{ name: 'a', type: 'string' }, { name: 'ssn', type: 'string', default: '' }]) });
+  assert.deepEqual(pick(reservedUsed), error(409, 40901, 'Schema being registered is incompatible with an earlier schema for subject "acct-value", details: ' +
+    "[The new schema has field that conflicts with the reserved field ssn., {validateFields: 'true', compatibility: 'BACKWARD'}]"));
+  const reservedDropped = await call('POST', '/subjects/acct-value/versions', { schema: rec([{ name: 'a', type: 'string' }]), metadata: { properties: { major: '1' } } });
+  assert.equal((reservedDropped.body as { message: string }).message.includes("The new schema has reserved field ssn removed from its metadata which is present in the old schema's metadata."), true);
+  // Another value of the group's property is checked against none of the other group: an incompatible change passes.
+  const nextMajor = await call('POST', '/subjects/acct-value/versions', { schema: rec([{ name: 'b', type: 'int' }]), metadata: { properties: { major: '2', 'confluent:reserved': 'ssn' } } });
+  assert.equal(nextMajor.status, 200);
+  assert.equal((await call('POST', '/subjects/acct-value/versions', { schema: rec([{ name: 'c', type: 'int' }]), metadata: { properties: { major: '2', 'confluent:reserved': 'ssn' } } })).status, 409);
+});
+
 test('contexts: a :.ctx: subject numbers its ids in its context, /contexts lists it, references resolve within it', async () => {
   const inCtx = (await call('POST', '/subjects/:.team:orders-value/versions', { schema: '"long"' })).body as { id: number };
   assert.deepEqual(inCtx, { id: 1 });

@@ -18,6 +18,11 @@ export class AvroSchema implements ParsedSchema {
     return normalizedText(this.node, this.referencedNames);
   }
 
+  /** A record's field (AvroSchema.hasTopLevelField). */
+  hasTopLevelField(name: string): boolean {
+    return this.node.type === 'record' && this.node.fields.some((f) => f.name === name);
+  }
+
   isBackwardCompatible(previous: ParsedSchema): string[] {
     if (!(previous instanceof AvroSchema)) return ['Incompatible because of different schema type'];
     try {

@@ -47,6 +47,14 @@ export class JsonSchema implements ParsedSchema {
     return JSON.stringify(sortKeys(this.json));
   }
 
+  /** A name under the root's `properties` (JsonSchema.hasTopLevelField). */
+  hasTopLevelField(name: string): boolean {
+    const json = this.json;
+    if (json === null || typeof json !== 'object' || Array.isArray(json)) return false;
+    const properties = json['properties'];
+    return properties !== null && typeof properties === 'object' && !Array.isArray(properties) && Object.hasOwn(properties, name);
+  }
+
   isBackwardCompatible(previous: ParsedSchema): string[] {
     if (!(previous instanceof JsonSchema)) return ['Incompatible because of different schema type'];
     return compareSchemas(previous.root, this.root).filter((d) => !COMPATIBLE.has(d.type)).map(differenceText);

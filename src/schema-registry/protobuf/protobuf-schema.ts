@@ -176,6 +176,11 @@ export class ProtobufSchema implements ParsedSchema {
     return compareFiles(previous.diffFile, this.diffFile);
   }
 
+  /** A field (outside a oneof) of one of the file's top-level messages (ProtobufSchema.hasTopLevelField). */
+  hasTopLevelField(name: string): boolean {
+    return this.file.types.some((t) => t instanceof protobuf.Type && t.fieldsArray.some((f) => f.name === name && (f.partOf === null || f.partOf.name === `_${f.name}`)));
+  }
+
   isBackwardCompatible(previous: ParsedSchema): string[] {
     if (!(previous instanceof ProtobufSchema)) return ['Incompatible because of different schema type'];
     return this.differences(previous).filter((d) => !COMPATIBLE.has(d.type)).map(differenceText);

@@ -3,7 +3,6 @@
 // own (its JSON content types, Confluent's error bodies) on the HTTP listener under a prefix, and at the root of
 // the registry's own port.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { compatibilityLevel } from '../compatibility.js';
 import { invalidSchema, notFound, RegistryError, unprocessableBody } from '../errors.js';
 import type { SchemaRegistry, SchemaRequest } from '../registry.js';
 import { typeAndReferences, type SchemaValue } from '../schemas-records.js';
@@ -165,9 +164,8 @@ export function registerSchemaRegistryRoutes(app: FastifyInstance, registry: () 
     post('/compatibility/subjects/:subject/versions/:version', (r, sr) => compatibility(r, sr, r.params['version']!));
 
     const configBody = (r: Req) => {
-      const body = (r.body ?? {}) as Record<string, unknown>;
-      if (body['compatibility'] !== undefined && compatibilityLevel(body['compatibility']) === undefined) return { compatibility: body['compatibility'] };
-      return { compatibility: body['compatibility'], normalize: body['normalize'] };
+      if (r.body === null || typeof r.body !== 'object' || Array.isArray(r.body)) return {};
+      return r.body as Record<string, unknown>;
     };
     get('/config', (r, sr) => sr.config(null, flag(r.query, 'defaultToGlobal')));
     put('/config', (r, sr) => sr.setConfig(null, configBody(r)));
