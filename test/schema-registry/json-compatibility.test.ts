@@ -82,3 +82,10 @@ test('a $ref to a schema reference resolves by the reference\'s name; without it
   assert.equal(jsonProvider.parse(person, [{ name: 'address.json', schema: address }]).canonical, person);
   assert.throws(() => jsonProvider.parse(person, []), /can't resolve reference address.json/);
 });
+
+test("the stored JSON text writes numbers as Jackson's exact decimals (1.0, 1.50, 1E+10, 1E-7), an integer as written", () => {
+  const text = '{"type":"object","properties":{"a":{"type":"number","minimum":1.0,"maximum":1.50,"multipleOf":1e-7},"b":{"type":"integer","maximum":12345678901234567890,"exclusiveMaximum":1e10},"c":{"const":-0.0}}}';
+  const parsed = jsonProvider.parse(text, []);
+  assert.equal(parsed.canonical, '{"type":"object","properties":{"a":{"type":"number","minimum":1.0,"maximum":1.50,"multipleOf":1E-7},"b":{"type":"integer","maximum":12345678901234567890,"exclusiveMaximum":1E+10},"c":{"const":0.0}}}');
+  assert.equal(parsed.normalized(), '{"properties":{"a":{"maximum":1.50,"minimum":1.0,"multipleOf":1E-7,"type":"number"},"b":{"exclusiveMaximum":1E+10,"maximum":12345678901234567890,"type":"integer"},"c":{"const":0.0}},"type":"object"}');
+});

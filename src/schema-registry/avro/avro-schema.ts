@@ -4,7 +4,7 @@ import avsc from 'avsc';
 import type { ParsedSchema, ResolvedReference, SchemaProvider } from '../schema-types.js';
 import { buildModel, type AvroNode, type NamedTypes } from './avro-model.js';
 import { canonicalText, normalizedText } from './avro-text.js';
-import { parseKeepingDoubles } from './java-json.js';
+import { parseKeepingDoubles } from '../java-json.js';
 import { differenceText, readerWriterIncompatibilities } from './avro-compatibility.js';
 
 export class AvroSchema implements ParsedSchema {

@@ -1,6 +1,6 @@
 // JSON Schema for the registry: ajv checks a schema against its draft's meta-schema (draft-07 by default, 2019-09
-// and 2020-12 by $schema); the text stored is the compact JSON (Confluent's canonicalString), the normalized one has
-// its keys sorted. Compatibility is Confluent's JsonSchemaDiff (json-schema-diff.ts) over the schema as Confluent's
+// and 2020-12 by $schema); the text stored is the compact JSON as Jackson writes it (Confluent's canonicalString:
+// exact decimals), the normalized one has its keys sorted. Compatibility is Confluent's JsonSchemaDiff (json-schema-diff.ts) over the schema as Confluent's
 // loader models it (json-schema-model.ts), with its STRICT set of compatible changes and its texts.
 import { Ajv } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
@@ -8,6 +8,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ParsedSchema, ResolvedReference, SchemaProvider } from '../schema-types.js';
 
 import { SchemaModel, type Json } from './json-schema-model.js';
+import { JavaDecimal, javaJson, parseKeepingDecimals } from '../java-json.js';
 import { COMPATIBLE, compareSchemas, differenceText } from './json-schema-diff.js';
 
 const ajvs = new Map<string, Ajv>();
@@ -23,18 +24,24 @@ function validatorFor(schema: Json): Ajv {
   return ajv;
 }
 
-function sortKeys(value: Json): Json {
+/** Keys sorted at every level (Confluent's SortingNodeFactory); a kept number stays as it is. */
+function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sortKeys(value[key]!)]));
+  if (value === null || typeof value !== 'object' || value instanceof JavaDecimal) return value;
+  const object = value as Record<string, unknown>;
+  return Object.fromEntries(Object.keys(object).sort().map((key) => [key, sortKeys(object[key])]));
 }
 
 export class JsonSchema implements ParsedSchema {
   readonly schemaType = 'JSON' as const;
   readonly canonical: string;
   private model: SchemaModel | undefined;
-  constructor(readonly json: Json, private readonly references: readonly ResolvedReference[] = []) {
-    this.canonical = JSON.stringify(json);
+  /**
+   * `exact` is the schema with its numbers as Jackson reads them (exact decimals): what the texts are written from,
+   * as Confluent writes them (`1.0` stays `1.0`).
+   */
+  constructor(readonly json: Json, private readonly references: readonly ResolvedReference[] = [], private readonly exact: unknown = json) {
+    this.canonical = javaJson(exact);
   }
 
   /** The schema as Confluent's diff sees it, loaded on the first comparison. */
@@ -44,7 +51,7 @@ export class JsonSchema implements ParsedSchema {
   }
 
   normalized(): string {
-    return JSON.stringify(sortKeys(this.json));
+    return javaJson(sortKeys(this.exact));
   }
 
   /** A name under the root's `properties` (JsonSchema.hasTopLevelField). */
@@ -81,7 +88,7 @@ export const jsonProvider: SchemaProvider = {
       for (const name of added) ajv.removeSchema(name);
       ajv.removeSchema(json as object);
     }
-    return new JsonSchema(json, references);
+    return new JsonSchema(json, references, parseKeepingDecimals(text));
   },
 };
 
