@@ -73,6 +73,9 @@ test('a $ref to a schema reference is compared through the reference', () => {
 test('an invalid JSON schema is refused with the validator\'s reason', () => {
   assert.throws(() => jsonProvider.parse('{"type": 12}', []), /type/);
   assert.throws(() => jsonProvider.parse('[1]', []), /object or a boolean/);
+  // A boolean schema is one (true: anything, false: nothing); dropping to true is compatible, to false is not.
+  assert.deepEqual(check('BACKWARD', [object({ a: { type: 'string' } })], 'true'), []);
+  assert.equal(check('BACKWARD', ['true'], 'false')[0], `{errorType:"TYPE_CHANGED", description:"A type at path '#/' is different between the new schema and the old schema'}`);
   assert.equal(jsonProvider.parse('{ "type" : "object", "b": 1, "a": 2 }', []).normalized(), '{"a":2,"b":1,"type":"object"}');
 });
 

@@ -86,7 +86,7 @@ export const jsonProvider: SchemaProvider = {
       ajv.compile(json as object);
     } finally {
       for (const name of added) ajv.removeSchema(name);
-      ajv.removeSchema(json as object);
+      if (typeof json === 'object') ajv.removeSchema(json as object);
     }
     return new JsonSchema(json, references, parseKeepingDecimals(text));
   },
