@@ -132,6 +132,14 @@ service S {
   assert.ok(parsed.normalized().startsWith('package shop;\n'));
 });
 
+test('a default is printed as written (inf, 1.50, an enum constant), a string default unescaped and escaped as Confluent does; the text parses again to itself', () => {
+  const text = 'syntax = "proto2";\nmessage A { optional float f = 1 [default = inf]; optional E e = 2 [default = B]; enum E { A = 0; B = 1; } optional bytes b = 3 [default = "\\001"]; optional string s = 4 [default = "x\\"y\\n"]; optional double d = 5 [default = 1.50]; }';
+  const parsed = protobufProvider.parse(text, []);
+  assert.equal(parsed.canonical, 'syntax = "proto2";\n\nmessage A {\n  optional float f = 1 [default = inf];\n  optional E e = 2 [default = B];\n  optional bytes b = 3 [default = "\u0001"];\n' +
+    '  optional string s = 4 [default = "x\\"y\\n"];\n  optional double d = 5 [default = 1.50];\n\n  enum E {\n    A = 0;\n    B = 1;\n  }\n}\n');
+  assert.equal(protobufProvider.parse(parsed.canonical, []).canonical, parsed.canonical);
+});
+
 test('a base64 FileDescriptorProto (format=serialized) is the same schema: types named as the descriptor names them, a map by its entry message', () => {
   const text = 'syntax = "proto3";\npackage shop;\n\nmessage Order {\n  string id = 1;\n  map<string, int32> lines = 2;\n  Status status = 3;\n  repeated Item items = 4;\n\n  message Item {\n    string sku = 1;\n  }\n}\nenum Status {\n  NEW = 0;\n  PAID = 1;\n}\n';
   const parsed = protobufProvider.parse(text, []) as ProtobufSchema;

@@ -211,19 +211,23 @@ class Printer {
   }
 
   private scalar(name: string, value: unknown, field?: protobuf.Field): string {
-    if (typeof value === 'boolean') return String(value);
-    if (typeof value === 'number') return this.number(value);
     const text = String(value);
     if (name === 'default' && field !== undefined) {
-      // A default's kind is its field's: a string is quoted, a number or an enum constant is not.
-      if (field.type === 'string') return `"${escape(text)}"`;
-      return text;
+      // A default as written (protobufjs misreads escapes and inf): a string's unescaped and escaped again as
+      // Confluent does, a number, inf, nan or an enum constant as is.
+      const literal = defaultLiteral(this.file.source, field);
+      if (literal !== undefined) return /^["']/.test(literal) ? `"${escape(unescape(literal.slice(1, -1)))}"` : literal;
+      if (field.type === 'string' || field.type === 'bytes') return `"${escape(text)}"`;
+      return typeof value === 'number' ? this.number(value) : text;
     }
+    if (typeof value === 'boolean') return text;
+    if (typeof value === 'number') return this.number(value);
     if (ENUM_OPTIONS.has(name) || isEnumValue(this.file.source, name, text)) return text;
     return `"${escape(text)}"`;
   }
 
   private number(value: unknown): string {
+    if (typeof value === 'number' && !Number.isFinite(value)) return Number.isNaN(value) ? 'nan' : value > 0 ? 'inf' : '-inf';
     if (typeof value === 'number' && this.normalize) return Number.isInteger(value) ? BigInt(value).toString() : String(value);
     return String(value);
   }
@@ -249,6 +253,24 @@ function isEnumName(source: string | undefined, value: string): boolean {
 
 function isAggregate(source: string | undefined, name: string): boolean {
   return source !== undefined && new RegExp(`${escapeRegExp(name)}\\s*=\\s*\\{`).test(source);
+}
+
+/** A field's `default` literal as its source writes it. */
+function defaultLiteral(source: string | undefined, field: protobuf.Field): string | undefined {
+  if (source === undefined) return undefined;
+  const pattern = new RegExp(`\\b${escapeRegExp(field.name)}\\s*=\\s*${field.id}\\s*\\[[^\\]]*?\\bdefault\\s*=\\s*("(?:[^"\\\\]|\\\\.)*"|'(?:[^'\\\\]|\\\\.)*'|[^,\\]\\s]+)`);
+  return pattern.exec(source)?.[1];
+}
+
+/** A protobuf string literal's escapes read (simple, octal, hex and \\u ones), as Square's parser reads them. */
+function unescape(text: string): string {
+  const simple: Record<string, string> = { a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
+  return text.replace(/\\(?:([0-7]{1,3})|[xX]([0-9a-fA-F]{1,2})|u([0-9a-fA-F]{4})|(.))/g, (_m, octal: string, hex: string, unicode: string, other: string) => {
+    if (octal !== undefined) return String.fromCharCode(parseInt(octal, 8));
+    if (hex !== undefined) return String.fromCharCode(parseInt(hex, 16));
+    if (unicode !== undefined) return String.fromCharCode(parseInt(unicode, 16));
+    return simple[other] ?? other;
+  });
 }
 
 /** Confluent's escapeChars. */
