@@ -218,6 +218,13 @@ export const protobufProvider: SchemaProvider = {
       const found = scope.lookup(name.replace(/^\./, ''));
       return found instanceof protobuf.Field ? found.fullName.slice(1) : undefined;
     };
-    return new ProtobufSchema({ ...file, extensionName }, { package: file.package, types: file.types, origins });
+    const schema = new ProtobufSchema({ ...file, extensionName }, { package: file.package, types: file.types, origins });
+    // What is stored must read back: a text protobufjs cannot parse again is refused now, not on a later read.
+    try {
+      protobuf.parse(schema.canonical, new protobuf.Root(), { keepCase: true, alternateCommentMode: true });
+    } catch (error) {
+      throw new Error(`its printed form does not parse again (${(error as Error).message})`);
+    }
+    return schema;
   },
 };
