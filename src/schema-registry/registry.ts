@@ -240,9 +240,28 @@ export class SchemaRegistry {
 
   // ---- settings ----
 
+  /**
+   * The config above a subject that has none of its own (Confluent's lookupCache.config): its context's (`:.ctx:`)
+   * for a subject of another context, else the global one; then the `:.__GLOBAL:` context's.
+   */
+  private fallbackConfig(subject: string | null): ConfigValue | undefined {
+    const context = subject === null ? DEFAULT_CONTEXT : contextOf(subject);
+    const above = context === DEFAULT_CONTEXT ? this.state.configs.get(null) : this.state.configs.get(contextPrefix(context));
+    return above ?? this.state.configs.get(':.__GLOBAL:');
+  }
+
+  /** The config in force at a subject (getConfigInScope): its own over the global one, or the one above it. */
+  private scopeConfig(subject: string | null): ConfigValue {
+    const own = subject === null ? undefined : this.state.configs.get(subject);
+    if (own === undefined) return this.fallbackConfig(subject) ?? {};
+    const global = this.state.configs.get(null) ?? {};
+    const merged: Record<string, unknown> = { ...global };
+    for (const [key, value] of Object.entries(own)) if (value !== undefined) merged[key] = value;
+    return merged as ConfigValue;
+  }
+
   compatibility(subject: string | null): CompatibilityLevel {
-    const level = (subject !== null ? this.state.configs.get(subject)?.compatibilityLevel : undefined) ?? this.state.configs.get(null)?.compatibilityLevel;
-    return compatibilityLevel(level) ?? this.defaultCompatibility;
+    return compatibilityLevel(this.scopeConfig(subject).compatibilityLevel) ?? this.defaultCompatibility;
   }
 
   private normalizeOf(subject: string): boolean {
@@ -251,15 +270,14 @@ export class SchemaRegistry {
 
   /** A config field at a subject: its own, else the global one (Confluent's config in scope). */
   private configOf<K extends keyof ConfigValue>(subject: string | null, field: K): ConfigValue[K] | undefined {
-    return (subject !== null ? this.state.configs.get(subject)?.[field] : undefined) ?? this.state.configs.get(null)?.[field];
+    return this.scopeConfig(subject)[field];
   }
 
   /** GET /config[/{s}]: the subject's own config (40408 without one, unless defaultToGlobal), in Confluent's order. */
   config(subject: string | null, defaultToGlobal: boolean): Record<string, unknown> {
     const own = this.state.configs.get(subject);
     if (subject !== null && own === undefined && !defaultToGlobal) throw subjectCompatibilityNotConfigured(subject);
-    const global = this.state.configs.get(null);
-    const base = subject === null || own === undefined ? global : own;
+    const base = subject === null || own === undefined ? this.fallbackConfig(subject) : own;
     return configJson(null, { ...(base ?? {}), compatibilityLevel: compatibilityLevel(base?.compatibilityLevel) ?? this.defaultCompatibility });
   }
 
@@ -311,7 +329,10 @@ export class SchemaRegistry {
   mode(subject: string | null, defaultToGlobal: boolean): Mode {
     const own = this.state.modes.get(subject);
     if (subject !== null && own === undefined && !defaultToGlobal) throw subjectModeNotConfigured(subject);
-    return (own ?? this.state.modes.get(null) ?? 'READWRITE') as Mode;
+    // Above a subject's own mode: its context's (`:.ctx:`) or the global one, then the `:.__GLOBAL:` context's.
+    const context = subject === null ? DEFAULT_CONTEXT : contextOf(subject);
+    const above = context === DEFAULT_CONTEXT ? this.state.modes.get(null) : this.state.modes.get(contextPrefix(context));
+    return (own ?? above ?? this.state.modes.get(':.__GLOBAL:') ?? 'READWRITE') as Mode;
   }
 
   setMode(subject: string | null, modeText: unknown, force: boolean): Promise<Mode> {

@@ -269,6 +269,15 @@ test('contexts: a :.ctx: subject numbers its ids in its context, /contexts lists
   const registered = await call('POST', '/subjects/:.team:person-value/versions', { schema: person, references: [{ name: 'Address', subject: 'address', version: 1 }] });
   assert.equal(registered.status, 200);
   assert.deepEqual((await call('GET', '/subjects/:.team:address/versions/1/referencedby')).body, [(registered.body as { id: number }).id]);
+  // A context's config and mode (`:.team:`) stand above its subjects, in place of the global ones.
+  assert.deepEqual((await call('PUT', '/config/:.team:', { compatibility: 'NONE' })).body, { compatibility: 'NONE' });
+  assert.equal((await call('POST', '/subjects/:.team:levels/versions', { schema: '"int"' })).status, 200);
+  assert.equal((await call('POST', '/subjects/:.team:levels/versions', { schema: '"string"' })).status, 200);
+  assert.deepEqual((await call('GET', '/config/:.team:levels?defaultToGlobal=true')).body, { compatibilityLevel: 'NONE' });
+  await call('PUT', '/mode/:.team:', { mode: 'READONLY' });
+  assert.deepEqual((await call('GET', '/mode/:.team:levels?defaultToGlobal=true')).body, { mode: 'READONLY' });
+  assert.deepEqual((await call('GET', '/mode/users-value?defaultToGlobal=true')).body, { mode: 'READWRITE' });
+  await call('DELETE', '/mode/:.team:');
   await call('PUT', '/mode/:.team:orders-value', { mode: 'READONLY' });
   assert.deepEqual(pick(await call('POST', '/subjects/:.team:orders-value/versions', { schema: '"int"' })), error(422, 42205, 'Subject :.team:orders-value in context :.team: is in read-only mode'));
 });
