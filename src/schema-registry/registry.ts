@@ -44,7 +44,7 @@ export interface RegistryOptions {
 
 const MAX_VERSION = 2 ** 31 - 1;
 /** PUT /config's answer: Confluent's ConfigUpdateRequest order. */
-const CONFIG_ANSWER_ORDER = ['normalize', 'validateFields', 'compatibility', 'compatibilityGroup', 'defaultMetadata', 'overrideMetadata', 'defaultRuleSet', 'overrideRuleSet'];
+const CONFIG_ANSWER_ORDER = ['normalize', 'validateFields', 'compatibility', 'compatibilityPolicy', 'compatibilityGroup', 'defaultMetadata', 'overrideMetadata', 'defaultRuleSet', 'overrideRuleSet'];
 
 /** A CONFIG record's value: Confluent's ConfigValue, its subject first. */
 const encodeConfig = (subject: string | null, config: ConfigValue) => Buffer.from(JSON.stringify(configJson(subject, config)));
@@ -297,6 +297,8 @@ export class SchemaRegistry {
     take('normalize', body['normalize'], typeof body['normalize'] === 'boolean', 'normalize must be a boolean');
     take('validateFields', body['validateFields'], typeof body['validateFields'] === 'boolean', 'validateFields must be a boolean');
     take('compatibilityLevel', level, true, '');
+    const policy = typeof body['compatibilityPolicy'] === 'string' ? body['compatibilityPolicy'].toUpperCase() : body['compatibilityPolicy'];
+    take('compatibilityPolicy', policy, typeof policy === 'string' && ['STRICT', 'LENIENT', 'LOGICAL'].includes(policy), 'Invalid compatibility policy. Valid values are STRICT, LENIENT and LOGICAL');
     take('compatibilityGroup', body['compatibilityGroup'], typeof body['compatibilityGroup'] === 'string', 'compatibilityGroup must be a string');
     try {
       for (const field of ['defaultMetadata', 'overrideMetadata'] as const) take(field, readMetadata(body[field]), true, '');
@@ -513,7 +515,9 @@ export class SchemaRegistry {
     const group = this.configOf(subject, 'compatibilityGroup');
     const groupValue = (m: Metadata | undefined) => (group === undefined ? undefined : m?.properties?.[group]);
     const checked = group === undefined ? previous : previous.filter((v) => groupValue(v.metadata) === groupValue(metadata));
-    return incompatibilities(this.compatibility(subject), parsed, checked.map((v) => ({ schema: this.parseStored(v), version: v.version })), validateFields, first);
+    // LOGICAL (Confluent's Flink/Iceberg checks, not made here) is STRICT for the formats' own checks.
+    const policy = this.configOf(subject, 'compatibilityPolicy') ?? 'STRICT';
+    return incompatibilities(this.compatibility(subject), parsed, checked.map((v) => ({ schema: this.parseStored(v), version: v.version })), validateFields, first, policy);
   }
 
   // ---- deleting ----

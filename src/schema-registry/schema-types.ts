@@ -28,8 +28,11 @@ export interface ParsedSchema {
   normalized(): string;
   /** Whether the schema has a top-level field of this name (what a reserved field may not be). */
   hasTopLevelField(name: string): boolean;
-  /** The reasons this schema, as reader (or the new one), cannot stand for `previous` (empty: compatible). */
-  isBackwardCompatible(previous: ParsedSchema): string[];
+  /**
+   * The reasons this schema, as reader (or the new one), cannot stand for `previous` (empty: compatible), under
+   * a compatibility policy (STRICT by default; LENIENT changes what JSON Schema allows).
+   */
+  isBackwardCompatible(previous: ParsedSchema, policy?: string): string[];
 }
 
 export interface SchemaProvider {

@@ -28,6 +28,7 @@ export interface ConfigValue {
   readonly normalize?: boolean;
   readonly validateFields?: boolean;
   readonly compatibilityLevel?: string;
+  readonly compatibilityPolicy?: string;
   readonly compatibilityGroup?: string;
   readonly defaultMetadata?: Metadata;
   readonly overrideMetadata?: Metadata;
@@ -35,7 +36,7 @@ export interface ConfigValue {
   readonly overrideRuleSet?: RuleSet;
 }
 
-export const CONFIG_FIELDS = ['normalize', 'validateFields', 'compatibilityLevel', 'compatibilityGroup', 'defaultMetadata', 'overrideMetadata', 'defaultRuleSet', 'overrideRuleSet'] as const;
+export const CONFIG_FIELDS = ['normalize', 'validateFields', 'compatibilityLevel', 'compatibilityPolicy', 'compatibilityGroup', 'defaultMetadata', 'overrideMetadata', 'defaultRuleSet', 'overrideRuleSet'] as const;
 
 /** A config in Confluent's order (its subject first, as its SubjectValue writes it), empty fields left out. */
 export function configJson(subject: string | null, config: ConfigValue): Record<string, unknown> {
@@ -52,7 +53,7 @@ export function decodeConfigValue(bytes: Buffer): ConfigValue {
   const metadata = (key: string) => { const m = readMetadata(json[key]); return m === undefined ? {} : { [key]: m }; };
   const ruleSet = (key: string) => { const r = readRuleSet(json[key]); return r === undefined ? {} : { [key]: r }; };
   return {
-    ...flag('normalize'), ...flag('validateFields'), ...text('compatibilityLevel'), ...text('compatibilityGroup'),
+    ...flag('normalize'), ...flag('validateFields'), ...text('compatibilityLevel'), ...text('compatibilityPolicy'), ...text('compatibilityGroup'),
     ...metadata('defaultMetadata'), ...metadata('overrideMetadata'), ...ruleSet('defaultRuleSet'), ...ruleSet('overrideRuleSet'),
   } as ConfigValue;
 }

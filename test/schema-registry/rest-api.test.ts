@@ -245,6 +245,16 @@ test("a subject's config: default and override metadata, a compatibility group, 
   assert.equal((await call('POST', '/subjects/acct-value/versions', { schema: rec([{ name: 'c', type: 'int' }]), metadata: { properties: { major: '2', 'confluent:reserved': 'ssn' } } })).status, 409);
 });
 
+test('compatibilityPolicy LENIENT lets a JSON schema add an optional property to an open content model', async () => {
+  const open = (properties: object) => JSON.stringify({ type: 'object', properties });
+  await call('POST', '/subjects/lenient-value/versions', { schemaType: 'JSON', schema: open({ a: { type: 'string' } }) });
+  const added = { schemaType: 'JSON', schema: open({ a: { type: 'string' }, b: { type: 'string' } }) };
+  assert.deepEqual((await call('POST', '/compatibility/subjects/lenient-value/versions/latest', added)).body, { is_compatible: false });
+  assert.deepEqual((await call('PUT', '/config/lenient-value', { compatibilityPolicy: 'lenient' })).body, { compatibilityPolicy: 'LENIENT' });
+  assert.deepEqual((await call('POST', '/compatibility/subjects/lenient-value/versions/latest', added)).body, { is_compatible: true });
+  assert.deepEqual(pick(await call('PUT', '/config/lenient-value', { compatibilityPolicy: 'LOOSE' })), error(422, 422, 'Invalid compatibility policy. Valid values are STRICT, LENIENT and LOGICAL'));
+});
+
 test('contexts: a :.ctx: subject numbers its ids in its context, /contexts lists it, references resolve within it', async () => {
   const inCtx = (await call('POST', '/subjects/:.team:orders-value/versions', { schema: '"long"' })).body as { id: number };
   assert.deepEqual(inCtx, { id: 1 });

@@ -32,6 +32,12 @@ export const COMPATIBLE: ReadonlySet<string> = new Set([
   'ENUM_ARRAY_EXTENDED', 'COMBINED_TYPE_EXTENDED', 'PRODUCT_TYPE_NARROWED', 'SUM_TYPE_EXTENDED', 'NOT_TYPE_NARROWED',
 ]);
 
+/** Confluent's COMPATIBLE_CHANGES_LENIENT (compatibilityPolicy LENIENT): also content models opened or closed. */
+export const COMPATIBLE_LENIENT: ReadonlySet<string> = new Set([...COMPATIBLE, 'ADDITIONAL_PROPERTIES_NARROWED', 'ADDITIONAL_PROPERTIES_REMOVED',
+  'UNEVALUATED_PROPERTIES_NARROWED', 'UNEVALUATED_PROPERTIES_REMOVED', 'REQUIRED_PROPERTY_WITH_DEFAULT_ADDED_TO_OPEN_CONTENT_MODEL',
+  'OPTIONAL_PROPERTY_ADDED_TO_OPEN_CONTENT_MODEL', 'PROPERTY_REMOVED_FROM_OPEN_CONTENT_MODEL', 'PROPERTY_REMOVED_FROM_CLOSED_CONTENT_MODEL',
+  'PROPERTY_ADDED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL', 'PROPERTY_REMOVED_NOT_COVERED_BY_PARTIALLY_OPEN_CONTENT_MODEL']);
+
 /** Schema pairs compared so far (by identity): their differences relative to the pair. */
 type PairMemo = Map<Node, Map<Node, Difference[]>>;
 
@@ -39,6 +45,7 @@ interface Shared {
   readonly memo: PairMemo;
   readonly inProgress: Map<Node, Set<Node>>;
   readonly incompatibleSeed: PairMemo;
+  readonly compatibleChanges: ReadonlySet<string>;
   optimistic: boolean;
 }
 
@@ -71,15 +78,15 @@ class Context {
   }
 
   get compatible(): boolean {
-    return this.differences.every((d) => COMPATIBLE.has(d.type));
+    return this.differences.every((d) => this.shared.compatibleChanges.has(d.type));
   }
 }
 
 /** SchemaDiff.compare(original, update): every difference, compatible or not. */
-export function compareSchemas(original: Node, update: Node): Difference[] {
+export function compareSchemas(original: Node, update: Node, compatibleChanges: ReadonlySet<string> = COMPATIBLE): Difference[] {
   let seed: PairMemo = new Map();
   for (;;) {
-    const shared: Shared = { memo: new Map(), inProgress: new Map(), incompatibleSeed: seed, optimistic: false };
+    const shared: Shared = { memo: new Map(), inProgress: new Map(), incompatibleSeed: seed, compatibleChanges, optimistic: false };
     const context = new Context(shared);
     compare(context, original, update);
     const incompatible: PairMemo = new Map();
@@ -87,7 +94,7 @@ export function compareSchemas(original: Node, update: Node): Difference[] {
     let same = true;
     for (const [a, inner] of shared.memo) {
       for (const [b, diffs] of inner) {
-        if (diffs.every((d) => COMPATIBLE.has(d.type))) continue;
+        if (diffs.every((d) => compatibleChanges.has(d.type))) continue;
         setPair(incompatible, a, b, diffs);
         count++;
         if (getPair(seed, a, b) === undefined) same = false;

@@ -9,7 +9,7 @@ import type { ParsedSchema, ResolvedReference, SchemaProvider } from '../schema-
 
 import { SchemaModel, type Json } from './json-schema-model.js';
 import { JavaDecimal, javaJson, parseKeepingDecimals } from '../java-json.js';
-import { COMPATIBLE, compareSchemas, differenceText } from './json-schema-diff.js';
+import { COMPATIBLE, COMPATIBLE_LENIENT, compareSchemas, differenceText } from './json-schema-diff.js';
 
 const ajvs = new Map<string, Ajv>();
 function validatorFor(schema: Json): Ajv {
@@ -62,9 +62,10 @@ export class JsonSchema implements ParsedSchema {
     return properties !== null && typeof properties === 'object' && !Array.isArray(properties) && Object.hasOwn(properties, name);
   }
 
-  isBackwardCompatible(previous: ParsedSchema): string[] {
+  isBackwardCompatible(previous: ParsedSchema, policy = 'STRICT'): string[] {
     if (!(previous instanceof JsonSchema)) return ['Incompatible because of different schema type'];
-    return compareSchemas(previous.root, this.root).filter((d) => !COMPATIBLE.has(d.type)).map(differenceText);
+    const compatible = policy === 'LENIENT' ? COMPATIBLE_LENIENT : COMPATIBLE;
+    return compareSchemas(previous.root, this.root, compatible).filter((d) => !compatible.has(d.type)).map(differenceText);
   }
 }
 
