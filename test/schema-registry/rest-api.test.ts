@@ -288,6 +288,12 @@ test('contexts: a :.ctx: subject numbers its ids in its context, /contexts lists
   assert.deepEqual((await call('GET', '/mode/:.team:levels?defaultToGlobal=true')).body, { mode: 'READONLY' });
   assert.deepEqual((await call('GET', '/mode/users-value?defaultToGlobal=true')).body, { mode: 'READWRITE' });
   await call('DELETE', '/mode/:.team:');
+  // The same API under /contexts/{context}: names without a context are taken in it.
+  assert.deepEqual((await call('GET', '/contexts/.team/subjects')).body, [':.team:address', ':.team:levels', ':.team:orders-value', ':.team:other-value', ':.team:person-value']);
+  assert.equal(((await call('GET', '/contexts/.team/subjects/orders-value/versions/1')).body as { subject: string }).subject, ':.team:orders-value');
+  assert.deepEqual((await call('GET', '/contexts/.team/schemas/ids/1')).body, { schema: '"long"' });
+  assert.deepEqual((await call('GET', '/contexts/.team/config')).body, { compatibilityLevel: 'NONE' });
+  assert.deepEqual((await call('GET', '/contexts/:.:/subjects/users-value/versions/1')).body, (await call('GET', '/subjects/users-value/versions/1')).body);
   await call('PUT', '/mode/:.team:orders-value', { mode: 'READONLY' });
   assert.deepEqual(pick(await call('POST', '/subjects/:.team:orders-value/versions', { schema: '"int"' })), error(422, 42205, 'Subject :.team:orders-value in context :.team: is in read-only mode'));
 });

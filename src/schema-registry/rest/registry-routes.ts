@@ -64,6 +64,25 @@ function schemaRequest(body: unknown): SchemaRequest {
   };
 }
 
+/**
+ * A request under /contexts/{context} as Confluent's ContextFilter rewrites it: a subject (and the root config or
+ * mode, and an id's `subject`, and a listing's `subjectPrefix`) that names no context is taken in that one.
+ */
+function inContext(r: Req, path: string): void {
+  const raw = r.params['context'];
+  if (raw === undefined) return;
+  const name = raw.replace(/^:/, '').replace(/:$/, '');
+  const context = name === '.' || name === '' ? '' : `:${name.startsWith('.') ? name : `.${name}`}:`;
+  const qualified = (text: string) => (text.startsWith(':') ? text : context + text);
+  if (r.params['subject'] !== undefined) r.params['subject'] = qualified(r.params['subject']);
+  else if ((path === '/config' || path === '/mode') && context !== '') r.params['subject'] = context;
+  if (path.startsWith('/schemas/ids')) r.query['subject'] = qualified(r.query['subject'] ?? '');
+  if (path === '/schemas' || path === '/subjects') r.query['subjectPrefix'] = qualified(r.query['subjectPrefix'] ?? '');
+}
+
+/** The root config or mode, or a context's under /contexts/{context} (null: the global one). */
+const rootSubject = (r: Req): string | null => (r.params['subject'] === undefined ? null : normalizeSubject(r.params['subject']));
+
 /** A subject path parameter as Confluent keeps it (`:.:orders` is `orders`). */
 const subjectOf = (r: Req): string => normalizeSubject(r.params['subject']!);
 
@@ -95,18 +114,21 @@ export function registerSchemaRegistryRoutes(app: FastifyInstance, registry: () 
     });
     scope.setNotFoundHandler((request, reply) => reply.code(404).type(contentType(request)).send({ error_code: 404, message: 'HTTP 404 Not Found' }));
 
-    const get = (path: string, handler: (request: Req, sr: SchemaRegistry) => Promise<unknown> | unknown) =>
-      scope.get(path, answer(handler));
-    const post = (path: string, handler: (request: Req, sr: SchemaRegistry) => Promise<unknown> | unknown) =>
-      scope.post(path, answer(handler));
-    const put = (path: string, handler: (request: Req, sr: SchemaRegistry) => Promise<unknown> | unknown) =>
-      scope.put(path, answer(handler));
-    const del = (path: string, handler: (request: Req, sr: SchemaRegistry) => Promise<unknown> | unknown) =>
-      scope.delete(path, answer(handler));
-    function answer(handler: (request: Req, sr: SchemaRegistry) => Promise<unknown> | unknown) {
+    type Handler = (request: Req, sr: SchemaRegistry) => Promise<unknown> | unknown;
+    // Each route also answers under /contexts/{context} (Confluent's ContextFilter), in that context.
+    const route = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, handler: Handler) => {
+      scope.route({ method, url: path, handler: answer(path, handler) });
+      if (path !== '/' && path !== '/contexts') scope.route({ method, url: `/contexts/:context${path}`, handler: answer(path, handler) });
+    };
+    const get = (path: string, handler: Handler) => route('GET', path, handler);
+    const post = (path: string, handler: Handler) => route('POST', path, handler);
+    const put = (path: string, handler: Handler) => route('PUT', path, handler);
+    const del = (path: string, handler: Handler) => route('DELETE', path, handler);
+    function answer(path: string, handler: Handler) {
       return async (request: FastifyRequest, reply: FastifyReply) => {
         const sr = registry();
         await sr.catchUp();
+        inContext(request as Req, path);
         const body = await handler(request as Req, sr);
         reply.type(contentType(request));
         // The /schema endpoints answer the schema text itself.
@@ -167,15 +189,15 @@ export function registerSchemaRegistryRoutes(app: FastifyInstance, registry: () 
       if (r.body === null || typeof r.body !== 'object' || Array.isArray(r.body)) return {};
       return r.body as Record<string, unknown>;
     };
-    get('/config', (r, sr) => sr.config(null, flag(r.query, 'defaultToGlobal')));
-    put('/config', (r, sr) => sr.setConfig(null, configBody(r)));
-    del('/config', (_r, sr) => sr.deleteConfig(null));
+    get('/config', (r, sr) => sr.config(rootSubject(r), flag(r.query, 'defaultToGlobal')));
+    put('/config', (r, sr) => sr.setConfig(rootSubject(r), configBody(r)));
+    del('/config', (r, sr) => sr.deleteConfig(rootSubject(r)));
     get('/config/:subject', (r, sr) => sr.config(subjectOf(r), flag(r.query, 'defaultToGlobal')));
     put('/config/:subject', (r, sr) => sr.setConfig(subjectOf(r), configBody(r)));
     del('/config/:subject', (r, sr) => sr.deleteConfig(subjectOf(r)));
 
-    get('/mode', (_r, sr) => ({ mode: sr.mode(null, true) }));
-    put('/mode', async (r, sr) => ({ mode: await sr.setMode(null, ((r.body ?? {}) as Record<string, unknown>)['mode'], flag(r.query, 'force')) }));
+    get('/mode', (r, sr) => ({ mode: sr.mode(rootSubject(r), true) }));
+    put('/mode', async (r, sr) => ({ mode: await sr.setMode(rootSubject(r), ((r.body ?? {}) as Record<string, unknown>)['mode'], flag(r.query, 'force')) }));
     get('/mode/:subject', (r, sr) => ({ mode: sr.mode(subjectOf(r), flag(r.query, 'defaultToGlobal')) }));
     put('/mode/:subject', async (r, sr) => ({ mode: await sr.setMode(subjectOf(r), ((r.body ?? {}) as Record<string, unknown>)['mode'], flag(r.query, 'force')) }));
     del('/mode/:subject', async (r, sr) => ({ mode: await sr.deleteMode(subjectOf(r)) }));
