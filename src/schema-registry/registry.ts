@@ -162,6 +162,17 @@ export class SchemaRegistry {
     return [...new Set(this.versionsOfId(id, deleted, subject).map((v) => v.subject))];
   }
 
+  /** DELETE /contexts/{context}: a context no subject (not even a deleted one) is in any more is forgotten. */
+  deleteContext(delimited: string): Promise<void> {
+    const context = contextOf(delimited);
+    return this.write(async () => {
+      if ([...this.state.subjects.keys()].some((s) => contextOf(s) === context && this.state.hasSubject(s, true))) {
+        throw new RegistryError(422, 42211, `The specified context '${delimited}' is not empty.`);
+      }
+      if (this.state.contexts.has(context)) await this.append([{ key: encodeKey({ keytype: 'CONTEXT', tenant: 'default', context }), value: null }]);
+    });
+  }
+
   /** GET /contexts: the default context, then those CONTEXT records named. */
   contexts(): string[] {
     return [DEFAULT_CONTEXT, ...[...this.state.contexts].filter((c) => c !== DEFAULT_CONTEXT).sort()];

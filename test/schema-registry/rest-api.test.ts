@@ -294,6 +294,14 @@ test('contexts: a :.ctx: subject numbers its ids in its context, /contexts lists
   assert.deepEqual((await call('GET', '/contexts/.team/schemas/ids/1')).body, { schema: '"long"' });
   assert.deepEqual((await call('GET', '/contexts/.team/config')).body, { compatibilityLevel: 'NONE' });
   assert.deepEqual((await call('GET', '/contexts/:.:/subjects/users-value/versions/1')).body, (await call('GET', '/subjects/users-value/versions/1')).body);
+  // A context with subjects cannot be deleted; an emptied one can, and is listed no more.
+  assert.deepEqual(pick(await call('DELETE', '/contexts/:.team:')), error(422, 42211, "The specified context ':.team:' is not empty."));
+  await call('POST', '/subjects/:.gone:x/versions', { schema: '"int"' });
+  await call('DELETE', '/subjects/:.gone:x');
+  await call('DELETE', '/subjects/:.gone:x?permanent=true');
+  assert.deepEqual((await call('GET', '/contexts')).body, ['.', '.gone', '.team']);
+  assert.equal((await call('DELETE', '/contexts/.gone')).status, 204);
+  assert.deepEqual((await call('GET', '/contexts')).body, ['.', '.team']);
   await call('PUT', '/mode/:.team:orders-value', { mode: 'READONLY' });
   assert.deepEqual(pick(await call('POST', '/subjects/:.team:orders-value/versions', { schema: '"int"' })), error(422, 42205, 'Subject :.team:orders-value in context :.team: is in read-only mode'));
 });

@@ -148,6 +148,13 @@ export function registerSchemaRegistryRoutes(app: FastifyInstance, registry: () 
     get('/schemas/ids/:id/subjects', (r, sr) => sr.subjectsOfId(id(r.params), flag(r.query, 'deleted'), idSubject(r)));
     get('/schemas/ids/:id/versions', (r, sr) => sr.versionsOfId(id(r.params), flag(r.query, 'deleted'), idSubject(r)));
     get('/contexts', (_r, sr) => sr.contexts());
+    scope.delete('/contexts/:context', async (request, reply) => {
+      const sr = registry();
+      await sr.catchUp();
+      const raw = (request.params as Params)['context']!;
+      await sr.deleteContext(normalizeSubject(raw.startsWith(':') ? raw : `:${raw.startsWith('.') ? raw : `.${raw}`}:`));
+      return reply.code(204).send();
+    });
     get('/schemas', (r, sr) => {
       const deleted = flag(r.query, 'deleted');
       const latestOnly = flag(r.query, 'latestOnly');
