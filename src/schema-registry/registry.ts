@@ -3,7 +3,7 @@
 // always what the topic holds. Reads catch up with the topic first (records another writer appended).
 import { incompatibilities, compatibilityLevel, fieldConflictsWithReserved, reservedFieldRemoved, type CompatibilityLevel } from './compatibility.js';
 import {
-  incompatibleSchema, invalidCompatibilityLevel, unprocessableBody, invalidMode, invalidSchema, invalidSubject, invalidVersion, operationNotPermitted,
+  contextNotEmpty, incompatibleSchema, invalidCompatibilityLevel, unprocessableBody, invalidMode, invalidSchema, invalidSubject, invalidVersion, operationNotPermitted,
   referenceExists, RegistryError, schemaNotFound, subjectCompatibilityNotConfigured, subjectModeNotConfigured,
   subjectNotFound, subjectNotSoftDeleted, subjectSoftDeleted, versionNotFound, versionNotSoftDeleted, versionSoftDeleted,
 } from './errors.js';
@@ -167,7 +167,7 @@ export class SchemaRegistry {
     const context = contextOf(delimited);
     return this.write(async () => {
       if ([...this.state.subjects.keys()].some((s) => contextOf(s) === context && this.state.hasSubject(s, true))) {
-        throw new RegistryError(422, 42211, `The specified context '${delimited}' is not empty.`);
+        throw contextNotEmpty(delimited);
       }
       if (this.state.contexts.has(context)) await this.append([{ key: encodeKey({ keytype: 'CONTEXT', tenant: 'default', context }), value: null }]);
     });
