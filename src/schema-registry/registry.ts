@@ -355,7 +355,10 @@ export class SchemaRegistry {
       const records: SchemasRecord[] = [];
       if (mode === 'IMPORT' && this.mode(subject, true) !== 'IMPORT' && !force) {
         // Confluent: only an empty registry (or subject) goes into IMPORT; soft-deleted versions are dropped.
-        const scope = subject === null ? [...this.state.subjects.keys()] : [subject];
+        // A context's mode (`:.ctx:`) covers the subjects in it.
+        const inContext = subject !== null && qualify(subject).subject === '';
+        const scope = subject === null ? [...this.state.subjects.keys()]
+          : inContext ? [...this.state.subjects.keys()].filter((s) => contextOf(s) === contextOf(subject)) : [subject];
         if (scope.some((s) => this.state.hasSubject(s, false))) throw operationNotPermitted('Cannot import since found existing subjects');
         for (const s of scope) for (const v of this.state.versions(s, true)) records.push({ key: encodeKey({ keytype: 'SCHEMA', subject: s, version: v.version }), value: null });
       }

@@ -288,6 +288,7 @@ test('contexts: a :.ctx: subject numbers its ids in its context, /contexts lists
   assert.deepEqual((await call('GET', '/mode/:.team:levels?defaultToGlobal=true')).body, { mode: 'READONLY' });
   assert.deepEqual((await call('GET', '/mode/users-value?defaultToGlobal=true')).body, { mode: 'READWRITE' });
   await call('DELETE', '/mode/:.team:');
+  assert.deepEqual(pick(await call('PUT', '/mode/:.team:', { mode: 'IMPORT' })), error(422, 42205, 'Cannot import since found existing subjects'));
   // The same API under /contexts/{context}: names without a context are taken in it.
   assert.deepEqual((await call('GET', '/contexts/.team/subjects')).body, [':.team:address', ':.team:levels', ':.team:orders-value', ':.team:other-value', ':.team:person-value']);
   assert.equal(((await call('GET', '/contexts/.team/subjects/orders-value/versions/1')).body as { subject: string }).subject, ':.team:orders-value');
