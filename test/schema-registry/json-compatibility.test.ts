@@ -70,6 +70,14 @@ test('a $ref to a schema reference is compared through the reference', () => {
   ]);
 });
 
+test("a $ref's siblings: ignored up to draft 7, applied beside it from 2019-09", () => {
+  const withRef = (draft: string, extra: object) => JSON.stringify({ $schema: draft, $defs: { s: { type: 'string' } }, $ref: '#/$defs/s', ...extra });
+  const draft7 = 'http://json-schema.org/draft-07/schema#';
+  const draft2020 = 'https://json-schema.org/draft/2020-12/schema';
+  assert.deepEqual(check('BACKWARD', [withRef(draft7, {})], withRef(draft7, { maxLength: 3 })), []);
+  assert.notDeepEqual(check('BACKWARD', [withRef(draft2020, {})], withRef(draft2020, { maxLength: 3 })), []);
+});
+
 test('an invalid JSON schema is refused with the validator\'s reason', () => {
   assert.throws(() => jsonProvider.parse('{"type": 12}', []), /type/);
   assert.throws(() => jsonProvider.parse('[1]', []), /object or a boolean/);

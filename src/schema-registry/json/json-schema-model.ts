@@ -4,8 +4,8 @@
 // one, the keywords used give it (properties: an object, minLength: a string, ...); enum, const, not, allOf,
 // anyOf and oneOf are classes of their own; several of these in one schema make a synthetic allOf, in Everit's
 // order (enum, the combined keywords, not, const, the type's schema, then the schemas the left keywords imply).
-// `$ref` (drafts up to 7: its siblings ignored) resolves within the document, to a schema reference by its
-// name, or to a subschema's $id, lazily, so recursive schemas load.
+// `$ref` (up to draft 7 its siblings are ignored; from 2019-09 they apply beside it) resolves within the
+// document, to a schema reference by its name, or to a subschema's $id, lazily, so recursive schemas load.
 import { hashMapOrder } from '../java-hash-order.js';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -123,10 +123,14 @@ export class SchemaModel {
     const parts: Node[] = [];
     const child = (value: Json) => this.load(value, document);
     const text = JSON.stringify(raw);
-    if ('$ref' in raw && typeof raw['$ref'] === 'string') {
-      const reference = raw['$ref'];
-      parts.push({ kind: 'ref', text, target: () => this.resolve(reference, document) });
-    } else {
+    const hasRef = '$ref' in raw && typeof raw['$ref'] === 'string';
+    if (hasRef) {
+      const reference = raw['$ref'] as string;
+      parts.push({ kind: 'ref', text: `$ref${text}`, target: () => this.resolve(reference, document) });
+      consume(['$ref']);
+    }
+    // Up to draft 7 a $ref's siblings are ignored; from 2019-09 they apply beside it (an allOf of both).
+    if (!hasRef || this.modern) {
       if (Array.isArray(raw['enum'])) {
         consume(['enum']);
         parts.push({ kind: 'enum', text: `enum${text}`, values: [...new Set(raw['enum'].map((v) => JSON.stringify(v)))] });
