@@ -403,7 +403,6 @@ export class SchemaRegistry {
 
   /** POST /subjects/{s}/versions. */
   register(subject: string, request: SchemaRequest, normalizeAsked: boolean): Promise<SchemaValue> {
-    // (request is reassigned: Confluent fills what the body leaves out from the latest version)
     // Confluent's QualifiedSubject.isValidSubject: no control characters, not its reserved names.
     if (/[\u0000-\u001f\u007f-\u009f]/.test(subject) || subject === '__GLOBAL' || subject === '__EMPTY') throw invalidSubject(subject);
     return this.write(async () => {
@@ -418,6 +417,7 @@ export class SchemaRegistry {
       const newVersion = Math.max(1, ...all.map((v) => v.version + 1));
       const normalize = normalizeAsked || this.normalizeOf(subject);
       const latest = undeleted.at(-1);
+      // What the body leaves out (schema, metadata, rule set) comes from the latest version, outside IMPORT.
       if (mode !== 'IMPORT') request = this.populateFromPrevious(subject, request, latest, newVersion);
       if (request.schema.trim() === '') throw invalidSchema('Empty schema');
       const parsed = this.parse(subject, request.schemaType, request.schema, request.references);
