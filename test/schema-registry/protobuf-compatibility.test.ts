@@ -138,6 +138,9 @@ test('a default is printed as written (inf, 1.50, an enum constant), a string de
   assert.equal(parsed.canonical, 'syntax = "proto2";\n\nmessage A {\n  optional float f = 1 [default = inf];\n  optional E e = 2 [default = B];\n  optional bytes b = 3 [default = "\u0001"];\n' +
     '  optional string s = 4 [default = "x\\"y\\n"];\n  optional double d = 5 [default = 1.50];\n\n  enum E {\n    A = 0;\n    B = 1;\n  }\n}\n');
   assert.equal(protobufProvider.parse(parsed.canonical, []).canonical, parsed.canonical);
+  // Normalized, numbers are Java's DecimalFormat (three decimals at most, half-even); inf and constants stay.
+  const numbers = 'syntax = "proto2";\nmessage N { optional double a = 1 [default = 1.50]; optional double b = 2 [default = 0.0625]; optional double c = 3 [default = 1e3]; optional double d = 4 [default = 0.0001]; optional float e = 5 [default = inf]; }';
+  assert.match(protobufProvider.parse(numbers, []).normalized(), /a = 1 \[default = 1\.5\];\n.*b = 2 \[default = 0\.062\];\n.*c = 3 \[default = 1000\];\n.*d = 4 \[default = 0\];\n.*e = 5 \[default = inf\];/s);
 });
 
 test('a base64 FileDescriptorProto (format=serialized) is the same schema: types named as the descriptor names them, a map by its entry message', () => {

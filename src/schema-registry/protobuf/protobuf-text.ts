@@ -216,7 +216,12 @@ class Printer {
       // A default as written (protobufjs misreads escapes and inf): a string's unescaped and escaped again as
       // Confluent does, a number, inf, nan or an enum constant as is.
       const literal = defaultLiteral(this.file.source, field);
-      if (literal !== undefined) return /^["']/.test(literal) ? `"${escape(unescape(literal.slice(1, -1)))}"` : literal;
+      if (literal !== undefined) {
+        if (/^["']/.test(literal)) return `"${escape(unescape(literal.slice(1, -1)))}"`;
+        // Normalized, a number literal is reformatted (Confluent's formatNumber); inf, nan or a constant stay.
+        const number = Number(literal);
+        return this.normalize && /^[-+]?(\d|\.\d|0[xX])/.test(literal) && Number.isFinite(number) ? decimalFormat(number) : literal;
+      }
       if (field.type === 'string' || field.type === 'bytes') return `"${escape(text)}"`;
       return typeof value === 'number' ? this.number(value) : text;
     }
@@ -228,7 +233,7 @@ class Printer {
 
   private number(value: unknown): string {
     if (typeof value === 'number' && !Number.isFinite(value)) return Number.isNaN(value) ? 'nan' : value > 0 ? 'inf' : '-inf';
-    if (typeof value === 'number' && this.normalize) return Number.isInteger(value) ? BigInt(value).toString() : String(value);
+    if (typeof value === 'number' && this.normalize) return decimalFormat(value);
     return String(value);
   }
 }
@@ -277,6 +282,20 @@ function unescape(text: string): string {
 function escape(text: string): string {
   const map: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v', '\\': '\\\\', "'": "\\'", '"': '\\"' };
   return [...text].map((c) => map[c] ?? c).join('');
+}
+
+/** Java's `new DecimalFormat()` without grouping (Confluent's normalized numbers): at most three decimals, half-even. */
+function decimalFormat(value: number): string {
+  if (Number.isInteger(value)) return BigInt(value).toString();
+  const scaled = value * 1000;
+  // An exact tie (0.0625) rounds to the even neighbour; toFixed would round it up.
+  let rounded = Math.abs(scaled % 1) === 0.5 ? Math.floor(scaled) + (Math.floor(scaled) % 2 === 0 ? 0 : 1) : Math.round(scaled);
+  if (Object.is(rounded, -0)) rounded = 0;
+  const sign = rounded < 0 ? '-' : '';
+  const digits = BigInt(Math.abs(rounded)).toString().padStart(4, '0');
+  const whole = digits.slice(0, -3).replace(/^0+(?=\d)/, '');
+  const fraction = digits.slice(-3).replace(/0+$/, '');
+  return `${sign}${whole}${fraction === '' ? '' : `.${fraction}`}`;
 }
 
 /** Options inside brackets: one on the line, several one per line. */
