@@ -3,6 +3,7 @@
 // difference types and texts of Confluent's ProtobufDiff; and the texts the registry stores and serves.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import descriptor from 'protobufjs/ext/descriptor/index.js';
 import { protobufProvider, type ProtobufSchema } from '../../src/schema-registry/protobuf/protobuf-schema.js';
 import { incompatibilities, type CompatibilityLevel } from '../../src/schema-registry/compatibility.js';
 
@@ -152,6 +153,18 @@ test('a base64 FileDescriptorProto (format=serialized) is the same schema: types
   assert.equal(fromDescriptor.canonical, 'syntax = "proto3";\npackage shop;\n\nmessage Order {\n  string id = 1;\n  repeated .shop.Order.LinesEntry lines = 2;\n  .shop.Status status = 3;\n  repeated .shop.Order.Item items = 4;\n\n  message LinesEntry {\n    option map_entry = true;\n  \n    string key = 1;\n    int32 value = 2;\n  }\n  message Item {\n    string sku = 1;\n  }\n}\nenum Status {\n  NEW = 0;\n  PAID = 1;\n}\n');
   assert.equal(fromDescriptor.normalized(), parsed.normalized());
   assert.throws(() => protobufProvider.parse('message {', []));
+});
+
+test("a descriptor's file options are printed as Confluent lists them (its order, snake_case names, optimize_for by name)", () => {
+  const D = descriptor as unknown as Record<string, { encode(m: unknown): { finish(): Uint8Array } }>;
+  const bytes = D['FileDescriptorProto']!.encode({
+    name: 'x.proto', package: 'shop', syntax: 'proto3',
+    options: { optimizeFor: 1, javaMultipleFiles: true, goPackage: 'example.com/shop', javaPackage: 'com.shop' },
+    messageType: [{ name: 'Order', field: [{ name: 'id', number: 1, label: 1, type: 9 }] }],
+  }).finish();
+  assert.equal(protobufProvider.parse(Buffer.from(bytes).toString('base64'), []).canonical, 'syntax = "proto3";\npackage shop;\n\n' +
+    'option java_package = "com.shop";\noption java_multiple_files = true;\noption optimize_for = SPEED;\noption go_package = "example.com/shop";\n\n' +
+    'message Order {\n  string id = 1;\n}\n');
 });
 
 test('a well-known import (google/protobuf/timestamp.proto) needs no reference; an unknown type is refused', () => {

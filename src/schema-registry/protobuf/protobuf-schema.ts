@@ -22,11 +22,31 @@ const BASE64 = /^[A-Za-z0-9+/\s]+={0,2}$/;
 
 interface FileDescriptor {
   name?: string;
+  options?: Record<string, unknown>;
   package?: string;
   syntax?: string;
   dependency?: string[];
   messageType?: unknown[];
   enumType?: unknown[];
+}
+
+/** FileOptions Confluent prints from a descriptor, in its order: [descriptor field, option name]. */
+const FILE_OPTIONS: readonly (readonly [string, string])[] = [
+  ['javaPackage', 'java_package'], ['javaOuterClassname', 'java_outer_classname'], ['javaMultipleFiles', 'java_multiple_files'],
+  ['javaGenerateEqualsAndHash', 'java_generate_equals_and_hash'], ['javaStringCheckUtf8', 'java_string_check_utf8'], ['optimizeFor', 'optimize_for'],
+  ['goPackage', 'go_package'], ['ccGenericServices', 'cc_generic_services'], ['javaGenericServices', 'java_generic_services'],
+  ['pyGenericServices', 'py_generic_services'], ['deprecated', 'deprecated'], ['ccEnableArenas', 'cc_enable_arenas'],
+  ['objcClassPrefix', 'objc_class_prefix'], ['csharpNamespace', 'csharp_namespace'], ['swiftPrefix', 'swift_prefix'],
+  ['phpClassPrefix', 'php_class_prefix'], ['phpNamespace', 'php_namespace'], ['phpMetadataNamespace', 'php_metadata_namespace'],
+  ['rubyPackage', 'ruby_package'],
+];
+const OPTIMIZE_FOR = ['', 'SPEED', 'CODE_SIZE', 'LITE_RUNTIME'];
+
+/** A descriptor's file options as Confluent's toProtoFile lists them (those set, in its order). */
+function fileOptions(options: Record<string, unknown> | undefined): [string, unknown][] {
+  if (options === undefined || options === null) return [];
+  return FILE_OPTIONS.filter(([field]) => Object.hasOwn(options, field))
+    .map(([field, name]) => [name, field === 'optimizeFor' ? (OPTIMIZE_FOR[Number(options[field])] ?? options[field]) : options[field]]);
 }
 
 /** A FileDescriptorProto's types added to `root` (unresolved: an imported type may come later, from protobufjs' copies). */
@@ -54,7 +74,7 @@ function fromDescriptorBytes(bytes: Uint8Array, root: protobuf.Root): ProtoFile 
   };
   (file.messageType ?? []).forEach((d, i) => markEntries(types[i] as protobuf.Type, d as never));
   return {
-    syntax, syntaxDeclared: true, package: file.package ?? '', imports: file.dependency ?? [], publicImports: [], options: [], root, types,
+    syntax, syntaxDeclared: true, package: file.package ?? '', imports: file.dependency ?? [], publicImports: [], options: fileOptions(file.options), root, types,
     extensions: [], services: [],
   };
 }
