@@ -155,6 +155,14 @@ test('a base64 FileDescriptorProto (format=serialized) is the same schema: types
   assert.throws(() => protobufProvider.parse('message {', []));
 });
 
+test('reserved statements are printed as the source writes them (each on its line, 5 to 5 kept a range), in nested types too', () => {
+  const text = 'syntax = "proto2";\npackage p.q;\nmessage A {\n  reserved 2, 15, 9 to 11;\n  reserved "foo", "bar";\n  reserved 20 to max;\n  optional string s = 1 [default = "{"];\n' +
+    '  message B { reserved 5 to 5; reserved "x"; optional int32 y = 1; }\n  enum E { reserved 3, 4; reserved "Q"; Z = 0; }\n}\n';
+  assert.equal(protobufProvider.parse(text, []).canonical, 'syntax = "proto2";\npackage p.q;\n\nmessage A {\n  reserved 2, 15, 9 to 11;\n  reserved "foo", "bar";\n  reserved 20 to max;\n\n' +
+    '  optional string s = 1 [default = "{"];\n\n  message B {\n    reserved 5 to 5;\n    reserved "x";\n  \n    optional int32 y = 1;\n  }\n' +
+    '  enum E {\n    reserved 3, 4;\n    reserved "Q";\n    Z = 0;\n  }\n}\n');
+});
+
 test("a descriptor's file options are printed as Confluent lists them (its order, snake_case names, optimize_for by name)", () => {
   const D = descriptor as unknown as Record<string, { encode(m: unknown): { finish(): Uint8Array } }>;
   const bytes = D['FileDescriptorProto']!.encode({

@@ -59,7 +59,7 @@ class Printer {
 
   private message(type: protobuf.Type): string {
     let out = `message ${type.name} {`;
-    const reserved = this.reserved(type.reserved);
+    const reserved = this.reserved(type.reserved, type);
     if (reserved.length > 0) out += `\n${indent(reserved.join(''))}`;
     const options = this.options(optionList(type));
     if (options.length > 0) out += `\n${indent(options.map((o) => `option ${o};\n`).join(''))}`;
@@ -89,7 +89,7 @@ class Printer {
 
   private enumeration(e: protobuf.Enum): string {
     let out = `enum ${e.name} {`;
-    const reserved = this.reserved(e.reserved);
+    const reserved = this.reserved(e.reserved, e);
     if (reserved.length > 0) out += `\n${indent(reserved.join(''))}`;
     const options = this.options(optionList(e));
     const valuesOptions = (e as unknown as { valuesOptions?: Record<string, Record<string, unknown>> }).valuesOptions ?? {};
@@ -156,8 +156,13 @@ class Printer {
   }
 
   /** reserved lines: the numbers on one, the names on another (protobufjs keeps no lines); normalized: one each. */
-  private reserved(reserved: readonly (number[] | string)[] | undefined): string[] {
+  private reserved(reserved: readonly (number[] | string)[] | undefined, owner: protobuf.ReflectionObject): string[] {
     if (reserved === undefined || reserved.length === 0) return [];
+    if (!this.normalize) {
+      // The statements as the source writes them, when they say what protobufjs read.
+      const written = this.written().get(localName(owner, this.file.package));
+      if (written !== undefined && sameReserved(written, reserved)) return written.map((items) => `reserved ${items.map((i) => i.text).join(', ')};\n`);
+    }
     const numbers = reserved.filter((r): r is number[] => Array.isArray(r));
     const names = reserved.filter((r): r is string => typeof r === 'string');
     if (this.normalize) {
@@ -169,6 +174,13 @@ class Printer {
     const nameLine = names.length > 0 ? `reserved ${names.map((n) => `"${n}"`).join(', ')};\n` : undefined;
     for (const line of typeof reserved[0] === 'string' ? [nameLine, numberLine] : [numberLine, nameLine]) if (line !== undefined) lines.push(line);
     return lines;
+  }
+
+  private writtenReserved: Map<string, ReservedItem[][]> | undefined;
+
+  private written(): Map<string, ReservedItem[][]> {
+    this.writtenReserved ??= this.file.source === undefined ? new Map() : reservedStatements(this.file.source);
+    return this.writtenReserved;
   }
 
   private ranges(ranges: readonly number[][]): string[] {
@@ -282,6 +294,75 @@ function unescape(text: string): string {
 function escape(text: string): string {
   const map: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v', '\\': '\\\\', "'": "\\'", '"': '\\"' };
   return [...text].map((c) => map[c] ?? c).join('');
+}
+
+/** One value of a `reserved` statement: its text as Confluent prints it, and what it reserves. */
+interface ReservedItem {
+  readonly text: string;
+  readonly value: string | readonly [number, number];
+}
+
+/** A message's or enum's name below the package (A.B), the key of its written reserved statements. */
+function localName(owner: protobuf.ReflectionObject, pkg: string): string {
+  const full = owner.fullName.replace(/^\./, '');
+  return pkg !== '' && full.startsWith(`${pkg}.`) ? full.slice(pkg.length + 1) : full;
+}
+
+/** Each message's and enum's `reserved` statements in the source, by its name below the package. */
+function reservedStatements(source: string): Map<string, ReservedItem[][]> {
+  const out = new Map<string, ReservedItem[][]>();
+  const tokens = (protobuf as unknown as { tokenize(source: string, alternate: boolean): { next(): string | null; peek(): string | null } }).tokenize(source, true);
+  const stack: string[] = [];
+  let previous: string | null = null;
+  let pendingName: string | undefined;
+  for (let token = tokens.next(); token !== null; token = tokens.next()) {
+    if (token === '"' || token === "'") {
+      // A string literal (its content and closing quote come as two more tokens): no brace in it counts.
+      tokens.next();
+      tokens.next();
+      previous = 'string';
+      continue;
+    }
+    if ((previous === 'message' || previous === 'enum') && /^[A-Za-z_]\w*$/.test(token)) pendingName = token;
+    else if (token === '{') {
+      stack.push(pendingName ?? '~');
+      pendingName = undefined;
+    } else if (token === '}') stack.pop();
+    else if (token === 'reserved' && stack.length > 0 && !stack.includes('~')) {
+      const items: ReservedItem[] = [];
+      let current: string[] = [];
+      const flush = () => {
+        if (current.length === 0) return;
+        if (current[0] === '"' || current[0] === "'") items.push({ text: `"${current[1] ?? ''}"`, value: current[1] ?? '' });
+        else {
+          const start = Number(current[0]);
+          const end = current[1] === 'to' ? (current[2] === 'max' ? MAX_TAG : Number(current[2])) : start;
+          const text = current[1] === 'to' ? `${start} to ${end >= MAX_TAG ? 'max' : end}` : String(start);
+          items.push({ text, value: [start, end] });
+        }
+        current = [];
+      };
+      for (let part = tokens.next(); part !== null && part !== ';'; part = tokens.next()) {
+        if (part === ',') flush();
+        else current.push(part);
+      }
+      flush();
+      const key = stack.join('.');
+      out.set(key, [...(out.get(key) ?? []), items]);
+      previous = ';';
+      continue;
+    }
+    previous = token;
+  }
+  return out;
+}
+
+/** Whether the written statements reserve what protobufjs read (the same ranges and names). */
+function sameReserved(written: readonly ReservedItem[][], read: readonly (number[] | string)[]): boolean {
+  const key = (v: string | readonly number[]) => (typeof v === 'string' ? `s:${v}` : `n:${v[0]}-${Math.min(v[1]!, MAX_TAG)}`);
+  const a = written.flat().map((i) => key(i.value)).sort();
+  const b = read.map((v) => key(v)).sort();
+  return a.length === b.length && a.every((k, i) => k === b[i]);
 }
 
 /** Java's `new DecimalFormat()` without grouping (Confluent's normalized numbers): at most three decimals, half-even. */
