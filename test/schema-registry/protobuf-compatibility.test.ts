@@ -163,6 +163,15 @@ test('reserved statements are printed as the source writes them (each on its lin
     '  enum E {\n    reserved 3, 4;\n    reserved "Q";\n    Z = 0;\n  }\n}\n');
 });
 
+test('an option number is printed as written (1.0, 0x10, -2.50), as Square keeps its text', () => {
+  const text = 'syntax = "proto3";\nimport "google/protobuf/descriptor.proto";\nextend google.protobuf.FieldOptions { double w = 50001; int32 n = 50002; }\n' +
+    'message A {\n  int32 a = 1 [(w) = 1.0, (n) = 0x10];\n  int32 b = 2 [(w) = -2.50];\n}\n';
+  const parsed = protobufProvider.parse(text, []);
+  assert.match(parsed.canonical, /int32 a = 1 \[\n    \(w\) = 1\.0,\n    \(n\) = 0x10\n  \];\n  int32 b = 2 \[\(w\) = -2\.50\];/);
+  // Normalized: sorted by name, numbers as DecimalFormat writes them (the extensions have no package to qualify).
+  assert.match(parsed.normalized(), /int32 a = 1 \[\n    \(n\) = 16,\n    \(w\) = 1\n  \];\n  int32 b = 2 \[\(w\) = -2\.5\];/);
+});
+
 test("a descriptor's file options are printed as Confluent lists them (its order, snake_case names, optimize_for by name)", () => {
   const D = descriptor as unknown as Record<string, { encode(m: unknown): { finish(): Uint8Array } }>;
   const bytes = D['FileDescriptorProto']!.encode({

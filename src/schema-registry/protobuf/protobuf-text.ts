@@ -246,8 +246,16 @@ class Printer {
   private number(value: unknown): string {
     if (typeof value === 'number' && !Number.isFinite(value)) return Number.isNaN(value) ? 'nan' : value > 0 ? 'inf' : '-inf';
     if (typeof value === 'number' && this.normalize) return decimalFormat(value);
+    if (typeof value === 'number') {
+      // As written (Square keeps an option's number as its text): the one spelling the options use for it.
+      this.optionNumbers ??= this.file.source === undefined ? new Map() : optionNumberSpellings(this.file.source);
+      const spellings = this.optionNumbers.get(value);
+      if (spellings?.size === 1) return [...spellings][0]!;
+    }
     return String(value);
   }
+
+  private optionNumbers: Map<number, Set<string>> | undefined;
 }
 
 function optionList(object: protobuf.ReflectionObject | protobuf.OneOf): [string, unknown][] {
@@ -353,6 +361,37 @@ function reservedStatements(source: string): Map<string, ReservedItem[][]> {
       continue;
     }
     previous = token;
+  }
+  return out;
+}
+
+/** The spellings of the numbers in option statements and option brackets, by value (`1.0` and `1` both for 1). */
+function optionNumberSpellings(source: string): Map<number, Set<string>> {
+  const out = new Map<number, Set<string>>();
+  const tokens = (protobuf as unknown as { tokenize(source: string, alternate: boolean): { next(): string | null } }).tokenize(source, true);
+  let inOption = false;
+  let brackets = 0;
+  let negative = false;
+  for (let token = tokens.next(); token !== null; token = tokens.next()) {
+    if (token === '"' || token === "'") {
+      tokens.next();
+      tokens.next();
+      continue;
+    }
+    if (token === 'option') inOption = true;
+    else if (token === ';') inOption = false;
+    else if (token === '[') brackets++;
+    else if (token === ']') brackets = Math.max(0, brackets - 1);
+    if ((inOption || brackets > 0) && /^-?(?:\d|\.\d)/.test(token)) {
+      const text = `${negative ? '-' : ''}${token}`;
+      const value = Number(text);
+      if (Number.isFinite(value)) {
+        let spellings = out.get(value);
+        if (spellings === undefined) out.set(value, (spellings = new Set()));
+        spellings.add(text);
+      }
+    }
+    negative = token === '-';
   }
   return out;
 }
