@@ -172,6 +172,11 @@ test('an option number is printed as written (1.0, 0x10, -2.50), as Square keeps
   assert.match(parsed.normalized(), /int32 a = 1 \[\n    \(n\) = 16,\n    \(w\) = 1\n  \];\n  int32 b = 2 \[\(w\) = -2\.5\];/);
 });
 
+test('a string option is read with every escape (\\", hex, octal) and written with Confluent\'s', () => {
+  const parsed = protobufProvider.parse('syntax = "proto3";\noption java_package = "a\\"b\\x41\\101";\nmessage A { string s = 1; }\n', []);
+  assert.equal(parsed.canonical, 'syntax = "proto3";\n\noption java_package = "a\\"bAA";\n\nmessage A {\n  string s = 1;\n}\n');
+});
+
 test("a descriptor's file options are printed as Confluent lists them (its order, snake_case names, optimize_for by name)", () => {
   const D = descriptor as unknown as Record<string, { encode(m: unknown): { finish(): Uint8Array } }>;
   const bytes = D['FileDescriptorProto']!.encode({

@@ -240,7 +240,10 @@ class Printer {
     if (typeof value === 'boolean') return text;
     if (typeof value === 'number') return this.number(value);
     if (ENUM_OPTIONS.has(name) || isEnumValue(this.file.source, name, text)) return text;
-    return `"${escape(text)}"`;
+    // protobufjs drops escapes it does not know (\" \' \a \x41 \101 ...): the literal the source wrote, read fully.
+    this.stringLiterals ??= this.file.source === undefined ? new Map() : stringLiteralReadings(this.file.source);
+    const readings = this.stringLiterals.get(text);
+    return `"${escape(readings?.size === 1 ? [...readings][0]! : text)}"`;
   }
 
   private number(value: unknown): string {
@@ -256,6 +259,21 @@ class Printer {
   }
 
   private optionNumbers: Map<number, Set<string>> | undefined;
+  private stringLiterals: Map<string, Set<string>> | undefined;
+}
+
+/** The source's string literals: what protobufjs reads of each, mapped to what it says. */
+function stringLiteralReadings(source: string): Map<string, Set<string>> {
+  const lossy = (protobuf as unknown as { tokenize: { unescape(text: string): string } }).tokenize.unescape;
+  const out = new Map<string, Set<string>>();
+  for (const match of source.matchAll(/"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'/g)) {
+    const raw = match[1] ?? match[2] ?? '';
+    const key = lossy(raw);
+    let readings = out.get(key);
+    if (readings === undefined) out.set(key, (readings = new Set()));
+    readings.add(unescape(raw));
+  }
+  return out;
 }
 
 function optionList(object: protobuf.ReflectionObject | protobuf.OneOf): [string, unknown][] {
