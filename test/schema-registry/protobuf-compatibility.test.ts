@@ -177,6 +177,14 @@ test('a string option is read with every escape (\\", hex, octal) and written wi
   assert.equal(parsed.canonical, 'syntax = "proto3";\n\noption java_package = "a\\"bAA";\n\nmessage A {\n  string s = 1;\n}\n');
 });
 
+test('a proto2 group is printed as a group (after the oneofs), and is neither a field nor a message to the diff', () => {
+  const v1 = 'syntax = "proto2";\nmessage A { optional int32 a = 5; optional group G = 1 { optional int32 x = 2; } repeated group H = 3 { } }';
+  const parsed = protobufProvider.parse(v1, []) as ProtobufSchema;
+  assert.equal(parsed.canonical, 'syntax = "proto2";\n\nmessage A {\n  optional int32 a = 5;\n\n  optional group G = 1 {\n    optional int32 x = 2;\n  }\n  repeated group H = 3 {}\n}\n');
+  const v2 = protobufProvider.parse('syntax = "proto2";\nmessage A { optional int32 a = 5; }', []) as ProtobufSchema;
+  assert.deepEqual(v2.differences(parsed), []);
+});
+
 test("a descriptor's file options are printed as Confluent lists them (its order, snake_case names, optimize_for by name)", () => {
   const D = descriptor as unknown as Record<string, { encode(m: unknown): { finish(): Uint8Array } }>;
   const bytes = D['FileDescriptorProto']!.encode({

@@ -40,6 +40,14 @@ export function isProto3Optional(field: protobuf.Field): boolean {
   return field.options?.['proto3_optional'] === true || (field.partOf !== null && field.partOf.name === `_${field.name}` && field.partOf.fieldsArray.length === 1);
 }
 
+/** The group a field of `type` stands for (protobufjs makes a proto2 group a nested type marked `group`), if any. */
+export function groupType(type: protobuf.Type, field: protobuf.Field): protobuf.Type | undefined {
+  const nested = type.nested?.[field.type];
+  return nested instanceof protobuf.Type && (nested as unknown as { group?: boolean }).group === true ? nested : undefined;
+}
+
+const isGroup = (type: protobuf.ReflectionObject) => type instanceof protobuf.Type && (type as unknown as { group?: boolean }).group === true;
+
 const realOneof = (field: protobuf.Field): protobuf.OneOf | undefined => (field.partOf !== null && !isProto3Optional(field) ? field.partOf : undefined);
 
 type TypeRef =
@@ -109,7 +117,8 @@ function compareTypes(ctx: Context, original: readonly protobuf.ReflectionObject
     const messages = new Map<string, { type: protobuf.Type; index: number }>();
     const enums = new Map<string, protobuf.Enum>();
     for (const type of types) {
-      if (type instanceof protobuf.Type && !isMapEntry(type as protobuf.ReflectionObject)) messages.set(type.name, { type, index: messages.size });
+      // Groups are not among Square's nested types (nor their fields among a message's fields).
+      if (type instanceof protobuf.Type && !isMapEntry(type as protobuf.ReflectionObject) && !isGroup(type)) messages.set(type.name, { type, index: messages.size });
       else if (type instanceof protobuf.Enum) enums.set(type.name, type);
     }
     return { messages, enums };
@@ -164,7 +173,7 @@ function compareMessages(ctx: Context, original: protobuf.Type, update: protobuf
 
 function compareMessageBody(ctx: Context, original: protobuf.Type, update: protobuf.Type): void {
   const collect = (type: protobuf.Type) => {
-    const byTag = new Map(type.fieldsArray.map((f) => [f.id, f]));
+    const byTag = new Map(type.fieldsArray.filter((f) => groupType(type, f) === undefined).map((f) => [f.id, f]));
     const oneofOf = new Map<number, string>();
     const oneofs = new Map<string, protobuf.OneOf>();
     for (const oneof of type.oneofsArray) {

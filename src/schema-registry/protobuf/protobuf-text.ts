@@ -7,7 +7,7 @@
 // sorted, options sorted by name, fields, oneofs, enum constants and reserved ranges sorted by number, message
 // and enum names fully qualified with a leading dot, map entry messages printed as map<k, v>.
 import protobuf from 'protobufjs';
-import { isMapEntry, isProto3Optional } from './protobuf-diff.js';
+import { groupType, isMapEntry, isProto3Optional } from './protobuf-diff.js';
 
 export interface PrintableFile {
   readonly syntax: 'proto2' | 'proto3';
@@ -66,7 +66,9 @@ class Printer {
     const oneofs = type.oneofsArray.filter((o) => !(o.fieldsArray.length === 1 && isProto3Optional(o.fieldsArray[0]!)));
     const inOneof = new Set(oneofs.flatMap((o) => o.fieldsArray));
     const byTag = (fields: protobuf.Field[]) => (this.normalize ? [...fields].sort((a, b) => a.id - b.id) : fields);
-    const fields = byTag(type.fieldsArray.filter((f) => !inOneof.has(f)));
+    // A group (proto2) is its own section, not a field and a nested message.
+    const groupOf = (f: protobuf.Field) => groupType(type, f);
+    const fields = byTag(type.fieldsArray.filter((f) => !inOneof.has(f) && groupOf(f) === undefined));
     if (fields.length > 0) out += `\n${indent(fields.map((f) => this.field(f, false)).join(''))}`;
     let printedOneofs = oneofs.filter((o) => !this.normalize || o.fieldsArray.length > 0);
     if (this.normalize) printedOneofs = [...printedOneofs].sort((a, b) => Math.min(...a.fieldsArray.map((f) => f.id)) - Math.min(...b.fieldsArray.map((f) => f.id)));
@@ -79,9 +81,18 @@ class Printer {
         return `${text}}\n`;
       }).join(''))}`;
     }
+    const groups = byTag(type.fieldsArray.filter((f) => !inOneof.has(f) && groupOf(f) !== undefined));
+    if (groups.length > 0) {
+      out += `\n${indent(groups.map((f) => {
+        const group = groupOf(f)!;
+        const label = f.repeated ? 'repeated ' : f.required ? 'required ' : 'optional ';
+        const inner = byTag(group.fieldsArray);
+        return `${label}group ${group.name} = ${f.id} {${inner.length > 0 ? `\n${indent(inner.map((g) => this.field(g, false)).join(''))}` : ''}}\n`;
+      }).join(''))}`;
+    }
     const ranges = this.ranges(type.extensions ?? []);
     if (ranges.length > 0) out += `\n${indent(ranges.map((r) => `extensions ${r};\n`).join(''))}`;
-    const nested = type.nestedArray.filter((n) => n instanceof protobuf.Type || n instanceof protobuf.Enum);
+    const nested = type.nestedArray.filter((n) => (n instanceof protobuf.Type && !(n as unknown as { group?: boolean }).group) || n instanceof protobuf.Enum);
     const printable = nested.filter((n) => !(this.normalize && isMapEntry(n)));
     if (printable.length > 0) out += `\n${indent(this.types(printable))}`;
     return `${out}}\n`;
