@@ -185,6 +185,12 @@ test('a proto2 group is printed as a group (after the oneofs), and is neither a 
   assert.deepEqual(v2.differences(parsed), []);
 });
 
+test('an extend inside a message is printed in it, after its extension ranges', () => {
+  const parsed = protobufProvider.parse('syntax = "proto2";\nimport "google/protobuf/descriptor.proto";\nmessage A { extend google.protobuf.FieldOptions { optional int32 z = 5000; } optional int32 b = 1; }', []);
+  assert.equal(parsed.canonical, 'syntax = "proto2";\n\nimport "google/protobuf/descriptor.proto";\n\nmessage A {\n  optional int32 b = 1;\n\n' +
+    '  extend google.protobuf.FieldOptions {\n    optional int32 z = 5000;\n  }\n}\n');
+});
+
 test("a descriptor's file options are printed as Confluent lists them (its order, snake_case names, optimize_for by name)", () => {
   const D = descriptor as unknown as Record<string, { encode(m: unknown): { finish(): Uint8Array } }>;
   const bytes = D['FileDescriptorProto']!.encode({

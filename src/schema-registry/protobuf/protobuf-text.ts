@@ -92,6 +92,8 @@ class Printer {
     }
     const ranges = this.ranges(type.extensions ?? []);
     if (ranges.length > 0) out += `\n${indent(ranges.map((r) => `extensions ${r};\n`).join(''))}`;
+    const extendFields = type.nestedArray.filter((n): n is protobuf.Field => n instanceof protobuf.Field);
+    if (extendFields.length > 0) out += `\n${indent(this.extends(extendFields))}`;
     const nested = type.nestedArray.filter((n) => (n instanceof protobuf.Type && !(n as unknown as { group?: boolean }).group) || n instanceof protobuf.Enum);
     const printable = nested.filter((n) => !(this.normalize && isMapEntry(n)));
     if (printable.length > 0) out += `\n${indent(this.types(printable))}`;
