@@ -167,3 +167,41 @@ export function reservedFields(metadata: Metadata | undefined): Set<string> {
   const text = metadata?.properties?.['confluent:reserved'];
   return new Set((text ?? '').split(',').map((f) => f.trim()).filter((f) => f !== ''));
 }
+
+const NAME_MAX_LENGTH = 256;
+
+/** RuleSet.validate's reason a rule set cannot be registered (undefined: it can). */
+export function ruleSetProblem(ruleSet: RuleSet | undefined): string | undefined {
+  if (ruleSet === undefined) return undefined;
+  const names = new Set<string | undefined>();
+  const groups: [readonly Rule[] | undefined, readonly string[], string][] = [
+    [ruleSet.migrationRules, ['UPGRADE', 'DOWNGRADE', 'UPDOWN'], 'Migration rules can only be UPGRADE, DOWNGRADE, UPDOWN'],
+    [ruleSet.domainRules, ['WRITE', 'READ', 'WRITEREAD'], 'Domain rules can only be WRITE, READ, WRITEREAD'],
+    [ruleSet.encodingRules, ['WRITE', 'READ', 'WRITEREAD'], 'Encoding rules can only be WRITE, READ, WRITEREAD'],
+  ];
+  for (const [rules, modes, wrongMode] of groups) {
+    for (const rule of rules ?? []) {
+      if (names.has(rule.name)) return `Found rule with duplicate name '${rule.name}'`;
+      names.add(rule.name);
+      const problem = ruleProblem(rule);
+      if (problem !== undefined) return problem;
+      if (!modes.includes(rule.mode)) return wrongMode;
+    }
+  }
+  return undefined;
+}
+
+/** Rule.validate: a name (a letter or _ first, then letters, digits, _ or -), a type, one action unless WRITEREAD/UPDOWN. */
+function ruleProblem(rule: Rule): string | undefined {
+  const name = rule.name;
+  if (name === undefined) return 'Missing rule name';
+  if (name.length === 0) return 'Empty rule name';
+  if (name.length > NAME_MAX_LENGTH) return 'Rule name too long';
+  if (!/^[\p{L}_]/u.test(name)) return `Illegal initial character in rule name: ${name}`;
+  if (!/^.[\p{L}\p{Nd}_-]*$/u.test(name)) return `Illegal character in rule name: ${name}`;
+  if (rule.type === undefined) return 'Missing rule type';
+  for (const action of [rule.onSuccess, rule.onFailure]) {
+    if (rule.mode !== 'WRITEREAD' && rule.mode !== 'UPDOWN' && action !== undefined && action.includes(',')) return 'Multiple actions only valid with WRITEREAD and UPDOWN';
+  }
+  return undefined;
+}

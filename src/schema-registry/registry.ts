@@ -3,13 +3,13 @@
 // always what the topic holds. Reads catch up with the topic first (records another writer appended).
 import { incompatibilities, compatibilityLevel, fieldConflictsWithReserved, reservedFieldRemoved, type CompatibilityLevel } from './compatibility.js';
 import {
-  contextNotEmpty, incompatibleSchema, invalidCompatibilityLevel, unprocessableBody, invalidMode, invalidSchema, invalidSubject, invalidVersion, operationNotPermitted,
+  contextNotEmpty, incompatibleSchema, invalidRuleSet, invalidCompatibilityLevel, unprocessableBody, invalidMode, invalidSchema, invalidSubject, invalidVersion, operationNotPermitted,
   referenceExists, RegistryError, schemaNotFound, subjectCompatibilityNotConfigured, subjectModeNotConfigured,
   subjectNotFound, subjectNotSoftDeleted, subjectSoftDeleted, versionNotFound, versionNotSoftDeleted, versionSoftDeleted,
 } from './errors.js';
 import { RegistryState, schemaKey, type StoredSchema } from './registry-state.js';
 import { DEFAULT_CONTEXT, contextOf, contextPrefix, qualify, qualifyWithParent } from './contexts.js';
-import { BadEntity, mergeMetadata, mergeRuleSets, readMetadata, readRuleSet, reservedFields } from './metadata.js';
+import { BadEntity, mergeMetadata, mergeRuleSets, readMetadata, readRuleSet, reservedFields, ruleSetProblem } from './metadata.js';
 import { CONFLUENT_VERSION, contractKey, withConfluentVersion, withoutConfluentVersion, type Metadata, type RuleSet } from './metadata.js';
 import { configJson, encodeKey, encodeSchemaValue, encodeValue, type ConfigValue, type SchemaValue } from './schemas-records.js';
 import type { SchemasRecord, SchemasTopic } from './schemas-topic.js';
@@ -313,7 +313,12 @@ export class SchemaRegistry {
     take('compatibilityGroup', body['compatibilityGroup'], typeof body['compatibilityGroup'] === 'string', 'compatibilityGroup must be a string');
     try {
       for (const field of ['defaultMetadata', 'overrideMetadata'] as const) take(field, readMetadata(body[field]), true, '');
-      for (const field of ['defaultRuleSet', 'overrideRuleSet'] as const) take(field, readRuleSet(body[field]), true, '');
+      for (const field of ['defaultRuleSet', 'overrideRuleSet'] as const) {
+        const ruleSet = readRuleSet(body[field]);
+        const problem = ruleSetProblem(ruleSet);
+        if (problem !== undefined) throw invalidRuleSet(problem);
+        take(field, ruleSet, true, '');
+      }
     } catch (error) {
       if (error instanceof BadEntity) throw unprocessableBody(error.message);
       throw error;

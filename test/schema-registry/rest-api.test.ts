@@ -213,6 +213,14 @@ test('metadata and rule sets: stored and answered in Confluent\'s form, part of 
   assert.equal(((await call('POST', '/subjects/contract-value', { schema: user(), metadata: owner('bob') })).body as { version: number }).version, 1);
   assert.deepEqual(pick(await call('POST', '/subjects/contract-value/versions', { schema: user(), metadata: { properties: { n: 1 } } })), error(422, 422, 'metadata.properties must be a map of strings'));
   assert.deepEqual(pick(await call('POST', '/subjects/contract-value/versions', { schema: user(), ruleSet: { domainRules: [{ kind: 'MAYBE' }] } })), error(422, 422, 'Invalid rule kind MAYBE'));
+  // A rule set Confluent's RuleSet.validate refuses: 42210 with its reason.
+  const refused = async (ruleSet: object) => pick(await call('POST', '/subjects/contract-value/versions', { schema: user(), ruleSet }));
+  assert.deepEqual(await refused({ domainRules: [rule, rule] }), error(422, 42210, "Found rule with duplicate name 'short'"));
+  assert.deepEqual(await refused({ domainRules: [{ ...rule, mode: 'UPGRADE' }] }), error(422, 42210, 'Domain rules can only be WRITE, READ, WRITEREAD'));
+  assert.deepEqual(await refused({ migrationRules: [{ name: 'up', mode: 'UPGRADE' }] }), error(422, 42210, 'Missing rule type'));
+  assert.deepEqual(await refused({ domainRules: [{ ...rule, name: '9lives' }] }), error(422, 42210, 'Illegal initial character in rule name: 9lives'));
+  assert.deepEqual(pick(await call('PUT', '/config/contract-value', { defaultRuleSet: { domainRules: [{ ...rule, onFailure: 'ERROR,NONE' }] } })),
+    error(422, 42210, 'Multiple actions only valid with WRITEREAD and UPDOWN'));
 });
 
 test("a subject's config: default and override metadata, a compatibility group, reserved fields (validateFields)", async () => {

@@ -3,10 +3,10 @@
 // own (its JSON content types, Confluent's error bodies) on the HTTP listener under a prefix, and at the root of
 // the registry's own port.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { invalidSchema, notFound, RegistryError, unprocessableBody } from '../errors.js';
+import { invalidRuleSet, invalidSchema, notFound, RegistryError, unprocessableBody } from '../errors.js';
 import type { SchemaRegistry, SchemaRequest } from '../registry.js';
 import { typeAndReferences, type SchemaValue } from '../schemas-records.js';
-import { BadEntity, readMetadata, readRuleSet, type Metadata, type RuleSet } from '../metadata.js';
+import { BadEntity, readMetadata, readRuleSet, ruleSetProblem, type Metadata, type RuleSet } from '../metadata.js';
 import { normalizeSubject } from '../contexts.js';
 import { SCHEMA_TYPES, type SchemaReference, type SchemaType } from '../schema-types.js';
 
@@ -58,6 +58,9 @@ function schemaRequest(body: unknown): SchemaRequest {
     if (error instanceof BadEntity) throw unprocessableBody(error.message);
     throw error;
   }
+  // Confluent's resource validates the rule set sent (42210) before anything else of the registration.
+  const problem = ruleSetProblem(ruleSet);
+  if (problem !== undefined) throw invalidRuleSet(problem);
   return {
     schema: (schema as string | undefined) ?? '', schemaType: schemaType as SchemaType,
     references: references.map(({ name, subject, version: v }) => ({ name, subject, version: v })), version, id, metadata, ruleSet,
