@@ -75,7 +75,8 @@ function parseKeepingNumbers(text: string, number: (literal: string) => unknown)
         const key = string();
         space();
         if (text[at++] !== ':') throw new SyntaxError(`Expected ':' at position ${at - 1}`);
-        out[key] = value();
+        // defineProperty: a "__proto__" key is a property like any other, as JSON.parse makes it.
+        Object.defineProperty(out, key, { value: value(), enumerable: true, writable: true, configurable: true });
         space();
         const next = text[at++];
         if (next === '}') return out;
