@@ -29,28 +29,38 @@ function format(messages: string[], reader: string, writer: string, existing: Pr
   return out;
 }
 
-function validate(level: CompatibilityLevel, schema: ParsedSchema, existing: Previous): string[] {
+function validate(level: CompatibilityLevel, schema: ParsedSchema, existing: Previous, policy: string): string[] {
   if (schema.schemaType !== existing.schema.schemaType) return ['Incompatible because of different schema type'];
-  if (level.startsWith('BACKWARD')) return format(schema.isBackwardCompatible(existing.schema), 'new', 'old', existing);
-  if (level.startsWith('FORWARD')) return format(existing.schema.isBackwardCompatible(schema), 'old', 'new', existing);
-  const out = format(existing.schema.isBackwardCompatible(schema), 'old', 'new', undefined);
-  return out.concat(format(schema.isBackwardCompatible(existing.schema), 'new', 'old', existing));
+  if (level.startsWith('BACKWARD')) return format(schema.isBackwardCompatible(existing.schema, policy), 'new', 'old', existing);
+  if (level.startsWith('FORWARD')) return format(existing.schema.isBackwardCompatible(schema, policy), 'old', 'new', existing);
+  const out = format(existing.schema.isBackwardCompatible(schema, policy), 'old', 'new', undefined);
+  return out.concat(format(schema.isBackwardCompatible(existing.schema, policy), 'new', 'old', existing));
 }
 
+/** Confluent's texts for a reserved field (a schema's confluent:reserved metadata) removed or used. */
+export const reservedFieldRemoved = (field: string) => `The new schema has reserved field ${field} removed from its metadata which is present in the old schema's metadata.`;
+export const fieldConflictsWithReserved = (field: string) => `The new schema has field that conflicts with the reserved field ${field}.`;
+
 /**
- * The reasons `schema` is refused at `level` against `previous` (oldest first); empty when compatible. A refusal
- * ends with Confluent's "{validateFields: 'false', compatibility: 'LEVEL'}".
+ * The reasons `schema` is refused at `level` against `previous` (oldest first); empty when compatible. `first`
+ * are reasons found before (the reserved fields' checks). A refusal ends with Confluent's
+ * "{validateFields: 'false', compatibility: 'LEVEL'}".
  */
-export function incompatibilities(level: CompatibilityLevel, schema: ParsedSchema, previous: readonly Previous[]): string[] {
+export function incompatibilities(level: CompatibilityLevel, schema: ParsedSchema, previous: readonly Previous[], validateFields = false, first: readonly string[] = [], policy = 'STRICT'): string[] {
+  const messages = [...first, ...levelIncompatibilities(level, schema, previous, policy)];
+  if (messages.length > 0) messages.push(`{validateFields: '${validateFields}', compatibility: '${level}'}`);
+  return messages;
+}
+
+function levelIncompatibilities(level: CompatibilityLevel, schema: ParsedSchema, previous: readonly Previous[], policy: string): string[] {
   if (level === 'NONE' || previous.length === 0) return [];
   const newestFirst = [...previous].reverse();
   let messages: string[] = [];
   if (level.endsWith('_TRANSITIVE')) {
     for (const existing of newestFirst) {
-      messages = validate(level, schema, existing);
+      messages = validate(level, schema, existing, policy);
       if (messages.length > 0) break;
     }
-  } else messages = validate(level, schema, newestFirst[0]!);
-  if (messages.length > 0) messages.push(`{validateFields: 'false', compatibility: '${level}'}`);
+  } else messages = validate(level, schema, newestFirst[0]!, policy);
   return messages;
 }

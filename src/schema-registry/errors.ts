@@ -35,6 +35,8 @@ export const invalidMode = (message = 'Invalid mode. Valid values are READWRITE,
 export const operationNotPermitted = (message: string) => new RegistryError(422, 42205, message);
 export const referenceExists = (schemaKey: string) => new RegistryError(422, 42206, `One or more references exist to the schema ${schemaKey}.`);
 export const invalidSubject = (subject: string) => new RegistryError(422, 42208, `The specified subject '${subject}' is not a valid.`);
+export const invalidRuleSet = (message: string) => new RegistryError(422, 42210, message);
+export const contextNotEmpty = (context: string) => new RegistryError(422, 42211, `The specified context '${context}' is not empty.`);
 
 /** Jersey's answer to a request body that is not the JSON expected (Confluent's RestService code 50005 is the client's). */
 export const unprocessableBody = (message: string) => new RegistryError(422, 422, message);

@@ -15,6 +15,9 @@ export interface SchemaReference {
 export interface ResolvedReference {
   readonly name: string;
   readonly schema: string;
+  /** The subject and version it was read from (Protobuf's diff compares a type from two references only when they differ). */
+  readonly subject?: string;
+  readonly version?: number;
 }
 
 export interface ParsedSchema {
@@ -23,8 +26,13 @@ export interface ParsedSchema {
   readonly canonical: string;
   /** Confluent's normalize(): the canonical text of the normalized schema. */
   normalized(): string;
-  /** The reasons this schema, as reader (or the new one), cannot stand for `previous` (empty: compatible). */
-  isBackwardCompatible(previous: ParsedSchema): string[];
+  /** Whether the schema has a top-level field of this name (what a reserved field may not be). */
+  hasTopLevelField(name: string): boolean;
+  /**
+   * The reasons this schema, as reader (or the new one), cannot stand for `previous` (empty: compatible), under
+   * a compatibility policy (STRICT by default; LENIENT changes what JSON Schema allows).
+   */
+  isBackwardCompatible(previous: ParsedSchema, policy?: string): string[];
 }
 
 export interface SchemaProvider {

@@ -55,3 +55,14 @@ test('invalid Avro schemas are refused with the parser\'s reason', () => {
   assert.throws(() => avroProvider.parse('{"type":"record","name":"R","fields":[{"name":"a","type":"Missing"}]}', []), /Missing/);
   assert.throws(() => avroProvider.parse('{not json', []));
 });
+
+test("a number written as a double keeps Java's form in both texts (Jackson's DoubleNode); an integer stays one", () => {
+  const text = '{"type":"record","name":"M","fields":[' +
+    '{"name":"a","type":"double","default":1.0},{"name":"b","type":"double","default":1e10},{"name":"c","type":"float","default":0.0001},' +
+    '{"name":"d","type":"double","default":2.50},{"name":"e","type":"long","default":7},{"name":"f","type":"double","default":-0.0,"scale":3.0}]}';
+  const parsed = avroProvider.parse(text, []);
+  assert.equal(parsed.canonical, '{"type":"record","name":"M","fields":[' +
+    '{"name":"a","type":"double","default":1.0},{"name":"b","type":"double","default":1.0E10},{"name":"c","type":"float","default":1.0E-4},' +
+    '{"name":"d","type":"double","default":2.5},{"name":"e","type":"long","default":7},{"name":"f","type":"double","default":-0.0,"scale":3.0}]}');
+  assert.match(parsed.normalized(), /"default":1\.0\}.*"default":1\.0E10\}/);
+});

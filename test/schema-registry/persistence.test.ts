@@ -33,6 +33,9 @@ test('subjects, versions, ids, configs and modes survive a restart; _schemas hol
     assert.deepEqual(await call(broker, 'DELETE', '/subjects/b-value/versions/1'), 1);
     assert.deepEqual(await call(broker, 'PUT', '/config/a-value', { compatibility: 'FULL' }), { compatibility: 'FULL' });
     assert.deepEqual(await call(broker, 'PUT', '/mode/a-value', { mode: 'READONLY' }), { mode: 'READONLY' });
+    const contract = { metadata: { properties: { owner: 'bob' }, tags: { name: ['PII'] } }, ruleSet: { domainRules: [{ name: 'short', type: 'CEL', kind: 'CONDITION', expr: 'size(message) < 9' }] } };
+    assert.deepEqual(await call(broker, 'POST', '/subjects/d-value/versions', { schema: '"int"', ...contract }), { id: 4 });
+    assert.deepEqual(await call(broker, 'POST', '/subjects/:.team:e-value/versions', { schema: '"int"' }), { id: 1 });
     await broker.close();
 
     // The topic's records, as Confluent's KafkaStore writes them.
@@ -48,13 +51,23 @@ test('subjects, versions, ids, configs and modes survive a restart; _schemas hol
       ['{"keytype":"SCHEMA","subject":"b-value","version":1,"magic":1}', '{"subject":"b-value","version":1,"id":2,"schema":"{\\"type\\":\\"enum\\",\\"name\\":\\"E\\",\\"symbols\\":[\\"X\\"]}","deleted":false}'],
       ['{"keytype":"SCHEMA","subject":"b-value","version":2,"magic":1}', '{"subject":"b-value","version":2,"id":3,"schema":"{\\"type\\":\\"enum\\",\\"name\\":\\"E\\",\\"symbols\\":[\\"X\\",\\"Y\\"]}","deleted":false}'],
       ['{"keytype":"SCHEMA","subject":"b-value","version":1,"magic":1}', '{"subject":"b-value","version":1,"id":2,"schema":"{\\"type\\":\\"enum\\",\\"name\\":\\"E\\",\\"symbols\\":[\\"X\\"]}","deleted":true}'],
-      ['{"keytype":"CONFIG","subject":"a-value","magic":0}', '{"compatibilityLevel":"FULL"}'],
-      ['{"keytype":"MODE","subject":"a-value","magic":0}', '{"mode":"READONLY"}'],
+      // Confluent's ConfigValue and ModeValue name their subject first.
+      ['{"keytype":"CONFIG","subject":"a-value","magic":0}', '{"subject":"a-value","compatibilityLevel":"FULL"}'],
+      ['{"keytype":"MODE","subject":"a-value","magic":0}', '{"subject":"a-value","mode":"READONLY"}'],
+      // Metadata and rule set between the references and the schema, as Jackson writes Confluent's SchemaValue.
+      ['{"keytype":"SCHEMA","subject":"d-value","version":1,"magic":1}', '{"subject":"d-value","version":1,"id":4,' +
+        '"metadata":{"tags":{"name":["PII"]},"properties":{"owner":"bob"}},' +
+        '"ruleSet":{"domainRules":[{"name":"short","kind":"CONDITION","mode":"WRITEREAD","type":"CEL","expr":"size(message) < 9","disabled":false}]},' +
+        '"schema":"\\"int\\"","deleted":false}'],
+      // A context's first schema: its CONTEXT record first, and ids of its own.
+      ['{"keytype":"CONTEXT","tenant":"default","context":".team","magic":0}', '{"tenant":"default","context":".team"}'],
+      ['{"keytype":"SCHEMA","subject":":.team:e-value","version":1,"magic":1}', '{"subject":":.team:e-value","version":1,"id":1,"schema":"\\"int\\"","deleted":false}'],
     ]);
 
     broker = await startTestBroker(settings);
     try {
-      assert.deepEqual(await call(broker, 'GET', '/subjects'), ['a-value', 'b-value']);
+      assert.deepEqual(await call(broker, 'GET', '/subjects'), [':.team:e-value', 'a-value', 'b-value', 'd-value']);
+      assert.deepEqual(await call(broker, 'GET', '/contexts'), ['.', '.team']);
       assert.deepEqual(await call(broker, 'GET', '/subjects/b-value/versions'), [2]);
       assert.deepEqual(await call(broker, 'GET', '/subjects/b-value/versions?deleted=true'), [1, 2]);
       assert.deepEqual(await call(broker, 'GET', '/schemas/ids/3'), { schema: '{"type":"enum","name":"E","symbols":["X","Y"]}' });
@@ -62,7 +75,13 @@ test('subjects, versions, ids, configs and modes survive a restart; _schemas hol
       assert.deepEqual(await call(broker, 'GET', '/mode/a-value'), { mode: 'READONLY' });
       // The same schema keeps its id; a new one takes the next.
       assert.deepEqual(await call(broker, 'POST', '/subjects/c-value/versions', { schema: '"string"' }), { id: 1 });
-      assert.deepEqual(await call(broker, 'POST', '/subjects/c-value/versions', { schema: '["null","string"]' }), { id: 4 });
+      assert.deepEqual(await call(broker, 'POST', '/subjects/c-value/versions', { schema: '["null","string"]' }), { id: 5 });
+      assert.deepEqual(await call(broker, 'GET', '/subjects/d-value/versions/1'), {
+        subject: 'd-value', version: 1, id: 4,
+        metadata: { tags: { name: ['PII'] }, properties: { owner: 'bob' } },
+        ruleSet: { domainRules: [{ name: 'short', kind: 'CONDITION', mode: 'WRITEREAD', type: 'CEL', expr: 'size(message) < 9', disabled: false }] },
+        schema: '"int"',
+      });
     } finally {
       await broker.close();
     }

@@ -119,15 +119,15 @@ test('modes: READONLY refuses writes (42205), IMPORT registers at a given id and
   assert.deepEqual((await call('GET', '/mode')).body, { mode: 'READWRITE' });
   assert.deepEqual((await call('PUT', '/mode/users-value', { mode: 'READONLY' })).body, { mode: 'READONLY' });
   assert.deepEqual(pick(await call('POST', '/subjects/users-value/versions', { schema: user([{ name: 'z', type: 'int', default: 1 }]) })),
-    error(422, 42205, 'Subject users-value in context . is in read-only mode'));
-  assert.deepEqual(pick(await call('DELETE', '/subjects/users-value/versions/1')), error(422, 42205, 'Subject users-value in context . is in read-only mode'));
+    error(422, 42205, 'Subject users-value in context  is in read-only mode'));
+  assert.deepEqual(pick(await call('DELETE', '/subjects/users-value/versions/1')), error(422, 42205, 'Subject users-value in context  is in read-only mode'));
   assert.deepEqual((await call('DELETE', '/mode/users-value')).body, { mode: 'READONLY' });
   assert.deepEqual(pick(await call('GET', '/mode/users-value')), error(404, 40409, "Subject 'users-value' does not have subject-level mode configured"));
   assert.deepEqual(pick(await call('PUT', '/mode', { mode: 'IMPORT' })), error(422, 42205, 'Cannot import since found existing subjects'));
   assert.deepEqual((await call('PUT', '/mode/imported', { mode: 'IMPORT' })).body, { mode: 'IMPORT' });
   assert.deepEqual((await call('POST', '/subjects/imported/versions', { schema: '"string"', id: 100, version: 5 })).body, { id: 100 });
   assert.deepEqual((await call('GET', '/subjects/imported/versions/5')).body, { subject: 'imported', version: 5, id: 100, schema: '"string"' });
-  assert.deepEqual(pick(await call('POST', '/subjects/imported/versions', { schema: '"string"' })), error(422, 42205, 'Subject imported in context . is not in read-write mode'));
+  assert.deepEqual(pick(await call('POST', '/subjects/imported/versions', { schema: '"string"' })), error(422, 42205, 'Subject imported in context  is not in read-write mode'));
   assert.deepEqual((await call('PUT', '/mode/imported', { mode: 'READWRITE' })).body, { mode: 'READWRITE' });
   // Ids go on from the highest one seen.
   assert.deepEqual((await call('POST', '/subjects/after-import/versions', { schema: '"bytes"' })).body, { id: 101 });
@@ -184,6 +184,135 @@ test('normalize: the normalized text is stored, and a differently written equal 
   const reordered = JSON.stringify({ type: 'record', name: 'R', namespace: 'n', fields: [{ name: 'b', type: 'int' }, { name: 'a', type: 'string' }] });
   assert.equal(((await call('POST', '/subjects/normal?normalize=true', { schema: reordered })).body as { id: number }).id, id);
   assert.deepEqual((await call('POST', '/subjects/normal/versions?normalize=true', { schema: reordered })).body, { id });
+});
+
+test('metadata and rule sets: stored and answered in Confluent\'s form, part of a schema\'s identity, kept by the next version', async () => {
+  const owner = (name: string) => ({ properties: { owner: name } });
+  const rule = { name: 'short', kind: 'CONDITION', type: 'CEL', mode: 'WRITE', expr: 'size(message.name) < 9', tags: ['PII', 'A'] };
+  const first = (await call('POST', '/subjects/contract-value/versions', { schema: user(), metadata: owner('bob'), ruleSet: { domainRules: [rule] } })).body as { id: number };
+  const ruleBack = { name: 'short', kind: 'CONDITION', mode: 'WRITE', type: 'CEL', tags: ['A', 'PII'], expr: 'size(message.name) < 9', disabled: false };
+  assert.deepEqual((await call('GET', '/subjects/contract-value/versions/1')).body, {
+    subject: 'contract-value', version: 1, id: first.id, metadata: owner('bob'), ruleSet: { domainRules: [ruleBack] }, schema: userCanonical,
+  });
+  assert.deepEqual((await call('GET', `/schemas/ids/${first.id}`)).body, { metadata: owner('bob'), ruleSet: { domainRules: [ruleBack] }, schema: userCanonical });
+  // The same text with other metadata is another schema: a new version and a new id.
+  const second = (await call('POST', '/subjects/contract-value/versions', { schema: user(), metadata: owner('ann') })).body as { id: number };
+  assert.notEqual(second.id, first.id);
+  // Registering it again finds it; a change without metadata keeps the latest version's (and its rule set).
+  assert.deepEqual((await call('POST', '/subjects/contract-value/versions', { schema: user(), metadata: owner('ann') })).body, second);
+  await call('POST', '/subjects/contract-value/versions', { schema: user([{ name: 'age', type: 'int', default: 0 }]) });
+  const third = (await call('GET', '/subjects/contract-value/versions/3')).body as Record<string, unknown>;
+  assert.deepEqual([third['metadata'], third['ruleSet']], [owner('ann'), { domainRules: [ruleBack] }]);
+  // A body with metadata and no schema registers the latest schema again with it; an explicit version sets
+  // confluent:version.
+  await call('POST', '/subjects/contract-value/versions', { version: 4, metadata: owner('eve') });
+  const fourth = (await call('GET', '/subjects/contract-value/versions/4')).body as Record<string, unknown>;
+  assert.deepEqual([fourth['schema'], fourth['metadata']], [third['schema'], { properties: { 'confluent:version': '4', owner: 'eve' } }]);
+  // A lookup without metadata finds the version holding the latest version's.
+  assert.equal(((await call('POST', '/subjects/contract-value', { schema: user([{ name: 'age', type: 'int', default: 0 }]) })).body as { version: number }).version, 4);
+  assert.equal(((await call('POST', '/subjects/contract-value', { schema: user(), metadata: owner('bob') })).body as { version: number }).version, 1);
+  assert.deepEqual(pick(await call('POST', '/subjects/contract-value/versions', { schema: user(), metadata: { properties: { n: 1 } } })), error(422, 422, 'metadata.properties must be a map of strings'));
+  assert.deepEqual(pick(await call('POST', '/subjects/contract-value/versions', { schema: user(), ruleSet: { domainRules: [{ kind: 'MAYBE' }] } })), error(422, 422, 'Invalid rule kind MAYBE'));
+  // A rule set Confluent's RuleSet.validate refuses: 42210 with its reason.
+  const refused = async (ruleSet: object) => pick(await call('POST', '/subjects/contract-value/versions', { schema: user(), ruleSet }));
+  assert.deepEqual(await refused({ domainRules: [rule, rule] }), error(422, 42210, "Found rule with duplicate name 'short'"));
+  assert.deepEqual(await refused({ domainRules: [{ ...rule, mode: 'UPGRADE' }] }), error(422, 42210, 'Domain rules can only be WRITE, READ, WRITEREAD'));
+  assert.deepEqual(await refused({ migrationRules: [{ name: 'up', mode: 'UPGRADE' }] }), error(422, 42210, 'Missing rule type'));
+  assert.deepEqual(await refused({ domainRules: [{ ...rule, name: '9lives' }] }), error(422, 42210, 'Illegal initial character in rule name: 9lives'));
+  assert.deepEqual(pick(await call('PUT', '/config/contract-value', { defaultRuleSet: { domainRules: [{ ...rule, onFailure: 'ERROR,NONE' }] } })),
+    error(422, 42210, 'Multiple actions only valid with WRITEREAD and UPDOWN'));
+});
+
+test("a subject's config: default and override metadata, a compatibility group, reserved fields (validateFields)", async () => {
+  const rec = (fields: object[]) => JSON.stringify({ type: 'record', name: 'Acct', fields });
+  const put = await call('PUT', '/config/acct-value', {
+    compatibility: 'BACKWARD', validateFields: true, compatibilityGroup: 'major',
+    defaultMetadata: { properties: { owner: 'team-a' } }, overrideMetadata: { properties: { tier: 'gold' } },
+  });
+  assert.deepEqual(put.body, {
+    validateFields: true, compatibility: 'BACKWARD', compatibilityGroup: 'major',
+    defaultMetadata: { properties: { owner: 'team-a' } }, overrideMetadata: { properties: { tier: 'gold' } },
+  });
+  assert.deepEqual((await call('GET', '/config/acct-value')).body, {
+    validateFields: true, compatibilityLevel: 'BACKWARD', compatibilityGroup: 'major',
+    defaultMetadata: { properties: { owner: 'team-a' } }, overrideMetadata: { properties: { tier: 'gold' } },
+  });
+  // The defaults go under the given metadata, the overrides over it.
+  await call('POST', '/subjects/acct-value/versions', { schema: rec([{ name: 'a', type: 'string' }]), metadata: { properties: { major: '1', owner: 'me', tier: 'x', 'confluent:reserved': 'ssn' } } });
+  assert.deepEqual(((await call('GET', '/subjects/acct-value/versions/1')).body as { metadata: unknown }).metadata,
+    { properties: { 'confluent:reserved': 'ssn', major: '1', owner: 'me', tier: 'gold' } });
+  // A reserved field may not be a field, nor leave the metadata.
+  const reservedUsed = await call('POST', '/subjects/acct-value/versions', { schema: rec([{ name: 'a', type: 'string' }, { name: 'ssn', type: 'string', default: '' }]) });
+  assert.deepEqual(pick(reservedUsed), error(409, 40901, 'Schema being registered is incompatible with an earlier schema for subject "acct-value", details: ' +
+    "[The new schema has field that conflicts with the reserved field ssn., {validateFields: 'true', compatibility: 'BACKWARD'}]"));
+  const reservedDropped = await call('POST', '/subjects/acct-value/versions', { schema: rec([{ name: 'a', type: 'string' }]), metadata: { properties: { major: '1' } } });
+  assert.equal((reservedDropped.body as { message: string }).message.includes("The new schema has reserved field ssn removed from its metadata which is present in the old schema's metadata."), true);
+  // Another value of the group's property is checked against none of the other group: an incompatible change passes.
+  const nextMajor = await call('POST', '/subjects/acct-value/versions', { schema: rec([{ name: 'b', type: 'int' }]), metadata: { properties: { major: '2', 'confluent:reserved': 'ssn' } } });
+  assert.equal(nextMajor.status, 200);
+  assert.equal((await call('POST', '/subjects/acct-value/versions', { schema: rec([{ name: 'c', type: 'int' }]), metadata: { properties: { major: '2', 'confluent:reserved': 'ssn' } } })).status, 409);
+});
+
+test('compatibilityPolicy LENIENT lets a JSON schema add an optional property to an open content model', async () => {
+  const open = (properties: object) => JSON.stringify({ type: 'object', properties });
+  await call('POST', '/subjects/lenient-value/versions', { schemaType: 'JSON', schema: open({ a: { type: 'string' } }) });
+  const added = { schemaType: 'JSON', schema: open({ a: { type: 'string' }, b: { type: 'string' } }) };
+  assert.deepEqual((await call('POST', '/compatibility/subjects/lenient-value/versions/latest', added)).body, { is_compatible: false });
+  assert.deepEqual((await call('PUT', '/config/lenient-value', { compatibilityPolicy: 'lenient' })).body, { compatibilityPolicy: 'LENIENT' });
+  assert.deepEqual((await call('POST', '/compatibility/subjects/lenient-value/versions/latest', added)).body, { is_compatible: true });
+  assert.deepEqual(pick(await call('PUT', '/config/lenient-value', { compatibilityPolicy: 'LOOSE' })), error(422, 422, 'Invalid compatibility policy. Valid values are STRICT, LENIENT and LOGICAL'));
+});
+
+test('contexts: a :.ctx: subject numbers its ids in its context, /contexts lists it, references resolve within it', async () => {
+  const inCtx = (await call('POST', '/subjects/:.team:orders-value/versions', { schema: '"long"' })).body as { id: number };
+  assert.deepEqual(inCtx, { id: 1 });
+  // Id 1 of the default context is another schema; ?subject= reads the id in the subject's context.
+  assert.deepEqual((await call('GET', '/schemas/ids/1?subject=:.team:orders-value')).body, { schema: '"long"' });
+  assert.deepEqual((await call('GET', '/schemas/ids/1?subject=:.team:')).body, { schema: '"long"' });
+  assert.notDeepEqual((await call('GET', '/schemas/ids/1')).body, { schema: '"long"' });
+  assert.deepEqual((await call('GET', '/schemas/ids/1/versions?subject=:.team:')).body, [{ subject: ':.team:orders-value', version: 1 }]);
+  assert.deepEqual((await call('GET', '/contexts')).body, ['.', '.team']);
+  // The same schema in the context keeps its id; another takes the context's next one.
+  assert.deepEqual((await call('POST', '/subjects/:.team:other-value/versions', { schema: '"long"' })).body, { id: 1 });
+  assert.deepEqual((await call('POST', '/subjects/:.team:other-value/versions', { schema: '["null","long"]' })).body, { id: 2 });
+  const subjects = (await call('GET', '/subjects')).body as string[];
+  assert.ok(subjects.includes(':.team:orders-value') && subjects.includes('users-value'));
+  assert.deepEqual((await call('GET', '/subjects?subjectPrefix=:.team:')).body, [':.team:orders-value', ':.team:other-value']);
+  // `:.:name` is the default context's `name`.
+  assert.deepEqual(((await call('GET', '/subjects/:.:users-value/versions/1')).body as { subject: string }).subject, 'users-value');
+  // A reference without a context is to a subject of the referencing subject's context.
+  const address = JSON.stringify({ type: 'record', name: 'Address', fields: [{ name: 'city', type: 'string' }] });
+  await call('POST', '/subjects/:.team:address/versions', { schema: address });
+  const person = JSON.stringify({ type: 'record', name: 'Person', fields: [{ name: 'home', type: 'Address' }] });
+  const registered = await call('POST', '/subjects/:.team:person-value/versions', { schema: person, references: [{ name: 'Address', subject: 'address', version: 1 }] });
+  assert.equal(registered.status, 200);
+  assert.deepEqual((await call('GET', '/subjects/:.team:address/versions/1/referencedby')).body, [(registered.body as { id: number }).id]);
+  // A context's config and mode (`:.team:`) stand above its subjects, in place of the global ones.
+  assert.deepEqual((await call('PUT', '/config/:.team:', { compatibility: 'NONE' })).body, { compatibility: 'NONE' });
+  assert.equal((await call('POST', '/subjects/:.team:levels/versions', { schema: '"int"' })).status, 200);
+  assert.equal((await call('POST', '/subjects/:.team:levels/versions', { schema: '"string"' })).status, 200);
+  assert.deepEqual((await call('GET', '/config/:.team:levels?defaultToGlobal=true')).body, { compatibilityLevel: 'NONE' });
+  await call('PUT', '/mode/:.team:', { mode: 'READONLY' });
+  assert.deepEqual((await call('GET', '/mode/:.team:levels?defaultToGlobal=true')).body, { mode: 'READONLY' });
+  assert.deepEqual((await call('GET', '/mode/users-value?defaultToGlobal=true')).body, { mode: 'READWRITE' });
+  await call('DELETE', '/mode/:.team:');
+  assert.deepEqual(pick(await call('PUT', '/mode/:.team:', { mode: 'IMPORT' })), error(422, 42205, 'Cannot import since found existing subjects'));
+  // The same API under /contexts/{context}: names without a context are taken in it.
+  assert.deepEqual((await call('GET', '/contexts/.team/subjects')).body, [':.team:address', ':.team:levels', ':.team:orders-value', ':.team:other-value', ':.team:person-value']);
+  assert.equal(((await call('GET', '/contexts/.team/subjects/orders-value/versions/1')).body as { subject: string }).subject, ':.team:orders-value');
+  assert.deepEqual((await call('GET', '/contexts/.team/schemas/ids/1')).body, { schema: '"long"' });
+  assert.deepEqual((await call('GET', '/contexts/.team/config')).body, { compatibilityLevel: 'NONE' });
+  assert.deepEqual((await call('GET', '/contexts/:.:/subjects/users-value/versions/1')).body, (await call('GET', '/subjects/users-value/versions/1')).body);
+  // A context with subjects cannot be deleted; an emptied one can, and is listed no more.
+  assert.deepEqual(pick(await call('DELETE', '/contexts/:.team:')), error(422, 42211, "The specified context ':.team:' is not empty."));
+  await call('POST', '/subjects/:.gone:x/versions', { schema: '"int"' });
+  await call('DELETE', '/subjects/:.gone:x');
+  await call('DELETE', '/subjects/:.gone:x?permanent=true');
+  assert.deepEqual((await call('GET', '/contexts')).body, ['.', '.gone', '.team']);
+  assert.equal((await call('DELETE', '/contexts/.gone')).status, 204);
+  assert.deepEqual((await call('GET', '/contexts')).body, ['.', '.team']);
+  await call('PUT', '/mode/:.team:orders-value', { mode: 'READONLY' });
+  assert.deepEqual(pick(await call('POST', '/subjects/:.team:orders-value/versions', { schema: '"int"' })), error(422, 42205, 'Subject :.team:orders-value in context :.team: is in read-only mode'));
 });
 
 test('content types: application/json and no accept header are answered too; a bad JSON body is 400', async () => {

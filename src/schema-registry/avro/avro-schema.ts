@@ -4,6 +4,7 @@ import avsc from 'avsc';
 import type { ParsedSchema, ResolvedReference, SchemaProvider } from '../schema-types.js';
 import { buildModel, type AvroNode, type NamedTypes } from './avro-model.js';
 import { canonicalText, normalizedText } from './avro-text.js';
+import { parseKeepingDoubles } from '../java-json.js';
 import { differenceText, readerWriterIncompatibilities } from './avro-compatibility.js';
 
 export class AvroSchema implements ParsedSchema {
@@ -16,6 +17,11 @@ export class AvroSchema implements ParsedSchema {
 
   normalized(): string {
     return normalizedText(this.node, this.referencedNames);
+  }
+
+  /** A record's field (AvroSchema.hasTopLevelField). */
+  hasTopLevelField(name: string): boolean {
+    return this.node.type === 'record' && this.node.fields.some((f) => f.name === name);
   }
 
   isBackwardCompatible(previous: ParsedSchema): string[] {
@@ -50,6 +56,7 @@ export const avroProvider: SchemaProvider = {
     const referencedNames = [...names.keys()];
     const json = parseJson(text);
     avsc.Type.forSchema(json as avsc.Schema, { registry });
-    return new AvroSchema(buildModel(json, names), referencedNames);
+    // The model reads doubles as Java does, so the stored text prints them as Confluent's does.
+    return new AvroSchema(buildModel(typeof json === 'string' ? json : parseKeepingDoubles(text), names), referencedNames);
   },
 };

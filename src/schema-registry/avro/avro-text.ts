@@ -3,8 +3,10 @@
 // references' types by name), and Confluent's normalized form (AvroSchemaUtils.toNormalizedString: full names,
 // name first, props sorted, field order and defaults written out), which `normalize=true` stores instead.
 import { PRIMITIVES, typeName, type AvroName, type AvroNode, type Props } from './avro-model.js';
+import { javaJson } from '../java-json.js';
 
-const json = (value: unknown): string => JSON.stringify(value);
+/** Jackson's JSON: a default or prop written as a double keeps Java's form (1.0, 1.0E10). */
+const json = (value: unknown): string => javaJson(value);
 
 function props(list: Props): string {
   return list.map(([key, value]) => `,${json(key)}:${json(value)}`).join('');

@@ -1,31 +1,52 @@
 // Protobuf for the registry: protobufjs parses a .proto text (or, as Confluent accepts from serializers such as
 // confluent-kafka-python's, a base64 FileDescriptorProto, read with protobufjs' descriptor extension); the text
-// stored is the file printed back in one layout (Confluent prints it with Square's wire-schema); `format=serialized`
-// answers the base64 FileDescriptorProto. Compatibility is Confluent's ProtobufDiff for packages, messages, enums
-// and fields by tag (kind, scalar kind, label, named type, oneofs), its compatible set and texts.
+// stored is the file printed back as Confluent prints it (protobuf-text.ts); `format=serialized` answers the base64
+// FileDescriptorProto. Compatibility is Confluent's ProtobufDiff (protobuf-diff.ts).
 import protobuf from 'protobufjs';
 import descriptor from 'protobufjs/ext/descriptor/index.js';
+import { createRequire } from 'node:module';
 import type { ParsedSchema, ResolvedReference, SchemaProvider } from '../schema-types.js';
+import { COMPATIBLE, compareFiles, differenceText, type DiffFile, type Difference, type Origin } from './protobuf-diff.js';
+import { printFile, type PrintableFile } from './protobuf-text.js';
 
-interface ProtoFile {
-  readonly syntax: 'proto2' | 'proto3';
-  readonly package: string;
-  readonly imports: readonly string[];
+interface ProtoFile extends PrintableFile {
   /** Every named type by full name (no leading dot): the file's own and its references'. */
   readonly root: protobuf.Root;
   /** The file's own top-level types, in order. */
   readonly types: readonly (protobuf.Type | protobuf.Enum)[];
 }
 
+const descriptorJson = createRequire(import.meta.url)('protobufjs/google/protobuf/descriptor.json') as protobuf.INamespace;
+
 const BASE64 = /^[A-Za-z0-9+/\s]+={0,2}$/;
 
 interface FileDescriptor {
   name?: string;
+  options?: Record<string, unknown>;
   package?: string;
   syntax?: string;
   dependency?: string[];
   messageType?: unknown[];
   enumType?: unknown[];
+}
+
+/** FileOptions Confluent prints from a descriptor, in its order: [descriptor field, option name]. */
+const FILE_OPTIONS: readonly (readonly [string, string])[] = [
+  ['javaPackage', 'java_package'], ['javaOuterClassname', 'java_outer_classname'], ['javaMultipleFiles', 'java_multiple_files'],
+  ['javaGenerateEqualsAndHash', 'java_generate_equals_and_hash'], ['javaStringCheckUtf8', 'java_string_check_utf8'], ['optimizeFor', 'optimize_for'],
+  ['goPackage', 'go_package'], ['ccGenericServices', 'cc_generic_services'], ['javaGenericServices', 'java_generic_services'],
+  ['pyGenericServices', 'py_generic_services'], ['deprecated', 'deprecated'], ['ccEnableArenas', 'cc_enable_arenas'],
+  ['objcClassPrefix', 'objc_class_prefix'], ['csharpNamespace', 'csharp_namespace'], ['swiftPrefix', 'swift_prefix'],
+  ['phpClassPrefix', 'php_class_prefix'], ['phpNamespace', 'php_namespace'], ['phpMetadataNamespace', 'php_metadata_namespace'],
+  ['rubyPackage', 'ruby_package'],
+];
+const OPTIMIZE_FOR = ['', 'SPEED', 'CODE_SIZE', 'LITE_RUNTIME'];
+
+/** A descriptor's file options as Confluent's toProtoFile lists them (those set, in its order). */
+function fileOptions(options: Record<string, unknown> | undefined): [string, unknown][] {
+  if (options === undefined || options === null) return [];
+  return FILE_OPTIONS.filter(([field]) => Object.hasOwn(options, field))
+    .map(([field, name]) => [name, field === 'optimizeFor' ? (OPTIMIZE_FOR[Number(options[field])] ?? options[field]) : options[field]]);
 }
 
 /** A FileDescriptorProto's types added to `root` (unresolved: an imported type may come later, from protobufjs' copies). */
@@ -42,19 +63,45 @@ function fromDescriptorBytes(bytes: Uint8Array, root: protobuf.Root): ProtoFile 
   ];
   const target = file.package ? root.define(file.package) : root;
   for (const type of types) target.add(type);
-  return { syntax, package: file.package ?? '', imports: file.dependency ?? [], root, types };
+  // protobufjs marks a map entry's parent, not the entry, with map_entry: set it from each message's own options.
+  const markEntries = (type: protobuf.Type, d: { name?: string; options?: { mapEntry?: boolean }; nestedType?: unknown[] }) => {
+    if (d.options?.mapEntry === true) type.setOption('map_entry', true);
+    else if (type.options !== undefined) delete type.options['map_entry'];
+    for (const nested of (d.nestedType ?? []) as { name?: string }[]) {
+      const inner = type.nested?.[nested.name ?? ''];
+      if (inner instanceof protobuf.Type) markEntries(inner, nested);
+    }
+  };
+  (file.messageType ?? []).forEach((d, i) => markEntries(types[i] as protobuf.Type, d as never));
+  return {
+    syntax, syntaxDeclared: true, package: file.package ?? '', imports: file.dependency ?? [], publicImports: [], options: fileOptions(file.options), root, types,
+    extensions: [], services: [],
+  };
 }
 
 function fromText(text: string, root: protobuf.Root, before: ReadonlySet<protobuf.ReflectionObject>): ProtoFile {
-  const result = protobuf.parse(text, root, { keepCase: true, alternateCommentMode: true });
+  const options = { keepCase: true, alternateCommentMode: true };
+  const result = protobuf.parse(text, root, options);
   const ns = result.package ? root.lookup(result.package) as protobuf.Namespace : root;
+  const own = ns.nestedArray.filter((n) => !before.has(n));
+  // The file's own options, read alone (in `root` they sit on a package namespace its references may share).
+  const alone = protobuf.parse(text, new protobuf.Root(), options);
+  const aloneNs = (alone.package ? alone.root.lookup(alone.package) : alone.root) as unknown as { parsedOptions?: Record<string, unknown>[] | null };
+  const isPublic = (name: string) => new RegExp(`import\\s+public\\s+["']${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}["']`).test(text);
+  const imports = [...(result.imports ?? []), ...(result.weakImports ?? [])];
   return {
     syntax: (text.match(/syntax\s*=\s*"(proto2|proto3)"/)?.[1] as 'proto2' | 'proto3' | undefined) ?? 'proto2',
+    syntaxDeclared: /(^|\n)\s*syntax\s*=/.test(text),
     package: result.package ?? '',
-    imports: [...(result.imports ?? []), ...(result.weakImports ?? [])],
+    imports: imports.filter((i) => !isPublic(i)),
+    publicImports: imports.filter(isPublic),
+    options: (aloneNs.parsedOptions ?? []).flatMap((o) => Object.entries(o)),
     root,
     // The file's own types: those parse added (a reference's were there before).
-    types: ns.nestedArray.filter((n): n is protobuf.Type | protobuf.Enum => (n instanceof protobuf.Type || n instanceof protobuf.Enum) && !before.has(n)),
+    types: own.filter((n): n is protobuf.Type | protobuf.Enum => n instanceof protobuf.Type || n instanceof protobuf.Enum),
+    extensions: own.filter((n): n is protobuf.Field => n instanceof protobuf.Field),
+    services: own.filter((n): n is protobuf.Service => n instanceof protobuf.Service),
+    source: text,
   };
 }
 
@@ -69,90 +116,6 @@ function parseInto(text: string, root: protobuf.Root): ProtoFile {
 
 function allTypes(ns: protobuf.NamespaceBase): protobuf.ReflectionObject[] {
   return ns.nestedArray.flatMap((n) => [n, ...(n instanceof protobuf.Namespace ? allTypes(n) : [])]);
-}
-
-// ---- printing (the stored text) ----
-
-function fieldType(field: protobuf.Field, scope: protobuf.NamespaceBase): string {
-  const resolved = field.resolvedType;
-  if (resolved === null) return field.type;
-  // The shortest name that finds the same type from the message's scope by protoc's rules (as written in a .proto).
-  const parts = resolved.fullName.slice(1).split('.');
-  for (let i = parts.length - 1; i >= 0; i--) {
-    if (resolveScoped(scope, parts.slice(i)) === resolved) return parts.slice(i).join('.');
-  }
-  return resolved.fullName.slice(1);
-}
-
-/** protoc's name resolution: the innermost enclosing scope holding the first part, then the rest inside it. */
-function resolveScoped(scope: protobuf.NamespaceBase, parts: readonly string[]): protobuf.ReflectionObject | undefined {
-  for (let ns: protobuf.NamespaceBase | null = scope; ns !== null; ns = ns.parent) {
-    let found: protobuf.ReflectionObject | undefined = ns.nested?.[parts[0]!];
-    if (found === undefined) continue;
-    for (const part of parts.slice(1)) found = found instanceof protobuf.Namespace ? found.nested?.[part] : undefined;
-    return found;
-  }
-  return undefined;
-}
-
-/** A map entry type (descriptor input: a nested message with map_entry set), which prints as map<k, v>. */
-function isMapEntry(type: protobuf.ReflectionObject | null): type is protobuf.Type {
-  return type instanceof protobuf.Type && (type.options?.['map_entry'] === true || type.options?.['mapEntry'] === true);
-}
-
-/** proto3's `optional`: a field alone in a synthetic oneof named after it. */
-function isProto3Optional(field: protobuf.Field): boolean {
-  return field.options?.['proto3_optional'] === true || (field.partOf !== null && field.partOf.name === `_${field.name}` && field.partOf.fieldsArray.length === 1);
-}
-
-function printField(field: protobuf.Field, syntax: string, indent: string, scope: protobuf.NamespaceBase): string {
-  if (field instanceof protobuf.MapField) return `${indent}map<${field.keyType}, ${fieldType(field, scope)}> ${field.name} = ${field.id};\n`;
-  if (isMapEntry(field.resolvedType)) {
-    const [key, value] = [field.resolvedType.fieldsArray[0]!, field.resolvedType.fieldsArray[1]!];
-    return `${indent}map<${key.type}, ${fieldType(value, field.resolvedType)}> ${field.name} = ${field.id};\n`;
-  }
-  let label = '';
-  if (field.repeated) label = 'repeated ';
-  else if (field.required) label = 'required ';
-  else if (syntax === 'proto2' || isProto3Optional(field)) label = 'optional ';
-  const packed = syntax === 'proto2' && field.repeated && field.options?.['packed'] === true ? ' [packed = true]' : '';
-  return `${indent}${label}${fieldType(field, scope)} ${field.name} = ${field.id}${packed};\n`;
-}
-
-function printEnum(e: protobuf.Enum, indent: string): string {
-  const values = Object.entries(e.values).map(([name, id]) => `${indent}  ${name} = ${id};\n`).join('');
-  return `${indent}enum ${e.name} {\n${values}${indent}}\n`;
-}
-
-function printMessage(type: protobuf.Type, syntax: string, indent: string): string {
-  let out = `${indent}message ${type.name} {\n`;
-  const inner = `${indent}  `;
-  const oneofs = type.oneofsArray.filter((o) => !(o.fieldsArray.length === 1 && isProto3Optional(o.fieldsArray[0]!)));
-  const inOneof = new Set(oneofs.flatMap((o) => o.fieldsArray));
-  const printedOneofs = new Set<protobuf.OneOf>();
-  for (const field of type.fieldsArray) {
-    if (!inOneof.has(field)) {
-      out += printField(field, syntax, inner, type);
-      continue;
-    }
-    const oneof = field.partOf!;
-    if (printedOneofs.has(oneof)) continue;
-    printedOneofs.add(oneof);
-    out += `${inner}oneof ${oneof.name} {\n${oneof.fieldsArray.map((f) => printField(f, 'proto3', `${inner}  `, type)).join('')}${inner}}\n`;
-  }
-  for (const nested of type.nestedArray) {
-    if (nested instanceof protobuf.Type && !isMapEntry(nested)) out += `\n${printMessage(nested, syntax, inner)}`;
-    else if (nested instanceof protobuf.Enum) out += `\n${printEnum(nested, inner)}`;
-  }
-  return `${out}${indent}}\n`;
-}
-
-function printFile(file: ProtoFile): string {
-  let out = `syntax = "${file.syntax}";\n`;
-  if (file.package !== '') out += `package ${file.package};\n`;
-  if (file.imports.length > 0) out += `\n${file.imports.map((i) => `import "${i}";\n`).join('')}`;
-  for (const type of file.types) out += `\n${type instanceof protobuf.Type ? printMessage(type, file.syntax, '') : printEnum(type, '')}`;
-  return out;
 }
 
 // ---- the descriptor (format=serialized) ----
@@ -202,12 +165,12 @@ export class ProtobufSchema implements ParsedSchema {
   readonly schemaType = 'PROTOBUF' as const;
   readonly canonical: string;
 
-  constructor(readonly file: ProtoFile) {
+  constructor(readonly file: ProtoFile, private readonly diffFile: DiffFile) {
     this.canonical = printFile(file);
   }
 
   normalized(): string {
-    return this.canonical;
+    return printFile(this.file, true);
   }
 
   /** The base64 FileDescriptorProto (Confluent's format=serialized). */
@@ -228,121 +191,60 @@ export class ProtobufSchema implements ParsedSchema {
     return Buffer.from(D['FileDescriptorProto']!.encode(file).finish()).toString('base64');
   }
 
+  /** Every difference from `previous` to this schema, compatible or not (Confluent's SchemaDiff.compare). */
+  differences(previous: ProtobufSchema): Difference[] {
+    return compareFiles(previous.diffFile, this.diffFile);
+  }
+
+  /** A field (outside a oneof) of one of the file's top-level messages (ProtobufSchema.hasTopLevelField). */
+  hasTopLevelField(name: string): boolean {
+    return this.file.types.some((t) => t instanceof protobuf.Type && t.fieldsArray.some((f) => f.name === name && (f.partOf === null || f.partOf.name === `_${f.name}`)));
+  }
+
   isBackwardCompatible(previous: ParsedSchema): string[] {
     if (!(previous instanceof ProtobufSchema)) return ['Incompatible because of different schema type'];
-    const differences: { type: string; path: string }[] = [];
-    compareFiles(previous.file, this.file, differences);
-    return differences.filter((d) => !COMPATIBLE.has(d.type)).map(differenceText);
+    return this.differences(previous).filter((d) => !COMPATIBLE.has(d.type)).map(differenceText);
   }
 }
 
 export const protobufProvider: SchemaProvider = {
   parse(text: string, references: readonly ResolvedReference[]): ProtobufSchema {
     const root = new protobuf.Root();
-    for (const reference of references) parseInto(reference.schema, root);
+    const origins = new Map<protobuf.ReflectionObject, Origin>();
+    const declared = (file: ProtoFile, subject: string, version: number) => {
+      const origin: Origin = { package: file.package, syntax: file.syntax, subject, version };
+      const walk = (type: protobuf.ReflectionObject) => {
+        origins.set(type, origin);
+        if (type instanceof protobuf.Type) type.nestedArray.forEach(walk);
+      };
+      file.types.forEach(walk);
+    };
+    for (const reference of references) declared(parseInto(reference.schema, root), reference.subject ?? reference.name, reference.version ?? 0);
     const file = parseInto(text, root);
+    declared(file, '', -1);
     // A well-known import (google/protobuf/*.proto) no reference carries: protobufjs' own copy, as Confluent has its own.
     const referenced = new Set(references.map((r) => r.name));
     for (const name of file.imports) {
-      const common = referenced.has(name) ? null : (protobuf as unknown as { common: { get(file: string): protobuf.INamespace | null } }).common.get(name);
-      if (common?.nested !== undefined) root.addJSON(common.nested);
+      if (referenced.has(name)) continue;
+      // descriptor.proto (what custom options extend) is not among protobufjs' common files, but ships with it.
+      const common = name === 'google/protobuf/descriptor.proto'
+        ? descriptorJson
+        : (protobuf as unknown as { common: { get(file: string): protobuf.INamespace | null } }).common.get(name);
+      if (common?.nested !== undefined && root.lookup(name === 'google/protobuf/descriptor.proto' ? 'google.protobuf.FileDescriptorProto' : '.__none__') === null) root.addJSON(common.nested);
     }
     root.resolveAll();
-    return new ProtobufSchema(file);
+    const scope = (file.package === '' ? root : root.lookup(file.package)) as protobuf.Namespace;
+    const extensionName = (name: string) => {
+      const found = scope.lookup(name.replace(/^\./, ''));
+      return found instanceof protobuf.Field ? found.fullName.slice(1) : undefined;
+    };
+    const schema = new ProtobufSchema({ ...file, extensionName }, { package: file.package, types: file.types, origins });
+    // What is stored must read back: a text protobufjs cannot parse again is refused now, not on a later read.
+    try {
+      protobuf.parse(schema.canonical, new protobuf.Root(), { keepCase: true, alternateCommentMode: true });
+    } catch (error) {
+      throw new Error(`its printed form does not parse again (${(error as Error).message})`);
+    }
+    return schema;
   },
 };
-
-// ---- Confluent's ProtobufDiff ----
-
-const COMPATIBLE = new Set(['MESSAGE_ADDED', 'MESSAGE_MOVED', 'ENUM_ADDED', 'ENUM_REMOVED', 'ENUM_CONST_ADDED', 'ENUM_CONST_CHANGED',
-  'ENUM_CONST_REMOVED', 'FIELD_ADDED', 'FIELD_REMOVED', 'FIELD_NAME_CHANGED', 'FIELD_STRING_OR_BYTES_LABEL_CHANGED', 'ONEOF_ADDED',
-  'ONEOF_REMOVED', 'ONEOF_FIELD_ADDED', 'ONEOF_FIELD_MOVED_TO_TOP_LEVEL']);
-
-function differenceText(d: { type: string; path: string }): string {
-  const p = d.path;
-  const descriptions: Record<string, string> = {
-    PACKAGE_CHANGED: `The package at '${p}' in the %s schema does not match the package in the %s schema`,
-    MESSAGE_REMOVED: `The %s schema is missing a MESSAGE type at path '${p}' in the %s schema`,
-    FIELD_KIND_CHANGED: `The type of a field at path '${p}' in the %s schema does not match the %s schema`,
-    FIELD_SCALAR_KIND_CHANGED: `The kind of a SCALAR field at path '${p}' in the %s schema does not match its kind in the %s schema`,
-    FIELD_NAMED_TYPE_CHANGED: `The type of a MESSAGE field at path '${p}' in the %s schema does not match its type in the %s schema`,
-    FIELD_NUMERIC_LABEL_CHANGED: `The label for a NUMERIC field at path '${p}' in the %s schema does not match its label in the %s schema`,
-    REQUIRED_FIELD_ADDED: `A required field  at path '${p}' in the %s schema is missing in the %s schema`,
-    REQUIRED_FIELD_REMOVED: `The %s schema is missing a required field at path: '${p}' in the %s schema`,
-    ONEOF_FIELD_REMOVED: `The %s schema is missing a oneof field at path '${p}' in the %s schema`,
-  };
-  return `{errorType:"${d.type}", description:"${descriptions[d.type] ?? ''}"}`;
-}
-
-const SCALAR_KINDS: Record<string, string> = {
-  int32: 'GENERAL_NUMBER', int64: 'GENERAL_NUMBER', uint32: 'GENERAL_NUMBER', uint64: 'GENERAL_NUMBER', bool: 'GENERAL_NUMBER',
-  sint32: 'SIGNED_NUMBER', sint64: 'SIGNED_NUMBER', fixed32: 'FIXED32', sfixed32: 'FIXED32', fixed64: 'FIXED64', sfixed64: 'FIXED64',
-  float: 'FLOAT', double: 'DOUBLE', string: 'STRING_OR_BYTES', bytes: 'STRING_OR_BYTES',
-};
-
-function kindOf(field: protobuf.Field): string {
-  if (field instanceof protobuf.MapField) return 'MAP';
-  if (field.resolvedType instanceof protobuf.Enum) return 'SCALAR';
-  if (field.resolvedType instanceof protobuf.Type) return 'MESSAGE';
-  return 'SCALAR';
-}
-
-function scalarKind(field: protobuf.Field): string {
-  return field.resolvedType instanceof protobuf.Enum ? 'GENERAL_NUMBER' : SCALAR_KINDS[field.type] ?? field.type;
-}
-
-function labelOf(field: protobuf.Field): string {
-  return field.repeated ? 'REPEATED' : field.required ? 'REQUIRED' : 'OPTIONAL';
-}
-
-function messagesOf(file: ProtoFile): Map<string, protobuf.Type> {
-  const out = new Map<string, protobuf.Type>();
-  const walk = (type: protobuf.Type | protobuf.Enum, prefix: string) => {
-    if (!(type instanceof protobuf.Type)) return;
-    const name = `${prefix}${type.name}`;
-    out.set(name, type);
-    for (const nested of type.nestedArray) if (nested instanceof protobuf.Type) walk(nested, `${name}.`);
-  };
-  for (const type of file.types) walk(type, '');
-  return out;
-}
-
-function compareFiles(original: ProtoFile, update: ProtoFile, out: { type: string; path: string }[]): void {
-  if (original.package !== update.package) out.push({ type: 'PACKAGE_CHANGED', path: '#/' });
-  const a = messagesOf(original);
-  const b = messagesOf(update);
-  for (const [name, type] of a) {
-    const other = b.get(name);
-    if (other === undefined) out.push({ type: 'MESSAGE_REMOVED', path: `#/${name}` });
-    else compareMessages(type, other, name, out);
-  }
-  for (const name of b.keys()) if (!a.has(name)) out.push({ type: 'MESSAGE_ADDED', path: `#/${name}` });
-}
-
-function compareMessages(original: protobuf.Type, update: protobuf.Type, name: string, out: { type: string; path: string }[]): void {
-  const add = (type: string, ...at: (string | number)[]) => out.push({ type, path: `#/${[name, ...at].join('/')}` });
-  const byTag = (t: protobuf.Type) => new Map(t.fieldsArray.map((f) => [f.id, f]));
-  const [a, b] = [byTag(original), byTag(update)];
-  const realOneof = (f: protobuf.Field) => (f.partOf !== null && !isProto3Optional(f) ? f.partOf.name : undefined);
-  for (const [tag, field] of a) {
-    const other = b.get(tag);
-    if (other === undefined) {
-      add(field.required ? 'REQUIRED_FIELD_REMOVED' : realOneof(field) !== undefined ? 'ONEOF_FIELD_REMOVED' : 'FIELD_REMOVED', tag);
-      continue;
-    }
-    if (realOneof(field) !== undefined && realOneof(other) === undefined) add('ONEOF_FIELD_MOVED_TO_TOP_LEVEL', tag);
-    if (realOneof(field) === undefined && realOneof(other) !== undefined) add('FIELD_MOVED_TO_EXISTING_ONEOF', realOneof(other)!, tag);
-    if (field.name !== other.name) add('FIELD_NAME_CHANGED', tag);
-    const [ka, kb] = [kindOf(field), kindOf(other)];
-    if (ka !== kb) add('FIELD_KIND_CHANGED', tag);
-    else if (ka === 'SCALAR') {
-      if (scalarKind(field) !== scalarKind(other)) add('FIELD_SCALAR_KIND_CHANGED', tag);
-      else if (labelOf(field) !== labelOf(other)) add(scalarKind(field) === 'STRING_OR_BYTES' ? 'FIELD_STRING_OR_BYTES_LABEL_CHANGED' : 'FIELD_NUMERIC_LABEL_CHANGED', tag);
-    } else if (ka === 'MESSAGE' && field.resolvedType!.fullName.split('.').pop() !== other.resolvedType!.fullName.split('.').pop()) {
-      add('FIELD_NAMED_TYPE_CHANGED', tag);
-    }
-  }
-  for (const [tag, field] of b) {
-    if (!a.has(tag)) add(field.required ? 'REQUIRED_FIELD_ADDED' : realOneof(field) !== undefined ? 'ONEOF_FIELD_ADDED' : 'FIELD_ADDED', tag);
-  }
-}

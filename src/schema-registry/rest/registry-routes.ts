@@ -3,10 +3,11 @@
 // own (its JSON content types, Confluent's error bodies) on the HTTP listener under a prefix, and at the root of
 // the registry's own port.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { compatibilityLevel } from '../compatibility.js';
-import { invalidSchema, notFound, RegistryError, unprocessableBody } from '../errors.js';
+import { invalidRuleSet, invalidSchema, notFound, RegistryError, unprocessableBody } from '../errors.js';
 import type { SchemaRegistry, SchemaRequest } from '../registry.js';
 import { typeAndReferences, type SchemaValue } from '../schemas-records.js';
+import { BadEntity, readMetadata, readRuleSet, ruleSetProblem, type Metadata, type RuleSet } from '../metadata.js';
+import { normalizeSubject } from '../contexts.js';
 import { SCHEMA_TYPES, type SchemaReference, type SchemaType } from '../schema-types.js';
 
 /** Where the API is on the HTTP listener (gregor.http.listeners): http://host:8080/schema-registry is a registry URL. */
@@ -48,8 +49,45 @@ function schemaRequest(body: unknown): SchemaRequest {
   }
   const version = typeof json['version'] === 'number' ? json['version'] : 0;
   const id = typeof json['id'] === 'number' ? json['id'] : -1;
-  return { schema: (schema as string | undefined) ?? '', schemaType: schemaType as SchemaType, references: references.map(({ name, subject, version: v }) => ({ name, subject, version: v })), version, id };
+  let metadata: Metadata | undefined;
+  let ruleSet: RuleSet | undefined;
+  try {
+    metadata = readMetadata(json['metadata']);
+    ruleSet = readRuleSet(json['ruleSet']);
+  } catch (error) {
+    if (error instanceof BadEntity) throw unprocessableBody(error.message);
+    throw error;
+  }
+  // Confluent's resource validates the rule set sent (42210) before anything else of the registration.
+  const problem = ruleSetProblem(ruleSet);
+  if (problem !== undefined) throw invalidRuleSet(problem);
+  return {
+    schema: (schema as string | undefined) ?? '', schemaType: schemaType as SchemaType,
+    references: references.map(({ name, subject, version: v }) => ({ name, subject, version: v })), version, id, metadata, ruleSet,
+  };
 }
+
+/**
+ * A request under /contexts/{context} as Confluent's ContextFilter rewrites it: a subject (and the root config or
+ * mode, and an id's `subject`, and a listing's `subjectPrefix`) that names no context is taken in that one.
+ */
+function inContext(r: Req, path: string): void {
+  const raw = r.params['context'];
+  if (raw === undefined) return;
+  const name = raw.replace(/^:/, '').replace(/:$/, '');
+  const context = name === '.' || name === '' ? '' : `:${name.startsWith('.') ? name : `.${name}`}:`;
+  const qualified = (text: string) => (text.startsWith(':') ? text : context + text);
+  if (r.params['subject'] !== undefined) r.params['subject'] = qualified(r.params['subject']);
+  else if ((path === '/config' || path === '/mode') && context !== '') r.params['subject'] = context;
+  if (path.startsWith('/schemas/ids')) r.query['subject'] = qualified(r.query['subject'] ?? '');
+  if (path === '/schemas' || path === '/subjects') r.query['subjectPrefix'] = qualified(r.query['subjectPrefix'] ?? '');
+}
+
+/** The root config or mode, or a context's under /contexts/{context} (null: the global one). */
+const rootSubject = (r: Req): string | null => (r.params['subject'] === undefined ? null : normalizeSubject(r.params['subject']));
+
+/** A subject path parameter as Confluent keeps it (`:.:orders` is `orders`). */
+const subjectOf = (r: Req): string => normalizeSubject(r.params['subject']!);
 
 function id(params: Params): number {
   const text = params['id']!;
@@ -79,18 +117,21 @@ export function registerSchemaRegistryRoutes(app: FastifyInstance, registry: () 
     });
     scope.setNotFoundHandler((request, reply) => reply.code(404).type(contentType(request)).send({ error_code: 404, message: 'HTTP 404 Not Found' }));
 
-    const get = (path: string, handler: (request: Req, sr: SchemaRegistry) => Promise<unknown> | unknown) =>
-      scope.get(path, answer(handler));
-    const post = (path: string, handler: (request: Req, sr: SchemaRegistry) => Promise<unknown> | unknown) =>
-      scope.post(path, answer(handler));
-    const put = (path: string, handler: (request: Req, sr: SchemaRegistry) => Promise<unknown> | unknown) =>
-      scope.put(path, answer(handler));
-    const del = (path: string, handler: (request: Req, sr: SchemaRegistry) => Promise<unknown> | unknown) =>
-      scope.delete(path, answer(handler));
-    function answer(handler: (request: Req, sr: SchemaRegistry) => Promise<unknown> | unknown) {
+    type Handler = (request: Req, sr: SchemaRegistry) => Promise<unknown> | unknown;
+    // Each route also answers under /contexts/{context} (Confluent's ContextFilter), in that context.
+    const route = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, handler: Handler) => {
+      scope.route({ method, url: path, handler: answer(path, handler) });
+      if (path !== '/' && path !== '/contexts') scope.route({ method, url: `/contexts/:context${path}`, handler: answer(path, handler) });
+    };
+    const get = (path: string, handler: Handler) => route('GET', path, handler);
+    const post = (path: string, handler: Handler) => route('POST', path, handler);
+    const put = (path: string, handler: Handler) => route('PUT', path, handler);
+    const del = (path: string, handler: Handler) => route('DELETE', path, handler);
+    function answer(path: string, handler: Handler) {
       return async (request: FastifyRequest, reply: FastifyReply) => {
         const sr = registry();
         await sr.catchUp();
+        inContext(request as Req, path);
         const body = await handler(request as Req, sr);
         reply.type(contentType(request));
         // The /schema endpoints answer the schema text itself.
@@ -100,13 +141,23 @@ export function registerSchemaRegistryRoutes(app: FastifyInstance, registry: () 
 
     get('/', () => ({}));
     get('/schemas/types', (_r, sr) => sr.schemaTypes());
+    // ?subject= names the context an id is read in (Confluent's ids are numbered per context).
+    const idSubject = (r: Req) => (r.query['subject'] === undefined ? undefined : normalizeSubject(r.query['subject']));
     get('/schemas/ids/:id', async (r, sr) => {
-      const schema = sr.schemaById(id(r.params));
+      const schema = sr.schemaById(id(r.params), idSubject(r));
       return { ...typeAndReferences(schema), schema: await sr.formatted(schema, r.query['format']) };
     });
-    get('/schemas/ids/:id/schema', (r, sr) => sr.formatted(sr.schemaById(id(r.params)), r.query['format']));
-    get('/schemas/ids/:id/subjects', (r, sr) => sr.subjectsOfId(id(r.params), flag(r.query, 'deleted')));
-    get('/schemas/ids/:id/versions', (r, sr) => sr.versionsOfId(id(r.params), flag(r.query, 'deleted')));
+    get('/schemas/ids/:id/schema', (r, sr) => sr.formatted(sr.schemaById(id(r.params), idSubject(r)), r.query['format']));
+    get('/schemas/ids/:id/subjects', (r, sr) => sr.subjectsOfId(id(r.params), flag(r.query, 'deleted'), idSubject(r)));
+    get('/schemas/ids/:id/versions', (r, sr) => sr.versionsOfId(id(r.params), flag(r.query, 'deleted'), idSubject(r)));
+    get('/contexts', (_r, sr) => sr.contexts());
+    scope.delete('/contexts/:context', async (request, reply) => {
+      const sr = registry();
+      await sr.catchUp();
+      const raw = (request.params as Params)['context']!;
+      await sr.deleteContext(normalizeSubject(raw.startsWith(':') ? raw : `:${raw.startsWith('.') ? raw : `.${raw}`}:`));
+      return reply.code(204).send();
+    });
     get('/schemas', (r, sr) => {
       const deleted = flag(r.query, 'deleted');
       const latestOnly = flag(r.query, 'latestOnly');
@@ -125,42 +176,41 @@ export function registerSchemaRegistryRoutes(app: FastifyInstance, registry: () 
       return sr.subjects(flag(r.query, 'deleted'), r.query['subjectPrefix'] ?? '');
     });
     post('/subjects/:subject', async (r, sr) =>
-      versionBody(await sr.lookup(r.params['subject']!, schemaRequest(r.body), flag(r.query, 'normalize'), flag(r.query, 'deleted')), sr, r.query['format']));
-    del('/subjects/:subject', (r, sr) => sr.deleteSubject(r.params['subject']!, flag(r.query, 'permanent')));
-    get('/subjects/:subject/versions', (r, sr) => sr.versions(r.params['subject']!, flag(r.query, 'deleted'), flag(r.query, 'deletedOnly')));
+      versionBody(await sr.lookup(subjectOf(r), schemaRequest(r.body), flag(r.query, 'normalize'), flag(r.query, 'deleted')), sr, r.query['format']));
+    del('/subjects/:subject', (r, sr) => sr.deleteSubject(subjectOf(r), flag(r.query, 'permanent')));
+    get('/subjects/:subject/versions', (r, sr) => sr.versions(subjectOf(r), flag(r.query, 'deleted'), flag(r.query, 'deletedOnly')));
     post('/subjects/:subject/versions', async (r, sr) => {
-      const value = await sr.register(r.params['subject']!, schemaRequest(r.body), flag(r.query, 'normalize'));
+      const value = await sr.register(subjectOf(r), schemaRequest(r.body), flag(r.query, 'normalize'));
       return { id: value.id };
     });
-    get('/subjects/:subject/versions/:version', (r, sr) => versionBody(sr.version(r.params['subject']!, r.params['version']!, flag(r.query, 'deleted')), sr, r.query['format']));
-    get('/subjects/:subject/versions/:version/schema', (r, sr) => sr.formatted(sr.version(r.params['subject']!, r.params['version']!, flag(r.query, 'deleted')), r.query['format']));
-    get('/subjects/:subject/versions/:version/referencedby', (r, sr) => sr.referencedBy(r.params['subject']!, r.params['version']!));
-    del('/subjects/:subject/versions/:version', (r, sr) => sr.deleteVersion(r.params['subject']!, r.params['version']!, flag(r.query, 'permanent')));
+    get('/subjects/:subject/versions/:version', (r, sr) => versionBody(sr.version(subjectOf(r), r.params['version']!, flag(r.query, 'deleted')), sr, r.query['format']));
+    get('/subjects/:subject/versions/:version/schema', (r, sr) => sr.formatted(sr.version(subjectOf(r), r.params['version']!, flag(r.query, 'deleted')), r.query['format']));
+    get('/subjects/:subject/versions/:version/referencedby', (r, sr) => sr.referencedBy(subjectOf(r), r.params['version']!));
+    del('/subjects/:subject/versions/:version', (r, sr) => sr.deleteVersion(subjectOf(r), r.params['version']!, flag(r.query, 'permanent')));
 
     const compatibility = async (r: Req, sr: SchemaRegistry, version: string | undefined) => {
-      const messages = await sr.checkCompatibility(r.params['subject']!, version, schemaRequest(r.body), flag(r.query, 'normalize'));
+      const messages = await sr.checkCompatibility(subjectOf(r), version, schemaRequest(r.body), flag(r.query, 'normalize'));
       return flag(r.query, 'verbose') ? { is_compatible: messages.length === 0, messages } : { is_compatible: messages.length === 0 };
     };
     post('/compatibility/subjects/:subject/versions', (r, sr) => compatibility(r, sr, undefined));
     post('/compatibility/subjects/:subject/versions/:version', (r, sr) => compatibility(r, sr, r.params['version']!));
 
     const configBody = (r: Req) => {
-      const body = (r.body ?? {}) as Record<string, unknown>;
-      if (body['compatibility'] !== undefined && compatibilityLevel(body['compatibility']) === undefined) return { compatibility: body['compatibility'] };
-      return { compatibility: body['compatibility'], normalize: body['normalize'] };
+      if (r.body === null || typeof r.body !== 'object' || Array.isArray(r.body)) return {};
+      return r.body as Record<string, unknown>;
     };
-    get('/config', (r, sr) => sr.config(null, flag(r.query, 'defaultToGlobal')));
-    put('/config', (r, sr) => sr.setConfig(null, configBody(r)));
-    del('/config', (_r, sr) => sr.deleteConfig(null));
-    get('/config/:subject', (r, sr) => sr.config(r.params['subject']!, flag(r.query, 'defaultToGlobal')));
-    put('/config/:subject', (r, sr) => sr.setConfig(r.params['subject']!, configBody(r)));
-    del('/config/:subject', (r, sr) => sr.deleteConfig(r.params['subject']!));
+    get('/config', (r, sr) => sr.config(rootSubject(r), flag(r.query, 'defaultToGlobal')));
+    put('/config', (r, sr) => sr.setConfig(rootSubject(r), configBody(r)));
+    del('/config', (r, sr) => sr.deleteConfig(rootSubject(r)));
+    get('/config/:subject', (r, sr) => sr.config(subjectOf(r), flag(r.query, 'defaultToGlobal')));
+    put('/config/:subject', (r, sr) => sr.setConfig(subjectOf(r), configBody(r)));
+    del('/config/:subject', (r, sr) => sr.deleteConfig(subjectOf(r)));
 
-    get('/mode', (_r, sr) => ({ mode: sr.mode(null, true) }));
-    put('/mode', async (r, sr) => ({ mode: await sr.setMode(null, ((r.body ?? {}) as Record<string, unknown>)['mode'], flag(r.query, 'force')) }));
-    get('/mode/:subject', (r, sr) => ({ mode: sr.mode(r.params['subject']!, flag(r.query, 'defaultToGlobal')) }));
-    put('/mode/:subject', async (r, sr) => ({ mode: await sr.setMode(r.params['subject']!, ((r.body ?? {}) as Record<string, unknown>)['mode'], flag(r.query, 'force')) }));
-    del('/mode/:subject', async (r, sr) => ({ mode: await sr.deleteMode(r.params['subject']!) }));
+    get('/mode', (r, sr) => ({ mode: sr.mode(rootSubject(r), true) }));
+    put('/mode', async (r, sr) => ({ mode: await sr.setMode(rootSubject(r), ((r.body ?? {}) as Record<string, unknown>)['mode'], flag(r.query, 'force')) }));
+    get('/mode/:subject', (r, sr) => ({ mode: sr.mode(subjectOf(r), flag(r.query, 'defaultToGlobal')) }));
+    put('/mode/:subject', async (r, sr) => ({ mode: await sr.setMode(subjectOf(r), ((r.body ?? {}) as Record<string, unknown>)['mode'], flag(r.query, 'force')) }));
+    del('/mode/:subject', async (r, sr) => ({ mode: await sr.deleteMode(subjectOf(r)) }));
   }, { prefix });
 }
 
