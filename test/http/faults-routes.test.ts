@@ -91,7 +91,7 @@ test('kafkajs through scenarios added over HTTP: coordinator moved, leader moved
     await admin.createTopics({ topics: [{ topic: 'moves' }] });
     await producer.connect();
     await producer.send({ topic: 'moves', messages: Array.from({ length: 10 }, (_, i) => ({ value: `a${i}` })) });
-    assert.equal((await call(base, 'POST', '/v1/faults/scenarios/coordinator-moved', { groupId: 'moved', count: 2 })).status, 201);
+    assert.equal((await call(base, 'POST', '/v1/faults/scenarios/coordinator-moved', { groupId: 'moved', ms: 200 })).status, 201);
     assert.equal((await call(base, 'POST', '/v1/faults/scenarios/leader-moved', { topic: 'moves', count: 2 })).status, 201);
     await consumer.connect();
     await consumer.subscribe({ topic: 'moves', fromBeginning: true });
