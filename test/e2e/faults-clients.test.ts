@@ -62,7 +62,7 @@ before(async () => {
   base = `http://127.0.0.1:${broker.httpAddresses[0]!.port}`;
   const admin = new Kafka({ brokers: [bootstrap], clientId: 'faults-e2e', logLevel: logLevel.NOTHING }).admin();
   await admin.connect();
-  await admin.createTopics({ topics: [...['python', 'java', 'go', 'moved-node', 'moved-java'].map((topic) => ({ topic })), { topic: 'node', numPartitions: 2 }] });
+  await admin.createTopics({ topics: [...['python', 'java', 'go', 'go-kip951', 'moved-node', 'moved-java'].map((topic) => ({ topic })), { topic: 'node', numPartitions: 2 }] });
   await admin.disconnect();
 });
 
@@ -115,16 +115,34 @@ test('the Java idempotent producer recovers from injected faults: every record o
   assert.deepEqual(lines.slice(1), EXPECTED);
 });
 
+let goBinary: Promise<string> | undefined;
+/** test/e2e/go/faults built once; the franz-go module comes from compat-tests' Go cache (compat-tests/clients/franz-go/install.sh fills it). */
+function goProgram(): Promise<string> {
+  return goBinary ??= (async () => {
+    const binary = join(mkdtempSync(join(tmpdir(), 'gregor-faults-go-')), 'faults');
+    await run('compat-tests/clients/franz-go/install.sh', [], { timeout: 900_000 });
+    await run('go', ['build', '-o', binary, '.'], {
+      cwd: 'test/e2e/go/faults', timeout: 900_000,
+      env: { ...process.env, GOPATH: resolve('compat-tests/.cache/go'), GOFLAGS: '-modcacherw', GOPROXY: process.env['GOPROXY'] ?? 'off' },
+    });
+    return binary;
+  })();
+}
+
 test('franz-go\'s idempotent producer recovers from injected faults: every record once, in order', async () => {
-  const binary = join(mkdtempSync(join(tmpdir(), 'gregor-faults-go-')), 'faults');
-  // The franz-go module comes from compat-tests' Go cache (compat-tests/clients/franz-go/install.sh fills it).
-  await run('compat-tests/clients/franz-go/install.sh', [], { timeout: 900_000 });
-  await run('go', ['build', '-o', binary, '.'], {
-    cwd: 'test/e2e/go/faults', timeout: 900_000,
-    env: { ...process.env, GOPATH: resolve('compat-tests/.cache/go'), GOFLAGS: '-modcacherw', GOPROXY: process.env['GOPROXY'] ?? 'off' },
-  });
-  const { stdout } = await run(binary, [bootstrap, base, 'go', String(COUNT)], { timeout: 120_000 });
+  const { stdout } = await run(await goProgram(), [bootstrap, base, 'go', String(COUNT)], { timeout: 120_000 });
   assert.deepEqual(stdout.trim().split('\n'), EXPECTED);
+});
+
+test('franz-go takes an injected NOT_LEADER_OR_FOLLOWER\'s current leader (KIP-951) and retries without a metadata refresh', async () => {
+  // The hint names this broker at the epoch franz-go knows, so it retries on the same connection, asking no metadata;
+  // LEADER_NOT_AVAILABLE carries no leader, and franz-go refreshes its metadata before retrying (the control).
+  const hinted = await run(await goProgram(), [bootstrap, base, 'go-kip951', '5', 'NOT_LEADER_OR_FOLLOWER'], { timeout: 120_000 });
+  assert.deepEqual(hinted.stdout.trim().split('\n'), ['metadata 0', 'acked 5']);
+  const control = await run(await goProgram(), [bootstrap, base, 'go-kip951', '5', 'LEADER_NOT_AVAILABLE'], { timeout: 120_000 });
+  const [metadata, acked] = control.stdout.trim().split('\n');
+  assert.ok(Number(metadata!.split(' ')[1]) > 0, metadata);
+  assert.equal(acked, 'acked 5');
 });
 
 test('kafkajs consumer through a coordinator move: NOT_COORDINATOR, the group reloaded from __consumer_offsets, committed offsets kept', async () => {
