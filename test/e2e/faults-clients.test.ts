@@ -62,7 +62,7 @@ before(async () => {
   base = `http://127.0.0.1:${broker.httpAddresses[0]!.port}`;
   const admin = new Kafka({ brokers: [bootstrap], clientId: 'faults-e2e', logLevel: logLevel.NOTHING }).admin();
   await admin.connect();
-  await admin.createTopics({ topics: [...['python', 'java', 'go', 'go-kip951', 'moved-node', 'moved-java'].map((topic) => ({ topic })), { topic: 'node', numPartitions: 2 }] });
+  await admin.createTopics({ topics: [...['python', 'java', 'go', 'go-kip951', 'moved-node', 'moved-java-classic', 'moved-java-consumer'].map((topic) => ({ topic })), { topic: 'node', numPartitions: 2 }] });
   await admin.disconnect();
 });
 
@@ -183,12 +183,15 @@ test('kafkajs consumer through a coordinator move: NOT_COORDINATOR, the group re
   }
 });
 
-test('the Java consumer through a move of every group\'s coordinator: it commits again once the group is loaded, the offset kept', async () => {
-  const out = await runJavaProgramOk('test/e2e/java/CoordinatorMoved.java', [bootstrap, base, 'moved-java', 'moved-java-group', '1500']);
-  assert.deepEqual(out.trim().split('\n'), [
-    `first ${Array.from({ length: 10 }, (_, i) => `a${i}`).join(',')}`,
-    `second ${Array.from({ length: 10 }, (_, i) => `b${i}`).join(',')}`,
-    'left {"rules":[]}',
-    'committed 20',
-  ]);
-});
+for (const protocol of ['classic', 'consumer']) {
+  test(`the Java consumer (group.protocol=${protocol}) through a move of every group's coordinator: it commits again once the group is loaded, the offset kept`, async () => {
+    const out = await runJavaProgramOk('test/e2e/java/CoordinatorMoved.java', [bootstrap, base, `moved-java-${protocol}`, `moved-java-${protocol}-group`, '1500', protocol]);
+    assert.deepEqual(out.trim().split('\n'), [
+      `first ${Array.from({ length: 10 }, (_, i) => `a${i}`).join(',')}`,
+      `second ${Array.from({ length: 10 }, (_, i) => `b${i}`).join(',')}`,
+      'kept 10',
+      'left {"rules":[]}',
+      'committed 20',
+    ]);
+  });
+}
