@@ -39,7 +39,8 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
     move: (p) => ({ groupId: movesAll(p) ? null : text(p, 'groupId'), ms: whole(p, 'ms', 0) }),
   },
   'leader-moved': {
-    doc: 'NOT_LEADER_OR_FOLLOWER to the next `count` (default 1) Produce and Fetch requests naming `topic` (and `partition`)',
+    doc: 'NOT_LEADER_OR_FOLLOWER, naming the current leader (KIP-951), to `topic`\'s partitions (or `partition`) in the next `count` '
+      + '(default 1) Produce and Fetch requests; the rest of each request is handled',
     rules: (p) => ['Produce', 'Fetch'].map((api) => ({ api, topic: text(p, 'topic'), ...(p['partition'] === undefined ? {} : { partition: whole(p, 'partition') }),
       action: 'error', error: 'NOT_LEADER_OR_FOLLOWER', count: whole(p, 'count', 1) })),
   },
