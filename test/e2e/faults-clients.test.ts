@@ -170,8 +170,11 @@ test('kafkajs consumer through a coordinator move: NOT_COORDINATOR, the group re
     await until(async () => (await call('GET', '/v1/faults') as { rules: unknown[] }).rules.length === 0, 'the group is loaded again', 60_000);
     await until(() => seen.length >= 20, `the rest is read (${seen.join()}) ${JSON.stringify([...broker.faults.injected.values()])}`, 60_000);
     await until(async () => (await committed()) === '20', 'the group commits every record');
-    const expected = [...Array.from({ length: 10 }, (_, i) => `a${i}`), ...Array.from({ length: 10 }, (_, i) => `b${i}`)];
-    assert.deepEqual(seen, expected);
+    // The a's, committed before the move, come once: the offset was kept. The b's read while the coordinator was away
+    // could not be committed then; a rejoin after the load starts again from the kept offset and may read them again
+    // (at least once, as against Kafka).
+    assert.deepEqual(seen.slice(0, 10), Array.from({ length: 10 }, (_, i) => `a${i}`));
+    assert.deepEqual([...new Set(seen.slice(10))], Array.from({ length: 10 }, (_, i) => `b${i}`));
     assert.equal(await listed(), true);
     // The member heard NOT_COORDINATOR and found the coordinator again (kafkajs rejoins: one member, under a new id or its own).
     assert.ok([...broker.faults.injected.values()].some((c) => c.action === 'error' && c.count > 0));
