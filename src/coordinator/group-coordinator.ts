@@ -169,6 +169,34 @@ export class GroupCoordinator {
     return this.offsetsLog.partitionFor(groupId);
   }
 
+  /** __consumer_offsets' partition count. */
+  get partitionCount(): number {
+    return this.offsetsLog.partitions;
+  }
+
+  /**
+   * Kafka's resignation of __consumer_offsets partitions (their leadership moved): the groups they hold leave memory,
+   * their parked requests answered NOT_COORDINATOR and their timers stopped, until load() reads them back. Requests
+   * meanwhile must be kept from the coordinator (the fault scenario coordinator-moved answers them NOT_COORDINATOR).
+   */
+  resign(partitions: ReadonlySet<number>): number {
+    const unloaded = this.shard.unloadGroups((groupId) => partitions.has(this.partitionFor(groupId)));
+    // Timer keys end with the group id, or with the group id and a member id.
+    const suffixes = [...unloaded].flatMap(([groupId, members]) => [`-${groupId}`, ...members.map((m) => `-${groupId}-${m}`)]);
+    this.timer.cancelWhere((key) => suffixes.some((suffix) => key.endsWith(suffix)));
+    this.log.info({ partitions: [...partitions] }, `group coordinator resigned ${partitions.size} __consumer_offsets partition(s): ${unloaded.size} group(s) unloaded`);
+    return unloaded.size;
+  }
+
+  /** Kafka's election to __consumer_offsets partitions: their groups are read back from the log, members' sessions start now. */
+  async load(partitions: ReadonlySet<number>): Promise<void> {
+    // Open transactions' offsets are still held in memory (pendingTxn); committed ones are read again from the log.
+    const stats = await this.offsetsLog.load((record) => this.replay(record), (message) => this.log.warn(`skipping unreadable group record: ${message}`),
+      new PendingTxnOffsets(), partitions);
+    this.shard.onLoaded((groupId) => partitions.has(this.partitionFor(groupId)));
+    this.log.info({ partitions: [...partitions], records: stats.records }, `group coordinator loaded ${partitions.size} __consumer_offsets partition(s)`);
+  }
+
   /** Creates __consumer_offsets on first use, as Kafka's FindCoordinator does. */
   ensureTopic(): Promise<void> {
     return this.offsetsLog.ensureTopic();

@@ -359,7 +359,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       ...(cluster === undefined ? {} : { cluster }),
       schemaRegistry,
       clock,
-      faults: new FaultInjector(clock, log, (topicId) => store.topicById(topicId)?.name),
+      faults: new FaultInjector(clock, log, (topicId) => store.topicById(topicId)?.name, groups),
       log,
     };
     attachDynamicConfigs(state, dynamic);

@@ -73,10 +73,15 @@ export function partitionView(broker: BrokerState, listener: string, topic: stri
 
 /**
  * KIP-951: the current leader of a partition a client asked the wrong broker for (Kafka's getCurrentLeader), and its
- * endpoint on the client's listener if it is alive. Cluster mode only: a single node leads every partition.
+ * endpoint on the client's listener if it is alive. A single node leads every partition at epoch 0 (what an injected
+ * NOT_LEADER_OR_FOLLOWER names there).
  */
 export function currentLeader(broker: BrokerState, listener: string, topic: string, index: number): { leaderId: number; leaderEpoch: number; node: BrokerNode | undefined } {
-  const record = broker.cluster?.partition(topic, index);
+  if (broker.cluster === undefined) {
+    const { leaderId, leaderEpoch } = replicaView(broker, topic, index);
+    return { leaderId, leaderEpoch, node: brokersOn(broker, listener).find((b) => b.nodeId === leaderId) };
+  }
+  const record = broker.cluster.partition(topic, index);
   if (record === undefined) return { leaderId: -1, leaderEpoch: -1, node: undefined };
   return { leaderId: record.leader, leaderEpoch: record.leaderEpoch, node: brokersOn(broker, listener).find((b) => b.nodeId === record.leader) };
 }

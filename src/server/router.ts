@@ -38,6 +38,7 @@ import {
 import { AuthorizationFailure, clusterOperationRefusal } from './authorization.js';
 import { applyRequestQuota, newRequestQuotaState, recordAfterResponse } from './throttle.js';
 import { injectFault } from './faults/inject.js';
+import { currentLeader } from './cluster-view.js';
 import type { RequestMetrics } from './request-metrics.js';
 
 /** api key (int16), api version (int16), correlation id (int32): present in every request header version. */
@@ -184,14 +185,18 @@ function serve(broker: BrokerState, handler: Handler, frame: Buffer, connection:
   }
   // The one branch fault injection costs while no rule is set (no allocation either).
   const fault = broker.faults.active
-    ? broker.faults.check({ apiKey, apiVersion, clientId, connectionId: connection.id, remote: connection.remote }, request) : null;
+    ? broker.faults.match({ apiKey, apiVersion, clientId, connectionId: connection.id, remote: connection.remote }, request) : null;
   if (fault === null) return handle(ctx, handler, request, started, metrics, startedMs);
   return injectFault(fault, {
     apiKey,
+    apiVersion,
     request,
-    handle: (shape) => handle(ctx, handler, request, started, metrics, startedMs, shape),
+    topicName: (id) => broker.topics.getById(id)?.name,
+    leaderOf: (topic, partition) => currentLeader(broker, connection.listenerName, topic, partition),
+    handle: (changed, shape) => handle(ctx, handler, changed ?? request, started, metrics, startedMs, shape),
     answer: (response) => encodeResponse(handler, correlationId, response, apiVersion),
     errorResponse: (code, message) => answerInjectedError(ctx, handler, request, { code, message }),
+    errorObject: async (changed, code, message) => (await errorResponseTable()).get(apiKey)?.build(changed, apiVersion, { code, message }) ?? null,
     mute: (ms) => connection.throttle(ms),
   });
 }

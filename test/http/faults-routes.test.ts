@@ -44,6 +44,12 @@ test('fault rules over HTTP: add, list, fire, count, remove; scenarios; refusals
       { status: 400, json: { error: 'no scenario "meteor" (scenarios: broker-unavailable, coordinator-moved, leader-moved, producer-fenced, disk-full)' } });
     assert.deepEqual(await call(base, 'POST', '/v1/faults/scenarios/leader-moved', {}),
       { status: 400, json: { error: '"topic" must be a non-empty string, not undefined' } });
+    assert.deepEqual(await call(base, 'POST', '/v1/faults/scenarios/coordinator-moved', { all: true, groupId: 'g' }),
+      { status: 400, json: { error: 'give "groupId" or "all": true, not both' } });
+    assert.deepEqual(await call(base, 'POST', '/v1/faults/scenarios/coordinator-moved', { all: 'yes' }),
+      { status: 400, json: { error: '"all" must be true or false, not "yes"' } });
+    assert.deepEqual(await call(base, 'POST', '/v1/faults/scenarios/coordinator-moved', { groupId: 'g', ms: -1 }),
+      { status: 400, json: { error: '"ms" must be a whole number >= 0, not -1' } });
     assert.equal((await call(base, 'DELETE', '/v1/faults/2')).status, 204);
     assert.deepEqual(await call(base, 'DELETE', '/v1/faults/2'), { status: 404, json: { error: 'no fault rule 2' } });
     assert.deepEqual(await call(base, 'DELETE', '/v1/faults'), { status: 200, json: { removed: 1 } });
@@ -91,7 +97,7 @@ test('kafkajs through scenarios added over HTTP: coordinator moved, leader moved
     await admin.createTopics({ topics: [{ topic: 'moves' }] });
     await producer.connect();
     await producer.send({ topic: 'moves', messages: Array.from({ length: 10 }, (_, i) => ({ value: `a${i}` })) });
-    assert.equal((await call(base, 'POST', '/v1/faults/scenarios/coordinator-moved', { groupId: 'moved', count: 2 })).status, 201);
+    assert.equal((await call(base, 'POST', '/v1/faults/scenarios/coordinator-moved', { groupId: 'moved', ms: 200 })).status, 201);
     assert.equal((await call(base, 'POST', '/v1/faults/scenarios/leader-moved', { topic: 'moves', count: 2 })).status, 201);
     await consumer.connect();
     await consumer.subscribe({ topic: 'moves', fromBeginning: true });

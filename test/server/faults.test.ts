@@ -14,6 +14,7 @@ import { requestTargets } from '../../src/server/faults/request-targets.js';
 import { batch, fetch, fetchRequest, produce, recordsOf, values, withDataBroker } from '../broker/data-harness.js';
 import { encodeRequest, decodeResponse, roundTrip, startTestBroker } from './broker-harness.js';
 import { RawClient } from './raw-client.js';
+import { until } from '../coordinator/kafkajs-group-helpers.js';
 
 const { Kafka, logLevel } = kafkajs;
 process.env['KAFKAJS_NO_PARTITIONER_WARNING'] = '1';
@@ -173,6 +174,51 @@ test('kafkajs idempotent producer through NOT_LEADER_OR_FOLLOWER and dropped con
     const offsets = await admin.fetchTopicOffsets('orders');
     assert.equal(offsets[0]!.high, '20');
   } finally {
+    await producer.disconnect();
+    await admin.disconnect();
+    await broker.close();
+  }
+});
+
+test('faults never corrupt stored data: after a seeded mix of every action on Produce, a fetch returns exactly what was acknowledged', async () => {
+  const broker = await startTestBroker();
+  const kafka = new Kafka({ clientId: 'faults-mix', brokers: [`127.0.0.1:${broker.port}`], logLevel: logLevel.NOTHING, requestTimeout: 1500,
+    retry: { retries: 30, initialRetryTime: 20, maxRetryTime: 200 } });
+  const admin = kafka.admin();
+  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  const consumer = kafka.consumer({ groupId: 'faults-mix-reader', maxWaitTimeInMs: 100 });
+  const acked = new Map<number, string[]>([[0, []], [1, []]]);
+  const read = new Map<number, string[]>([[0, []], [1, []]]);
+  try {
+    await admin.connect();
+    await admin.createTopics({ topics: [{ topic: 'mix', numPartitions: 2 }] });
+    await producer.connect();
+    const rules = [
+      { api: 'Produce', topic: 'mix', partition: 1, action: 'error', error: 'NOT_LEADER_OR_FOLLOWER', probability: 0.25, seed: 1 },
+      { api: 'Produce', action: 'drop', when: 'after', probability: 0.1, seed: 2 },
+      { api: 'Produce', action: 'drop', when: 'before', probability: 0.1, seed: 3 },
+      { api: 'Produce', action: 'swallow', probability: 0.05, seed: 4 },
+      { api: 'Produce', action: 'throttle', ms: 30, probability: 0.2, seed: 5 },
+      { api: 'Produce', action: 'delay', ms: 30, probability: 0.2, seed: 6 },
+    ];
+    for (const rule of rules) broker.faults.add(rule);
+    for (let i = 0; i < 30; i++) {
+      await producer.send({ topic: 'mix', messages: [{ value: `m${i}`, partition: 0 }, { value: `m${i}`, partition: 1 }] });
+      for (const p of [0, 1]) acked.get(p)!.push(`m${i}`);
+    }
+    const fired = broker.faults.list().map((r) => r['fired'] as number);
+    assert.ok(fired.filter((n) => n > 0).length >= 4, `most actions fired: ${fired}`);
+    broker.faults.clear();
+    await consumer.connect();
+    await consumer.subscribe({ topic: 'mix', fromBeginning: true });
+    await consumer.run({ eachMessage: async ({ partition, message }) => void read.get(partition)!.push(message.value!.toString()) });
+    await until(() => read.get(0)!.length >= 30 && read.get(1)!.length >= 30, 'both partitions are read back');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.deepEqual([read.get(0), read.get(1)], [acked.get(0), acked.get(1)]);
+    const offsets = await admin.fetchTopicOffsets('mix');
+    assert.deepEqual(offsets.map((o) => o.high).sort(), ['30', '30']);
+  } finally {
+    await consumer.disconnect();
     await producer.disconnect();
     await admin.disconnect();
     await broker.close();

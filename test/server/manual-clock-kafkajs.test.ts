@@ -1,6 +1,6 @@
 // gregor.clock=manual with a real client (kafkajs): advancing the broker's clock expires a consumer's session (the
 // member is removed and rejoins under a new member id) and times a transaction out (the coordinator aborts it; the
-// producer's commit fails; a read_committed reader sees only what came after), with no wall-time wait for either.
+// producer's commit fails; a read_committed reader sees only what came after), each within a second of wall time.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import kafkajs from 'kafkajs';
@@ -40,7 +40,11 @@ test('manual clock: a consumer\'s session expires when the clock passes session.
     await until(() => joins.length === 1, 'the consumer joins');
     const [before] = (await admin.describeGroups(['sessions'])).groups;
     assert.deepEqual(before!.members.map((m) => m.memberId), joins);
+    // The session expires within a second of wall time (the member is out of the group), where a real clock takes 10 s.
+    const started = performance.now();
     await broker.clock.advance(10_001);
+    await until(async () => !(await admin.describeGroups(['sessions'])).groups[0]!.members.some((m) => m.memberId === joins[0]), 'the session expires', 5_000);
+    assert.ok(performance.now() - started < 1000, `the session expired ${Math.round(performance.now() - started)} ms after the advance`);
     // kafkajs heartbeats between its fetches, whose long polls end on the manual clock: move it along a little.
     await until(async () => {
       await broker.clock.advance(20);
@@ -73,8 +77,11 @@ test('manual clock: an open transaction past transaction.timeout.ms is aborted b
     const txn = await producer.transaction();
     await txn.send({ topic: 'txn-t', messages: [{ value: 'never' }] });
     // transaction.timeout.ms passes, then the coordinator's abort check (every 10 s by default) finds it.
+    // It times out within a second of wall time, where a real clock takes 15 s.
+    const started = performance.now();
     await broker.clock.advance(5_001 + 10_000);
     await assert.rejects(txn.commit(), (err: Error & { type?: string }) => ['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH'].includes(err.type ?? ''));
+    assert.ok(performance.now() - started < 1000, `the transaction was aborted ${Math.round(performance.now() - started)} ms after the advance`);
     await plain.send({ topic: 'txn-t', messages: [{ value: 'after' }] });
     await reader.connect();
     await reader.subscribe({ topic: 'txn-t', fromBeginning: true });

@@ -642,12 +642,36 @@ export class GroupShard {
     return (kind !== 'consumer' && this.consumerGroups.has(groupId)) || (kind !== 'share' && this.shareGroups.has(groupId)) || (kind !== 'streams' && this.streamsGroups.has(groupId));
   }
 
-  onLoaded(): void {
-    this.membership.onLoaded();
-    for (const group of this.consumerGroups.values()) this.consumerHeartbeats.onLoaded(group);
+  /** After a load (of every group, or of those `loaded` picks): members' sessions start now (Kafka's onLoaded). */
+  onLoaded(loaded: (groupId: string) => boolean = () => true): void {
+    this.membership.onLoaded(loaded);
+    for (const group of this.consumerGroups.values()) if (loaded(group.groupId)) this.consumerHeartbeats.onLoaded(group);
     // Kafka's onLoaded: every loaded share member's session starts over.
-    for (const group of this.shareGroups.values()) for (const memberId of group.members.keys()) this.shareHeartbeats.startSession(group.groupId, memberId);
-    this.streamsHeartbeats.onLoaded(this.streamsGroups.values());
+    for (const group of this.shareGroups.values()) {
+      if (loaded(group.groupId)) for (const memberId of group.members.keys()) this.shareHeartbeats.startSession(group.groupId, memberId);
+    }
+    this.streamsHeartbeats.onLoaded([...this.streamsGroups.values()].filter((g) => loaded(g.groupId)));
+  }
+
+  /**
+   * Kafka's onUnloaded for the groups `owned` picks (their __consumer_offsets partition's leadership moved away):
+   * parked JoinGroup/SyncGroup requests are answered NOT_COORDINATOR and the groups and their offsets leave memory
+   * (the log keeps them for the next load). Returns each group's member ids, whose timers the runtime cancels.
+   */
+  unloadGroups(owned: (groupId: string) => boolean): Map<string, string[]> {
+    const unloaded = new Map<string, string[]>();
+    const ids = new Set([...this.groups.keys(), ...this.consumerGroups.keys(), ...this.shareGroups.keys(), ...this.streamsGroups.keys(), ...this.offsets.groups()]);
+    for (const groupId of ids) {
+      if (!owned(groupId)) continue;
+      const classic = this.groups.get(groupId);
+      if (classic !== undefined) this.membership.answerParked(classic, ErrorCode.NOT_COORDINATOR);
+      const members = [this.groups, this.consumerGroups, this.shareGroups, this.streamsGroups]
+        .flatMap((map) => [...((map.get(groupId) as { members?: Map<string, unknown> } | undefined)?.members?.keys() ?? [])]);
+      this.removeGroup(groupId);
+      this.offsets.dropGroup(groupId);
+      unloaded.set(groupId, members);
+    }
+    return unloaded;
   }
 
   unload(): void {

@@ -593,8 +593,9 @@ export class Membership {
   // ---- load ----
 
   /** After load: members' sessions start now (Kafka's onLoaded); an oversized group rebalances. */
-  onLoaded(): void {
+  onLoaded(loaded: (groupId: string) => boolean = () => true): void {
     for (const group of this.groups.values()) {
+      if (!loaded(group.groupId)) continue;
       for (const member of group.members.values()) this.rescheduleHeartbeat(group, member);
       if (group.size > this.config.maxGroupSize) this.prepareRebalance(group);
     }

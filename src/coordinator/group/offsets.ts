@@ -51,6 +51,11 @@ export class OffsetStore {
     return this.byGroup.keys();
   }
 
+  /** Forgets a group's offsets (its coordinator resigned; the log keeps them). */
+  dropGroup(group: string): void {
+    this.byGroup.delete(group);
+  }
+
   replay(record: OffsetCommitRecord): void {
     const { group, topic, partition, value } = record;
     if (value !== null) {

@@ -48,6 +48,11 @@ export class KeyedTimer<T> implements CoordinatorTimer<T> {
     this.pending.set(key, entry);
   }
 
+  /** Cancels every task whose key `pick` chooses (a coordinator resigning groups). */
+  cancelWhere(pick: (key: string) => boolean): void {
+    for (const key of [...this.pending.keys()]) if (pick(key)) this.cancel(key);
+  }
+
   cancel(key: string): void {
     const entry = this.pending.get(key);
     if (entry === undefined) return;

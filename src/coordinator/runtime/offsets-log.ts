@@ -103,13 +103,14 @@ export class OffsetsLog {
     await Promise.all(this.tails.values());
   }
 
-  /** Reads every partition from its start, handing each record to `replay` in log order. */
-  async load(replay: (record: GroupRecord) => void, onBadRecord: (message: string) => void, pending: TxnOffsetHold): Promise<LoadStats> {
+  /** Reads every partition (or those `only` names) from its start, handing each record to `replay` in log order. */
+  async load(replay: (record: GroupRecord) => void, onBadRecord: (message: string) => void, pending: TxnOffsetHold, only?: ReadonlySet<number>): Promise<LoadStats> {
     let records = 0;
     let skipped = 0;
     if (!this.exists()) return { records, skipped };
     const maxBytes = this.config['offsets.load.buffer.size'];
     for (let partition = 0; partition < this.partitions; partition++) {
+      if (only !== undefined && !only.has(partition)) continue;
       const log = this.log(partition);
       for await (const batch of replayBatches(log, log.logStartOffset, maxBytes)) {
         const header = readBatchHeader(batch);

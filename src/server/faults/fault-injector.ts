@@ -13,9 +13,9 @@ import type { Log } from '../../log.js';
 import { apiByKey } from '../../protocol/generated/index.js';
 import { errorInfo } from '../../protocol/error-codes.js';
 import type { Scheduler } from '../../storage/scheduler.js';
-import { faultRuleJson, parseFaultRule, type FaultAction, type FaultRule } from './fault-rule.js';
+import { FaultRuleError, faultRuleJson, parseFaultRule, type FaultAction, type FaultRule } from './fault-rule.js';
 import { requestTargets, type RequestTargets } from './request-targets.js';
-import { scenarioRules } from './scenarios.js';
+import { scenarioRules, type CoordinatorMove } from './scenarios.js';
 
 export interface RequestSeen {
   readonly apiKey: number;
@@ -26,6 +26,14 @@ export interface RequestSeen {
 }
 
 export type FaultListener = (rule: FaultRule, api: string) => void;
+
+/** What the coordinator-moved scenario asks of the group coordinator (GroupCoordinator.resign and load). */
+export interface MovableCoordinator {
+  partitionFor(groupId: string): number;
+  readonly partitionCount: number;
+  resign(partitions: ReadonlySet<number>): number;
+  load(partitions: ReadonlySet<number>): Promise<void>;
+}
 
 interface Entry {
   readonly rule: FaultRule;
@@ -49,6 +57,7 @@ export class FaultInjector {
     private readonly clock: Scheduler,
     private readonly log: Log,
     private readonly topicName: (topicId: string) => string | undefined,
+    private readonly coordinator?: MovableCoordinator,
   ) {}
 
   /** Checks and adds a rule (FaultRuleError names what is wrong); returns it as listed. */
@@ -69,11 +78,28 @@ export class FaultInjector {
     return faultRuleJson(rule, 0);
   }
 
-  /** Adds a named scenario's rules (scenarios.ts), all or none; returns them as listed. */
+  /**
+   * Adds a named scenario's rules (scenarios.ts), all or none; returns them as listed. A coordinator move resigns the
+   * groups' __consumer_offsets partitions now; `ms` later (broker clock) they are loaded again, then its rules go.
+   */
   addScenario(name: string, params?: unknown): Record<string, unknown>[] {
-    const bodies = scenarioRules(name, params);
+    const { rules: bodies, move } = scenarioRules(name, params);
     for (const body of bodies) parseFaultRule(body, 0);
-    return bodies.map((body) => this.add(body));
+    if (move !== undefined && this.coordinator === undefined) throw new FaultRuleError('this broker has no group coordinator to move');
+    const added = bodies.map((body) => this.add(body));
+    if (move !== undefined) this.moveCoordinator(move, added.map((rule) => rule['id'] as number));
+    return added;
+  }
+
+  private moveCoordinator(move: CoordinatorMove, ruleIds: readonly number[]): void {
+    const coordinator = this.coordinator!;
+    const partitions = new Set(move.groupId === null
+      ? Array.from({ length: coordinator.partitionCount }, (_, i) => i) : [coordinator.partitionFor(move.groupId)]);
+    coordinator.resign(partitions);
+    const reload = () => coordinator.load(partitions)
+      .catch((err: unknown) => this.log.error({ err }, 'loading the moved groups again failed'))
+      .finally(() => this.set(this.entries.filter((e) => !ruleIds.includes(e.rule.id))));
+    this.clock.after(move.ms, () => void reload());
   }
 
   list(): Record<string, unknown>[] {
@@ -101,8 +127,13 @@ export class FaultInjector {
     return () => void this.listeners.splice(this.listeners.indexOf(listener) >>> 0, 1);
   }
 
-  /** The action to take on this request, or null. Called by the router after the request is decoded. */
+  /** The action to take on this request, or null. */
   check(seen: RequestSeen, request: unknown): FaultAction | null {
+    return this.match(seen, request)?.action ?? null;
+  }
+
+  /** The rule that fires on this request (it is counted and logged), or null. Called by the router after the request is decoded. */
+  match(seen: RequestSeen, request: unknown): FaultRule | null {
     this.expire();
     let targets: RequestTargets | undefined;
     for (const entry of this.entries) {
@@ -115,7 +146,7 @@ export class FaultInjector {
       if (entry.needsTargets && !matchesTargets(entry.rule, (targets ??= requestTargets(request, this.topicName)))) continue;
       if (entry.rule.probability !== undefined && entry.random() >= entry.rule.probability) continue;
       this.fire(entry, seen);
-      return entry.rule.action;
+      return entry.rule;
     }
     return null;
   }

@@ -1,7 +1,9 @@
 /**
  * Carries out a fault rule's action on one request, around the router's own handling of it:
- *   error        the handler is not run; the answer is Kafka's error response for the API with the rule's code (Fetch:
- *                the code in every partition asked for, top-level NONE and no session, as a real leader move answers)
+ *   error        a rule naming partitions (or a group) on an API that answers per partition: those fail alone, the rest is
+ *                handled (partition-errors.ts); otherwise the handler is not run and the answer is Kafka's error response
+ *                for the API with the rule's code (Fetch: the code in every partition asked for, top-level NONE and no
+ *                session, as a real leader move answers)
  *   delay        handled, then the response waits `ms` of wall time (a manual clock would never let it go)
  *   throttle     handled; throttle_time_ms = max(its own, ms) and the connection is muted for ms, as a quota does
  *   drop         the connection closes before the request is handled, or after (its effects kept, no answer)
@@ -12,18 +14,17 @@
 import { createFetchResponse, createPartitionData, type FetchRequest, type FetchResponse } from '../../protocol/generated/fetch.js';
 import type { RecordsValue } from '../../protocol/io/writer.js';
 import { CloseConnection, type ResponseBytes } from '../connection.js';
-import type { FaultAction } from './fault-rule.js';
+import type { FaultRule } from './fault-rule.js';
+import { partitionErrorPlan, type PartitionErrorSite } from './partition-errors.js';
 
 const FETCH_KEY = 1;
 /** Record batch v2: baseOffset (8), batchLength (4), partitionLeaderEpoch (4), magic (1), then the CRC (4). */
 const CRC_OFFSET = 17;
 const EMPTY: readonly Buffer[] = [];
 
-export interface FaultSite {
-  readonly apiKey: number;
-  readonly request: unknown;
-  /** Runs the handler; `shape` may change the response object before it is encoded. */
-  handle(shape?: (response: unknown) => unknown): ResponseBytes | Promise<ResponseBytes>;
+export interface FaultSite extends PartitionErrorSite {
+  /** Runs the handler (on `request`, else the one received); `shape` may change the response object before it is encoded. */
+  handle(request?: unknown, shape?: (response: unknown) => unknown): ResponseBytes | Promise<ResponseBytes>;
   /** Encodes a response built here (the API's error response, or Fetch's per-partition one). */
   answer(response: unknown): ResponseBytes;
   /** The API's error response with this code (Kafka's getErrorResponse). */
@@ -32,16 +33,21 @@ export interface FaultSite {
   mute(ms: number): void;
 }
 
-export function injectFault(action: FaultAction, site: FaultSite): ResponseBytes | Promise<ResponseBytes> {
+export function injectFault(rule: FaultRule, site: FaultSite): ResponseBytes | Promise<ResponseBytes> {
+  const { action } = rule;
   switch (action.type) {
-    case 'error':
+    case 'error': {
+      // A rule naming partitions (or a group) fails those alone where the API answers per partition (partition-errors.ts).
+      const plan = partitionErrorPlan(site, { code: action.code, message: action.message, match: rule.match });
+      if (plan !== null) return plan() as ResponseBytes | Promise<ResponseBytes>;
       if (site.apiKey === FETCH_KEY) return site.answer(fetchPartitionErrors(site.request as FetchRequest, action.code));
       return site.errorResponse(action.code, action.message);
+    }
     case 'delay':
       return Promise.resolve(site.handle()).then((bytes) => new Promise<ResponseBytes>((resolve) => setTimeout(() => resolve(bytes), action.ms)));
     case 'throttle':
       site.mute(action.ms);
-      return site.handle((response) => {
+      return site.handle(undefined, (response) => {
         if (typeof response === 'object' && response !== null && 'throttleTimeMs' in response) {
           const r = response as { throttleTimeMs: number };
           r.throttleTimeMs = Math.max(r.throttleTimeMs, action.ms);
@@ -56,7 +62,7 @@ export function injectFault(action: FaultAction, site: FaultSite): ResponseBytes
     case 'swallow':
       return Promise.resolve(site.handle()).then(() => null);
     case 'corrupt-crc':
-      return site.handle((response) => corruptFetchCrcs(response as FetchResponse));
+      return site.handle(undefined, (response) => corruptFetchCrcs(response as FetchResponse));
   }
 }
 

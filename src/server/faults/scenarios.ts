@@ -1,6 +1,6 @@
 /**
  * Named scenarios: the fault rules that make a common failure happen (broker.faults.addScenario, POST
- * /v1/faults/scenarios/<name>). A transaction timing out and a consumer's session expiring need no rule: with
+ * /v1/faults/scenarios/<name>); coordinator-moved also makes the group coordinator resign the groups and load them again. A transaction timing out and a consumer's session expiring need no rule: with
  * gregor.clock=manual, advance the clock past transaction.timeout.ms (plus the abort check interval) or the
  * session timeout.
  */
@@ -8,21 +8,39 @@ import { FaultRuleError } from './fault-rule.js';
 
 type Params = Record<string, unknown>;
 
-/** The group coordinator's APIs a member calls (classic and KIP-848), and the transaction coordinator's. */
-const GROUP_APIS = ['JoinGroup', 'SyncGroup', 'Heartbeat', 'LeaveGroup', 'OffsetCommit', 'OffsetFetch', 'ConsumerGroupHeartbeat'];
+/** The group coordinator's APIs (classic, consumer, share and streams groups), and the transaction coordinator's. */
+const GROUP_APIS = ['JoinGroup', 'SyncGroup', 'Heartbeat', 'LeaveGroup', 'OffsetCommit', 'OffsetFetch', 'TxnOffsetCommit', 'OffsetDelete', 'DescribeGroups',
+  'DeleteGroups', 'ConsumerGroupHeartbeat', 'ConsumerGroupDescribe', 'ShareGroupHeartbeat', 'ShareGroupDescribe', 'StreamsGroupHeartbeat', 'StreamsGroupDescribe'];
 const TRANSACTION_APIS = ['AddPartitionsToTxn', 'AddOffsetsToTxn', 'EndTxn', 'TxnOffsetCommit', 'Produce'];
 
-export const SCENARIOS: Readonly<Record<string, { readonly doc: string; rules(params: Params): Record<string, unknown>[] }>> = {
+/** A coordinator move: the group's (or every group's) coordinator resigns now and loads the groups again after `ms`. */
+export interface CoordinatorMove {
+  readonly groupId: string | null;
+  readonly ms: number;
+}
+
+export interface Scenario {
+  readonly doc: string;
+  rules(params: Params): Record<string, unknown>[];
+  /** The scenario's rules stay until the move's reload is done, then go. */
+  move?(params: Params): CoordinatorMove;
+}
+
+export const SCENARIOS: Readonly<Record<string, Scenario>> = {
   'broker-unavailable': {
     doc: 'every connection is closed on its next request for `seconds` (on the broker clock)',
     rules: (p) => [{ action: 'drop', when: 'before', durationMs: whole(p, 'seconds') * 1000 }],
   },
   'coordinator-moved': {
-    doc: 'NOT_COORDINATOR to the group\'s next `count` (default 1) coordinator requests per API: members find the coordinator again',
-    rules: (p) => GROUP_APIS.map((api) => ({ api, groupId: text(p, 'groupId'), action: 'error', error: 'NOT_COORDINATOR', count: whole(p, 'count', 1) })),
+    doc: 'the coordinator of `groupId` (or, with `"all": true`, of every group) resigns: the groups leave memory, their requests '
+      + 'get NOT_COORDINATOR, and after `ms` (default 0, on the broker clock) they are loaded again from __consumer_offsets; '
+      + 'members find the coordinator again and keep their committed offsets',
+    rules: (p) => GROUP_APIS.map((api) => ({ api, ...(movesAll(p) ? {} : { groupId: text(p, 'groupId') }), action: 'error', error: 'NOT_COORDINATOR' })),
+    move: (p) => ({ groupId: movesAll(p) ? null : text(p, 'groupId'), ms: whole(p, 'ms', 0) }),
   },
   'leader-moved': {
-    doc: 'NOT_LEADER_OR_FOLLOWER to the next `count` (default 1) Produce and Fetch requests naming `topic` (and `partition`)',
+    doc: 'NOT_LEADER_OR_FOLLOWER, naming the current leader (KIP-951), to `topic`\'s partitions (or `partition`) in the next `count` '
+      + '(default 1) Produce and Fetch requests; the rest of each request is handled',
     rules: (p) => ['Produce', 'Fetch'].map((api) => ({ api, topic: text(p, 'topic'), ...(p['partition'] === undefined ? {} : { partition: whole(p, 'partition') }),
       action: 'error', error: 'NOT_LEADER_OR_FOLLOWER', count: whole(p, 'count', 1) })),
   },
@@ -37,13 +55,20 @@ export const SCENARIOS: Readonly<Record<string, { readonly doc: string; rules(pa
   },
 };
 
-export function scenarioRules(name: string, params: unknown): Record<string, unknown>[] {
+export function scenarioRules(name: string, params: unknown): { rules: Record<string, unknown>[]; move: CoordinatorMove | undefined } {
   const scenario = Object.hasOwn(SCENARIOS, name) ? SCENARIOS[name] : undefined;
   if (scenario === undefined) throw new FaultRuleError(`no scenario "${name}" (scenarios: ${Object.keys(SCENARIOS).join(', ')})`);
   if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) {
     throw new FaultRuleError('scenario parameters are a JSON object');
   }
-  return scenario.rules((params ?? {}) as Params);
+  const p = (params ?? {}) as Params;
+  return { rules: scenario.rules(p), move: scenario.move?.(p) };
+}
+
+function movesAll(p: Params): boolean {
+  if (p['all'] !== undefined && typeof p['all'] !== 'boolean') throw new FaultRuleError(`"all" must be true or false, not ${JSON.stringify(p['all'])}`);
+  if (p['all'] === true && p['groupId'] !== undefined) throw new FaultRuleError('give "groupId" or "all": true, not both');
+  return p['all'] === true;
 }
 
 function whole(p: Params, key: string, fallback?: number): number {

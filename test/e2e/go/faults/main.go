@@ -4,10 +4,17 @@
 // each value on its own line.
 //
 //	faults <bootstrap> <http base> <topic> <count>
+//
+// With a fifth argument, an error name: the next 3 Produce requests on the topic get that error while a do-nothing
+// rule on Metadata counts the client's metadata requests; produces 5 records and prints "metadata <requests>" and
+// "acked <records>". A NOT_LEADER_OR_FOLLOWER carrying the current leader (KIP-951) needs no metadata refresh.
+//
+//	faults <bootstrap> <http base> <topic> 5 <error>
 package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -19,7 +26,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 )
 
-func call(method, url, body string) {
+func call(method, url, body string) string {
 	req, err := http.NewRequest(method, url, strings.NewReader(body))
 	must(err)
 	if body != "" {
@@ -32,6 +39,36 @@ func call(method, url, body string) {
 	if resp.StatusCode >= 300 {
 		must(fmt.Errorf("%s %s: %d %s", method, url, resp.StatusCode, text))
 	}
+	return string(text)
+}
+
+func metadataRequests(ctx context.Context, bootstrap, base, topic string, count int, errorName string) {
+	producer, err := kgo.NewClient(kgo.SeedBrokers(bootstrap), kgo.DefaultProduceTopic(topic), kgo.RetryBackoffFn(func(int) time.Duration { return 20 * time.Millisecond }))
+	must(err)
+	defer producer.Close()
+	// The partition's leader and epoch are known before the faults.
+	must(producer.ProduceSync(ctx, &kgo.Record{Partition: 0, Value: []byte("warm")}).FirstErr())
+	call("POST", base+"/v1/faults", `{"api":"Metadata","action":"delay","ms":0}`)
+	call("POST", base+"/v1/faults", `{"api":"Produce","topic":"`+topic+`","action":"error","error":"`+errorName+`","count":3}`)
+	acked := 0
+	for i := 0; i < count; i++ {
+		must(producer.ProduceSync(ctx, &kgo.Record{Partition: 0, Value: []byte("v" + strconv.Itoa(i))}).FirstErr())
+		acked++
+	}
+	var listed struct {
+		Rules []struct {
+			API   string `json:"api"`
+			Fired int    `json:"fired"`
+		} `json:"rules"`
+	}
+	must(json.Unmarshal([]byte(call("GET", base+"/v1/faults", "")), &listed))
+	call("DELETE", base+"/v1/faults", "")
+	for _, rule := range listed.Rules {
+		if rule.API == "Metadata" {
+			fmt.Println("metadata", rule.Fired)
+		}
+	}
+	fmt.Println("acked", acked)
 }
 
 func must(err error) {
@@ -47,6 +84,10 @@ func main() {
 	must(err)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
+	if len(os.Args) > 5 {
+		metadataRequests(ctx, bootstrap, base, topic, count, os.Args[5])
+		return
+	}
 	producer, err := kgo.NewClient(kgo.SeedBrokers(bootstrap), kgo.DefaultProduceTopic(topic), kgo.RetryBackoffFn(func(int) time.Duration { return 20 * time.Millisecond }))
 	must(err)
 	must(producer.Ping(ctx))
