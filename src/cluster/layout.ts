@@ -8,7 +8,11 @@
  *                               compares it (a deposed controller's txn fails)
  *   topics/<name>               {id, partitions, configs}: written once when the topic is created
  *   partitions/<name>/<index>   {replicas, leader, leaderEpoch, isr, partitionEpoch}: Kafka's PartitionRecord;
- *                               after creation changed only by the controller, comparing the key's mod revision
+ *                               after creation its ISR is changed by its leader (AlterPartition's rules: one txn
+ *                               comparing the key's mod revision, the partition epoch bumped), the rest only by
+ *                               the controller, comparing the key's mod revision
+ *   producer-ids                the next producer id block's start (text): every broker reserves blocks of 1000
+ *                               by a txn comparing its mod revision
  * Values are JSON. Record data never passes through etcd.
  */
 
@@ -41,6 +45,7 @@ export class ClusterKeys {
   }
   get clusterId(): string { return `${this.root}cluster-id`; }
   get controller(): string { return `${this.root}controller`; }
+  get producerIds(): string { return `${this.root}producer-ids`; }
   get brokers(): string { return `${this.root}brokers/`; }
   broker(nodeId: number): string { return `${this.brokers}${nodeId}`; }
   get topics(): string { return `${this.root}topics/`; }
@@ -55,6 +60,7 @@ export class ClusterKeys {
     const rest = key.slice(this.root.length);
     if (rest === 'controller') return { kind: 'controller' };
     if (rest === 'cluster-id') return { kind: 'cluster-id' };
+    if (rest === 'producer-ids') return { kind: 'producer-ids' };
     const slash = rest.indexOf('/');
     if (slash < 0) return undefined;
     const area = rest.slice(0, slash);
@@ -74,6 +80,7 @@ export class ClusterKeys {
 export type ParsedKey =
   | { readonly kind: 'controller' }
   | { readonly kind: 'cluster-id' }
+  | { readonly kind: 'producer-ids' }
   | { readonly kind: 'broker'; readonly nodeId: number }
   | { readonly kind: 'topic'; readonly topic: string }
   | { readonly kind: 'partition'; readonly topic: string; readonly index: number };

@@ -292,7 +292,11 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
     const producerStates = await ProducerStates.load(store, () => clock.now());
     const replicaManager = new ReplicaManager(store, config, { producerState: producerStates, transactions: producerStates, clock });
     replicaManager.sharePartitions.usePersister(shareState);
-    const transactions = await openTransactions({ config, liveConfig: () => dynamic.config, replicaManager, producerStates, groups, features, scheduler: clock, log });
+    // Cluster mode: producer id blocks come from etcd's one counter, so no two brokers hand out the same id.
+    const transactions = await openTransactions({
+      config, liveConfig: () => dynamic.config, replicaManager, producerStates, groups, features, scheduler: clock, log,
+      ...(cluster === undefined ? {} : { producerIdBlocks: cluster.producerIdBlocks() }),
+    });
     opened.push(() => transactions.close());
     // The schema registry's subjects and ids are read from _schemas before its port (or the HTTP listener) serves.
     const schemaRegistry = await openSchemaRegistry(replicaManager, () => clock.now(), log);
