@@ -17,8 +17,8 @@ export async function alterPartitionIsr(client: Etcd3, keys: ClusterKeys, topic:
   if (current.leader !== known.leader || current.leaderEpoch !== known.leaderEpoch) return { ok: false, error: 'FENCED_LEADER_EPOCH' };
   if (current.partitionEpoch !== known.partitionEpoch) return { ok: false, error: 'INVALID_UPDATE_VERSION' };
   if (!isr.includes(current.leader) || isr.some((r) => !current.replicas.includes(r))) return { ok: false, error: 'INVALID_REQUEST' };
-  // The ISR in replica order, as Kafka's controller keeps it.
-  const record: PartitionRecord = { ...current, isr: current.replicas.filter((r) => isr.includes(r)), partitionEpoch: current.partitionEpoch + 1 };
+  // The ISR in the leader's order (a replica that joins goes last), as Kafka's controller takes it.
+  const record: PartitionRecord = { ...current, isr: [...isr], partitionEpoch: current.partitionEpoch + 1 };
   const written = await client.if(key, 'Mod', '==', kv.mod_revision).then(client.put(key).value(JSON.stringify(record))).commit();
   return written.succeeded ? { ok: true, record } : { ok: false, error: 'INVALID_UPDATE_VERSION' };
 }

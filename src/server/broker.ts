@@ -272,6 +272,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   }
   progress.logsLoaded = true;
   // What start-up has opened so far, closed in reverse order when a later step fails.
+  let replication: import('../cluster/cluster-replication.js').ClusterReplication | undefined;
   const opened: (() => Promise<void>)[] = [...(http === undefined ? [] : [() => http.close()]), () => store.close()];
   if (cluster !== undefined) opened.push(() => cluster.close());
   const bound: BoundListener[] = [];
@@ -360,6 +361,12 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
         const record = cluster.partition(topic, partition);
         return record === undefined || record.leader === cluster.nodeId;
       });
+      // Followers fetch from their leaders; leaders track them, keep the ISR in etcd and hold acks=all for it.
+      const { ClusterReplication } = await import('../cluster/cluster-replication.js');
+      replication = new ClusterReplication({ cluster, store, config: () => state.config, clock, log });
+      replicaManager.setReplication(replication);
+      replication.start();
+      opened.push(() => replication!.close());
     }
     dispatch = createDispatch(state, requestMetrics);
     progress.listenersBound = true;
@@ -415,6 +422,8 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       const stopped = bound.map((listener) => listener.close());
       const registryStopped = registryServer?.close();
       quotas.closeWaiting();
+      // Fetchers stop and produces waiting for the ISR answer before the long polls end.
+      await replication?.close();
       // Pending long polls answer now with what they have, so connections can drain.
       state.replicaManager.shutdown();
       // Parked JoinGroup/SyncGroup requests are answered now too; queued group writes finish before the store closes.
