@@ -16,6 +16,7 @@ import { createCreatableTopic, createCreateTopicsRequest, createTopicsApi } from
 import { createMetadataRequest, metadataApi, type MetadataResponse } from '../../src/protocol/generated/metadata.js';
 import { createDescribeClusterRequest, describeClusterApi } from '../../src/protocol/generated/describe-cluster.js';
 import { produceApi, type ProduceResponse } from '../../src/protocol/generated/produce.js';
+import { createInitProducerIdRequest, initProducerIdApi } from '../../src/protocol/generated/init-producer-id.js';
 import { ErrorCode } from '../../src/protocol/error-codes.js';
 import { ZERO_UUID } from '../../src/protocol/uuid.js';
 import { RawClient } from '../server/raw-client.js';
@@ -196,4 +197,20 @@ test('the follower resumed (SIGCONT) catches up and the ISR grows back; its logs
   await sameOnEveryReplica('replicated', 0, [1, 2, 3]);
   await sameOnEveryReplica('replicated', 1, [2, 3, 1]);
   await sameOnEveryReplica('strict', 0, [1, 2, 3]);
+});
+
+test('producer ids are unique across the brokers: each reserves its blocks of 1000 from one counter in etcd', async () => {
+  const ids: bigint[] = [];
+  for (let round = 0; round < 2; round++) {
+    for (const n of NODES) {
+      const answer = await roundTrip(clients.get(n)!, initProducerIdApi, 4, { ...createInitProducerIdRequest(), transactionalId: null, transactionTimeoutMs: 60_000 });
+      assert.equal(answer.errorCode, ErrorCode.NONE);
+      ids.push(answer.producerId);
+    }
+  }
+  assert.equal(new Set(ids).size, ids.length, `ids handed out: ${ids.join(',')}`);
+  // One block per broker: the second round's ids follow the first's on each broker, and no two brokers share a block.
+  const blocks = ids.slice(0, 3).map((id) => id / 1000n);
+  assert.equal(new Set(blocks).size, 3);
+  for (let i = 0; i < 3; i++) assert.equal(ids[i + 3], ids[i]! + 1n);
 });
