@@ -4,19 +4,25 @@
 // (last_fetched_epoch) and the leader epoch it knows; replica.fetch.* bound the wait and the bytes. What comes back
 // is appended as it is (the leader's offsets and epochs), the high watermark taken from the leader (never past the
 // log end), the log start moved up to the leader's. A diverging epoch truncates the log as
-// AbstractFetcherThread.getOffsetTruncationState does before fetching again; a partition error backs that
+// AbstractFetcherThread.getOffsetTruncationState does before fetching again, OFFSET_OUT_OF_RANGE as
+// fetchOffsetAndTruncate does (ListOffsets to the leader, as a replica); another partition error backs that
 // partition off (replica.fetch.backoff.ms) until the metadata changes it; a connection error backs the whole
 // fetcher off.
 import type { BrokerConfig } from '../config/index.js';
 import type { Log } from '../log.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { createFetchPartition, createFetchRequest, fetchApi, type FetchResponse, type PartitionData } from '../protocol/generated/fetch.js';
+import { listOffsetsApi } from '../protocol/generated/list-offsets.js';
 import type { PartitionLog } from '../storage/log.js';
 import { BrokerClient } from './broker-client.js';
 import type { ClusterEndpoint } from './cluster.js';
 
 /** Kafka 4.3.1's latest Fetch, which its followers send. */
 export const REPLICA_FETCH_VERSION = 18;
+/** ListOffsets as a follower asks its leader's log end and start after OFFSET_OUT_OF_RANGE. */
+const LIST_OFFSETS_VERSION = 10;
+const LATEST = -1n;
+const EARLIEST = -2n;
 
 export interface FollowedPartition {
   readonly topic: string;
@@ -186,6 +192,10 @@ export class ReplicaFetcher {
 
   private async apply(p: FollowedPartition, data: PartitionData, config: BrokerConfig): Promise<void> {
     const { log } = p;
+    if (data.errorCode === ErrorCode.OFFSET_OUT_OF_RANGE) {
+      await this.outOfRange(p, config);
+      return;
+    }
     if (data.errorCode !== ErrorCode.NONE) {
       this.ctx.log.debug({ topic: p.topic, partition: p.partition, errorCode: data.errorCode }, 'follower fetch partition error');
       this.delayed.set(keyOf(p.topic, p.partition), this.ctx.now() + config['replica.fetch.backoff.ms']);
@@ -202,6 +212,36 @@ export class ReplicaFetcher {
     log.setHighWatermark(Math.min(Number(data.highWatermark), log.logEndOffset));
     const leaderStart = Number(data.logStartOffset);
     if (leaderStart > log.logStartOffset && leaderStart <= log.highWatermark) await log.deleteRecordsBefore(leaderStart);
+  }
+
+  /**
+   * AbstractFetcherThread.fetchOffsetAndTruncate: the leader's log end below ours cuts ours there; its log start past our
+   * end empties ours to start there (what we held is gone from the leader); else the next fetch tries again.
+   */
+  private async outOfRange(p: FollowedPartition, config: BrokerConfig): Promise<void> {
+    const { log } = p;
+    const leaderEnd = await this.leaderOffset(p, LATEST, config);
+    if (leaderEnd < log.logEndOffset) {
+      this.ctx.log.warn({ topic: p.topic, partition: p.partition }, `Truncating ${p.topic}-${p.partition} to the leader's log end ${leaderEnd} (was ${log.logEndOffset})`);
+      await log.truncateTo(leaderEnd);
+      return;
+    }
+    const leaderStart = await this.leaderOffset(p, EARLIEST, config);
+    if (leaderStart > log.logEndOffset) {
+      this.ctx.log.warn({ topic: p.topic, partition: p.partition }, `Emptying ${p.topic}-${p.partition} to start at the leader's log start ${leaderStart} (its end was ${log.logEndOffset})`);
+      await log.truncateFullyAndStartAt(leaderStart);
+    }
+  }
+
+  private async leaderOffset(p: FollowedPartition, timestamp: bigint, config: BrokerConfig): Promise<number> {
+    const client = await this.connect(config);
+    const response = await client.request(listOffsetsApi, LIST_OFFSETS_VERSION, {
+      replicaId: this.ctx.nodeId, isolationLevel: 0, timeoutMs: config['replica.socket.timeout.ms'],
+      topics: [{ name: p.topic, partitions: [{ partitionIndex: p.partition, currentLeaderEpoch: p.leaderEpoch, timestamp }] }],
+    }, config['replica.socket.timeout.ms']);
+    const answer = response.topics[0]?.partitions[0];
+    if (answer === undefined || answer.errorCode !== ErrorCode.NONE) throw new Error(`ListOffsets from leader ${this.leaderId}: error ${answer?.errorCode ?? 'no answer'}`);
+    return Number(answer.offset);
   }
 
   /** AbstractFetcherThread.getOffsetTruncationState for the leader's end of `leaderEpoch` at `leaderEndOffset`. */

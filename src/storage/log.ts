@@ -106,6 +106,11 @@ export interface PartitionLog {
   holdHighWatermark(): void;
   /** Sets the high watermark (kept within the log start and end); a move notifies the append listeners. */
   setHighWatermark(offset: number): void;
+  /**
+   * Empty the log and start it again at `offset` (a follower whose leader no longer holds its fetch offset, Kafka's
+   * truncateFullyAndStartAt): every segment goes, the epochs are cleared, log start, end and high watermark are `offset`.
+   */
+  truncateFullyAndStartAt(offset: number): Promise<void>;
   /** Remove every batch at or after `offset` (whole batches). */
   truncateTo(offset: number): Promise<void>;
   /** Move the log start offset forward (DeleteRecords); whole segments below it go in the background. */

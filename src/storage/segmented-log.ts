@@ -311,18 +311,35 @@ export class SegmentedLog<S extends LogSegment> implements PartitionLog {
     return null;
   }
 
+  truncateFullyAndStartAt(offset: number): Promise<void> {
+    return this.queue.run(async () => {
+      this.ensureOpen();
+      await this.startOverAt(offset, this.scheduler.now());
+      this.endOffset = offset;
+      this.hw = offset;
+      this.recovered = offset;
+      await this.saveEpochsIfDirty();
+      this.snapshots?.deleteAbove(offset);
+      this.startMoved();
+    });
+  }
+
+  /** Nothing below `offset` survives: the old segments go first (the fresh one may take the first one's file names). */
+  private async startOverAt(offset: number, now: number): Promise<void> {
+    for (const s of this.segmentList) await s.remove();
+    this.segmentList = [await this.hooks.newSegment(offset, now)];
+    this.startOffset = offset;
+    this.epochCache.clear();
+  }
+
   truncateTo(offset: number): Promise<void> {
     return this.queue.run(async () => {
       this.ensureOpen();
       if (offset >= this.endOffset) return;
       const now = this.scheduler.now();
       if (offset <= this.segmentList[0]!.baseOffset || offset < this.startOffset) {
-        // Nothing below `offset` survives: start over there. The old segments go first, as in Kafka's
-        // truncateFullyAndStartAt: the fresh one may take the first one's file names (same base offset).
-        for (const s of this.segmentList) await s.remove();
-        this.segmentList = [await this.hooks.newSegment(offset, now)];
-        this.startOffset = offset;
-        this.epochCache.clear();
+        // Nothing below `offset` survives: start over there, as Kafka's truncateFullyAndStartAt.
+        await this.startOverAt(offset, now);
       } else {
         while (this.segmentList.length > 1 && this.active.baseOffset >= offset) {
           await this.segmentList.pop()!.remove();

@@ -16,6 +16,7 @@ import { createCreatableTopic, createCreateTopicsRequest, createTopicsApi } from
 import { createMetadataRequest, metadataApi, type MetadataResponse } from '../../src/protocol/generated/metadata.js';
 import { createDescribeClusterRequest, describeClusterApi } from '../../src/protocol/generated/describe-cluster.js';
 import { produceApi, type ProduceResponse } from '../../src/protocol/generated/produce.js';
+import { deleteRecordsApi } from '../../src/protocol/generated/delete-records.js';
 import { createInitProducerIdRequest, initProducerIdApi } from '../../src/protocol/generated/init-producer-id.js';
 import { ErrorCode } from '../../src/protocol/error-codes.js';
 import { ZERO_UUID } from '../../src/protocol/uuid.js';
@@ -213,4 +214,34 @@ test('producer ids are unique across the brokers: each reserves its blocks of 10
   const blocks = ids.slice(0, 3).map((id) => id / 1000n);
   assert.equal(new Set(blocks).size, 3);
   for (let i = 0; i < 3; i++) assert.equal(ids[i + 3], ids[i]! + 1n);
+});
+
+test('a follower whose fetch offset the leader deleted meanwhile (DeleteRecords) starts its log again at the leader\'s start and rejoins', async () => {
+  const created = await roundTrip(clients.get(1)!, createTopicsApi, 7, {
+    ...createCreateTopicsRequest(), timeoutMs: 30_000,
+    topics: [{ ...createCreatableTopic(), name: 'trimmed', numPartitions: -1, replicationFactor: -1, assignments: [{ partitionIndex: 0, brokerIds: [1, 2, 3] }] }],
+  });
+  assert.equal(created.topics[0]!.errorCode, ErrorCode.NONE);
+  for (const n of NODES) await eventually(() => metadata(n, 'trimmed'), (r) => r.topics[0]!.errorCode === ErrorCode.NONE, `broker ${n}'s metadata`);
+  for (const text of ['t0', 't1']) assert.equal(errorOf(await produce(1, 'trimmed', 0, text)), ErrorCode.NONE);
+  const paused = brokers.get(3)!;
+  paused.child.kill('SIGSTOP');
+  try {
+    // Waits for broker 3 until it leaves the ISR, then goes on without it.
+    for (const text of ['t2', 't3', 't4']) assert.equal(errorOf(await produce(1, 'trimmed', 0, text)), ErrorCode.NONE);
+    assert.deepEqual((await metadata(1, 'trimmed')).topics[0]!.partitions[0]!.isrNodes, [1, 2]);
+    const deleted = await roundTrip(clients.get(1)!, deleteRecordsApi, 2, { timeoutMs: 30_000, topics: [{ name: 'trimmed', partitions: [{ partitionIndex: 0, offset: 4n }] }] });
+    assert.deepEqual([deleted.topics[0]!.partitions[0]!.errorCode, deleted.topics[0]!.partitions[0]!.lowWatermark], [ErrorCode.NONE, 4n]);
+  } finally {
+    paused.child.kill('SIGCONT');
+  }
+  await eventually(() => metadata(1, 'trimmed'), (r) => r.topics[0]!.partitions[0]!.isrNodes.length === 3, 'the ISR grown back', 400);
+  const [[leaderName, leaderBytes]] = [...segments(1, 'trimmed', 0)];
+  assert.equal(leaderName, '00000000000000000000.log');
+  const follower = segments(3, 'trimmed', 0);
+  // Broker 3 held offsets 0-1: the leader's log now starts at 4, so broker 3's starts there too, with the leader's last batch.
+  assert.deepEqual([...follower.keys()], ['00000000000000000004.log']);
+  const bytes = follower.get('00000000000000000004.log')!;
+  assert.equal(bytes.readBigInt64BE(0), 4n);
+  assert.ok(bytes.length > 0 && leaderBytes!.subarray(leaderBytes!.length - bytes.length).equals(bytes), 'the leader\'s batch, byte for byte');
 });

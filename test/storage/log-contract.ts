@@ -295,4 +295,19 @@ export function runLogContract(engine: string, open: LogFactory): void {
     assert.deepEqual(log.leaderEpochs(), [{ epoch: 2, startOffset: 0 }, { epoch: 6, startOffset: 3 }]);
     assert.equal(log.highWatermark, 3);
   });
+
+  withLog('truncateFullyAndStartAt empties the log and starts it again at the offset given', { segmentBytes: 300 }, async (log) => {
+    await fill(log, 6, 2);
+    log.holdHighWatermark();
+    await log.truncateFullyAndStartAt(40);
+    assert.deepEqual([log.logStartOffset, log.logEndOffset, log.highWatermark, log.segments.length, log.segments[0]!.baseOffset], [40, 40, 40, 1, 40]);
+    assert.deepEqual(log.leaderEpochs(), []);
+    const b = await batchOf(2);
+    setBaseOffset(b, 0, 40);
+    setPartitionLeaderEpoch(b, 0, 3);
+    await log.appendAsFollower(b);
+    assert.deepEqual([log.logEndOffset, log.highWatermark], [42, 40]);
+    assert.deepEqual(offsetsOf((await log.read(40, 1 << 20, { maxOffset: 42 })).records), [[40, 41]]);
+    await assert.rejects(log.read(10, 1 << 20), OffsetOutOfRangeError);
+  });
 }
