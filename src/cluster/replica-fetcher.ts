@@ -202,7 +202,7 @@ export class ReplicaFetcher {
       return;
     }
     if (data.divergingEpoch.epoch >= 0 || data.divergingEpoch.endOffset >= 0n) {
-      await log.truncateTo(this.truncationOffset(log, data.divergingEpoch.epoch, Number(data.divergingEpoch.endOffset)));
+      await log.truncateTo(divergenceTruncationOffset(log, data.divergingEpoch.epoch, Number(data.divergingEpoch.endOffset)));
       return;
     }
     const records = data.records;
@@ -243,18 +243,21 @@ export class ReplicaFetcher {
     if (answer === undefined || answer.errorCode !== ErrorCode.NONE) throw new Error(`ListOffsets from leader ${this.leaderId}: error ${answer?.errorCode ?? 'no answer'}`);
     return Number(answer.offset);
   }
+}
 
-  /** AbstractFetcherThread.getOffsetTruncationState for the leader's end of `leaderEpoch` at `leaderEndOffset`. */
-  private truncationOffset(log: PartitionLog, leaderEpoch: number, leaderEndOffset: number): number {
-    const replicaEnd = log.logEndOffset;
-    if (leaderEndOffset < 0) return log.highWatermark;
-    if (leaderEpoch < 0) return Math.min(leaderEndOffset, replicaEnd);
-    const own = followerEndOffsetFor(log, leaderEpoch);
-    if (own === undefined) return Math.min(leaderEndOffset, replicaEnd);
-    // An older epoch of our own: cut there and ask again; the same epoch: cut where both agree.
-    if (own.epoch !== leaderEpoch) return Math.min(own.endOffset, replicaEnd);
-    return Math.min(leaderEndOffset, own.endOffset);
-  }
+/**
+ * AbstractFetcherThread.getOffsetTruncationState: where a follower cuts its log when the leader answered that its
+ * last fetched epoch diverged, ending at `leaderEndOffset` (no end known: at the high watermark; no epoch: where both
+ * logs end). An older epoch of the follower's own: cut where that one ends and ask again; the same: where both agree.
+ */
+export function divergenceTruncationOffset(log: PartitionLog, leaderEpoch: number, leaderEndOffset: number): number {
+  const replicaEnd = log.logEndOffset;
+  if (leaderEndOffset < 0) return log.highWatermark;
+  if (leaderEpoch < 0) return Math.min(leaderEndOffset, replicaEnd);
+  const own = followerEndOffsetFor(log, leaderEpoch);
+  if (own === undefined) return Math.min(leaderEndOffset, replicaEnd);
+  if (own.epoch !== leaderEpoch) return Math.min(own.endOffset, replicaEnd);
+  return Math.min(leaderEndOffset, own.endOffset);
 }
 
 /** The whole batches at the start of `bytes` (a leader may end a response inside a batch; Kafka drops that tail too). */
