@@ -71,6 +71,8 @@ export class ReplicaFetcher {
   private readonly delayed = new Map<string, number>();
   private client: BrokerClient | undefined;
   private running = true;
+  /** Failed since the last fetch answered: later failures are logged at debug only, until one succeeds. */
+  private failing = false;
   private wake: (() => void) | undefined;
   readonly done: Promise<void>;
 
@@ -128,12 +130,18 @@ export class ReplicaFetcher {
         const response = await client.request(fetchApi, REPLICA_FETCH_VERSION, this.request(ready, config),
           config['replica.fetch.wait.max.ms'] + config['replica.socket.timeout.ms']);
         if (response.errorCode !== ErrorCode.NONE) throw new Error(`Fetch error code ${response.errorCode}`);
+        if (this.failing) this.ctx.log.info({ leader: this.leaderId }, `Fetching from leader ${this.leaderId} again`);
+        this.failing = false;
         await this.handle(ready, response, config);
       } catch (err) {
         if (!this.running) break;
         this.client?.close();
         this.client = undefined;
-        this.ctx.log.warn({ leader: this.leaderId, reason: (err as Error).message }, `Fetching from leader ${this.leaderId} failed; backing off`);
+        // A leader that is down fails every fetch until it is back: said once, not every replica.fetch.backoff.ms.
+        const line = `Fetching from leader ${this.leaderId} failed; backing off`;
+        if (this.failing) this.ctx.log.debug({ leader: this.leaderId, reason: (err as Error).message }, line);
+        else this.ctx.log.warn({ leader: this.leaderId, reason: (err as Error).message }, line);
+        this.failing = true;
         await this.sleep(config['replica.fetch.backoff.ms']);
       }
     }
