@@ -19,6 +19,7 @@ import type { LogStore } from '../storage/log-store.js';
 import type { Cancel, Scheduler } from '../storage/scheduler.js';
 import type { Cluster, ClusterEndpoint, PartitionRecord } from './cluster.js';
 import { ReplicaFetcher, type FollowedPartition } from './replica-fetcher.js';
+import { HighWatermarkCheckpoint } from './high-watermark-checkpoint.js';
 
 /** How often the led and followed partitions are brought in line with the metadata cache. */
 const RECONCILE_MS = 200;
@@ -48,16 +49,25 @@ export interface ClusterReplicationOptions {
   readonly config: () => BrokerConfig;
   readonly clock: Scheduler;
   readonly log: Log;
+  /** Where high watermarks are saved and restored (replication-offset-checkpoint); none: a held log starts at its own. */
+  readonly checkpoint?: HighWatermarkCheckpoint;
 }
 
 export class ClusterReplication implements Replication {
   private readonly led = new Map<string, Led>();
   private readonly fetchers = new Map<number, ReplicaFetcher>();
+  /** The replicated logs (led or followed) whose high watermark this holds, by partition. */
+  private readonly held = new Map<string, PartitionLog>();
   private readonly timers: Cancel[] = [];
   private reconciler: ReturnType<typeof setInterval> | undefined;
   private closed = false;
 
   constructor(private readonly options: ClusterReplicationOptions) {}
+
+  /** With the log dir's replication-offset-checkpoint read. */
+  static async open(options: Omit<ClusterReplicationOptions, 'checkpoint'>): Promise<ClusterReplication> {
+    return new ClusterReplication({ ...options, checkpoint: await HighWatermarkCheckpoint.open(options.store) });
+  }
 
   private get nodeId(): number {
     return this.options.cluster.nodeId;
@@ -72,6 +82,20 @@ export class ClusterReplication implements Replication {
     this.reconciler = setInterval(() => this.reconcile(), RECONCILE_MS);
     // Kafka's isr-expiration task runs every replica.lag.time.max.ms / 2.
     this.timers.push(this.options.clock.every(Math.max(1, Math.floor(this.lagMs / 2)), () => this.shrinkAll()));
+    const { checkpoint } = this.options;
+    if (checkpoint !== undefined) {
+      this.timers.push(this.options.clock.every(Math.max(1, this.options.config()['replica.high.watermark.checkpoint.interval.ms']), () => {
+        void checkpoint.save(this.held.values()).catch((err: unknown) => this.options.log.error({ err }, 'Saving the high watermark checkpoint failed'));
+      }));
+    }
+  }
+
+  /** A log becomes replicated here: its high watermark is held (and restored from the checkpoint) once. */
+  private hold(key: string, log: PartitionLog): void {
+    if (this.held.get(key) === log) return;
+    log.holdHighWatermark();
+    this.options.checkpoint?.restore(log);
+    this.held.set(key, log);
   }
 
   async close(): Promise<void> {
@@ -82,6 +106,7 @@ export class ClusterReplication implements Replication {
     for (const key of [...this.led.keys()]) this.resign(key);
     await Promise.all([...this.fetchers.values()].map((f) => f.stop()));
     this.fetchers.clear();
+    await this.options.checkpoint?.save(this.held.values()).catch((err: unknown) => this.options.log.error({ err }, 'Saving the high watermark checkpoint failed'));
   }
 
   checkBeforeAppend(topic: string, partition: number, log: PartitionLog, requiredAcks: number, minInsyncReplicas: number): number {
@@ -182,7 +207,7 @@ export class ClusterReplication implements Replication {
       led = undefined;
     }
     if (led === undefined) {
-      log.holdHighWatermark();
+      this.hold(key, log);
       const epochStart = log.leaderEpochs().find((e) => e.epoch === record.leaderEpoch)?.startOffset ?? log.logEndOffset;
       const replicas = new LeaderReplicas(this.nodeId, record.leaderEpoch, record.replicas, record.isr, epochStart, this.options.clock.now());
       const created: Led = {
@@ -191,6 +216,8 @@ export class ClusterReplication implements Replication {
         unsubscribe: log.onAppend(() => this.advance(created)),
       };
       this.led.set(key, created);
+      // Alone in the ISR, the leader's log end is the high watermark at once.
+      this.advance(created);
       return created;
     }
     if (record.partitionEpoch > led.record.partitionEpoch) {
@@ -227,7 +254,8 @@ export class ClusterReplication implements Replication {
         if (record.leader === this.nodeId) {
           if (this.leading(topic.name, index, log) !== undefined) seen.add(keyOf(topic.name, index));
         } else if (record.leader >= 0) {
-          log.holdHighWatermark();
+          this.hold(keyOf(topic.name, index), log);
+          seen.add(keyOf(topic.name, index));
           const list = following.get(record.leader) ?? [];
           list.push({ topic: topic.name, topicId: topic.id, partition: index, log, leaderEpoch: record.leaderEpoch });
           following.set(record.leader, list);
@@ -235,6 +263,7 @@ export class ClusterReplication implements Replication {
       }
     }
     for (const key of [...this.led.keys()]) if (!seen.has(key)) this.resign(key);
+    for (const key of [...this.held.keys()]) if (!seen.has(key)) this.held.delete(key);
     for (const [leaderId, partitions] of following) {
       let fetcher = this.fetchers.get(leaderId);
       if (fetcher === undefined) {
