@@ -104,8 +104,9 @@ async function sameOnEveryReplica(topic: string, partition: number, replicas: re
   return expected;
 }
 
-async function describeLines(topic: string): Promise<string[]> {
-  const shown = await runJavaToolOk('kafka-topics', ['--bootstrap-server', `127.0.0.1:${brokers.get(1)!.port}`, '--describe', '--topic', topic]);
+async function describeLines(topic: string | undefined, ...options: string[]): Promise<string[]> {
+  const shown = await runJavaToolOk('kafka-topics', ['--bootstrap-server', `127.0.0.1:${brokers.get(1)!.port}`, '--describe',
+    ...(topic === undefined ? [] : ['--topic', topic]), ...options]);
   return shown.split('\n').filter((line) => line.startsWith('\tTopic: ')).map((line) => line.split('\t').slice(1, 6).join(' '));
 }
 
@@ -185,6 +186,10 @@ test('a follower paused (SIGSTOP) leaves the ISR after replica.lag.time.max.ms; 
   assert.deepEqual(shrunk, expected);
   const { topics: [strict] } = await metadata(2, 'strict');
   assert.deepEqual(strict!.partitions[0]!.isrNodes, [1, 2]);
+  // What kafka-topics finds from the ISR: every partition under-replicated, 'strict' under its min.insync.replicas.
+  assert.deepEqual((await describeLines(undefined, '--under-replicated-partitions')).sort(),
+    [...expected, isrLine('strict', 0, 1, '1,2,3', '1,2')].sort());
+  assert.deepEqual(await describeLines(undefined, '--under-min-isr-partitions'), [isrLine('strict', 0, 1, '1,2,3', '1,2')]);
 });
 
 test('the follower resumed (SIGCONT) catches up and the ISR grows back; its logs equal the leaders\' again', async () => {
