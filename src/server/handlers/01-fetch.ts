@@ -61,16 +61,20 @@ export const fetchHandler: Handler = defineHandler<FetchRequest, FetchResponse>(
       return applyFetchQuotas(ctx, response, version, () => response);
     }
     const usesTopicIds = version >= TOPIC_ID_VERSION;
-    // READ on each topic, asked once per request (a long poll reads again without asking again).
-    const readable = new Map<string, boolean>();
-    const mayRead = (topic: string) => followerAllowed && (readable.get(topic) ?? readable.set(topic, authorize(ctx, AclOperation.READ, ResourceType.TOPIC, topic)).get(topic)!);
-    // Never more than the consumer's quota lets through in a window (Kafka: maxValueInQuotaWindow, as an int).
-    const { fetch } = ctx.broker.quotas;
-    const quotaWindowBytes = fetch.enabled ? Math.min(fetch.maxValueInQuotaWindow(quotaUser(ctx), quotaClientId(ctx)), INT_MAX) : INT_MAX;
-    const maxBytes = Math.trunc(Math.min(request.maxBytes, config['fetch.max.bytes'], quotaWindowBytes));
-    // A follower's fetch (cluster mode): CLUSTER_ACTION on the cluster, else every partition is refused, as KafkaApis does.
+    // A follower's fetch (cluster mode): CLUSTER_ACTION on the cluster, else every partition is refused, as KafkaApis
+    // does; client quotas do not apply to it (Kafka's followers answer to replication quotas alone).
     const replicaId = ctx.broker.cluster === undefined ? -1 : version >= 15 ? request.replicaState.replicaId : request.replicaId;
     const followerAllowed = replicaId < 0 || authorizeCluster(ctx, AclOperation.CLUSTER_ACTION);
+    const clientQuotas = replicaId < 0;
+    // READ on each topic, asked once per request (a long poll reads again without asking again).
+    const readable = new Map<string, boolean>();
+    // A follower with CLUSTER_ACTION reads every topic, as KafkaApis skips its READ checks.
+    const mayRead = (topic: string) => (replicaId >= 0 ? followerAllowed
+      : readable.get(topic) ?? readable.set(topic, authorize(ctx, AclOperation.READ, ResourceType.TOPIC, topic)).get(topic)!);
+    // Never more than the consumer's quota lets through in a window (Kafka: maxValueInQuotaWindow, as an int).
+    const { fetch } = ctx.broker.quotas;
+    const quotaWindowBytes = fetch.enabled && clientQuotas ? Math.min(fetch.maxValueInQuotaWindow(quotaUser(ctx), quotaClientId(ctx)), INT_MAX) : INT_MAX;
+    const maxBytes = Math.trunc(Math.min(request.maxBytes, config['fetch.max.bytes'], quotaWindowBytes));
     const reads = await replicaManager.fetchRecords(context.targets, {
       maxWaitMs: request.maxWaitMs,
       minBytes: Math.min(request.minBytes, maxBytes),
@@ -92,7 +96,7 @@ export const fetchHandler: Handler = defineHandler<FetchRequest, FetchResponse>(
       const answer = context.throttled();
       return emptyResponse(answer.errorCode, answer.sessionId);
     };
-    if (fetch.enabled || ctx.broker.quotas.request.enabled) {
+    if (clientQuotas && (fetch.enabled || ctx.broker.quotas.request.enabled)) {
       // Measured over every partition read (Kafka counts only those an incremental session would include).
       const all = responseOf(context.targets, reads, usesTopicIds, request.isolationLevel, emptyResponse(ErrorCode.NONE, 0), () => true);
       const answered = applyFetchQuotas(ctx, all, version, throttled);
