@@ -208,6 +208,7 @@ export class ClusterReplication implements Replication {
     }
     if (led === undefined) {
       this.hold(key, log);
+      log.setFollowing(false);
       const epochStart = log.leaderEpochs().find((e) => e.epoch === record.leaderEpoch)?.startOffset ?? log.logEndOffset;
       const replicas = new LeaderReplicas(this.nodeId, record.leaderEpoch, record.replicas, record.isr, epochStart, this.options.clock.now());
       const created: Led = {
@@ -255,6 +256,7 @@ export class ClusterReplication implements Replication {
           if (this.leading(topic.name, index, log) !== undefined) seen.add(keyOf(topic.name, index));
         } else if (record.leader >= 0) {
           this.hold(keyOf(topic.name, index), log);
+          log.setFollowing(true);
           seen.add(keyOf(topic.name, index));
           const list = following.get(record.leader) ?? [];
           list.push({ topic: topic.name, topicId: topic.id, partition: index, log, leaderEpoch: record.leaderEpoch });

@@ -104,6 +104,11 @@ export interface PartitionLog {
   appendAsFollower(batches: Buffer): Promise<AppendResult>;
   /** From now on appends do not move the high watermark: the partition's replication does (setHighWatermark). */
   holdHighWatermark(): void;
+  /**
+   * A follower's log refuses append (NOT_LEADER_OR_FOLLOWER): what it holds comes from its leader alone, so no local
+   * writer (a transaction marker from this broker's coordinator, say) can put its own batch between the leader's.
+   */
+  setFollowing(following: boolean): void;
   /** Sets the high watermark (kept within the log start and end); a move notifies the append listeners. */
   setHighWatermark(offset: number): void;
   /**

@@ -65,6 +65,8 @@ export class SegmentedLog<S extends LogSegment> implements PartitionLog {
   private hw: number;
   /** A replicated partition's log: appends leave the high watermark to its replication (setHighWatermark). */
   private hwHeld = false;
+  /** A follower's log takes batches from its leader alone (appendAsFollower). */
+  private following = false;
   private recovered: number;
   private lastFlushTime: number;
   private readonly epochCache: LeaderEpochCache;
@@ -184,6 +186,7 @@ export class SegmentedLog<S extends LogSegment> implements PartitionLog {
   append(batches: Buffer, info: AppendInfo): Promise<AppendResult> {
     return this.queue.run(async () => {
       this.ensureOpen();
+      if (this.following) throw new StorageError('NOT_LEADER_OR_FOLLOWER', `${this.topic}-${this.partition} follows its leader: it takes no append of its own`);
       const now = info.now ?? this.scheduler.now();
       const type = info.timestampType ?? this.cfg.messageTimestampType;
       const logAppendTime = type === TimestampType.LOG_APPEND_TIME ? now : undefined;
@@ -254,6 +257,10 @@ export class SegmentedLog<S extends LogSegment> implements PartitionLog {
 
   holdHighWatermark(): void {
     this.hwHeld = true;
+  }
+
+  setFollowing(following: boolean): void {
+    this.following = following;
   }
 
   /** Moves the high watermark (within the log start and end); a move wakes what waits on the log, as an append does. */

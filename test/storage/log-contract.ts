@@ -277,7 +277,11 @@ export function runLogContract(engine: string, open: LogFactory): void {
     assert.deepEqual([log.highWatermark, woken], [5, 2], 'never past the log end');
     log.setHighWatermark(5);
     assert.equal(woken, 2, 'no move, no wake');
-    // A leader's own append leaves a held high watermark too.
+    // A follower takes no append of its own; as leader again it does, and a held high watermark stays where it is.
+    log.setFollowing(true);
+    await assert.rejects(log.append(await batchOf(1), { leaderEpoch: 5 }), /NOT_LEADER_OR_FOLLOWER|takes no append/);
+    assert.equal(log.logEndOffset, 5);
+    log.setFollowing(false);
     await log.append(await batchOf(1), { leaderEpoch: 5 });
     assert.deepEqual([log.logEndOffset, log.highWatermark], [6, 5]);
 
