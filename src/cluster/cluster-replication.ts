@@ -18,7 +18,7 @@ import type { PartitionLog } from '../storage/log.js';
 import type { LogStore } from '../storage/log-store.js';
 import type { Cancel, Scheduler } from '../storage/scheduler.js';
 import type { Cluster, ClusterEndpoint, PartitionRecord } from './cluster.js';
-import { ReplicaFetcher, type FollowedPartition } from './replica-fetcher.js';
+import { ReplicaFetcher, type FollowedPartition, type FollowerProducerState } from './replica-fetcher.js';
 import { HighWatermarkCheckpoint } from './high-watermark-checkpoint.js';
 
 /** How often the led and followed partitions are brought in line with the metadata cache. */
@@ -51,6 +51,8 @@ export interface ClusterReplicationOptions {
   readonly log: Log;
   /** Where high watermarks are saved and restored (replication-offset-checkpoint); none: a held log starts at its own. */
   readonly checkpoint?: HighWatermarkCheckpoint;
+  /** The broker's producer state, which a follower keeps over what it fetches. */
+  readonly producerStates?: FollowerProducerState;
 }
 
 export class ClusterReplication implements Replication {
@@ -276,6 +278,7 @@ export class ClusterReplication implements Replication {
           config: this.options.config,
           log: this.options.log,
           now: () => Date.now(),
+          producerStates: this.options.producerStates,
         });
         this.fetchers.set(leaderId, fetcher);
       }
