@@ -4,8 +4,9 @@
 // the ISR after replica.lag.time.max.ms (kafka-topics --describe shows it), a producer waiting on it then gets its
 // answer, min.insync.replicas=3 refuses acks=all (NOT_ENOUGH_REPLICAS before the append,
 // NOT_ENOUGH_REPLICAS_AFTER_APPEND for one appended while the ISR was still whole), and once its session expires
-// Metadata no longer names it; after SIGCONT the follower
-// catches up and the ISR grows back.
+// Metadata no longer names it; after SIGCONT the follower catches up and the ISR grows back. Producer ids are unique
+// across brokers; a follower whose offsets the leader deleted starts again at the leader's log start; one killed with
+// kill -9 and restarted catches up and rejoins.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -25,7 +26,7 @@ import { roundTrip } from '../server/broker-harness.js';
 import { batch, values } from '../broker/data-harness.js';
 import { installJavaTools, runJavaToolOk } from './java-tools.js';
 import { startEtcd, type EtcdServer } from './etcd-server.js';
-import { startGregor, stopGregor, type GregorProcess } from './gregor-process.js';
+import { killGregor, startGregor, stopGregor, type GregorProcess } from './gregor-process.js';
 
 const NODES = [1, 2, 3];
 /** A follower not caught up for this long leaves the ISR; the check runs every half of it. */
@@ -41,14 +42,16 @@ let dataDir: string;
 const brokers = new Map<number, GregorProcess>();
 const clients = new Map<number, RawClient>();
 
+const start = (n: number): Promise<GregorProcess> => startGregor(join(dataDir, `node-${n}`), [
+  '-o', `node.id=${n}`, '-o', `gregor.cluster.etcd.endpoints=${etcd.endpoint}`, '-o', `broker.session.timeout.ms=${SESSION_MS}`,
+  '-o', `replica.lag.time.max.ms=${LAG_MS}`,
+]);
+
 before(async () => {
   installJavaTools();
   etcd = await startEtcd();
   dataDir = mkdtempSync(join(tmpdir(), 'gregor-replication-'));
-  const started = await Promise.all(NODES.map((n) => startGregor(join(dataDir, `node-${n}`), [
-    '-o', `node.id=${n}`, '-o', `gregor.cluster.etcd.endpoints=${etcd.endpoint}`, '-o', `broker.session.timeout.ms=${SESSION_MS}`,
-    '-o', `replica.lag.time.max.ms=${LAG_MS}`,
-  ])));
+  const started = await Promise.all(NODES.map(start));
   for (const [i, broker] of started.entries()) brokers.set(NODES[i]!, broker);
   for (const n of NODES) clients.set(n, await RawClient.connect(brokers.get(n)!.port));
 });
@@ -249,4 +252,22 @@ test('a follower whose fetch offset the leader deleted meanwhile (DeleteRecords)
   const bytes = follower.get('00000000000000000004.log')!;
   assert.equal(bytes.readBigInt64BE(0), 4n);
   assert.ok(bytes.length > 0 && leaderBytes!.subarray(leaderBytes!.length - bytes.length).equals(bytes), 'the leader\'s batch, byte for byte');
+});
+
+test('a follower killed (kill -9) and restarted on its data catches up from where its log ends and rejoins the ISR', async () => {
+  await killGregor(brokers.get(3)!);
+  await clients.get(3)!.close();
+  // acks=all goes on once broker 3 has left the ISRs.
+  for (let i = 0; i < 3; i++) {
+    assert.equal(errorOf(await produce(1, 'replicated', 0, `after-kill-${i}`)), ErrorCode.NONE);
+    assert.equal(errorOf(await produce(2, 'replicated', 1, `after-kill-${i}`)), ErrorCode.NONE);
+  }
+  assert.deepEqual((await metadata(1, 'replicated')).topics[0]!.partitions.map((p) => p.isrNodes), [[1, 2], [2, 1]]);
+  const restarted = await start(3);
+  brokers.set(3, restarted);
+  clients.set(3, await RawClient.connect(restarted.port));
+  await eventually(() => metadata(1, 'replicated'), (r) => r.topics[0]!.partitions.every((p) => p.isrNodes.length === 3), 'the ISR grown back', 400);
+  assert.deepEqual((await metadata(1, 'replicated')).topics[0]!.partitions.map((p) => p.isrNodes), [[1, 2, 3], [2, 1, 3]]);
+  await sameOnEveryReplica('replicated', 0, [1, 2, 3]);
+  await sameOnEveryReplica('replicated', 1, [2, 3, 1]);
 });
