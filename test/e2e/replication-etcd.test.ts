@@ -238,7 +238,10 @@ test('a follower whose fetch offset the leader deleted meanwhile (DeleteRecords)
     // Waits for broker 3 until it leaves the ISR, then goes on without it.
     for (const text of ['t2', 't3', 't4']) assert.equal(errorOf(await produce(1, 'trimmed', 0, text)), ErrorCode.NONE);
     assert.deepEqual((await metadata(1, 'trimmed')).topics[0]!.partitions[0]!.isrNodes, [1, 2]);
-    const deleted = await roundTrip(clients.get(1)!, deleteRecordsApi, 2, { timeoutMs: 30_000, topics: [{ name: 'trimmed', partitions: [{ partitionIndex: 0, offset: 4n }] }] });
+    const deleteOn = (n: number) => roundTrip(clients.get(n)!, deleteRecordsApi, 2, { timeoutMs: 30_000, topics: [{ name: 'trimmed', partitions: [{ partitionIndex: 0, offset: 4n }] }] });
+    const notLeader = await deleteOn(2);
+    assert.deepEqual([notLeader.topics[0]!.partitions[0]!.errorCode, notLeader.topics[0]!.partitions[0]!.lowWatermark], [ErrorCode.NOT_LEADER_OR_FOLLOWER, -1n]);
+    const deleted = await deleteOn(1);
     assert.deepEqual([deleted.topics[0]!.partitions[0]!.errorCode, deleted.topics[0]!.partitions[0]!.lowWatermark], [ErrorCode.NONE, 4n]);
   } finally {
     paused.child.kill('SIGCONT');
