@@ -18,6 +18,7 @@ import { createMetadataRequest, metadataApi, type MetadataResponse } from '../..
 import { createDescribeClusterRequest, describeClusterApi } from '../../src/protocol/generated/describe-cluster.js';
 import { produceApi, type ProduceResponse } from '../../src/protocol/generated/produce.js';
 import { deleteRecordsApi } from '../../src/protocol/generated/delete-records.js';
+import { describeProducersApi } from '../../src/protocol/generated/describe-producers.js';
 import { createInitProducerIdRequest, initProducerIdApi } from '../../src/protocol/generated/init-producer-id.js';
 import { ErrorCode } from '../../src/protocol/error-codes.js';
 import { ZERO_UUID } from '../../src/protocol/uuid.js';
@@ -222,6 +223,12 @@ test('producer ids are unique across the brokers: each reserves its blocks of 10
   const blocks = ids.slice(0, 3).map((id) => id / 1000n);
   assert.equal(new Set(blocks).size, 3);
   for (let i = 0; i < 3; i++) assert.equal(ids[i + 3], ids[i]! + 1n);
+  // The idempotent producers of the first test are known to the leader; another broker answers NOT_LEADER_OR_FOLLOWER.
+  const describe = (n: number) => roundTrip(clients.get(n)!, describeProducersApi, 0, { topics: [{ name: 'replicated', partitionIndexes: [0] }] });
+  const onLeader = (await describe(1)).topics[0]!.partitions[0]!;
+  assert.equal(onLeader.errorCode, ErrorCode.NONE);
+  assert.ok(onLeader.activeProducers.length >= 1);
+  assert.equal((await describe(2)).topics[0]!.partitions[0]!.errorCode, ErrorCode.NOT_LEADER_OR_FOLLOWER);
 });
 
 test('a follower whose fetch offset the leader deleted meanwhile (DeleteRecords) starts its log again at the leader\'s start and rejoins', async () => {
