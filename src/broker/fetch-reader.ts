@@ -46,6 +46,8 @@ export interface ReadLimits {
   readonly isolationLevel: number;
   /** Open and aborted transactions (the broker's ProducerStates); none known without it. */
   readonly transactions?: TransactionView;
+  /** A follower's fetch: read up to the log end (Kafka's FetchLogEnd), whatever the isolation level. */
+  readonly fromFollower?: boolean;
 }
 
 /** A fetch target with its log, or the error Kafka answers before reading (unknown topic, id or partition). */
@@ -151,8 +153,9 @@ async function readPartition(partition: FetchPartition, limits: ReadLimits, maxB
     }
   }
   try {
-    const committed = limits.isolationLevel === READ_COMMITTED;
-    const read = await log.read(fetchOffset, maxBytes, { maxOffset: committed ? lastStableOffset : highWatermark, minOneBatch });
+    const committed = limits.isolationLevel === READ_COMMITTED && limits.fromFollower !== true;
+    const maxOffset = limits.fromFollower === true ? log.logEndOffset : committed ? lastStableOffset : highWatermark;
+    const read = await log.read(fetchOffset, maxBytes, { maxOffset, minOneBatch });
     const abortedTransactions =
       committed && limits.transactions !== undefined && read.records.length > 0
         ? limits.transactions.abortedTransactions(log, fetchOffset, endOfRecords(read.records))

@@ -31,6 +31,8 @@ export interface PartitionAppendOutcome {
   recordErrors: RecordError[];
   /** Set only for per-record failures, as Kafka sets it only for a RecordValidationException. */
   errorMessage: string | null;
+  /** The last offset appended (not on the wire): what acks=all waits for the ISR to hold. */
+  lastOffset?: number;
 }
 
 export interface AppendTarget {
@@ -107,6 +109,7 @@ export async function appendProduced(
       logStartOffset: result.logStartOffset,
       recordErrors: [],
       errorMessage: null,
+      lastOffset: result.baseOffset + header.lastOffsetDelta,
     };
   } catch (error) {
     producerState.appendFailed?.(log, header);

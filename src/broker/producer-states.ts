@@ -10,6 +10,7 @@ import {
   encodeControlBatch,
   isControl,
   readBatchHeader,
+  splitBatches,
   readTransactionMarker,
   type BatchHeader,
 } from '../protocol/records/index.js';
@@ -199,27 +200,52 @@ export class ProducerStates implements ProducerStateCheck {
     await this.replay(log, loaded.replayFrom);
   }
 
+  // ---- a follower's log (cluster mode) ----
+
+  /**
+   * A follower appended batches fetched from its leader: the state follows them as the leader's did (Kafka's
+   * appendAsFollower), the aborts indexed in the follower's log as in the leader's.
+   */
+  followerAppended(log: PartitionLog, batches: Buffer): void {
+    for (const span of splitBatches(batches).batches) this.applyBatch(log, batches.subarray(span.pos, span.pos + span.size), true);
+  }
+
+  /**
+   * A follower's log was truncated: its state is read again from the log (Kafka's truncateAndReload); the log's own
+   * truncation already dropped the index entries of the markers it cut.
+   */
+  async followerTruncated(log: PartitionLog): Promise<void> {
+    this.byLog.delete(log);
+    this.tracked.delete(log);
+    for await (const batch of replayBatches(log, log.logStartOffset, LOAD_READ_BYTES, log.logEndOffset)) this.applyBatch(log, batch, false);
+  }
+
   /** Reads the batch headers from `from` to the log end into the state (the log indexes the aborts it finds). */
   private async replay(log: PartitionLog, from: number): Promise<void> {
     for await (const batch of replayBatches(log, from, LOAD_READ_BYTES)) {
-      const header = readBatchHeader(batch);
       this.loadStats.batchesReplayed++;
-      if (header.producerId < 0) continue;
-      const state = this.forLog(log);
-      if (!isControl(header.attributes)) {
-        state.replayData(header);
-        continue;
+      this.applyBatch(log, batch, true);
+    }
+  }
+
+  /** One batch already in the log: a data batch's producer, or a marker ending its transaction (an abort indexed). */
+  private applyBatch(log: PartitionLog, batch: Buffer, indexAborts: boolean): void {
+    const header = readBatchHeader(batch);
+    if (header.producerId < 0) return;
+    const state = this.forLog(log);
+    if (!isControl(header.attributes)) {
+      state.replayData(header);
+      return;
+    }
+    try {
+      const { type, coordinatorEpoch } = readTransactionMarker(batch);
+      if (type === ControlRecordType.ABORT || type === ControlRecordType.COMMIT) {
+        const marker = { producerId: header.producerId, producerEpoch: header.producerEpoch, type, coordinatorEpoch };
+        const aborted = state.markerAppended(marker, header.baseOffset, header.maxTimestamp, header.baseOffset + 1);
+        if (aborted !== undefined && indexAborts) log.appendAbortedTxn(aborted);
       }
-      try {
-        const { type, coordinatorEpoch } = readTransactionMarker(batch);
-        if (type === ControlRecordType.ABORT || type === ControlRecordType.COMMIT) {
-          const marker = { producerId: header.producerId, producerEpoch: header.producerEpoch, type, coordinatorEpoch };
-          const aborted = state.markerAppended(marker, header.baseOffset, header.maxTimestamp, header.baseOffset + 1);
-          if (aborted !== undefined) log.appendAbortedTxn(aborted);
-        }
-      } catch {
-        // A control batch that holds no marker (cleaned away) changes nothing.
-      }
+    } catch {
+      // A control batch that holds no marker (cleaned away) changes nothing.
     }
   }
 }

@@ -19,6 +19,7 @@ import { PartitionAddBatcher, produceVerificationFailure, transactionalBatchHead
 import { TopicConfigCache } from './topic-config-cache.js';
 import { SharePartitionManager } from './share/share-partition-manager.js';
 import { BrokerTopicStats } from './broker-topic-stats.js';
+import type { Replication } from './replication.js';
 
 export type PartitionLookup =
   | { readonly ok: true; readonly topic: TopicMetadata; readonly log: PartitionLog }
@@ -34,6 +35,10 @@ export interface AppendOptions {
    * that opens the producer's transaction on the partition first adds the partition to it (KIP-890 part 2).
    */
   readonly addToTransaction?: { readonly transactionalId: string | null } | undefined;
+  /** Produce's acks: -1 (all) checks min.insync.replicas and, with replication, waits for the ISR. Default 1. */
+  readonly requiredAcks?: number;
+  /** Produce's timeout_ms: how long acks=all waits for the ISR. */
+  readonly timeoutMs?: number;
 }
 
 export interface FetchParams {
@@ -49,6 +54,8 @@ export interface FetchParams {
   readonly abandoned?: AbortSignal;
   /** Whether the client may READ a topic (the authorizer's answer); every topic when absent. */
   readonly readable?: (topic: string) => boolean;
+  /** A follower's fetch (replica id >= 0): read up to the log end, its fetch offsets reported to replication. */
+  readonly replicaId?: number;
 }
 
 export interface ReplicaManagerOptions {
@@ -71,6 +78,7 @@ export class ReplicaManager {
   private readonly now: () => number;
   private partitionAdds: PartitionAddBatcher | undefined;
   private leads: ((topic: string, partition: number) => boolean) | undefined;
+  private replication: Replication | undefined;
   readonly delayedFetches: DelayedFetches;
   /** Records and bytes in and out per topic (Kafka's BrokerTopicMetrics). */
   readonly topicStats: BrokerTopicStats;
@@ -124,6 +132,11 @@ export class ReplicaManager {
     this.leads = leads;
   }
 
+  /** Cluster mode: acks=all waits for the ISR and followers' fetches move the high watermark (src/broker/replication.ts). */
+  setReplication(replication: Replication | undefined): void {
+    this.replication = replication;
+  }
+
   partition(topicName: string, index: number): PartitionLookup {
     const topic = this.store.topic(topicName);
     const log = topic === undefined ? undefined : this.store.log(topicName, index);
@@ -146,9 +159,26 @@ export class ReplicaManager {
     if (!found.ok) return Promise.resolve(failed(found.errorCode));
     if (isInternalTopic(topicName) && !options.internalTopicsAllowed) return Promise.resolve(failed(ErrorCode.INVALID_TOPIC_EXCEPTION));
     const target = { topic: topicName, partition: index, log: found.log, config: this.topicConfig(found.topic), stats: this.topicStats.of(topicName) };
+    const { replication } = this;
+    const requiredAcks = options.requiredAcks ?? 1;
+    const minIsr = target.config['min.insync.replicas'];
+    const append = (): Promise<PartitionAppendOutcome> => {
+      if (replication !== undefined) {
+        const refused = replication.checkBeforeAppend(topicName, index, target.log, requiredAcks, minIsr);
+        if (refused !== ErrorCode.NONE) return Promise.resolve(failed(refused));
+      }
+      const appended = appendProduced(target, records, options.apiVersion, this.producerState, this.now());
+      if (replication === undefined || requiredAcks !== -1) return appended;
+      // DelayedProduce: the answer waits until the ISR holds the batch (its last offset below the high watermark).
+      return appended.then(async (outcome) => {
+        if (outcome.errorCode !== ErrorCode.NONE || outcome.lastOffset === undefined) return outcome;
+        const errorCode = await replication.awaitReplicated(topicName, index, target.log, outcome.lastOffset + 1, minIsr, options.timeoutMs ?? 30_000);
+        return errorCode === ErrorCode.NONE ? outcome : { ...outcome, errorCode };
+      });
+    };
     const adding = this.addToTransaction(target.log, topicName, index, records, options);
-    if (adding === undefined) return appendProduced(target, records, options.apiVersion, this.producerState, this.now());
-    return adding.then((failure) => failure ?? appendProduced(target, records, options.apiVersion, this.producerState, this.now()));
+    if (adding === undefined) return append();
+    return adding.then((failure) => failure ?? append());
   }
 
   /**
@@ -175,7 +205,12 @@ export class ReplicaManager {
    * appended to. After a wait each partition is looked up again: its topic may have been deleted meanwhile.
    */
   async fetchRecords(targets: readonly FetchTarget[], params: FetchParams): Promise<PartitionRead[]> {
-    const limits = { maxBytes: params.maxBytes, isolationLevel: params.isolationLevel, ...(this.transactions ? { transactions: this.transactions } : {}) };
+    const follower = this.replication !== undefined && params.replicaId !== undefined && params.replicaId >= 0 ? params.replicaId : undefined;
+    const limits = {
+      maxBytes: params.maxBytes, isolationLevel: params.isolationLevel, ...(this.transactions ? { transactions: this.transactions } : {}),
+      ...(follower === undefined ? {} : { fromFollower: true }),
+    };
+    if (follower !== undefined) return this.fetchAsLeader(targets, params, limits, follower);
     let partitions = this.resolveFetch(targets, params);
     let reads = await readPartitions(partitions, limits);
     if (!mustWait(params, reads)) return reads;
@@ -188,6 +223,41 @@ export class ReplicaManager {
       reads = await readPartitions(partitions, limits);
       if (reason !== 'append' || !mustWait(params, reads)) return reads;
     }
+  }
+
+  /**
+   * A follower's fetch: read as a consumer's is (the long poll included), but up to the log end; each partition's
+   * fetch offset then goes to replication (the ISR may grow, the high watermark move), after the read as Kafka's
+   * Partition.fetchRecords does, so the follower learns the new high watermark on its next fetch.
+   */
+  private async fetchAsLeader(targets: readonly FetchTarget[], params: FetchParams, limits: Parameters<typeof readPartitions>[1], replicaId: number): Promise<PartitionRead[]> {
+    let partitions = this.resolveFetch(targets, params);
+    const readAll = async (): Promise<{ reads: PartitionRead[]; ends: number[] }> => {
+      const ends = partitions.map((p) => ('log' in p ? p.log.logEndOffset : -1));
+      return { reads: await readPartitions(partitions, limits), ends };
+    };
+    const report = (read: PartitionRead, i: number, end: number): PartitionRead => {
+      const partition = partitions[i]!;
+      if (read.errorCode !== ErrorCode.NONE || read.divergingEpoch !== null || !('log' in partition)) return read;
+      const errorCode = this.replication!.followerFetched(partition.topic, partition.target.partition, partition.log, replicaId, Number(partition.target.request.fetchOffset), end);
+      return errorCode === ErrorCode.NONE ? read : errorRead(errorCode, read.topic, false);
+    };
+    let { reads, ends } = await readAll();
+    // Reported at once, before any wait: the follower's fetch offset is what completes the producers waiting on it.
+    reads = reads.map((read, i) => report(read, i, ends[i]!));
+    if (mustWait(params, reads)) {
+      const deadline = this.now() + params.maxWaitMs;
+      for (;;) {
+        const logs = partitions.flatMap((p) => ('log' in p ? [p.log] : []));
+        const reason = await this.delayedFetches.wait(logs, deadline - this.now(), params.abandoned);
+        if (reason === 'closed') break;
+        partitions = this.resolveFetch(targets, params);
+        ({ reads, ends } = await readAll());
+        reads = reads.map((read, i) => report(read, i, ends[i]!));
+        if (reason !== 'append' || !mustWait(params, reads)) break;
+      }
+    }
+    return reads;
   }
 
   private resolveFetch(targets: readonly FetchTarget[], params: FetchParams): FetchPartition[] {

@@ -3,6 +3,8 @@
  * has none (BrokerState.cluster undefined) and loads none of this layer's code.
  */
 import type { PartitionRecord, TopicRecord } from './layout.js';
+import type { AlterPartitionResult } from './etcd-alter-partition.js';
+import type { ProducerIdBlockStore } from '../coordinator/producer-ids.js';
 
 export type { PartitionRecord, TopicRecord } from './layout.js';
 
@@ -57,6 +59,13 @@ export interface Cluster {
   addPartitions(name: string, total: number, assignments: readonly (readonly number[])[] | null): Promise<void>;
   /** Replaces the topic's config overrides (one txn, as addPartitions); resolves once the local topic has them. */
   setTopicConfigs(name: string, configs: Readonly<Record<string, string>>): Promise<void>;
+  /** Where producer id blocks are reserved: one counter for the whole cluster. */
+  producerIdBlocks(): ProducerIdBlockStore;
+  /**
+   * A leader's ISR change (AlterPartition's rules, src/cluster/etcd-alter-partition.ts): written only while the
+   * partition is still as `known`; the new record is cached at once.
+   */
+  alterPartitionIsr(topic: string, index: number, known: PartitionRecord, isr: readonly number[]): Promise<AlterPartitionResult>;
   /** Leaves the cluster: the session lease is revoked (the registration and, on the controller, the controller key go). */
   close(): Promise<void>;
 }

@@ -18,6 +18,8 @@ import { randomUuid } from '../protocol/uuid.js';
 import type { Cluster, ClusterEndpoint, ClusterTopic, LiveBroker, TopicAssignmentSpec } from './cluster.js';
 import { ClusterKeys, type BrokerRegistration, type PartitionRecord, type TopicRecord } from './layout.js';
 import { placeReplicas } from './replica-placer.js';
+import { alterPartitionIsr, type AlterPartitionResult } from './etcd-alter-partition.js';
+import { EtcdProducerIdBlocks } from './etcd-producer-ids.js';
 
 /** How often a broker whose node.id is still held by an earlier session (a kill -9 inside its lease) tries again. */
 const REGISTRATION_RETRY_MS = 500;
@@ -175,10 +177,14 @@ export class EtcdCluster implements Cluster {
       case 'partition': {
         const states = this.partitionRecords.get(parsed.topic) ?? [];
         this.partitionRecords.set(parsed.topic, states);
-        states[parsed.index] = JSON.parse(value) as PartitionRecord;
+        const record = JSON.parse(value) as PartitionRecord;
+        // A record this broker wrote itself is cached before the watch brings it; an older one never replaces it.
+        const cached = states[parsed.index];
+        if (cached === undefined || cached.leaderEpoch !== record.leaderEpoch || cached.partitionEpoch <= record.partitionEpoch) states[parsed.index] = record;
         break;
       }
       case 'cluster-id':
+      case 'producer-ids':
         break;
     }
     this.wake();
@@ -207,6 +213,7 @@ export class EtcdCluster implements Cluster {
         this.partitionRecords.get(parsed.topic)?.splice(parsed.index, 1, undefined);
         break;
       case 'cluster-id':
+      case 'producer-ids':
         break;
     }
     this.wake();
@@ -243,6 +250,21 @@ export class EtcdCluster implements Cluster {
   private until(done: () => boolean): Promise<void> {
     if (done()) return this.localChanges;
     return new Promise<void>((resolve) => this.waiters.push({ done, resolve })).then(() => this.localChanges);
+  }
+
+  /** Producer id blocks from etcd's one counter: ids unique across the cluster's brokers. */
+  producerIdBlocks(): EtcdProducerIdBlocks {
+    return new EtcdProducerIdBlocks(this.client, this.keys);
+  }
+
+  async alterPartitionIsr(topic: string, index: number, known: PartitionRecord, isr: readonly number[]): Promise<AlterPartitionResult> {
+    const result = await alterPartitionIsr(this.client, this.keys, topic, index, known, isr);
+    // The cache takes the written record at once (the watch brings the same one a moment later).
+    if (result.ok) {
+      const states = this.partitionRecords.get(topic);
+      if (states !== undefined && (states[index]?.partitionEpoch ?? -1) < result.record.partitionEpoch) states[index] = result.record;
+    }
+    return result;
   }
 
   liveBrokers(): readonly LiveBroker[] {

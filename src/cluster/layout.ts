@@ -8,7 +8,9 @@
  *                               compares it (a deposed controller's txn fails)
  *   topics/<name>               {id, partitions, configs}: written once when the topic is created
  *   partitions/<name>/<index>   {replicas, leader, leaderEpoch, isr, partitionEpoch}: Kafka's PartitionRecord;
- *                               after creation changed only by the controller, comparing the key's mod revision
+ *                               after creation its ISR is changed by its leader (AlterPartition's rules: one txn
+ *                               comparing the key's mod revision, the partition epoch bumped), the rest only by
+ *                               the controller, comparing the key's mod revision
  *   broker-configs/default/<key>      a dynamic broker config's cluster default (cluster-state-stores.ts, one key per
  *   broker-configs/<node.id>/<key>    entry of each state's StateEntries form; any broker writes, every broker watches)
  *   resource-configs/groups/<id>      a group's configs; resource-configs/client-metrics/<name> a subscription's
@@ -18,6 +20,8 @@
  *   delegation-tokens/<token id>      one token (its owner, renewers, timestamps; never its HMAC)
  *   formed/<area>                     written with an area's initial entries by the first broker (the min.insync.replicas
  *                                     cluster default, as Kafka's controller writes it when the cluster is formed)
+ *   producer-ids                the next producer id block's start (text): every broker reserves blocks of 1000
+ *                               by a txn comparing its mod revision
  * Values are JSON. Record data never passes through etcd.
  */
 
@@ -50,6 +54,7 @@ export class ClusterKeys {
   }
   get clusterId(): string { return `${this.root}cluster-id`; }
   get controller(): string { return `${this.root}controller`; }
+  get producerIds(): string { return `${this.root}producer-ids`; }
   get brokers(): string { return `${this.root}brokers/`; }
   broker(nodeId: number): string { return `${this.brokers}${nodeId}`; }
   get topics(): string { return `${this.root}topics/`; }
@@ -64,6 +69,7 @@ export class ClusterKeys {
     const rest = key.slice(this.root.length);
     if (rest === 'controller') return { kind: 'controller' };
     if (rest === 'cluster-id') return { kind: 'cluster-id' };
+    if (rest === 'producer-ids') return { kind: 'producer-ids' };
     const slash = rest.indexOf('/');
     if (slash < 0) return undefined;
     const area = rest.slice(0, slash);
@@ -83,6 +89,7 @@ export class ClusterKeys {
 export type ParsedKey =
   | { readonly kind: 'controller' }
   | { readonly kind: 'cluster-id' }
+  | { readonly kind: 'producer-ids' }
   | { readonly kind: 'broker'; readonly nodeId: number }
   | { readonly kind: 'topic'; readonly topic: string }
   | { readonly kind: 'partition'; readonly topic: string; readonly index: number };

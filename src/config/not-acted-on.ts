@@ -19,8 +19,11 @@ const SASL_KEYS_ACTED_ON: ReadonlySet<string> = new Set([
   'delegation.token.secret.key', 'delegation.token.max.lifetime.ms', 'delegation.token.expiry.time.ms', 'delegation.token.expiry.check.interval.ms',
 ]);
 const actedOn = (key: string): boolean => TLS_KEYS_ACTED_ON.has(key) || SASL_KEYS_ACTED_ON.has(key);
-/** What a broker in cluster mode (gregor.cluster.etcd.endpoints set) reads: its etcd session's lease. */
-const CLUSTER_KEYS_ACTED_ON: ReadonlySet<string> = new Set(['broker.session.timeout.ms']);
+/** What a broker in cluster mode (gregor.cluster.etcd.endpoints set) reads: its etcd session's lease, its followers' fetches. */
+const CLUSTER_KEYS_ACTED_ON: ReadonlySet<string> = new Set([
+  'broker.session.timeout.ms', 'replica.fetch.backoff.ms', 'replica.fetch.max.bytes', 'replica.fetch.min.bytes',
+  'replica.fetch.response.max.bytes', 'replica.fetch.wait.max.ms', 'replica.socket.timeout.ms', 'replica.high.watermark.checkpoint.interval.ms',
+]);
 
 export interface NotActedOn {
   readonly message: string;

@@ -1,7 +1,9 @@
 // Producer id allocation (Kafka's ProducerIdManager): ids are handed out from blocks of 1000, and the end of
 // the current block is made durable before any id in it is used, so no id is handed out twice, even after a
 // crash (a restart skips the rest of the block, as Kafka's controller does). The file engine keeps the next
-// block's start in <log dir>/producer-ids; the memory engine keeps it in memory.
+// block's start in <log dir>/producer-ids; the memory engine keeps it in memory; in cluster mode every broker
+// reserves its blocks from one counter in etcd (src/cluster/etcd-producer-ids.ts), as Kafka's brokers ask their
+// controller (AllocateProducerIds), so no two brokers hand out the same id.
 import { join } from 'node:path';
 import { readTextIfExists, writeFileAtomic } from '../storage/file/atomic-file.js';
 import type { LogStore } from '../storage/log-store.js';
@@ -10,14 +12,27 @@ import type { LogStore } from '../storage/log-store.js';
 export const PRODUCER_ID_BLOCK_SIZE = 1000;
 export const PRODUCER_IDS_FILE = 'producer-ids';
 
-/** Where the next block start is kept. */
+/** Where blocks are reserved: each reservation durable before its ids are used, none handed out twice. */
 export interface ProducerIdBlockStore {
-  read(): Promise<number>;
-  write(nextBlockStart: number): Promise<void>;
+  /** Reserves the next block of `size` ids and answers its first id. */
+  reserve(size: number): Promise<number>;
 }
 
-export class MemoryBlockStore implements ProducerIdBlockStore {
-  constructor(private next = 0) {}
+/** A store that keeps the next block's start (read, then written past the block reserved), used by one broker alone. */
+abstract class CounterBlockStore implements ProducerIdBlockStore {
+  abstract read(): Promise<number>;
+  abstract write(nextBlockStart: number): Promise<void>;
+  async reserve(size: number): Promise<number> {
+    const start = await this.read();
+    await this.write(start + size);
+    return start;
+  }
+}
+
+export class MemoryBlockStore extends CounterBlockStore {
+  constructor(private next = 0) {
+    super();
+  }
   read(): Promise<number> {
     return Promise.resolve(this.next);
   }
@@ -27,8 +42,10 @@ export class MemoryBlockStore implements ProducerIdBlockStore {
   }
 }
 
-export class FileBlockStore implements ProducerIdBlockStore {
-  constructor(private readonly path: string) {}
+export class FileBlockStore extends CounterBlockStore {
+  constructor(private readonly path: string) {
+    super();
+  }
   async read(): Promise<number> {
     const text = await readTextIfExists(this.path);
     if (text === undefined) return 0;
@@ -55,11 +72,10 @@ export class ProducerIdManager {
 
   constructor(private readonly blocks: ProducerIdBlockStore) {}
 
-  /** Starts after every block handed out before (the rest of the last block is skipped). */
+  /** Nothing to read ahead: the first id comes from a block reserved after every block handed out before. */
   async load(): Promise<void> {
-    const start = await this.blocks.read();
-    this.next = start;
-    this.blockEnd = start;
+    this.next = 0;
+    this.blockEnd = 0;
   }
 
   /** The next unused producer id. */
@@ -72,9 +88,8 @@ export class ProducerIdManager {
   }
 
   private async reserveBlock(): Promise<void> {
-    const end = this.blockEnd + PRODUCER_ID_BLOCK_SIZE;
-    await this.blocks.write(end);
-    this.next = this.blockEnd;
-    this.blockEnd = end;
+    const start = await this.blocks.reserve(PRODUCER_ID_BLOCK_SIZE);
+    this.next = start;
+    this.blockEnd = start + PRODUCER_ID_BLOCK_SIZE;
   }
 }

@@ -292,6 +292,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
   }
   progress.logsLoaded = true;
   // What start-up has opened so far, closed in reverse order when a later step fails.
+  let replication: import('../cluster/cluster-replication.js').ClusterReplication | undefined;
   const opened: (() => Promise<void>)[] = [...(http === undefined ? [] : [() => http.close()]), () => store.close()];
   if (cluster !== undefined) opened.push(() => cluster.close());
   if (shared !== undefined) opened.push(() => shared.close());
@@ -319,7 +320,11 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
     const producerStates = await ProducerStates.load(store, () => clock.now());
     const replicaManager = new ReplicaManager(store, config, { producerState: producerStates, transactions: producerStates, clock, topicStats });
     replicaManager.sharePartitions.usePersister(shareState);
-    const transactions = await openTransactions({ config, liveConfig: () => dynamic.config, replicaManager, producerStates, groups, features, scheduler: clock, log });
+    // Cluster mode: producer id blocks come from etcd's one counter, so no two brokers hand out the same id.
+    const transactions = await openTransactions({
+      config, liveConfig: () => dynamic.config, replicaManager, producerStates, groups, features, scheduler: clock, log,
+      ...(cluster === undefined ? {} : { producerIdBlocks: cluster.producerIdBlocks() }),
+    });
     opened.push(() => transactions.close());
     // The schema registry's subjects and ids are read from _schemas before its port (or the HTTP listener) serves.
     const schemaRegistry = await openSchemaRegistry(replicaManager, () => clock.now(), log);
@@ -383,6 +388,12 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
         const record = cluster.partition(topic, partition);
         return record === undefined || record.leader === cluster.nodeId;
       });
+      // Followers fetch from their leaders; leaders track them, keep the ISR in etcd and hold acks=all for it.
+      const { ClusterReplication } = await import('../cluster/cluster-replication.js');
+      replication = await ClusterReplication.open({ cluster, store, config: () => state.config, clock, log, producerStates });
+      replicaManager.setReplication(replication);
+      replication.start();
+      opened.push(() => replication!.close());
     }
     dispatch = createDispatch(state, requestMetrics);
     progress.listenersBound = true;
@@ -438,6 +449,8 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       const stopped = bound.map((listener) => listener.close());
       const registryStopped = registryServer?.close();
       quotas.closeWaiting();
+      // Fetchers stop and produces waiting for the ISR answer before the long polls end.
+      await replication?.close();
       // Pending long polls answer now with what they have, so connections can drain.
       state.replicaManager.shutdown();
       // Parked JoinGroup/SyncGroup requests are answered now too; queued group writes finish before the store closes.

@@ -36,8 +36,21 @@ export function brokersOn(broker: BrokerState, listener: string): BrokerNode[] {
   return nodes;
 }
 
+/** The elected controller (etcd's controller key in cluster mode, this node alone): what gregor's own views show. */
 export function controllerIdOf(broker: BrokerState): number {
   return broker.cluster === undefined ? broker.nodeId : broker.cluster.controllerId();
+}
+
+/**
+ * The controllerId Metadata and DescribeCluster answer: Kafka 4.3.1 names a random alive broker there
+ * (getRandomAliveBrokerId), not its active controller, and its clients send controller-bound requests to it; so does
+ * gregor in cluster mode (a paused elected controller would otherwise draw every admin request). -1 with no live
+ * broker.
+ */
+export function metadataControllerIdOf(broker: BrokerState): number {
+  if (broker.cluster === undefined) return broker.nodeId;
+  const live = broker.cluster.liveBrokers();
+  return live.length === 0 ? -1 : live[Math.floor(Math.random() * live.length)]!.nodeId;
 }
 
 /**

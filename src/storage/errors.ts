@@ -9,7 +9,8 @@ export type StorageErrorCode =
   | 'CORRUPT_MESSAGE'
   | 'INVALID_PARTITIONS'
   | 'INVALID_TOPIC_EXCEPTION'
-  | 'INCONSISTENT_CLUSTER_ID';
+  | 'INCONSISTENT_CLUSTER_ID'
+  | 'NOT_LEADER_OR_FOLLOWER';
 
 export class StorageError extends KafkaError {
   declare readonly code: StorageErrorCode;

@@ -74,7 +74,11 @@ export interface PartitionLog {
   readonly config: LogConfig;
   readonly logStartOffset: number;
   readonly logEndOffset: number;
-  /** Single node: the end offset once a batch is in the OS (fsynced first when flush.messages says so). */
+  /**
+   * Single node: the end offset once a batch is in the OS (fsynced first when flush.messages says so). A replicated
+   * partition's log (holdHighWatermark) leaves it to its replication: the leader's minimum over the ISR, a
+   * follower's the leader's.
+   */
   readonly highWatermark: number;
   /** Offset up to which everything is fsynced (and will not be re-scanned after a crash). */
   readonly recoveryPoint: number;
@@ -93,6 +97,25 @@ export interface PartitionLog {
   read(offset: number, maxBytes: number, options?: ReadOptions): Promise<ReadResult>;
   /** First record with timestamp >= ts; also answers LATEST/EARLIEST/MAX_TIMESTAMP. Null when none. */
   offsetForTimestamp(timestamp: number): Promise<TimestampAndOffset | null>;
+  /**
+   * A follower's append of batches fetched from the leader: offsets and leader epochs kept as they are; the first
+   * must start at the log end (CORRUPT_MESSAGE otherwise, nothing appended).
+   */
+  appendAsFollower(batches: Buffer): Promise<AppendResult>;
+  /** From now on appends do not move the high watermark: the partition's replication does (setHighWatermark). */
+  holdHighWatermark(): void;
+  /**
+   * A follower's log refuses append (NOT_LEADER_OR_FOLLOWER): what it holds comes from its leader alone, so no local
+   * writer (a transaction marker from this broker's coordinator, say) can put its own batch between the leader's.
+   */
+  setFollowing(following: boolean): void;
+  /** Sets the high watermark (kept within the log start and end); a move notifies the append listeners. */
+  setHighWatermark(offset: number): void;
+  /**
+   * Empty the log and start it again at `offset` (a follower whose leader no longer holds its fetch offset, Kafka's
+   * truncateFullyAndStartAt): every segment goes, the epochs are cleared, log start, end and high watermark are `offset`.
+   */
+  truncateFullyAndStartAt(offset: number): Promise<void>;
   /** Remove every batch at or after `offset` (whole batches). */
   truncateTo(offset: number): Promise<void>;
   /** Move the log start offset forward (DeleteRecords); whole segments below it go in the background. */

@@ -5,7 +5,7 @@
 // transaction index kept per segment. Engines supply the segments (and persist what the hooks hand them).
 
 import { TimestampType } from '../protocol/records/batch.js';
-import { assignOffsets } from './batches.js';
+import { assignOffsets, scanBatches, type AssignedAppend } from './batches.js';
 import { OffsetOutOfRangeError, StorageError } from './errors.js';
 import { LeaderEpochCache, type EpochEntry } from './leader-epoch.js';
 import type { LogConfig } from './log-config.js';
@@ -63,6 +63,10 @@ export class SegmentedLog<S extends LogSegment> implements PartitionLog {
   private startOffset: number;
   private endOffset: number;
   private hw: number;
+  /** A replicated partition's log: appends leave the high watermark to its replication (setHighWatermark). */
+  private hwHeld = false;
+  /** A follower's log takes batches from its leader alone (appendAsFollower). */
+  private following = false;
   private recovered: number;
   private lastFlushTime: number;
   private readonly epochCache: LeaderEpochCache;
@@ -182,6 +186,7 @@ export class SegmentedLog<S extends LogSegment> implements PartitionLog {
   append(batches: Buffer, info: AppendInfo): Promise<AppendResult> {
     return this.queue.run(async () => {
       this.ensureOpen();
+      if (this.following) throw new StorageError('NOT_LEADER_OR_FOLLOWER', `${this.topic}-${this.partition} follows its leader: it takes no append of its own`);
       const now = info.now ?? this.scheduler.now();
       const type = info.timestampType ?? this.cfg.messageTimestampType;
       const logAppendTime = type === TimestampType.LOG_APPEND_TIME ? now : undefined;
@@ -193,7 +198,7 @@ export class SegmentedLog<S extends LogSegment> implements PartitionLog {
       this.epochCache.assign(info.leaderEpoch, assigned.baseOffset);
       await this.saveEpochsIfDirty();
       if (this.endOffset - this.recovered >= this.cfg.flushMessages) await this.flushLocked(now);
-      this.hw = this.endOffset;
+      if (!this.hwHeld) this.hw = this.endOffset;
       const result: AppendResult = {
         baseOffset: assigned.baseOffset,
         lastOffset: assigned.lastOffset,
@@ -208,6 +213,62 @@ export class SegmentedLog<S extends LogSegment> implements PartitionLog {
       for (const listener of this.listeners) listener(this);
       return result;
     });
+  }
+
+  /**
+   * UnifiedLog.appendAsFollower: batches fetched from the partition's leader go in as they are, keeping the leader's
+   * offsets and leader epochs (each batch's epoch enters the epoch cache); the first must start at the log end and
+   * each must pass its CRC, else CORRUPT_MESSAGE and nothing is appended.
+   */
+  appendAsFollower(batches: Buffer): Promise<AppendResult> {
+    return this.queue.run(async () => {
+      this.ensureOpen();
+      const now = this.scheduler.now();
+      const scanned = scanBatches(batches, 0, batches.length, { verify: true, afterOffset: this.endOffset - 1 });
+      const first = scanned.batches[0];
+      if (first === undefined || scanned.validEnd !== batches.length || first.baseOffset !== this.endOffset) {
+        throw new StorageError('CORRUPT_MESSAGE', `fetched batches do not follow log end ${this.endOffset} of ${this.topic}-${this.partition} as whole valid batches`);
+      }
+      const last = scanned.batches[scanned.batches.length - 1]!;
+      let maxTimestamp = -1;
+      let offsetOfMaxTimestamp = -1;
+      for (const b of scanned.batches) {
+        if (b.maxTimestamp > maxTimestamp) {
+          maxTimestamp = b.maxTimestamp;
+          offsetOfMaxTimestamp = b.lastOffset;
+        }
+      }
+      const assigned: AssignedAppend = { batches: scanned.batches, baseOffset: first.baseOffset, lastOffset: last.lastOffset, maxTimestamp, offsetOfMaxTimestamp };
+      if (shouldRoll(this.active.rollCandidate(), this.cfg, now, { bytes: batches.length, maxTimestamp, lastOffset: last.lastOffset })) await this.roll(now);
+      await this.active.append(batches, assigned, now);
+      this.endOffset = last.lastOffset + 1;
+      for (const b of scanned.batches) this.epochCache.assign(b.leaderEpoch, b.baseOffset);
+      await this.saveEpochsIfDirty();
+      if (this.endOffset - this.recovered >= this.cfg.flushMessages) await this.flushLocked(now);
+      if (!this.hwHeld) this.hw = this.endOffset;
+      const result: AppendResult = {
+        baseOffset: first.baseOffset, lastOffset: last.lastOffset, logAppendTime: -1, logStartOffset: this.startOffset,
+        maxTimestamp, offsetOfMaxTimestamp, batchCount: scanned.batches.length, bytes: batches.length,
+      };
+      for (const listener of this.listeners) listener(this);
+      return result;
+    });
+  }
+
+  holdHighWatermark(): void {
+    this.hwHeld = true;
+  }
+
+  setFollowing(following: boolean): void {
+    this.following = following;
+  }
+
+  /** Moves the high watermark (within the log start and end); a move wakes what waits on the log, as an append does. */
+  setHighWatermark(offset: number): void {
+    const next = Math.max(this.startOffset, Math.min(offset, this.endOffset));
+    if (next === this.hw) return;
+    this.hw = next;
+    for (const listener of this.listeners) listener(this);
   }
 
   async read(offset: number, maxBytes: number, options: ReadOptions = {}): Promise<ReadResult> {
@@ -257,18 +318,35 @@ export class SegmentedLog<S extends LogSegment> implements PartitionLog {
     return null;
   }
 
+  truncateFullyAndStartAt(offset: number): Promise<void> {
+    return this.queue.run(async () => {
+      this.ensureOpen();
+      await this.startOverAt(offset, this.scheduler.now());
+      this.endOffset = offset;
+      this.hw = offset;
+      this.recovered = offset;
+      await this.saveEpochsIfDirty();
+      this.snapshots?.deleteAbove(offset);
+      this.startMoved();
+    });
+  }
+
+  /** Nothing below `offset` survives: the old segments go first (the fresh one may take the first one's file names). */
+  private async startOverAt(offset: number, now: number): Promise<void> {
+    for (const s of this.segmentList) await s.remove();
+    this.segmentList = [await this.hooks.newSegment(offset, now)];
+    this.startOffset = offset;
+    this.epochCache.clear();
+  }
+
   truncateTo(offset: number): Promise<void> {
     return this.queue.run(async () => {
       this.ensureOpen();
       if (offset >= this.endOffset) return;
       const now = this.scheduler.now();
       if (offset <= this.segmentList[0]!.baseOffset || offset < this.startOffset) {
-        // Nothing below `offset` survives: start over there. The old segments go first, as in Kafka's
-        // truncateFullyAndStartAt: the fresh one may take the first one's file names (same base offset).
-        for (const s of this.segmentList) await s.remove();
-        this.segmentList = [await this.hooks.newSegment(offset, now)];
-        this.startOffset = offset;
-        this.epochCache.clear();
+        // Nothing below `offset` survives: start over there, as Kafka's truncateFullyAndStartAt.
+        await this.startOverAt(offset, now);
       } else {
         while (this.segmentList.length > 1 && this.active.baseOffset >= offset) {
           await this.segmentList.pop()!.remove();

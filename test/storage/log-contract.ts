@@ -1,7 +1,7 @@
 // The behaviour every PartitionLog engine must show; each engine's test file runs it against itself.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TimestampType, baseOffsetAt, lastOffsetAt, maxTimestampAt, readBatchHeader, splitBatches, verifyBatchCrc } from '../../src/protocol/records/batch.js';
+import { TimestampType, baseOffsetAt, lastOffsetAt, maxTimestampAt, readBatchHeader, setBaseOffset, setPartitionLeaderEpoch, splitBatches, verifyBatchCrc } from '../../src/protocol/records/batch.js';
 import { OffsetOutOfRangeError } from '../../src/storage/errors.js';
 import { defaultLogConfig, type LogConfig } from '../../src/storage/log-config.js';
 import { EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, MAX_TIMESTAMP } from '../../src/storage/log.js';
@@ -250,5 +250,68 @@ export function runLogContract(engine: string, open: LogFactory): void {
       log.append(await batchOf(3), { leaderEpoch: 0, onAppended: record }),
     ]);
     assert.deepEqual(seen, [[0, 2], [2, 5]]);
+  });
+
+  withLog('a follower appends the leader\'s batches as they are; a held high watermark moves only by setHighWatermark', {}, async (log) => {
+    /** A batch as a leader wrote it: its offsets and epoch set (neither is under the CRC). */
+    const fetched = async (count: number, baseOffset: number, epoch: number): Promise<Buffer> => {
+      const b = await batchOf(count);
+      setBaseOffset(b, 0, baseOffset);
+      setPartitionLeaderEpoch(b, 0, epoch);
+      return b;
+    };
+    log.holdHighWatermark();
+    const result = await log.appendAsFollower(Buffer.concat([await fetched(3, 0, 2), await fetched(2, 3, 5)]));
+    assert.deepEqual([result.baseOffset, result.lastOffset, result.batchCount], [0, 4, 2]);
+    assert.deepEqual([log.logEndOffset, log.highWatermark], [5, 0]);
+    assert.deepEqual(log.leaderEpochs(), [{ epoch: 2, startOffset: 0 }, { epoch: 5, startOffset: 3 }]);
+    const all = batchesOf((await log.read(0, 1 << 20, { maxOffset: 5 })).records);
+    assert.deepEqual(all.map((b) => [baseOffsetAt(b, 0), lastOffsetAt(b, 0), readBatchHeader(b, 0).partitionLeaderEpoch]), [[0, 2, 2], [3, 4, 5]]);
+    assert.deepEqual((await log.read(0, 1 << 20)).records, [], 'nothing is read past the high watermark');
+    let woken = 0;
+    log.onAppend(() => woken++);
+    log.setHighWatermark(3);
+    assert.deepEqual([log.highWatermark, woken], [3, 1]);
+    assert.deepEqual(offsetsOf((await log.read(0, 1 << 20)).records), [[0, 2]]);
+    log.setHighWatermark(99);
+    assert.deepEqual([log.highWatermark, woken], [5, 2], 'never past the log end');
+    log.setHighWatermark(5);
+    assert.equal(woken, 2, 'no move, no wake');
+    // A follower takes no append of its own; as leader again it does, and a held high watermark stays where it is.
+    log.setFollowing(true);
+    await assert.rejects(log.append(await batchOf(1), { leaderEpoch: 5 }), /NOT_LEADER_OR_FOLLOWER|takes no append/);
+    assert.equal(log.logEndOffset, 5);
+    log.setFollowing(false);
+    await log.append(await batchOf(1), { leaderEpoch: 5 });
+    assert.deepEqual([log.logEndOffset, log.highWatermark], [6, 5]);
+
+    await assert.rejects(log.appendAsFollower(await fetched(1, 9, 5)), /CORRUPT_MESSAGE|do not follow/, 'a gap after the log end');
+    const corrupt = await fetched(1, 6, 5);
+    corrupt[corrupt.length - 1]! ^= 0xff;
+    await assert.rejects(log.appendAsFollower(corrupt), /do not follow/, 'a batch failing its CRC');
+    assert.equal(log.logEndOffset, 6);
+
+    // Truncated back to where the epochs agree, then the leader's new epoch goes on.
+    await log.truncateTo(3);
+    assert.deepEqual([log.logEndOffset, log.highWatermark], [3, 3]);
+    assert.deepEqual(log.leaderEpochs(), [{ epoch: 2, startOffset: 0 }]);
+    await log.appendAsFollower(await fetched(2, 3, 6));
+    assert.deepEqual(log.leaderEpochs(), [{ epoch: 2, startOffset: 0 }, { epoch: 6, startOffset: 3 }]);
+    assert.equal(log.highWatermark, 3);
+  });
+
+  withLog('truncateFullyAndStartAt empties the log and starts it again at the offset given', { segmentBytes: 300 }, async (log) => {
+    await fill(log, 6, 2);
+    log.holdHighWatermark();
+    await log.truncateFullyAndStartAt(40);
+    assert.deepEqual([log.logStartOffset, log.logEndOffset, log.highWatermark, log.segments.length, log.segments[0]!.baseOffset], [40, 40, 40, 1, 40]);
+    assert.deepEqual(log.leaderEpochs(), []);
+    const b = await batchOf(2);
+    setBaseOffset(b, 0, 40);
+    setPartitionLeaderEpoch(b, 0, 3);
+    await log.appendAsFollower(b);
+    assert.deepEqual([log.logEndOffset, log.highWatermark], [42, 40]);
+    assert.deepEqual(offsetsOf((await log.read(40, 1 << 20, { maxOffset: 42 })).records), [[40, 41]]);
+    await assert.rejects(log.read(10, 1 << 20), OffsetOutOfRangeError);
   });
 }

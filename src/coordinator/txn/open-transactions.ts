@@ -11,7 +11,7 @@ import type { Log } from '../../log.js';
 import { ErrorCode } from '../../protocol/error-codes.js';
 import type { Scheduler } from '../../storage/scheduler.js';
 import type { GroupCoordinator } from '../group-coordinator.js';
-import { blockStoreFor, ProducerIdManager } from '../producer-ids.js';
+import { blockStoreFor, ProducerIdManager, type ProducerIdBlockStore } from '../producer-ids.js';
 import { TxnCoordinator } from './txn-coordinator.js';
 import { TxnLog } from './txn-log.js';
 
@@ -33,6 +33,8 @@ export interface TransactionsOptions {
   readonly features: Pick<Features, 'level'>;
   readonly scheduler?: Scheduler;
   readonly log?: Log;
+  /** Where producer id blocks are reserved (cluster mode: etcd's counter, shared by every broker); default: beside the logs. */
+  readonly producerIdBlocks?: ProducerIdBlockStore;
 }
 
 export async function openTransactions(options: TransactionsOptions): Promise<TxnCoordinator> {
@@ -49,7 +51,7 @@ export async function openTransactions(options: TransactionsOptions): Promise<Tx
   const coordinator = await TxnCoordinator.open({
     config,
     txnLog,
-    producerIds: new ProducerIdManager(blockStoreFor(store)),
+    producerIds: new ProducerIdManager(options.producerIdBlocks ?? blockStoreFor(store)),
     writeMarker: markerWriter(store, producerStates, () => groups, replicaManager.topicStats),
     features: options.features,
     ...(options.scheduler === undefined ? {} : { scheduler: options.scheduler }),

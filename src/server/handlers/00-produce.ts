@@ -7,7 +7,10 @@
  * MESSAGE_TOO_LARGE, CORRUPT_MESSAGE, INVALID_RECORD / INVALID_TIMESTAMP with per-record errors, broker-side
  * compression, RECORD_LIST_TOO_LARGE. acks must be -1, 0 or 1 (else INVALID_REQUIRED_ACKS on every known
  * partition); a single node has the write in its only in-sync replica once it is in the OS, so -1 answers as 1
- * and timeout_ms never expires. acks=0 gets no response, and an error closes the connection, as Kafka does.
+ * and timeout_ms never expires. In cluster mode acks=-1 is refused NOT_ENOUGH_REPLICAS while the ISR is smaller
+ * than min.insync.replicas, and answers once the ISR holds the batch (the high watermark past it):
+ * NOT_ENOUGH_REPLICAS_AFTER_APPEND if the ISR shrank below min.insync.replicas meanwhile, REQUEST_TIMED_OUT after
+ * timeout_ms (src/broker/replication.ts). acks=0 gets no response, and an error closes the connection, as Kafka does.
  * Topics are not auto-created here: Kafka creates them only from Metadata. A transactional batch without a
  * transactional id fails the whole request with TRANSACTIONAL_ID_AUTHORIZATION_FAILED, as in Kafka.
  * Quotas as KafkaApis applies them once the appends are done: the request's bytes against producer_byte_rate, its
@@ -66,7 +69,7 @@ export const produceHandler: Handler = defineHandler<ProduceRequest, ProduceResp
       if (topic === undefined) return Promise.resolve(failed(ErrorCode.UNKNOWN_TOPIC_ID));
       if (!writable.has(topic)) return Promise.resolve(failed(ErrorCode.TOPIC_AUTHORIZATION_FAILED));
       if (!acksValid) return Promise.resolve(invalidAcks(replicaManager.partition(topic, p.index).ok));
-      return replicaManager.appendRecords(topic, p.index, p.records, { apiVersion: version, internalTopicsAllowed, addToTransaction });
+      return replicaManager.appendRecords(topic, p.index, p.records, { apiVersion: version, internalTopicsAllowed, addToTransaction, requiredAcks: request.acks, timeoutMs: request.timeoutMs });
     };
     // Every append starts before the first await, so pipelined requests reach each log in arrival order.
     const pending = request.topicData.map((topic, i) => {

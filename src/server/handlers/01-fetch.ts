@@ -15,7 +15,9 @@
  * - v4+: isolation level, last stable offset, aborted transactions (read_committed: [], else null; an unknown
  *   topic or partition always [] as Kafka answers those before reading). v5+: log start offset.
  * - v16+ in cluster mode: a partition this broker does not lead is NOT_LEADER_OR_FOLLOWER with its current leader and
- *   that leader's endpoint (KIP-951); followers do not serve consumers yet (KIP-392 comes with replication).
+ *   that leader's endpoint (KIP-951); followers replicate but serve no consumers yet (KIP-392).
+ * - A follower's fetch (replica_id, v15+ replica_state, cluster mode; CLUSTER_ACTION needed) reads up to the log
+ *   end and reports its fetch offset to the leader's replication (ISR, high watermark: src/broker/replication.ts).
  * - v7+: sessions. v11+: preferred read replica (always -1). v12+: diverging epoch from last_fetched_epoch.
  * - v13+: topics by id, no names in the response. v15+: replica_state (a follower's; a consumer sends replica id -1).
  * - v18: replica_state's high watermark (KIP-1166), which only a follower sends: a consumer's fetch is answered as in v17.
@@ -42,7 +44,7 @@ import { currentLeader } from '../cluster-view.js';
 
 /** Java's Integer.MAX_VALUE: a double cast to int saturates there. */
 const INT_MAX = 2 ** 31 - 1;
-import { AclOperation, authorize, ResourceType } from '../authorization.js';
+import { AclOperation, authorize, authorizeCluster, ResourceType } from '../authorization.js';
 
 export const fetchHandler: Handler = defineHandler<FetchRequest, FetchResponse>({
   api: fetchApi,
@@ -59,12 +61,19 @@ export const fetchHandler: Handler = defineHandler<FetchRequest, FetchResponse>(
       return applyFetchQuotas(ctx, response, version, () => response);
     }
     const usesTopicIds = version >= TOPIC_ID_VERSION;
+    // A follower's fetch (cluster mode): CLUSTER_ACTION on the cluster, else every partition is refused, as KafkaApis
+    // does; client quotas do not apply to it (Kafka's followers answer to replication quotas alone).
+    const replicaId = ctx.broker.cluster === undefined ? -1 : version >= 15 ? request.replicaState.replicaId : request.replicaId;
+    const followerAllowed = replicaId < 0 || authorizeCluster(ctx, AclOperation.CLUSTER_ACTION);
+    const clientQuotas = replicaId < 0;
     // READ on each topic, asked once per request (a long poll reads again without asking again).
     const readable = new Map<string, boolean>();
-    const mayRead = (topic: string) => readable.get(topic) ?? readable.set(topic, authorize(ctx, AclOperation.READ, ResourceType.TOPIC, topic)).get(topic)!;
+    // A follower with CLUSTER_ACTION reads every topic, as KafkaApis skips its READ checks.
+    const mayRead = (topic: string) => (replicaId >= 0 ? followerAllowed
+      : readable.get(topic) ?? readable.set(topic, authorize(ctx, AclOperation.READ, ResourceType.TOPIC, topic)).get(topic)!);
     // Never more than the consumer's quota lets through in a window (Kafka: maxValueInQuotaWindow, as an int).
     const { fetch } = ctx.broker.quotas;
-    const quotaWindowBytes = fetch.enabled ? Math.min(fetch.maxValueInQuotaWindow(quotaUser(ctx), quotaClientId(ctx)), INT_MAX) : INT_MAX;
+    const quotaWindowBytes = fetch.enabled && clientQuotas ? Math.min(fetch.maxValueInQuotaWindow(quotaUser(ctx), quotaClientId(ctx)), INT_MAX) : INT_MAX;
     const maxBytes = Math.trunc(Math.min(request.maxBytes, config['fetch.max.bytes'], quotaWindowBytes));
     const reads = await replicaManager.fetchRecords(context.targets, {
       maxWaitMs: request.maxWaitMs,
@@ -74,6 +83,7 @@ export const fetchHandler: Handler = defineHandler<FetchRequest, FetchResponse>(
       usesTopicIds,
       abandoned: ctx.connection.closed,
       readable: mayRead,
+      replicaId,
     });
     const outcomes = reads.map((r) => ({
       errorCode: r.errorCode,
@@ -86,7 +96,7 @@ export const fetchHandler: Handler = defineHandler<FetchRequest, FetchResponse>(
       const answer = context.throttled();
       return emptyResponse(answer.errorCode, answer.sessionId);
     };
-    if (fetch.enabled || ctx.broker.quotas.request.enabled) {
+    if (clientQuotas && (fetch.enabled || ctx.broker.quotas.request.enabled)) {
       // Measured over every partition read (Kafka counts only those an incremental session would include).
       const all = responseOf(context.targets, reads, usesTopicIds, request.isolationLevel, emptyResponse(ErrorCode.NONE, 0), () => true);
       const answered = applyFetchQuotas(ctx, all, version, throttled);

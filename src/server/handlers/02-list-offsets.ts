@@ -6,7 +6,8 @@
  * -4 earliest local (the log start offset, its epoch); -3 the record with the largest timestamp; -5 latest tiered and
  * -6 earliest pending upload (no tiered storage: none, as Kafka 4.3.1 answers a topic without remote storage);
  * otherwise the first record whose timestamp is at or after the one asked, if below the high watermark. "None" is
- * timestamp -1, offset -1, epoch -1. A partition named twice gets one INVALID_REQUEST answer.
+ * timestamp -1, offset -1, epoch -1. A partition named twice gets one INVALID_REQUEST answer. A request whose replica
+ * id is not -1 (a follower's, or -2 for debugging) has no isolation level: the high watermark's place is the log end's.
  * Errors: UNKNOWN_TOPIC_OR_PARTITION, FENCED_LEADER_EPOCH / UNKNOWN_LEADER_EPOCH (v4+ current leader epoch), and
  * UNSUPPORTED_VERSION for a negative timestamp the version does not know, before the partition is looked up.
  * - v2+: isolation level. v4+: leader epoch in the response. v7+ -3, v8+ -4, v9+ -5, v11+ -6 (KIP-1023).
@@ -79,7 +80,7 @@ export const listOffsetsHandler: Handler = defineHandler<ListOffsetsRequest, Lis
         const timestamp = Number(p.timestamp);
         partitions.push(
           timestampSupported(timestamp, version)
-            ? await listOffset(ctx, topic.name, p.partitionIndex, p.currentLeaderEpoch, timestamp, request.isolationLevel)
+            ? await listOffset(ctx, topic.name, p.partitionIndex, p.currentLeaderEpoch, timestamp, request.replicaId === CONSUMER_REPLICA_ID ? request.isolationLevel : undefined)
             : none(p.partitionIndex, ErrorCode.UNSUPPORTED_VERSION),
         );
       }
@@ -92,14 +93,19 @@ export const listOffsetsHandler: Handler = defineHandler<ListOffsetsRequest, Lis
   },
 });
 
-async function listOffset(ctx: RequestContext, topic: string, index: number, currentLeaderEpoch: number, timestamp: number, isolationLevel: number): Promise<ListOffsetsPartitionResponse> {
+/** A consumer's replica id; a follower (or a debugging tool, -2) is answered without an isolation level, up to the log end. */
+const CONSUMER_REPLICA_ID = -1;
+
+async function listOffset(ctx: RequestContext, topic: string, index: number, currentLeaderEpoch: number, timestamp: number, isolationLevel: number | undefined): Promise<ListOffsetsPartitionResponse> {
   const found = ctx.broker.replicaManager.partition(topic, index);
   if (!found.ok) return none(index, found.errorCode);
   const epochError = leaderEpochError(currentLeaderEpoch);
   if (epochError !== ErrorCode.NONE) return none(index, epochError);
   const log = found.log;
   // read_committed stops at the last stable offset: the first offset of the oldest open transaction.
-  const lastFetchable = isolationLevel === READ_COMMITTED ? ctx.broker.producerStates.lastStableOffset(log) : log.highWatermark;
+  // Kafka's fetchOffsetForTimestamp: no isolation level (not a consumer's request) reads up to the log end.
+  const lastFetchable = isolationLevel === undefined ? log.logEndOffset
+    : isolationLevel === READ_COMMITTED ? ctx.broker.producerStates.lastStableOffset(log) : log.highWatermark;
   switch (timestamp) {
     case LATEST_TIMESTAMP:
       return answer(index, -1, lastFetchable, PARTITION_LEADER_EPOCH);

@@ -37,7 +37,7 @@ import { CLUSTER_NAME } from '../../security/authorizer/acl.js';
 import { defineHandler, type Handler, type RequestContext } from '../handler.js';
 import type { TopicInfo } from '../../broker/topic-catalog.js';
 import { isInternalTopic, isValidTopicName } from '../../protocol/topic-names.js';
-import { brokersOn, controllerIdOf, partitionView } from '../cluster-view.js';
+import { brokersOn, metadataControllerIdOf, partitionView } from '../cluster-view.js';
 
 export const metadataHandler: Handler = defineHandler<MetadataRequest, MetadataResponse>({
   api: metadataApi,
@@ -53,7 +53,7 @@ export const metadataHandler: Handler = defineHandler<MetadataRequest, MetadataR
       // A single node answers no rack here (as before); a cluster's brokers carry broker.rack.
       brokers: brokersOn(broker, listener).map((node) => (broker.cluster === undefined ? { ...node, rack: null } : node)),
       clusterId: broker.clusterId,
-      controllerId: controllerIdOf(broker),
+      controllerId: metadataControllerIdOf(broker),
       topics: [],
       clusterAuthorizedOperations: AUTHORIZED_OPERATIONS_OMITTED,
     };

@@ -18,7 +18,7 @@ import { AUTHORIZED_OPERATIONS_OMITTED } from '../authorized-operations.js';
 import { defineHandler, type Handler } from '../handler.js';
 import { AclOperation, authorizeCluster, authorizedOperations, ResourceType } from '../authorization.js';
 import { CLUSTER_NAME } from '../../security/authorizer/acl.js';
-import { brokersOn, controllerIdOf } from '../cluster-view.js';
+import { brokersOn, metadataControllerIdOf } from '../cluster-view.js';
 
 /** Kafka's EndpointType ids. */
 const BROKER_ENDPOINTS = 1;
@@ -37,7 +37,7 @@ export const describeClusterHandler: Handler = defineHandler<DescribeClusterRequ
       errorMessage: null,
       endpointType: BROKER_ENDPOINTS,
       clusterId: broker.clusterId,
-      controllerId: controllerIdOf(broker),
+      controllerId: metadataControllerIdOf(broker),
       brokers: [],
       // Without DESCRIBE on the cluster: 0 (AuthHelper.computeDescribeClusterResponse).
       clusterAuthorizedOperations: !request.includeClusterAuthorizedOperations ? AUTHORIZED_OPERATIONS_OMITTED
