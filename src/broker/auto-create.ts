@@ -30,7 +30,7 @@ export function autoCreateSpec(name: string, config: BrokerConfig): { partitions
       replicationFactor: config['transaction.state.log.replication.factor'],
       configs: {
         'cleanup.policy': 'compact',
-        'compression.type': 'none',
+        'compression.type': 'uncompressed',
         'min.insync.replicas': String(config['transaction.state.log.min.isr']),
         'segment.bytes': String(config['transaction.state.log.segment.bytes']),
         'unclean.leader.election.enable': 'false',

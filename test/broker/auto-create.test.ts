@@ -1,60 +1,26 @@
-// Metadata auto-creation against the store: Kafka 4.3.1's first answer, partition counts, refusals.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ErrorCode } from '../../src/protocol/error-codes.js';
-import { createMetadataRequest, metadataApi } from '../../src/protocol/generated/metadata.js';
-import { ZERO_UUID } from '../../src/protocol/io/reader.js';
-import type { RawClient } from '../server/raw-client.js';
-import { roundTrip } from '../server/broker-harness.js';
-import { withDataBroker } from './data-harness.js';
+import { resolveBrokerConfig } from '../../src/config/index.js';
+import { resolveStoredTopicConfig } from '../../src/config/topic-configs.js';
+import { autoCreateSpec } from '../../src/broker/auto-create.js';
+import { CONSUMER_OFFSETS_TOPIC, SHARE_GROUP_STATE_TOPIC, TRANSACTION_STATE_TOPIC } from '../../src/protocol/topic-names.js';
 
-async function metadata(client: RawClient, name: string, allowAutoTopicCreation = true) {
-  const response = await roundTrip(client, metadataApi, 12, { ...createMetadataRequest(), topics: [{ name, topicId: ZERO_UUID }], allowAutoTopicCreation });
-  return response.topics[0]!;
-}
+const config = resolveBrokerConfig({ 'node.id': '1' });
 
-test('an unknown topic is created with num.partitions and first answered UNKNOWN_TOPIC_OR_PARTITION', async () => {
-  await withDataBroker(
-    async ({ store, client }) => {
-      const first = await metadata(client, 'fresh');
-      assert.deepEqual([first.errorCode, first.topicId, first.partitions.length], [ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, ZERO_UUID, 0]);
-      assert.equal(store.topic('fresh')?.partitions, 3);
-      const second = await metadata(client, 'fresh');
-      assert.deepEqual([second.errorCode, second.topicId, second.partitions.length], [ErrorCode.NONE, store.topic('fresh')!.topicId, 3]);
-      assert.equal((await metadata(client, 'bad name!')).errorCode, ErrorCode.INVALID_TOPIC_EXCEPTION);
-      assert.equal((await metadata(client, 'not-allowed', false)).errorCode, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
-      assert.equal(store.topic('not-allowed'), undefined);
-    },
-    { 'num.partitions': '3' },
-  );
+test('__transaction_state gets the overrides Kafka 4.3.1 gives it (kafka-configs --describe on the reference)', () => {
+  assert.deepEqual(autoCreateSpec(TRANSACTION_STATE_TOPIC, config).configs, {
+    'cleanup.policy': 'compact',
+    'compression.type': 'uncompressed',
+    'min.insync.replicas': '1',
+    'segment.bytes': '104857600',
+    'unclean.leader.election.enable': 'false',
+  });
 });
 
-test('internal topics are created with their own settings', async () => {
-  await withDataBroker(
-    async ({ store, client }) => {
-      await metadata(client, '__consumer_offsets');
-      const topic = store.topic('__consumer_offsets')!;
-      assert.equal(topic.partitions, 5);
-      assert.equal(topic.configs['cleanup.policy'], 'compact');
-      assert.equal((await metadata(client, '__consumer_offsets')).isInternal, true);
-    },
-    { 'offsets.topic.num.partitions': '5' },
-  );
-});
-
-test('auto.create.topics.enable=false, or a replication factor one node cannot hold, creates nothing', async () => {
-  await withDataBroker(
-    async ({ store, client }) => {
-      assert.equal((await metadata(client, 'off')).errorCode, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
-      assert.equal(store.topic('off'), undefined);
-    },
-    { 'auto.create.topics.enable': 'false' },
-  );
-  await withDataBroker(
-    async ({ store, client }) => {
-      assert.equal((await metadata(client, 'rf3')).errorCode, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
-      assert.equal(store.topic('rf3'), undefined);
-    },
-    { 'default.replication.factor': '3' },
-  );
+test('every internal topic\'s overrides are valid topic configs: none is dropped with a warning when its log opens', () => {
+  for (const name of [CONSUMER_OFFSETS_TOPIC, TRANSACTION_STATE_TOPIC, SHARE_GROUP_STATE_TOPIC]) {
+    const refused: string[] = [];
+    resolveStoredTopicConfig(autoCreateSpec(name, config).configs, config, (key, value, problem) => refused.push(`${key}=${value}: ${problem}`));
+    assert.deepEqual(refused, [], name);
+  }
 });
