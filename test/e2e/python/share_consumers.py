@@ -8,7 +8,8 @@
 #       RELEASEd every time, "reject*" REJECTed, "again*" RELEASEd on its first delivery and ACCEPTed after, anything
 #       else ACCEPTed; each acknowledgement is committed (commit_sync) and printed "acked OFFSET DELIVERY_COUNT TYPE".
 #       hold=1 keeps the first poll's records acquired (ACCEPTing the first ackFirst of them) and polls no more,
-#       printing "holding FIRST LAST". "stop" on stdin closes the consumer (acknowledging what is pending) and exits.
+#       printing "holding FIRST LAST". maxPollRecords=N is librdkafka's max.poll.records, workMs=N a pause after each
+#       non-empty poll (the work on its records). "stop" on stdin closes the consumer (acknowledging what is pending) and exits.
 import sys
 import threading
 import time
@@ -32,8 +33,11 @@ def setup(bootstrap, topic, group, values, configs):
     for future in admin.incremental_alter_configs([resource]).values():
         future.result()
     producer = Producer({'bootstrap.servers': bootstrap, 'linger.ms': 5})
-    for value in values:
+    # Ten records a batch: share partitions acquire whole batches, so consumers can share a long run.
+    for i, value in enumerate(values):
         producer.produce(topic, value.encode(), partition=0)
+        if i % 10 == 9 and producer.flush(30) != 0:
+            raise RuntimeError('records not delivered')
     if producer.flush(30) != 0:
         raise RuntimeError('records not delivered')
     out('ready')
@@ -53,6 +57,7 @@ def consume(bootstrap, topic, group, client_id, options):
     explicit = options.get('mode', 'implicit') == 'explicit'
     hold = options.get('hold') == '1'
     ack_first = int(options.get('ackFirst', '0'))
+    work = float(options.get('workMs', '0')) / 1000
     stop = threading.Event()
 
     def read_stdin():
@@ -65,6 +70,7 @@ def consume(bootstrap, topic, group, client_id, options):
     consumer = ShareConsumer({
         'bootstrap.servers': bootstrap, 'group.id': group, 'client.id': client_id,
         'share.acknowledgement.mode': 'explicit' if explicit or hold else 'implicit',
+        'max.poll.records': int(options.get('maxPollRecords', '500')),
     })
     consumer.subscribe([topic])
     while not stop.is_set():
@@ -89,6 +95,8 @@ def consume(bootstrap, topic, group, client_id, options):
                 out('refused ' + ' '.join(failed))
             for m, kind in acked:
                 out(f'acked {m.offset()} {m.delivery_count()} {kind.name}')
+        if batch and work:
+            time.sleep(work)
         if hold and batch:
             held = batch[ack_first:]
             out(f'holding {held[0].offset()} {held[-1].offset()}' if held else 'holding none')
