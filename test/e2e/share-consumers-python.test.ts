@@ -2,7 +2,8 @@
 // gregor, one consumer per process (test/e2e/python/share_consumers.py). Every assertion holds the same against a
 // Kafka 4.3.1 broker: SHARE_PY_REFERENCE=127.0.0.1:19092 runs the first three against the shared reference broker
 // (compat-tests/reference/start.sh); the restart needs a Kafka of your own, which it stops and starts:
-// SHARE_PY_RESTART_REFERENCE=127.0.0.1:<port> (compat-tests/reference/start.sh <port>, never the shared one).
+// SHARE_PY_RESTART_REFERENCE=127.0.0.1:<port> (compat-tests/reference/start.sh <port>, a port of your own: never the
+// shared 19092 nor the reference cluster's 19501-19523; stop.sh <port> after).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
