@@ -109,7 +109,7 @@ test('implicit acknowledgement: three share consumers on one partition share a r
     await consumers[0]!.until(() => all().length >= 300, '300 records');
     // Nothing comes twice: a second's quiet, then each closes, accepting its last poll's records.
     await quiet(1000);
-    for (const c of consumers) await c.stop();
+    await Promise.all(consumers.map((c) => c.stop()));
     const got = all().sort((x, y) => x.offset - y.offset);
     assert.deepEqual(got, Array.from({ length: 300 }, (_, i) => ({ offset: i, deliveryCount: 1, value: `v${i}` })));
     // Ten records a poll and 200 ms of work each: one consumer alone would take 6 s, so the others share the run
