@@ -3,9 +3,9 @@
 // RSS (VmHWM, reset before each case so the fetch figure is not the produce figure), and for gregor the V8 garbage
 // collections (--trace-gc lines in its log). Throughput (MB/s) is printed too but depends on the load around it.
 //   node dist/bench/broker-cost.js [--brokers gregor,kafka] [--runs 3] [--mb 200] [--record-size 1024]
-//       [--partitions 8] [--acks 1] [--compression none] [--gregor dist/gregor.mjs] [--label before]
-// Clients are Kafka's kafka-producer-perf-test and kafka-consumer-perf-test, as in `npm run bench`. Every run starts
-// each broker afresh. Prints one JSON line per case and a table of medians at the end.
+//       [--partitions 8] [--acks 1] [--compression none] [--producer java|rdkafka] [--gregor dist/gregor.mjs] [--label before]
+// Clients are Kafka's kafka-producer-perf-test (or the bench's librdkafka producer) and kafka-consumer-perf-test, as
+// in `npm run bench`. Every run starts each broker afresh. Prints one JSON line per case and a table of medians.
 import { mkdirSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -14,7 +14,7 @@ import { repoRoot } from '../compat-tests/lib/paths.js';
 import { installReference } from '../compat-tests/reference/broker.js';
 import { createTopics } from './compare/admin.js';
 import { gregorLauncher, kafkaLauncher, type BrokerKind, type BrokerLauncher, type RunningBroker } from './compare/brokers.js';
-import { consumerPerfTest, producerPerfTest, type ProduceCase } from './compare/clients.js';
+import { consumerPerfTest, producerPerfTest, rdkafkaProducer, type ProduceCase } from './compare/clients.js';
 import { measureBrokerCost, type BrokerCost } from './compare/cost.js';
 
 function options() {
@@ -28,6 +28,7 @@ function options() {
       acks: { type: 'string', default: '1' },
       compression: { type: 'string', default: 'none' },
       gregor: { type: 'string' },
+      producer: { type: 'string', default: 'java' },
       label: { type: 'string', default: '' },
     },
     strict: true,
@@ -37,7 +38,8 @@ function options() {
   const acks = values.acks === 'all' || values.acks === '-1' ? 'all' : '1';
   const compression = values.compression === 'lz4' ? 'lz4' : 'none';
   const c: ProduceCase = { recordSize: Number(values['record-size']), acks, compression, partitions: Number(values.partitions) };
-  return { brokers, runs: Number(values.runs), mb: Number(values.mb), c, gregorMain: values.gregor === undefined ? undefined : resolve(values.gregor), label: values.label! };
+  if (values.producer !== 'java' && values.producer !== 'rdkafka') throw new Error(`--producer: java or rdkafka, not ${values.producer}`);
+  return { producer: values.producer, brokers, runs: Number(values.runs), mb: Number(values.mb), c, gregorMain: values.gregor === undefined ? undefined : resolve(values.gregor), label: values.label! };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
@@ -70,7 +72,7 @@ async function main(): Promise<void> {
           const b = broker;
           let mbPerSecond = 0;
           const produce = await measureBrokerCost(b.pid, bytes, async () => {
-            mbPerSecond = (await producerPerfTest(b.bootstrap, topic, records, o.c)).mbPerSecond;
+            mbPerSecond = (o.producer === 'java' ? await producerPerfTest(b.bootstrap, topic, records, o.c) : await rdkafkaProducer(b.bootstrap, topic, records, o.c)).mbPerSecond;
           }, log);
           rows.push({ broker: kind, step: 'produce', cost: produce, mbPerSecond });
           process.stdout.write(`${JSON.stringify({ label: o.label, run, broker: kind, step: 'produce', mbPerSecond, ...produce })}\n`);
@@ -89,8 +91,8 @@ async function main(): Promise<void> {
     rmSync(workDir, { recursive: true, force: true });
   }
   process.stderr.write(`load average after ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
-  const caseName = `${o.c.recordSize} B acks=${o.c.acks} ${o.c.compression} ${o.c.partitions}p, ${o.mb} MB`;
-  process.stdout.write(`\n${o.label} ${caseName}, median (min–max) of ${o.runs}\n| broker | step | CPU-s/GB | VmHWM MB | scavenges | mark-compacts | MB/s |\n|---|---|---|---|---|---|---|\n`);
+  const caseName = `${o.producer} producer, ${o.c.recordSize} B acks=${o.c.acks} ${o.c.compression} ${o.c.partitions}p, ${o.mb} MB`;
+  process.stdout.write(`\n${o.label} ${caseName}, median (min–max) of ${o.runs}\n| broker | step | CPU-s/GB | VmHWM MB | RSS at start MB | scavenges | mark-compacts | MB/s |\n|---|---|---|---|---|---|---|---|\n`);
   for (const kind of o.brokers) {
     for (const step of ['produce', 'fetch'] as const) {
       const mine = rows.filter((r) => r.broker === kind && r.step === step);
@@ -98,7 +100,7 @@ async function main(): Promise<void> {
       const fmt = (xs: number[], digits: number) => `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})`;
       const gc = mine.every((r) => r.cost.gc !== undefined);
       process.stdout.write(
-        `| ${kind} | ${step} | ${fmt(mine.map((r) => r.cost.cpuSecondsPerGB), 2)} | ${fmt(mine.map((r) => r.cost.peakRssMB), 0)} | ` +
+        `| ${kind} | ${step} | ${fmt(mine.map((r) => r.cost.cpuSecondsPerGB), 2)} | ${fmt(mine.map((r) => r.cost.peakRssMB), 0)} | ${fmt(mine.map((r) => r.cost.startRssMB), 0)} | ` +
           `${gc ? fmt(mine.map((r) => r.cost.gc!.scavenges), 0) : '–'} | ${gc ? fmt(mine.map((r) => r.cost.gc!.markCompacts), 0) : '–'} | ${fmt(mine.map((r) => r.mbPerSecond), 1)} |\n`,
       );
     }

@@ -2,7 +2,7 @@
 // (the JVM) are measured alike: CPU-seconds per GB, peak RSS over just that work, and for gregor the V8 collections.
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { cpuSeconds, peakRssBytes, resetPeakRss } from './proc.js';
+import { cpuSeconds, peakRssBytes, resetPeakRss, rssBytes } from './proc.js';
 
 export interface GcCounts {
   scavenges: number;
@@ -25,6 +25,8 @@ export interface BrokerCost {
   /** VmHWM over the case (from the RSS at its start when the kernel allows the reset, else since start-up), MB. */
   peakRssMB: number;
   peakRssSinceStart: boolean;
+  /** RSS when the case began (what VmHWM was reset to), MB. */
+  startRssMB: number;
   seconds: number;
   gc?: GcCounts;
 }
@@ -35,6 +37,7 @@ export interface BrokerCost {
  */
 export async function measureBrokerCost(pid: number, bytes: number, body: () => Promise<void>, gcLog?: string): Promise<BrokerCost> {
   const reset = resetPeakRss(pid);
+  const startRss = rssBytes(pid);
   const gc0 = gcLog === undefined ? undefined : gcCountsIn(readFileSync(gcLog, 'utf8'));
   const cpu0 = cpuSeconds(pid);
   const t0 = performance.now();
@@ -42,7 +45,7 @@ export async function measureBrokerCost(pid: number, bytes: number, body: () => 
   const seconds = (performance.now() - t0) / 1000;
   const cpu = cpuSeconds(pid) - cpu0;
   const peak = peakRssBytes(pid);
-  const cost: BrokerCost = { cpuSecondsPerGB: cpu / (bytes / 1e9), peakRssMB: peak / 1e6, peakRssSinceStart: !reset, seconds };
+  const cost: BrokerCost = { cpuSecondsPerGB: cpu / (bytes / 1e9), peakRssMB: peak / 1e6, peakRssSinceStart: !reset, startRssMB: startRss / 1e6, seconds };
   if (gcLog !== undefined && gc0 !== undefined) {
     const gc1 = gcCountsIn(readFileSync(gcLog, 'utf8'));
     cost.gc = { scavenges: gc1.scavenges - gc0.scavenges, markCompacts: gc1.markCompacts - gc0.markCompacts };
