@@ -4,9 +4,10 @@
 // collections (--trace-gc lines in its log). Throughput (MB/s) is printed too but depends on the load around it.
 //   node dist/bench/broker-cost.js [--brokers gregor,kafka] [--runs 3] [--mb 200] [--record-size 1024]
 //       [--partitions 8] [--acks 1] [--compression none] [--producer java|rdkafka] [--gregor dist/gregor.mjs] [--label before]
+//       [--keep-log gregor.log]
 // Clients are Kafka's kafka-producer-perf-test (or the bench's librdkafka producer) and kafka-consumer-perf-test, as
 // in `npm run bench`. Every run starts each broker afresh. Prints one JSON line per case and a table of medians.
-import { mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -30,6 +31,7 @@ function options() {
       gregor: { type: 'string' },
       producer: { type: 'string', default: 'java' },
       label: { type: 'string', default: '' },
+      'keep-log': { type: 'string' },
     },
     strict: true,
   });
@@ -39,7 +41,7 @@ function options() {
   const compression = values.compression === 'lz4' ? 'lz4' : 'none';
   const c: ProduceCase = { recordSize: Number(values['record-size']), acks, compression, partitions: Number(values.partitions) };
   if (values.producer !== 'java' && values.producer !== 'rdkafka') throw new Error(`--producer: java or rdkafka, not ${values.producer}`);
-  return { producer: values.producer, brokers, runs: Number(values.runs), mb: Number(values.mb), c, gregorMain: values.gregor === undefined ? undefined : resolve(values.gregor), label: values.label! };
+  return { producer: values.producer, brokers, runs: Number(values.runs), mb: Number(values.mb), c, gregorMain: values.gregor === undefined ? undefined : resolve(values.gregor), label: values.label!, keepLog: values['keep-log'] };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
@@ -88,6 +90,8 @@ async function main(): Promise<void> {
       }
     }
   } finally {
+    // gregor's log (warnings, and the --trace-gc lines with each collection's reason) for a closer look.
+    if (o.keepLog !== undefined && existsSync(gcLog)) copyFileSync(gcLog, o.keepLog);
     rmSync(workDir, { recursive: true, force: true });
   }
   process.stderr.write(`load average after ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
