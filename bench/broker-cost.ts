@@ -3,10 +3,10 @@
 // RSS (VmHWM, reset before each case so the fetch figure is not the produce figure), and for gregor the V8 garbage
 // collections (--trace-gc lines in its log). Throughput (MB/s) is printed too but depends on the load around it.
 //   node dist/bench/broker-cost.js [--brokers gregor,kafka] [--runs 3] [--mb 200] [--record-size 1024]
-//       [--partitions 8] [--acks 1] [--compression none] [--producer java|rdkafka] [--gregor dist/gregor.mjs] [--label before]
+//       [--partitions 8] [--acks 1] [--compression none] [--producer java|rdkafka|connections [--connections 1000]] [--gregor dist/gregor.mjs] [--label before]
 //       [--keep-log gregor.log]
-// Clients are Kafka's kafka-producer-perf-test (or the bench's librdkafka producer) and kafka-consumer-perf-test, as
-// in `npm run bench`. Every run starts each broker afresh. Prints one JSON line per case and a table of medians.
+// Clients are Kafka's kafka-producer-perf-test (or the bench's librdkafka producer, or its many raw Produce connections
+// with gregor's codec, acks=1) and kafka-consumer-perf-test, as in `npm run bench`. Every run starts each broker afresh. Prints one JSON line per case and a table of medians.
 import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -17,6 +17,7 @@ import { createTopics } from './compare/admin.js';
 import { gregorLauncher, kafkaLauncher, type BrokerKind, type BrokerLauncher, type RunningBroker } from './compare/brokers.js';
 import { consumerPerfTest, producerPerfTest, rdkafkaProducer, type ProduceCase } from './compare/clients.js';
 import { measureBrokerCost, type BrokerCost } from './compare/cost.js';
+import { manyProducers } from './compare/wire.js';
 
 function options() {
   const { values } = parseArgs({
@@ -30,6 +31,7 @@ function options() {
       compression: { type: 'string', default: 'none' },
       gregor: { type: 'string' },
       producer: { type: 'string', default: 'java' },
+      connections: { type: 'string', default: '1000' },
       label: { type: 'string', default: '' },
       'keep-log': { type: 'string' },
     },
@@ -40,8 +42,9 @@ function options() {
   const acks = values.acks === 'all' || values.acks === '-1' ? 'all' : '1';
   const compression = values.compression === 'lz4' ? 'lz4' : 'none';
   const c: ProduceCase = { recordSize: Number(values['record-size']), acks, compression, partitions: Number(values.partitions) };
-  if (values.producer !== 'java' && values.producer !== 'rdkafka') throw new Error(`--producer: java or rdkafka, not ${values.producer}`);
-  return { producer: values.producer, brokers, runs: Number(values.runs), mb: Number(values.mb), c, gregorMain: values.gregor === undefined ? undefined : resolve(values.gregor), label: values.label!, keepLog: values['keep-log'] };
+  const producer = values.producer as 'java' | 'rdkafka' | 'connections';
+  if (!['java', 'rdkafka', 'connections'].includes(producer)) throw new Error(`--producer: java, rdkafka or connections, not ${values.producer}`);
+  return { producer, connections: Number(values.connections), brokers, runs: Number(values.runs), mb: Number(values.mb), c, gregorMain: values.gregor === undefined ? undefined : resolve(values.gregor), label: values.label!, keepLog: values['keep-log'] };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
@@ -68,13 +71,21 @@ async function main(): Promise<void> {
           broker = await launcher.start(true);
           const topic = `cost-${run}`;
           await createTopics(broker.bootstrap, [{ name: topic, partitions: o.c.partitions }]);
-          const records = Math.round((o.mb * 1e6) / o.c.recordSize);
+          // Many connections: each sends requests of 10 records, one at a time, all at once (the bench's scale case).
+          const perConnection = Math.max(1, Math.round((o.mb * 1e6) / o.c.recordSize / 10 / o.connections));
+          const records = o.producer === 'connections' ? perConnection * 10 * o.connections : Math.round((o.mb * 1e6) / o.c.recordSize);
           const bytes = records * o.c.recordSize;
           const log = kind === 'gregor' ? gcLog : undefined;
           const b = broker;
           let mbPerSecond = 0;
           const produce = await measureBrokerCost(b.pid, bytes, async () => {
-            mbPerSecond = (o.producer === 'java' ? await producerPerfTest(b.bootstrap, topic, records, o.c) : await rdkafkaProducer(b.bootstrap, topic, records, o.c)).mbPerSecond;
+            if (o.producer === 'connections') {
+              const result = await manyProducers(b.port, topic, o.c.partitions, o.connections, perConnection, 10, o.c.recordSize);
+              mbPerSecond = result.mbPerSecond;
+              process.stderr.write(`${kind}: ${o.connections} connections, p99 ${result.p99Ms.toFixed(0)} ms\n`);
+            } else {
+              mbPerSecond = (o.producer === 'java' ? await producerPerfTest(b.bootstrap, topic, records, o.c) : await rdkafkaProducer(b.bootstrap, topic, records, o.c)).mbPerSecond;
+            }
           }, log);
           rows.push({ broker: kind, step: 'produce', cost: produce, mbPerSecond });
           process.stdout.write(`${JSON.stringify({ label: o.label, run, broker: kind, step: 'produce', mbPerSecond, ...produce })}\n`);
@@ -95,7 +106,7 @@ async function main(): Promise<void> {
     rmSync(workDir, { recursive: true, force: true });
   }
   process.stderr.write(`load average after ${loadavg().map((l) => l.toFixed(2)).join(' ')}\n`);
-  const caseName = `${o.producer} producer, ${o.c.recordSize} B acks=${o.c.acks} ${o.c.compression} ${o.c.partitions}p, ${o.mb} MB`;
+  const caseName = `${o.producer === 'connections' ? `${o.connections} connections` : o.producer} producer, ${o.c.recordSize} B acks=${o.c.acks} ${o.c.compression} ${o.c.partitions}p, ${o.mb} MB`;
   process.stdout.write(`\n${o.label} ${caseName}, median (min–max) of ${o.runs}\n| broker | step | CPU-s/GB | VmHWM MB | RSS at start MB | scavenges | mark-compacts | MB/s |\n|---|---|---|---|---|---|---|---|\n`);
   for (const kind of o.brokers) {
     for (const step of ['produce', 'fetch'] as const) {
