@@ -641,7 +641,7 @@ async function readWhole(path: string): Promise<Buffer | undefined> {
  * of several Produce requests' batches, never joined into a new buffer first), and again from where a short write
  * stopped.
  */
-async function writeAllAt(file: FileHandle, parts: readonly Buffer[], position: number): Promise<void> {
+export async function writeAllAt(file: FileHandle, parts: readonly Buffer[], position: number): Promise<void> {
   let pending = parts.filter((part) => part.length > 0);
   let at = position;
   while (pending.length > 0) {
