@@ -54,11 +54,20 @@ async function measureStartup(pid: number, port: number): Promise<number> {
   return Math.max(0, (uptimeSeconds() - started) * 1000);
 }
 
-export async function gregorLauncher(workDir: string): Promise<BrokerLauncher> {
-  const port = await freePort();
+export interface GregorLaunchOptions {
+  /** The gregor.mjs to run (default: this checkout's dist/gregor.mjs), e.g. a saved build to compare against. */
+  main?: string;
+  /** Options for node itself, before the script (e.g. --trace-gc, whose lines go to the broker's log file). */
+  nodeArgs?: readonly string[];
+  /** The broker's port (default: a free one). */
+  port?: number;
+}
+
+export async function gregorLauncher(workDir: string, options: GregorLaunchOptions = {}): Promise<BrokerLauncher> {
+  const port = options.port ?? (await freePort());
   const dataDir = join(workDir, 'gregor-data');
   const logFile = join(workDir, 'gregor.log');
-  const main = join(repoRoot, 'dist', 'gregor.mjs');
+  const main = options.main ?? join(repoRoot, 'dist', 'gregor.mjs');
   let child: ChildProcess | undefined;
 
   const stopChild = async (signal: NodeJS.Signals) => {
@@ -85,7 +94,7 @@ export async function gregorLauncher(workDir: string): Promise<BrokerLauncher> {
       if (fresh) rmSync(dataDir, { recursive: true, force: true });
       mkdirSync(dataDir, { recursive: true });
       const log = openSync(logFile, 'a');
-      const spawned = spawn(process.execPath, [main, '--port', String(port), '--http-port', '0', '-o', 'gregor.schema.registry.listeners=', '--data-dir', dataDir, '--log-level', 'warn', '--log-format', 'json'], {
+      const spawned = spawn(process.execPath, [...(options.nodeArgs ?? []), main, '--port', String(port), '--http-port', '0', '-o', 'gregor.schema.registry.listeners=', '--data-dir', dataDir, '--log-level', 'warn', '--log-format', 'json'], {
         stdio: ['ignore', log, log],
       });
       closeSync(log);

@@ -1,6 +1,6 @@
 // What the kernel knows about a broker process (Linux /proc): resident memory, CPU time, start time.
 // Read the same way for gregor (node) and Kafka (the JVM), so the two are measured alike.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 
 /** USER_HZ: /proc reports CPU times and start times in these ticks (100 on every mainstream Linux). */
 const TICKS_PER_SECOND = 100;
@@ -15,6 +15,21 @@ function statusField(pid: number, name: string): number {
 /** Resident set size now, in bytes. */
 export function rssBytes(pid: number): number {
   return statusField(pid, 'VmRSS');
+}
+
+/** Peak resident set size since start or since the last resetPeakRss, in bytes (VmHWM: no sampling to miss it). */
+export function peakRssBytes(pid: number): number {
+  return statusField(pid, 'VmHWM');
+}
+
+/** Starts VmHWM again from the current RSS (clear_refs "5", Linux 4.0+); false where the kernel refuses. */
+export function resetPeakRss(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The fields of /proc/<pid>/stat after the command name (which may itself hold spaces and parentheses). */

@@ -155,7 +155,8 @@ async function readPartition(partition: FetchPartition, limits: ReadLimits, maxB
   try {
     const committed = limits.isolationLevel === READ_COMMITTED && limits.fromFollower !== true;
     const maxOffset = limits.fromFollower === true ? log.logEndOffset : committed ? lastStableOffset : highWatermark;
-    const read = await log.read(fetchOffset, maxBytes, { maxOffset, minOneBatch });
+    // Clients and followers get Kafka's byte-exact span: the last batch may be cut at the budget (they drop it).
+    const read = await log.read(fetchOffset, maxBytes, { maxOffset, minOneBatch, partialLastBatch: true });
     const abortedTransactions =
       committed && limits.transactions !== undefined && read.records.length > 0
         ? limits.transactions.abortedTransactions(log, fetchOffset, endOfRecords(read.records))
@@ -168,10 +169,12 @@ async function readPartition(partition: FetchPartition, limits: ReadLimits, maxB
   }
 }
 
-/** The offset after the last batch of the records read. */
+/** The offset after the last whole batch of the records read (a cut last batch, alone in its buffer or not, is not one). */
 function endOfRecords(records: readonly Buffer[]): number {
-  const last = records[records.length - 1]!;
-  const spans = splitBatches(last).batches;
-  const span = spans[spans.length - 1];
-  return span === undefined ? 0 : lastOffsetAt(last, span.pos) + 1;
+  for (let i = records.length - 1; i >= 0; i--) {
+    const spans = splitBatches(records[i]!).batches;
+    const span = spans[spans.length - 1];
+    if (span !== undefined) return lastOffsetAt(records[i]!, span.pos) + 1;
+  }
+  return 0;
 }

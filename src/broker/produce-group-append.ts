@@ -63,7 +63,8 @@ function startNext(log: PartitionLog, state: LogAppends): void {
   }
   state.busy = true;
   const first = group[0]!;
-  const payload = group.length === 1 ? first.batch : Buffer.concat(group.map((g) => g.batch));
+  // The group's batches go to the log as they are, written with one writev: no joined copy of a megabyte per group.
+  const payload = group.length === 1 ? first.batch : group.map((g) => g.batch);
   const now = group[group.length - 1]!.now;
   let appended: Promise<AppendResult>;
   try {

@@ -62,35 +62,40 @@ function headerAt(buf: Buffer, pos: number, end: number): HeaderFields | undefin
 }
 
 /**
- * Give `buf`'s batches consecutive offsets from `nextOffset`, stamp the leader epoch, and stamp the
- * append time when the topic uses LogAppendTime (the records themselves are never touched).
+ * Give the batches of `parts` (whole batches each, written back to back in this order) consecutive offsets from
+ * `nextOffset`, stamp the leader epoch, and stamp the append time when the topic uses LogAppendTime (the records
+ * themselves are never touched). Positions count from the start of the first part, as the bytes land in the file.
  */
-export function assignOffsets(buf: Buffer, nextOffset: number, leaderEpoch: number, logAppendTime?: number): AssignedAppend {
+export function assignOffsets(parts: readonly Buffer[], nextOffset: number, leaderEpoch: number, logAppendTime?: number): AssignedAppend {
   const batches: BatchInfo[] = [];
   let offset = nextOffset;
   let maxTimestamp = -1;
   let offsetOfMaxTimestamp = -1;
-  for (let pos = 0; pos < buf.length; ) {
-    const at = headerAt(buf, pos, buf.length);
-    if (at === undefined || at.magic !== MAGIC_V2 || at.lastOffsetDelta < 0) {
-      throw new StorageError('CORRUPT_MESSAGE', `malformed record batch at byte ${pos} of an append`);
+  let partStart = 0;
+  for (const buf of parts) {
+    for (let pos = 0; pos < buf.length; ) {
+      const at = headerAt(buf, pos, buf.length);
+      if (at === undefined || at.magic !== MAGIC_V2 || at.lastOffsetDelta < 0) {
+        throw new StorageError('CORRUPT_MESSAGE', `malformed record batch at byte ${partStart + pos} of an append`);
+      }
+      const { size } = at;
+      setBaseOffset(buf, pos, offset);
+      setPartitionLeaderEpoch(buf, pos, leaderEpoch);
+      let batchMax = at.maxTimestamp;
+      if (logAppendTime !== undefined) {
+        setLogAppendTime(buf, pos, logAppendTime);
+        batchMax = logAppendTime;
+      }
+      const lastOffset = offset + at.lastOffsetDelta;
+      if (batchMax > maxTimestamp) {
+        maxTimestamp = batchMax;
+        offsetOfMaxTimestamp = lastOffset;
+      }
+      batches.push({ position: partStart + pos, size, baseOffset: offset, lastOffset, maxTimestamp: batchMax, leaderEpoch });
+      offset = lastOffset + 1;
+      pos += size;
     }
-    const { size } = at;
-    setBaseOffset(buf, pos, offset);
-    setPartitionLeaderEpoch(buf, pos, leaderEpoch);
-    let batchMax = at.maxTimestamp;
-    if (logAppendTime !== undefined) {
-      setLogAppendTime(buf, pos, logAppendTime);
-      batchMax = logAppendTime;
-    }
-    const lastOffset = offset + at.lastOffsetDelta;
-    if (batchMax > maxTimestamp) {
-      maxTimestamp = batchMax;
-      offsetOfMaxTimestamp = lastOffset;
-    }
-    batches.push({ position: pos, size, baseOffset: offset, lastOffset, maxTimestamp: batchMax, leaderEpoch });
-    offset = lastOffset + 1;
-    pos += size;
+    partStart += buf.length;
   }
   if (batches.length === 0) throw new StorageError('CORRUPT_MESSAGE', 'an append must hold at least one record batch');
   return { batches, baseOffset: nextOffset, lastOffset: offset - 1, maxTimestamp, offsetOfMaxTimestamp };

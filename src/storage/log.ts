@@ -39,11 +39,18 @@ export interface ReadOptions {
   maxOffset?: number;
   /** Return the first batch even when it is larger than maxBytes (Kafka's rule; default true). */
   minOneBatch?: boolean;
+  /**
+   * Fill maxBytes as Kafka's LogSegment.read does for Fetch: after the whole batches, the bytes of the next batch
+   * (below maxOffset) that fit, cut mid-batch; the client discards that partial batch and fetches it whole next.
+   * Default false: whole batches only (the coordinators, share partitions and the console parse what they read).
+   */
+  partialLastBatch?: boolean;
 }
 
 export interface ReadResult {
   /**
-   * Whole record batches, in offset order; the first contains the requested offset. A Buffer may hold several
+   * Whole record batches, in offset order; the first contains the requested offset (with partialLastBatch, the
+   * last buffer may end in the first bytes of one more batch). A Buffer may hold several
    * batches back to back (the file engine answers with one span of a segment): split it (replayBatches does).
    */
   records: Buffer[];
@@ -84,11 +91,11 @@ export interface PartitionLog {
   readonly recoveryPoint: number;
 
   /**
-   * Append already-validated batches (one or more, back to back). The log assigns offsets by patching each
-   * batch header in place (base offset, partition leader epoch, LogAppendTime when configured).
-   * Resolves once the bytes are written to the OS.
+   * Append already-validated batches (one or more, back to back; or several such buffers, written in order in one
+   * write, without joining them first). The log assigns offsets by patching each batch header in place (base
+   * offset, partition leader epoch, LogAppendTime when configured). Resolves once the bytes are written to the OS.
    */
-  append(batches: Buffer, info: AppendInfo): Promise<AppendResult>;
+  append(batches: Buffer | readonly Buffer[], info: AppendInfo): Promise<AppendResult>;
   /**
    * Whole batches starting with the one containing `offset`, at most `maxBytes` in total except that the
    * first batch is returned whole even if larger (unless minOneBatch is false). Rejects with

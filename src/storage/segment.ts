@@ -17,10 +17,10 @@ export interface LogSegment {
   rollCandidate(): RollCandidate;
   /** Max timestamp, or the time the segment was last written when it holds none (retention.ms). */
   largestTimestamp(): number;
-  /** Store the batches of `buf`, already given their offsets; resolves once they are in the OS. */
-  append(buf: Buffer, assigned: AssignedAppend, now: number): Promise<void>;
+  /** Store the batches of `parts` (in order, as one run of bytes), already given their offsets; resolves once they are in the OS. */
+  append(parts: readonly Buffer[], assigned: AssignedAppend, now: number): Promise<void>;
   /** Whole batches from the one holding `offset`, below `maxOffset`, within maxBytes (see PartitionLog.read). */
-  read(offset: number, maxBytes: number, maxOffset: number, minOneBatch: boolean): Promise<Buffer[]>;
+  read(offset: number, maxBytes: number, maxOffset: number, minOneBatch: boolean, partialLastBatch?: boolean): Promise<Buffer[]>;
   /** First record at or after `startingOffset` whose timestamp is >= `timestamp`. */
   findByTimestamp(timestamp: number, startingOffset: number): Promise<TimestampAndOffset | null>;
   /** Its transaction index: the aborted transactions whose ABORT marker it holds, in marker order. */

@@ -183,17 +183,20 @@ export class SegmentedLog<S extends LogSegment> implements PartitionLog {
     return size;
   }
 
-  append(batches: Buffer, info: AppendInfo): Promise<AppendResult> {
+  append(batches: Buffer | readonly Buffer[], info: AppendInfo): Promise<AppendResult> {
+    const parts = Buffer.isBuffer(batches) ? [batches] : (batches as readonly Buffer[]);
+    let bytes = 0;
+    for (const part of parts) bytes += part.length;
     return this.queue.run(async () => {
       this.ensureOpen();
       if (this.following) throw new StorageError('NOT_LEADER_OR_FOLLOWER', `${this.topic}-${this.partition} follows its leader: it takes no append of its own`);
       const now = info.now ?? this.scheduler.now();
       const type = info.timestampType ?? this.cfg.messageTimestampType;
       const logAppendTime = type === TimestampType.LOG_APPEND_TIME ? now : undefined;
-      const assigned = assignOffsets(batches, this.endOffset, info.leaderEpoch, logAppendTime);
-      const incoming = { bytes: batches.length, maxTimestamp: assigned.maxTimestamp, lastOffset: assigned.lastOffset };
+      const assigned = assignOffsets(parts, this.endOffset, info.leaderEpoch, logAppendTime);
+      const incoming = { bytes, maxTimestamp: assigned.maxTimestamp, lastOffset: assigned.lastOffset };
       if (shouldRoll(this.active.rollCandidate(), this.cfg, now, incoming)) await this.roll(now);
-      await this.active.append(batches, assigned, now);
+      await this.active.append(parts, assigned, now);
       this.endOffset = assigned.lastOffset + 1;
       this.epochCache.assign(info.leaderEpoch, assigned.baseOffset);
       await this.saveEpochsIfDirty();
@@ -207,7 +210,7 @@ export class SegmentedLog<S extends LogSegment> implements PartitionLog {
         maxTimestamp: assigned.maxTimestamp,
         offsetOfMaxTimestamp: assigned.offsetOfMaxTimestamp,
         batchCount: assigned.batches.length,
-        bytes: batches.length,
+        bytes,
       };
       info.onAppended?.(result);
       for (const listener of this.listeners) listener(this);
@@ -240,7 +243,7 @@ export class SegmentedLog<S extends LogSegment> implements PartitionLog {
       }
       const assigned: AssignedAppend = { batches: scanned.batches, baseOffset: first.baseOffset, lastOffset: last.lastOffset, maxTimestamp, offsetOfMaxTimestamp };
       if (shouldRoll(this.active.rollCandidate(), this.cfg, now, { bytes: batches.length, maxTimestamp, lastOffset: last.lastOffset })) await this.roll(now);
-      await this.active.append(batches, assigned, now);
+      await this.active.append([batches], assigned, now);
       this.endOffset = last.lastOffset + 1;
       for (const b of scanned.batches) this.epochCache.assign(b.leaderEpoch, b.baseOffset);
       await this.saveEpochsIfDirty();
@@ -284,7 +287,7 @@ export class SegmentedLog<S extends LogSegment> implements PartitionLog {
       for (let i = this.segmentIndexFor(offset); i < this.segmentList.length && records.length === 0; i++) {
         const segment = this.segmentList[i]!;
         if (segment.baseOffset >= maxOffset) break;
-        records = await segment.read(offset, maxBytes, maxOffset, minOne);
+        records = await segment.read(offset, maxBytes, maxOffset, minOne, options.partialLastBatch === true);
         // Only a segment with nothing at or after `offset` (a cleaned one) sends the read on; a first batch that
         // did not fit is an empty answer, as Kafka's LogSegment.read returns empty records there, not null.
         if (records.length === 0 && !minOne && (await segment.read(offset, 0, maxOffset, true)).length > 0) break;

@@ -28,14 +28,27 @@ test('the first batch comes whole past partition_max_bytes, but only until a par
   });
 });
 
-test('max_bytes stops at whole batches once the first partition has data', async () => {
+test('past the first batch, max_bytes cuts the last batch mid-way, byte for byte as Kafka 4.3.1 answered', async () => {
+  // Kafka's LogSegment.read sends the log's bytes up to the budget; the client drops the cut batch and asks for it
+  // again. Kafka 4.3.1 answered these three fetches of five 1 KiB-record batches (1094 bytes each) with 2560 bytes
+  // (2 whole batches and 372 bytes), 2560 bytes, and 2000 bytes (1 whole batch and 906 bytes).
   await withDataBroker(async ({ store, client }) => {
     await store.createTopic('many', 1);
     for (let i = 0; i < 5; i++) await produce(client, 'many', 0, batch([{ value: Buffer.alloc(KiB, i) }]));
-    const response = await fetch(client, fetchRequest([{ topic: 'many', maxBytes: 2.5 * KiB }]));
-    const records = recordsOf(response.responses[0]!.partitions[0]!.records);
-    assert.equal(splitBatches(records).batches.length, 2);
-    assert.ok(records.length <= 2.5 * KiB);
+    const all = recordsOf((await fetch(client, fetchRequest([{ topic: 'many' }]))).responses[0]!.partitions[0]!.records);
+    const sizes = splitBatches(all).batches.map((b) => b.size);
+    assert.deepEqual(sizes, [1094, 1094, 1094, 1094, 1094]);
+    const cases = [
+      { request: fetchRequest([{ topic: 'many', maxBytes: 2560 }]), from: 0, bytes: 2560, whole: 2, trailing: 372 },
+      { request: fetchRequest([{ topic: 'many', maxBytes: 1 << 20 }], { maxBytes: 2560 }), from: 0, bytes: 2560, whole: 2, trailing: 372 },
+      { request: fetchRequest([{ topic: 'many', offset: 1, maxBytes: 2000 }]), from: 1094, bytes: 2000, whole: 1, trailing: 906 },
+    ];
+    for (const c of cases) {
+      const records = recordsOf((await fetch(client, c.request)).responses[0]!.partitions[0]!.records);
+      const split = splitBatches(records);
+      assert.deepEqual([records.length, split.batches.length, split.trailingBytes], [c.bytes, c.whole, c.trailing]);
+      assert.deepEqual(records, all.subarray(c.from, c.from + c.bytes), 'the log\'s bytes as stored, the last batch cut');
+    }
   });
 });
 

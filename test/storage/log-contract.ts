@@ -82,6 +82,46 @@ export function runLogContract(engine: string, open: LogFactory): void {
     await assert.rejects(log.read(-1, 1000), OffsetOutOfRangeError);
   });
 
+  withLog('an append of several buffers writes them in order as one, each batch with its own offsets', { messageTimestampType: TimestampType.LOG_APPEND_TIME }, async (log) => {
+    await log.append(await batchOf(1), { leaderEpoch: 3 }); // 0
+    const parts = [await batchOf(2), Buffer.concat([await batchOf(3), await batchOf(1)]), await batchOf(4)];
+    const sizes = parts.map((p) => p.length);
+    const r = await log.append(parts, { leaderEpoch: 3, now: 555_000 });
+    assert.deepEqual([r.baseOffset, r.lastOffset, r.batchCount, r.bytes, r.logAppendTime], [1, 10, 4, sizes.reduce((a, b) => a + b), 555_000]);
+    assert.equal(log.logEndOffset, 11);
+    const read = await log.read(0, 1 << 20);
+    assert.deepEqual(offsetsOf(read.records), [[0, 0], [1, 2], [3, 5], [6, 6], [7, 10]]);
+    for (const b of batchesOf(read.records)) {
+      assert.equal(readBatchHeader(b).partitionLeaderEpoch, 3);
+      assert.ok(verifyBatchCrc(b, 0, b.length));
+    }
+    assert.deepEqual(offsetsOf((await log.read(6, 1 << 20)).records), [[6, 6], [7, 10]], 'the index knows where each part landed');
+    await assert.rejects(log.append([await batchOf(1), Buffer.from([1, 2, 3])], { leaderEpoch: 3 }), /malformed record batch at byte/);
+    assert.equal(log.logEndOffset, 11, 'a bad part fails the whole append');
+  });
+
+  withLog('partialLastBatch fills maxBytes as Kafka\'s LogSegment.read: the last batch cut at the budget, never past maxOffset', {}, async (log) => {
+    await fill(log, 5, 4); // offsets 0..19, batches of 4, all the same size
+    const size = batchesOf((await log.read(0, 1)).records)[0]!.length;
+    const bytesOf = (records: Buffer[]) => Buffer.concat(records);
+    const whole = bytesOf((await log.read(4, 1 << 20)).records);
+    const read = await log.read(6, size * 2 + 10, { partialLastBatch: true });
+    assert.equal(read.bytes, size * 2 + 10);
+    assert.deepEqual(bytesOf(read.records), whole.subarray(0, size * 2 + 10), 'two whole batches, then the first 10 bytes of the third');
+    assert.equal(splitBatches(bytesOf(read.records)).trailingBytes, 10);
+    assert.deepEqual(bytesOf((await log.read(6, size * 2 + 5)).records), whole.subarray(0, size * 2), 'without it, whole batches only');
+    const capped = await log.read(6, size * 2 + 10, { partialLastBatch: true, maxOffset: 12 });
+    assert.deepEqual(offsetsOf(capped.records), [[4, 7], [8, 11]], 'nothing of a batch at or past maxOffset');
+    const short = (maxOffset: number) => log.read(6, size * 2 + 5, { partialLastBatch: true, maxOffset }).then((r) => bytesOf(r.records));
+    assert.deepEqual(await short(12), whole.subarray(0, size * 2), 'too few bytes of the cut batch to show its base offset: still none past maxOffset');
+    assert.deepEqual(await short(13), whole.subarray(0, size * 2 + 5));
+    const lso = await log.read(6, size + 3, { partialLastBatch: true, maxOffset: 9 });
+    assert.deepEqual(bytesOf(lso.records), whole.subarray(0, size + 3), 'a batch that starts below maxOffset may be cut');
+    assert.deepEqual((await log.read(6, size - 1, { partialLastBatch: true, minOneBatch: false })).records, [], 'a first batch is never sent cut');
+    assert.deepEqual(bytesOf((await log.read(6, size - 1, { partialLastBatch: true })).records), whole.subarray(0, size), 'minOneBatch sends it whole');
+    assert.deepEqual(bytesOf((await log.read(16, size * 3, { partialLastBatch: true })).records), whole.subarray(size * 3), 'the log end is a batch boundary');
+  });
+
   withLog('offsetForTimestamp finds the first record at or after a timestamp', {}, async (log) => {
     await log.append(await makeBatch({ timestamps: [100, 105, 103] }), { leaderEpoch: 1 }); // 0..2
     await log.append(await makeBatch({ timestamps: [110, 120] }), { leaderEpoch: 2 }); // 3..4

@@ -168,7 +168,7 @@ export class Cleaner<S extends LogSegment> {
       const buf = pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes);
       pending = [];
       pendingBytes = 0;
-      await cleaned.append(buf, assignedOf(buf), round.now);
+      await cleaned.append([buf], assignedOf(buf), round.now);
       stats.bytesWritten += buf.length;
       await this.deps.onSlice(buf.length);
     };

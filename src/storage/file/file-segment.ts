@@ -201,15 +201,13 @@ export class FileSegment implements LogSegment {
     }
   }
 
-  async append(buf: Buffer, assigned: AssignedAppend, now: number): Promise<void> {
+  async append(parts: readonly Buffer[], assigned: AssignedAppend, now: number): Promise<void> {
     const start = this.bytes;
+    let length = 0;
+    for (const part of parts) length += part.length;
     await this.io('appending records to', async (file) => {
       try {
-        let written = 0;
-        while (written < buf.length) {
-          const { bytesWritten } = await file.write(buf, written, buf.length - written, start + written);
-          written += bytesWritten;
-        }
+        await writeAllAt(file, parts, start);
       } catch (err) {
         // Leave no partial batch behind; the log stays as it was.
         await file.truncate(start).catch(() => undefined);
@@ -220,15 +218,15 @@ export class FileSegment implements LogSegment {
     this.indexesDirty = true;
     if (start === 0) this.firstBatchTimestamp = assigned.batches[0]!.maxTimestamp;
     for (const batch of assigned.batches) this.indexBatch(batch, start + batch.position);
-    this.bytes = start + buf.length;
+    this.bytes = start + length;
     this.lastModified = now;
   }
 
-  read(offset: number, maxBytes: number, maxOffset: number, minOneBatch: boolean): Promise<Buffer[]> {
-    return this.io('reading', (file) => this.readFrom(file, offset, maxBytes, maxOffset, minOneBatch));
+  read(offset: number, maxBytes: number, maxOffset: number, minOneBatch: boolean, partialLastBatch = false): Promise<Buffer[]> {
+    return this.io('reading', (file) => this.readFrom(file, offset, maxBytes, maxOffset, minOneBatch, partialLastBatch));
   }
 
-  private async readFrom(file: FileHandle, offset: number, maxBytes: number, maxOffset: number, minOneBatch: boolean): Promise<Buffer[]> {
+  private async readFrom(file: FileHandle, offset: number, maxBytes: number, maxOffset: number, minOneBatch: boolean, partialLastBatch: boolean): Promise<Buffer[]> {
     const end = this.bytes;
     const budget = Math.max(maxBytes, 0) + this.ctx.config().indexIntervalBytes + BATCH_HEADER_SIZE;
     let position = this.offsetIndex.lookup(offset).position;
@@ -256,11 +254,26 @@ export class FileSegment implements LogSegment {
     const wanted = Math.min(limit, end - firstPosition);
     const bytes = at + wanted <= chunk.length ? chunk.subarray(at, at + wanted) : await readAt(file, firstPosition, wanted);
     let cut = 0;
+    let reachedMaxOffset = false;
     for (const batch of scanBatches(bytes, 0, bytes.length).batches) {
-      if (batch.baseOffset >= maxOffset) break;
+      if (batch.baseOffset >= maxOffset) {
+        reachedMaxOffset = true;
+        break;
+      }
       cut = batch.position + batch.size;
     }
-    return cut === 0 ? [] : [bytes.subarray(0, cut)];
+    if (cut === 0) return [];
+    // Kafka's LogSegment.read sends the span up to the byte budget (or the high watermark's position), so the last
+    // batch may be cut; bytes past the budget are never read, so only a batch below maxOffset is kept in part.
+    if (partialLastBatch && !reachedMaxOffset && cut < bytes.length && (await this.startsBelow(file, bytes, cut, firstPosition + cut, maxOffset))) return [bytes];
+    return [bytes.subarray(0, cut)];
+  }
+
+  /** Whether the batch at `at` in `bytes` (file position `position`) starts below maxOffset, reading its base offset from the file when `bytes` ends before it. */
+  private async startsBelow(file: FileHandle, bytes: Buffer, at: number, position: number, maxOffset: number): Promise<boolean> {
+    if (maxOffset >= this.next) return true;
+    const header = bytes.length - at >= 8 ? bytes.subarray(at, at + 8) : await readAt(file, position, 8);
+    return header.length === 8 && baseOffsetAt(header, 0) < maxOffset;
   }
 
   findByTimestamp(timestamp: number, startingOffset: number): Promise<TimestampAndOffset | null> {
@@ -620,5 +633,31 @@ async function readWhole(path: string): Promise<Buffer | undefined> {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
+  }
+}
+
+/**
+ * Writes `parts` back to back at `position`: one write(2) for one buffer, one pwritev(2) for several (a group commit
+ * of several Produce requests' batches, never joined into a new buffer first), and again from where a short write
+ * stopped.
+ */
+export async function writeAllAt(file: FileHandle, parts: readonly Buffer[], position: number): Promise<void> {
+  let pending = parts.filter((part) => part.length > 0);
+  let at = position;
+  while (pending.length > 0) {
+    if (pending.length === 1) {
+      const buf = pending[0]!;
+      const { bytesWritten } = await file.write(buf, 0, buf.length, at);
+      at += bytesWritten;
+      pending = bytesWritten === buf.length ? [] : [buf.subarray(bytesWritten)];
+      continue;
+    }
+    let { bytesWritten } = await file.writev(pending, at);
+    at += bytesWritten;
+    // Drop what went out; the first part left may have gone out in part.
+    let i = 0;
+    while (i < pending.length && bytesWritten >= pending[i]!.length) bytesWritten -= pending[i++]!.length;
+    pending = pending.slice(i);
+    if (bytesWritten > 0) pending[0] = pending[0]!.subarray(bytesWritten);
   }
 }

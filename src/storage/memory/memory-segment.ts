@@ -59,24 +59,29 @@ export class MemorySegment implements LogSegment {
     return this.maxTs >= 0 ? this.maxTs : this.lastModified;
   }
 
-  async append(buf: Buffer, assigned: AssignedAppend, now: number): Promise<void> {
-    const copy = Buffer.from(buf);
+  async append(parts: readonly Buffer[], assigned: AssignedAppend, now: number): Promise<void> {
+    // One copy, so the request frames the parts view can be released.
+    const copy = Buffer.concat(parts);
     if (this.bytes === 0) this.firstBatchTimestamp = assigned.maxTimestamp;
     for (const info of assigned.batches) {
       this.batches.push({ bytes: copy.subarray(info.position, info.position + info.size), info });
     }
-    this.bytes += buf.length;
+    this.bytes += copy.length;
     this.maxTs = Math.max(this.maxTs, assigned.maxTimestamp);
     this.lastModified = now;
   }
 
-  async read(offset: number, maxBytes: number, maxOffset: number, minOneBatch: boolean): Promise<Buffer[]> {
+  async read(offset: number, maxBytes: number, maxOffset: number, minOneBatch: boolean, partialLastBatch = false): Promise<Buffer[]> {
     const out: Buffer[] = [];
     let total = 0;
     for (let i = this.firstBatchEndingAtOrAfter(offset); i < this.batches.length; i++) {
       const { bytes, info } = this.batches[i]!;
       if (info.baseOffset >= maxOffset) break;
-      if (total + bytes.length > maxBytes && !(out.length === 0 && minOneBatch)) break;
+      if (total + bytes.length > maxBytes && !(out.length === 0 && minOneBatch)) {
+        // As Kafka: the budget's last bytes hold the start of this batch (never a first batch alone, see PartitionLog.read).
+        if (partialLastBatch && out.length > 0 && total < maxBytes) out.push(bytes.subarray(0, maxBytes - total));
+        break;
+      }
       out.push(bytes);
       total += bytes.length;
     }

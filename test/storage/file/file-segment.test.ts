@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileSegment, type SegmentContext } from '../../../src/storage/file/file-segment.js';
+import { open, readFile, type FileHandle } from 'node:fs/promises';
+import { FileSegment, writeAllAt, type SegmentContext } from '../../../src/storage/file/file-segment.js';
 import { defaultLogConfig } from '../../../src/storage/log-config.js';
 import { ManualScheduler } from '../../../src/storage/scheduler.js';
 
@@ -42,4 +43,39 @@ test('closing a segment never written leaves its index files uncreated', async (
   await segment.flush();
   await segment.close();
   assert.deepEqual(readdirSync(ctx.dir), ['00000000000000000000.log']);
+});
+
+// A resumption that loses its place would loop for ever: the timeout makes that a failure.
+test('an append of several parts reaches the file whole and in order even when the kernel takes a few bytes a call', { timeout: 60_000 }, async () => {
+  const path = join(root, 'short-writes.log');
+  const file = await open(path, 'w+');
+  try {
+    // A real file whose writes stop after 7 bytes, as a write(2) or pwritev(2) may: the rest must follow.
+    const SHORT = 7;
+    let calls = 0;
+    const short = {
+      write: (buf: Buffer, offset: number, length: number, position: number) => (calls++, file.write(buf, offset, Math.min(length, SHORT), position)),
+      writev: (buffers: Buffer[], position: number) => {
+        calls++;
+        const taken: Buffer[] = [];
+        let room = SHORT;
+        for (const b of buffers) {
+          if (room === 0) break;
+          taken.push(b.subarray(0, room));
+          room -= Math.min(room, b.length);
+        }
+        return file.writev(taken, position);
+      },
+    } as unknown as FileHandle;
+    const parts = [Buffer.from('first part|'), Buffer.alloc(0), Buffer.from('2|'), Buffer.from('a third, longer part of the append|'), Buffer.from('end')];
+    await file.write(Buffer.from('HEAD:'), 0, 5, 0);
+    await writeAllAt(short, parts, 5);
+    assert.equal((await readFile(path)).toString(), `HEAD:${Buffer.concat(parts).toString()}`);
+    assert.ok(calls >= Math.ceil(Buffer.concat(parts).length / SHORT), `${calls} calls`);
+    // One part alone goes through write(2), also resumed where it stopped.
+    await writeAllAt(short, [Buffer.from('0123456789abcdefghij')], 0);
+    assert.equal((await readFile(path)).toString().slice(0, 20), '0123456789abcdefghij');
+  } finally {
+    await file.close();
+  }
 });
