@@ -8,6 +8,7 @@ import { ErrorCode } from '../protocol/error-codes.js';
 import {
   ControlRecordType,
   encodeControlBatch,
+  batchSizeAt,
   isControl,
   readBatchHeader,
   readTransactionMarker,
@@ -202,24 +203,42 @@ export class ProducerStates implements ProducerStateCheck {
   /** Reads the batch headers from `from` to the log end into the state (the log indexes the aborts it finds). */
   private async replay(log: PartitionLog, from: number): Promise<void> {
     for await (const batch of replayBatches(log, from, LOAD_READ_BYTES)) {
-      const header = readBatchHeader(batch);
       this.loadStats.batchesReplayed++;
-      if (header.producerId < 0) continue;
-      const state = this.forLog(log);
-      if (!isControl(header.attributes)) {
-        state.replayData(header);
-        continue;
+      this.applyBatch(log, batch);
+    }
+  }
+
+  /**
+   * A follower appended its leader's batches (Kafka's follower updates its producer state on every append): the
+   * producer ids and sequences they hold are known here, so a producer retrying after this replica became leader
+   * gets DUPLICATE_SEQUENCE's answer rather than a second copy of its batch.
+   */
+  replicated(log: PartitionLog, batches: Buffer): void {
+    for (let pos = 0; pos + 12 <= batches.length;) {
+      const size = batchSizeAt(batches, pos);
+      if (size <= 0 || pos + size > batches.length) break;
+      this.applyBatch(log, batches.subarray(pos, pos + size));
+      pos += size;
+    }
+  }
+
+  private applyBatch(log: PartitionLog, batch: Buffer): void {
+    const header = readBatchHeader(batch);
+    if (header.producerId < 0) return;
+    const state = this.forLog(log);
+    if (!isControl(header.attributes)) {
+      state.replayData(header);
+      return;
+    }
+    try {
+      const { type, coordinatorEpoch } = readTransactionMarker(batch);
+      if (type === ControlRecordType.ABORT || type === ControlRecordType.COMMIT) {
+        const marker = { producerId: header.producerId, producerEpoch: header.producerEpoch, type, coordinatorEpoch };
+        const aborted = state.markerAppended(marker, header.baseOffset, header.maxTimestamp, header.baseOffset + 1);
+        if (aborted !== undefined) log.appendAbortedTxn(aborted);
       }
-      try {
-        const { type, coordinatorEpoch } = readTransactionMarker(batch);
-        if (type === ControlRecordType.ABORT || type === ControlRecordType.COMMIT) {
-          const marker = { producerId: header.producerId, producerEpoch: header.producerEpoch, type, coordinatorEpoch };
-          const aborted = state.markerAppended(marker, header.baseOffset, header.maxTimestamp, header.baseOffset + 1);
-          if (aborted !== undefined) log.appendAbortedTxn(aborted);
-        }
-      } catch {
-        // A control batch that holds no marker (cleaned away) changes nothing.
-      }
+    } catch {
+      // A control batch that holds no marker (cleaned away) changes nothing.
     }
   }
 }

@@ -52,6 +52,8 @@ export interface ClusterReplicationOptions {
   readonly log: Log;
   /** Where high watermarks are saved and restored (replication-offset-checkpoint); none: a held log starts at its own. */
   readonly checkpoint?: HighWatermarkCheckpoint;
+  /** What a follower's appends feed (the producer ids and sequences of its leader's batches). */
+  readonly replicated?: (log: PartitionLog, batches: Buffer) => void;
 }
 
 export class ClusterReplication implements Replication {
@@ -276,6 +278,7 @@ export class ClusterReplication implements Replication {
           nodeId: this.nodeId,
           brokerEpoch: () => cluster.liveBrokers().find((b) => b.nodeId === this.nodeId)?.epoch ?? -1,
           endpointOf: (id) => this.interBrokerEndpoint(id),
+          replicated: this.options.replicated,
           config: this.options.config,
           log: this.options.log,
           now: () => Date.now(),

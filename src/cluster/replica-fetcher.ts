@@ -39,6 +39,8 @@ export interface FetcherContext {
   brokerEpoch(): number;
   /** The leader's endpoint on the inter-broker listener, undefined while it is not registered. */
   endpointOf(leaderId: number): ClusterEndpoint | undefined;
+  /** Batches appended from the leader (the producer state follows them). */
+  readonly replicated?: (log: PartitionLog, batches: Buffer) => void;
   config(): BrokerConfig;
   readonly log: Log;
   readonly now: () => number;
@@ -216,7 +218,10 @@ export class ReplicaFetcher {
     const records = data.records;
     const bytes = records === null ? undefined : Buffer.isBuffer(records) ? records : Buffer.concat(records);
     const whole = bytes === undefined ? undefined : wholeBatches(bytes);
-    if (whole !== undefined && whole.length > 0) await log.appendAsFollower(whole);
+    if (whole !== undefined && whole.length > 0) {
+      await log.appendAsFollower(whole);
+      this.ctx.replicated?.(log, whole);
+    }
     log.setHighWatermark(Math.min(Number(data.highWatermark), log.logEndOffset));
     const leaderStart = Number(data.logStartOffset);
     if (leaderStart > log.logStartOffset && leaderStart <= log.highWatermark) await log.deleteRecordsBefore(leaderStart);
