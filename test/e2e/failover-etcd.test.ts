@@ -1,17 +1,17 @@
 // Leader failover across three gregor processes on a real etcd (RF=3, min.insync.replicas=2): a kafkajs idempotent
-// producer writes with acks=all while the partition's leader is killed with SIGKILL; once its session expires the
+// producer and the Java producer write with acks=all while the partition's leader is killed with SIGKILL; once its session expires the
 // controller elects a new leader from the ISR, kafka-topics --describe shows it and the shrunk ISR, and every
 // acknowledged record is read back once, in order. The broker restarted rejoins the ISR; kafka-leader-election
 // --election-type preferred gives it its leadership back; a SIGTERM (controlled shutdown) moves its leadership away
 // before the process exits.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import kafkajs from 'kafkajs';
 import { Etcd3 } from 'etcd3';
-import { installJavaTools, runJavaToolOk } from './java-tools.js';
+import { installJavaTools, runJavaProgramOk, runJavaToolOk } from './java-tools.js';
 import { startEtcd, type EtcdServer } from './etcd-server.js';
 import { killGregor, startGregor, stopGregor, type GregorProcess } from './gregor-process.js';
 
@@ -74,7 +74,7 @@ async function etcdLeader(): Promise<number> {
   }
 }
 
-test('the leader killed during an acks=all idempotent run: a new leader from the ISR, no acknowledged record lost or duplicated', async () => {
+test('the leader killed during acks=all idempotent runs of kafkajs and the Java producer: a new leader from the ISR, no acknowledged record lost or duplicated', async () => {
   await runJavaToolOk('kafka-topics', ['--bootstrap-server', bootstrap(), '--create', '--topic', TOPIC,
     '--replica-assignment', '1:2:3', '--config', 'min.insync.replicas=2']);
   assert.deepEqual(await describe(), { leader: 1, replicas: '1,2,3', isr: '1,2,3' });
@@ -91,6 +91,10 @@ test('the leader killed during an acks=all idempotent run: a new leader from the
       acked.push(value);
     }
   })();
+  const startedFile = join(dataDir, 'java-started');
+  const stopFile = join(dataDir, 'java-stop');
+  const java = runJavaProgramOk('test/e2e/java/FailoverProducer.java', [bootstrap(), TOPIC, 'j', startedFile, stopFile]);
+  await eventually(async () => existsSync(startedFile), (started) => started, 'the Java producer\'s first acknowledgement', 120_000);
   await eventually(async () => acked.length, (n) => n >= 50, 'records acknowledged before the kill');
   await killGregor(brokers.get(1)!);
   const moved = await eventually(describe, (d) => d.leader !== 1 && d.leader !== -1, 'a new leader', 90_000);
@@ -99,17 +103,23 @@ test('the leader killed during an acks=all idempotent run: a new leader from the
   const atElection = acked.length;
   await eventually(async () => acked.length, (n) => n >= atElection + 50, 'records acknowledged by the new leader');
   stop = true;
+  writeFileSync(stopFile, '');
   await writing;
   await producer.disconnect();
+  const javaAcked = (await java).split('\n').filter((line) => line !== '');
+  assert.ok(javaAcked.length > 0);
 
   const consumer = kafka.consumer({ groupId: 'failover-readers' });
   await consumer.connect();
   await consumer.subscribe({ topic: TOPIC, fromBeginning: true });
   const read: string[] = [];
   await consumer.run({ eachMessage: async ({ message }) => { read.push(message.value!.toString()); } });
-  await eventually(async () => read.length, (n) => n >= acked.length, 'every acknowledged record read');
+  await eventually(async () => read.length, (n) => n >= acked.length + javaAcked.length, 'every acknowledged record read');
   await consumer.disconnect();
-  assert.deepEqual(read.slice(0, acked.length), acked, 'each acknowledged record once, in order');
+  const ours = read.filter((v) => v.startsWith('v'));
+  assert.deepEqual(ours.slice(0, acked.length), acked, 'each record kafkajs saw acknowledged once, in order');
+  const theirs = read.filter((v) => v.startsWith('j'));
+  assert.deepEqual(theirs.slice(0, javaAcked.length), javaAcked, 'each record the Java producer saw acknowledged once, in order');
   assert.equal(new Set(read).size, read.length, 'no duplicate');
 });
 
