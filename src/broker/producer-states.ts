@@ -222,7 +222,17 @@ export class ProducerStates implements ProducerStateCheck {
     }
   }
 
-  private applyBatch(log: PartitionLog, batch: Buffer): void {
+  /**
+   * A follower's log was truncated (diverging epoch, the leader's end or start): the state is read again from the
+   * log's batches, as Kafka reloads a truncated log's producer state, so a sequence that is no longer in the log is
+   * not taken for a duplicate. The aborted transactions the log indexes are kept (it truncates its own index).
+   */
+  async truncated(log: PartitionLog): Promise<void> {
+    this.byLog.delete(log);
+    for await (const batch of replayBatches(log, log.logStartOffset, LOAD_READ_BYTES)) this.applyBatch(log, batch, false);
+  }
+
+  private applyBatch(log: PartitionLog, batch: Buffer, indexAborts = true): void {
     const header = readBatchHeader(batch);
     if (header.producerId < 0) return;
     const state = this.forLog(log);
@@ -235,7 +245,7 @@ export class ProducerStates implements ProducerStateCheck {
       if (type === ControlRecordType.ABORT || type === ControlRecordType.COMMIT) {
         const marker = { producerId: header.producerId, producerEpoch: header.producerEpoch, type, coordinatorEpoch };
         const aborted = state.markerAppended(marker, header.baseOffset, header.maxTimestamp, header.baseOffset + 1);
-        if (aborted !== undefined) log.appendAbortedTxn(aborted);
+        if (aborted !== undefined && indexAborts) log.appendAbortedTxn(aborted);
       }
     } catch {
       // A control batch that holds no marker (cleaned away) changes nothing.

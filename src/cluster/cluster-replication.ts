@@ -54,6 +54,8 @@ export interface ClusterReplicationOptions {
   readonly checkpoint?: HighWatermarkCheckpoint;
   /** What a follower's appends feed (the producer ids and sequences of its leader's batches). */
   readonly replicated?: (log: PartitionLog, batches: Buffer) => void;
+  /** What a follower's truncation rebuilds. */
+  readonly truncated?: (log: PartitionLog) => Promise<void>;
 }
 
 export class ClusterReplication implements Replication {
@@ -279,6 +281,7 @@ export class ClusterReplication implements Replication {
           brokerEpoch: () => cluster.liveBrokers().find((b) => b.nodeId === this.nodeId)?.epoch ?? -1,
           endpointOf: (id) => this.interBrokerEndpoint(id),
           replicated: this.options.replicated,
+          truncated: this.options.truncated,
           config: this.options.config,
           log: this.options.log,
           now: () => Date.now(),

@@ -41,6 +41,8 @@ export interface FetcherContext {
   endpointOf(leaderId: number): ClusterEndpoint | undefined;
   /** Batches appended from the leader (the producer state follows them). */
   readonly replicated?: (log: PartitionLog, batches: Buffer) => void;
+  /** The log was truncated (the producer state is read again from it). */
+  readonly truncated?: (log: PartitionLog) => Promise<void>;
   config(): BrokerConfig;
   readonly log: Log;
   readonly now: () => number;
@@ -213,6 +215,7 @@ export class ReplicaFetcher {
     }
     if (data.divergingEpoch.epoch >= 0 || data.divergingEpoch.endOffset >= 0n) {
       await log.truncateTo(divergenceTruncationOffset(log, data.divergingEpoch.epoch, Number(data.divergingEpoch.endOffset)));
+      await this.ctx.truncated?.(log);
       return;
     }
     const records = data.records;
@@ -237,12 +240,14 @@ export class ReplicaFetcher {
     if (leaderEnd < log.logEndOffset) {
       this.ctx.log.warn({ topic: p.topic, partition: p.partition }, `Truncating ${p.topic}-${p.partition} to the leader's log end ${leaderEnd} (was ${log.logEndOffset})`);
       await log.truncateTo(leaderEnd);
+      await this.ctx.truncated?.(log);
       return;
     }
     const leaderStart = await this.leaderOffset(p, EARLIEST, config);
     if (leaderStart > log.logEndOffset) {
       this.ctx.log.warn({ topic: p.topic, partition: p.partition }, `Emptying ${p.topic}-${p.partition} to start at the leader's log start ${leaderStart} (its end was ${log.logEndOffset})`);
       await log.truncateFullyAndStartAt(leaderStart);
+      await this.ctx.truncated?.(log);
     }
   }
 

@@ -366,6 +366,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       replication = await ClusterReplication.open({
         cluster, store, config: () => state.config, clock, log,
         replicated: (partitionLog, batches) => state.producerStates.replicated(partitionLog, batches),
+        truncated: (partitionLog) => state.producerStates.truncated(partitionLog),
       });
       replicaManager.setReplication(replication);
       replication.start();
