@@ -170,5 +170,6 @@ export async function electLeaders(client: Etcd3, keys: ClusterKeys, config: Bro
       ? { topic: p.topic, index: p.index, errorCode: ErrorCode.NONE, errorMessage: null }
       : { topic: p.topic, index: p.index, errorCode: ErrorCode.NOT_CONTROLLER, errorMessage: 'The partition changed during the election; try again.' });
   }
-  return [...outcomes.values()];
+  // In the request's order (the partitions that needed no election left out when none were named).
+  return targets.map((t) => outcomes.get(`${t.topic}:${t.index}`)).filter((o): o is ElectionOutcome => o !== undefined);
 }
