@@ -8,9 +8,9 @@ import { ErrorCode } from '../protocol/error-codes.js';
 import {
   ControlRecordType,
   encodeControlBatch,
-  batchSizeAt,
   isControl,
   readBatchHeader,
+  splitBatches,
   readTransactionMarker,
   type BatchHeader,
 } from '../protocol/records/index.js';
@@ -200,39 +200,36 @@ export class ProducerStates implements ProducerStateCheck {
     await this.replay(log, loaded.replayFrom);
   }
 
+  // ---- a follower's log (cluster mode) ----
+
+  /**
+   * A follower appended batches fetched from its leader: the state follows them as the leader's did (Kafka's
+   * appendAsFollower), the aborts indexed in the follower's log as in the leader's.
+   */
+  followerAppended(log: PartitionLog, batches: Buffer): void {
+    for (const span of splitBatches(batches).batches) this.applyBatch(log, batches.subarray(span.pos, span.pos + span.size), true);
+  }
+
+  /**
+   * A follower's log was truncated: its state is read again from the log (Kafka's truncateAndReload); the log's own
+   * truncation already dropped the index entries of the markers it cut.
+   */
+  async followerTruncated(log: PartitionLog): Promise<void> {
+    this.byLog.delete(log);
+    this.tracked.delete(log);
+    for await (const batch of replayBatches(log, log.logStartOffset, LOAD_READ_BYTES, log.logEndOffset)) this.applyBatch(log, batch, false);
+  }
+
   /** Reads the batch headers from `from` to the log end into the state (the log indexes the aborts it finds). */
   private async replay(log: PartitionLog, from: number): Promise<void> {
     for await (const batch of replayBatches(log, from, LOAD_READ_BYTES)) {
       this.loadStats.batchesReplayed++;
-      this.applyBatch(log, batch);
+      this.applyBatch(log, batch, true);
     }
   }
 
-  /**
-   * A follower appended its leader's batches (Kafka's follower updates its producer state on every append): the
-   * producer ids and sequences they hold are known here, so a producer retrying after this replica became leader
-   * gets DUPLICATE_SEQUENCE's answer rather than a second copy of its batch.
-   */
-  replicated(log: PartitionLog, batches: Buffer): void {
-    for (let pos = 0; pos + 12 <= batches.length;) {
-      const size = batchSizeAt(batches, pos);
-      if (size <= 0 || pos + size > batches.length) break;
-      this.applyBatch(log, batches.subarray(pos, pos + size));
-      pos += size;
-    }
-  }
-
-  /**
-   * A follower's log was truncated (diverging epoch, the leader's end or start): the state is read again from the
-   * log's batches, as Kafka reloads a truncated log's producer state, so a sequence that is no longer in the log is
-   * not taken for a duplicate. The aborted transactions the log indexes are kept (it truncates its own index).
-   */
-  async truncated(log: PartitionLog): Promise<void> {
-    this.byLog.delete(log);
-    for await (const batch of replayBatches(log, log.logStartOffset, LOAD_READ_BYTES)) this.applyBatch(log, batch, false);
-  }
-
-  private applyBatch(log: PartitionLog, batch: Buffer, indexAborts = true): void {
+  /** One batch already in the log: a data batch's producer, or a marker ending its transaction (an abort indexed). */
+  private applyBatch(log: PartitionLog, batch: Buffer, indexAborts: boolean): void {
     const header = readBatchHeader(batch);
     if (header.producerId < 0) return;
     const state = this.forLog(log);

@@ -19,7 +19,7 @@ import type { PartitionLog } from '../storage/log.js';
 import type { LogStore } from '../storage/log-store.js';
 import type { Cancel, Scheduler } from '../storage/scheduler.js';
 import type { Cluster, ClusterEndpoint, PartitionRecord } from './cluster.js';
-import { ReplicaFetcher, type FollowedPartition } from './replica-fetcher.js';
+import { ReplicaFetcher, type FollowedPartition, type FollowerProducerState } from './replica-fetcher.js';
 import { HighWatermarkCheckpoint } from './high-watermark-checkpoint.js';
 
 /** How often the led and followed partitions are brought in line with the metadata cache. */
@@ -52,10 +52,8 @@ export interface ClusterReplicationOptions {
   readonly log: Log;
   /** Where high watermarks are saved and restored (replication-offset-checkpoint); none: a held log starts at its own. */
   readonly checkpoint?: HighWatermarkCheckpoint;
-  /** What a follower's appends feed (the producer ids and sequences of its leader's batches). */
-  readonly replicated?: (log: PartitionLog, batches: Buffer) => void;
-  /** What a follower's truncation rebuilds. */
-  readonly truncated?: (log: PartitionLog) => Promise<void>;
+  /** The broker's producer state, which a follower keeps over what it fetches. */
+  readonly producerStates?: FollowerProducerState;
 }
 
 export class ClusterReplication implements Replication {
@@ -280,11 +278,10 @@ export class ClusterReplication implements Replication {
           nodeId: this.nodeId,
           brokerEpoch: () => cluster.liveBrokers().find((b) => b.nodeId === this.nodeId)?.epoch ?? -1,
           endpointOf: (id) => this.interBrokerEndpoint(id),
-          replicated: this.options.replicated,
-          truncated: this.options.truncated,
           config: this.options.config,
           log: this.options.log,
           now: () => Date.now(),
+          producerStates: this.options.producerStates,
         });
         this.fetchers.set(leaderId, fetcher);
       }

@@ -3,7 +3,8 @@
 // (replica_state: node id and broker epoch), at the follower's log end with the epoch of its last batch
 // (last_fetched_epoch) and the leader epoch it knows; replica.fetch.* bound the wait and the bytes. What comes back
 // is appended as it is (the leader's offsets and epochs), the high watermark taken from the leader (never past the
-// log end), the log start moved up to the leader's. A diverging epoch truncates the log as
+// log end) and into the broker's producer state (the aborts indexed as on the leader), the log start moved up to
+// the leader's. A diverging epoch truncates the log as
 // AbstractFetcherThread.getOffsetTruncationState does before fetching again, OFFSET_OUT_OF_RANGE as
 // fetchOffsetAndTruncate does (ListOffsets to the leader, as a replica); another partition error backs that
 // partition off (replica.fetch.backoff.ms) until the metadata changes it; a connection error backs the whole
@@ -33,19 +34,22 @@ export interface FollowedPartition {
   readonly leaderEpoch: number;
 }
 
+/** The broker's producer state, kept on a follower as its leader's (ProducerStates' follower side). */
+export interface FollowerProducerState {
+  followerAppended(log: PartitionLog, batches: Buffer): void;
+  followerTruncated(log: PartitionLog): Promise<void>;
+}
+
 export interface FetcherContext {
   readonly nodeId: number;
   /** This broker's epoch (its registration's revision): replica_state.replica_epoch. */
   brokerEpoch(): number;
   /** The leader's endpoint on the inter-broker listener, undefined while it is not registered. */
   endpointOf(leaderId: number): ClusterEndpoint | undefined;
-  /** Batches appended from the leader (the producer state follows them). */
-  readonly replicated?: (log: PartitionLog, batches: Buffer) => void;
-  /** The log was truncated (the producer state is read again from it). */
-  readonly truncated?: (log: PartitionLog) => Promise<void>;
   config(): BrokerConfig;
   readonly log: Log;
   readonly now: () => number;
+  readonly producerStates?: FollowerProducerState | undefined;
 }
 
 const keyOf = (topic: string, partition: number): string => `${topic}:${partition}`;
@@ -215,7 +219,7 @@ export class ReplicaFetcher {
     }
     if (data.divergingEpoch.epoch >= 0 || data.divergingEpoch.endOffset >= 0n) {
       await log.truncateTo(divergenceTruncationOffset(log, data.divergingEpoch.epoch, Number(data.divergingEpoch.endOffset)));
-      await this.ctx.truncated?.(log);
+      await this.truncated(p);
       return;
     }
     const records = data.records;
@@ -223,7 +227,7 @@ export class ReplicaFetcher {
     const whole = bytes === undefined ? undefined : wholeBatches(bytes);
     if (whole !== undefined && whole.length > 0) {
       await log.appendAsFollower(whole);
-      this.ctx.replicated?.(log, whole);
+      this.follow(p, () => this.ctx.producerStates?.followerAppended(log, whole));
     }
     log.setHighWatermark(Math.min(Number(data.highWatermark), log.logEndOffset));
     const leaderStart = Number(data.logStartOffset);
@@ -240,14 +244,32 @@ export class ReplicaFetcher {
     if (leaderEnd < log.logEndOffset) {
       this.ctx.log.warn({ topic: p.topic, partition: p.partition }, `Truncating ${p.topic}-${p.partition} to the leader's log end ${leaderEnd} (was ${log.logEndOffset})`);
       await log.truncateTo(leaderEnd);
-      await this.ctx.truncated?.(log);
+      await this.truncated(p);
       return;
     }
     const leaderStart = await this.leaderOffset(p, EARLIEST, config);
     if (leaderStart > log.logEndOffset) {
       this.ctx.log.warn({ topic: p.topic, partition: p.partition }, `Emptying ${p.topic}-${p.partition} to start at the leader's log start ${leaderStart} (its end was ${log.logEndOffset})`);
       await log.truncateFullyAndStartAt(leaderStart);
-      await this.ctx.truncated?.(log);
+      await this.truncated(p);
+    }
+  }
+
+  /** The producer state read again after a truncation; a failure there is logged, replication goes on. */
+  private async truncated(p: FollowedPartition): Promise<void> {
+    try {
+      await this.ctx.producerStates?.followerTruncated(p.log);
+    } catch (err) {
+      this.ctx.log.error({ err, topic: p.topic, partition: p.partition }, `Reloading the producer state of ${p.topic}-${p.partition} failed`);
+    }
+  }
+
+  /** The producer state follows what was appended; a failure there is logged, replication goes on. */
+  private follow(p: FollowedPartition, update: () => void): void {
+    try {
+      update();
+    } catch (err) {
+      this.ctx.log.error({ err, topic: p.topic, partition: p.partition }, `Updating the producer state of ${p.topic}-${p.partition} failed`);
     }
   }
 

@@ -363,11 +363,7 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       });
       // Followers fetch from their leaders; leaders track them, keep the ISR in etcd and hold acks=all for it.
       const { ClusterReplication } = await import('../cluster/cluster-replication.js');
-      replication = await ClusterReplication.open({
-        cluster, store, config: () => state.config, clock, log,
-        replicated: (partitionLog, batches) => state.producerStates.replicated(partitionLog, batches),
-        truncated: (partitionLog) => state.producerStates.truncated(partitionLog),
-      });
+      replication = await ClusterReplication.open({ cluster, store, config: () => state.config, clock, log, producerStates });
       replicaManager.setReplication(replication);
       replication.start();
       opened.push(() => replication!.close());

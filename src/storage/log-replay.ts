@@ -4,11 +4,14 @@
 import { lastOffsetAt, splitBatches } from '../protocol/records/index.js';
 import type { PartitionLog } from './log.js';
 
-/** Every batch from the one holding `from` to the high watermark, in offset order, as views of what each read returned. */
-export async function* replayBatches(log: PartitionLog, from: number, readBytes: number): AsyncGenerator<Buffer> {
+/**
+ * Every batch from the one holding `from` to the high watermark (or `maxOffset`: a follower's log replays to its
+ * end), in offset order, as views of what each read returned.
+ */
+export async function* replayBatches(log: PartitionLog, from: number, readBytes: number, maxOffset?: number): AsyncGenerator<Buffer> {
   let offset = from;
   while (offset < log.logEndOffset) {
-    const read = await log.read(offset, readBytes);
+    const read = await log.read(offset, readBytes, maxOffset === undefined ? {} : { maxOffset });
     let next = offset;
     for (const chunk of read.records) {
       for (const span of splitBatches(chunk).batches) {

@@ -104,24 +104,3 @@ test('producer state is rebuilt from the log after a restart: duplicates and ope
     await rm(dir, { recursive: true, force: true });
   }
 });
-
-test("a follower's producer state follows its leader's batches, and is read again from the log after a truncation", async () => {
-  const { produce, log, states } = await setup();
-  const fromLeader = encodeRecordBatch({
-    baseOffset: 0, partitionLeaderEpoch: 0, producerId: 9, producerEpoch: 0, baseSequence: 0,
-    records: [0, 1, 2].map((i) => ({ timestamp: 1000 + i, key: null, value: Buffer.from(`f${i}`) })),
-  });
-  log.setFollowing(true);
-  await log.appendAsFollower(fromLeader);
-  states.replicated(log, fromLeader);
-  log.setFollowing(false);
-  // This replica became leader: the producer's retry of the batch it never saw acknowledged is not written twice.
-  const retried = await produce(9, 0, 0, 3);
-  assert.deepEqual([retried.errorCode, retried.baseOffset, log.logEndOffset], [ErrorCode.NONE, 0, 3]);
-  assert.equal((await produce(9, 0, 1, 1)).errorCode, ErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER);
-  // Truncated below the batch (the leader never had it): the sequences go with it, so the batch is written again.
-  await log.truncateTo(0);
-  await states.truncated(log);
-  const again = await produce(9, 0, 0, 3);
-  assert.deepEqual([again.errorCode, again.baseOffset, log.logEndOffset], [ErrorCode.NONE, 0, 3]);
-});

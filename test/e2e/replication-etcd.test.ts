@@ -4,8 +4,9 @@
 // the ISR after replica.lag.time.max.ms (kafka-topics --describe shows it), a producer waiting on it then gets its
 // answer, min.insync.replicas=3 refuses acks=all (NOT_ENOUGH_REPLICAS before the append,
 // NOT_ENOUGH_REPLICAS_AFTER_APPEND for one appended while the ISR was still whole), and once its session expires
-// Metadata no longer names it; after SIGCONT the follower
-// catches up and the ISR grows back.
+// Metadata no longer names it; after SIGCONT the follower catches up and the ISR grows back. Producer ids are unique
+// across brokers; a follower whose offsets the leader deleted starts again at the leader's log start; one killed with
+// kill -9 and restarted catches up and rejoins.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -17,6 +18,7 @@ import { createMetadataRequest, metadataApi, type MetadataResponse } from '../..
 import { createDescribeClusterRequest, describeClusterApi } from '../../src/protocol/generated/describe-cluster.js';
 import { produceApi, type ProduceResponse } from '../../src/protocol/generated/produce.js';
 import { deleteRecordsApi } from '../../src/protocol/generated/delete-records.js';
+import { describeProducersApi } from '../../src/protocol/generated/describe-producers.js';
 import { createInitProducerIdRequest, initProducerIdApi } from '../../src/protocol/generated/init-producer-id.js';
 import { ErrorCode } from '../../src/protocol/error-codes.js';
 import { ZERO_UUID } from '../../src/protocol/uuid.js';
@@ -25,7 +27,7 @@ import { roundTrip } from '../server/broker-harness.js';
 import { batch, values } from '../broker/data-harness.js';
 import { installJavaTools, runJavaToolOk } from './java-tools.js';
 import { startEtcd, type EtcdServer } from './etcd-server.js';
-import { startGregor, stopGregor, type GregorProcess } from './gregor-process.js';
+import { killGregor, startGregor, stopGregor, type GregorProcess } from './gregor-process.js';
 
 const NODES = [1, 2, 3];
 /** A follower not caught up for this long leaves the ISR; the check runs every half of it. */
@@ -41,14 +43,16 @@ let dataDir: string;
 const brokers = new Map<number, GregorProcess>();
 const clients = new Map<number, RawClient>();
 
+const start = (n: number): Promise<GregorProcess> => startGregor(join(dataDir, `node-${n}`), [
+  '-o', `node.id=${n}`, '-o', `gregor.cluster.etcd.endpoints=${etcd.endpoint}`, '-o', `broker.session.timeout.ms=${SESSION_MS}`,
+  '-o', `replica.lag.time.max.ms=${LAG_MS}`,
+]);
+
 before(async () => {
   installJavaTools();
   etcd = await startEtcd();
   dataDir = mkdtempSync(join(tmpdir(), 'gregor-replication-'));
-  const started = await Promise.all(NODES.map((n) => startGregor(join(dataDir, `node-${n}`), [
-    '-o', `node.id=${n}`, '-o', `gregor.cluster.etcd.endpoints=${etcd.endpoint}`, '-o', `broker.session.timeout.ms=${SESSION_MS}`,
-    '-o', `replica.lag.time.max.ms=${LAG_MS}`,
-  ])));
+  const started = await Promise.all(NODES.map(start));
   for (const [i, broker] of started.entries()) brokers.set(NODES[i]!, broker);
   for (const n of NODES) clients.set(n, await RawClient.connect(brokers.get(n)!.port));
 });
@@ -170,7 +174,10 @@ test('a follower paused (SIGSTOP) leaves the ISR after replica.lag.time.max.ms; 
   const [waited, strictAfter] = await Promise.all([produce(1, 'replicated', 0, 'while-paused'), produce(1, 'strict', 0, 'strict-while-paused')]);
   assert.equal(errorOf(waited), ErrorCode.NONE);
   assert.equal(errorOf(strictAfter), ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND);
-  assert.ok(Date.now() - started >= LAG_MS, `answered after ${Date.now() - started} ms, before the follower could leave the ISR`);
+  // Answered once broker 3 left the ISR (the leader writes the change before its high watermark moves on): not before
+  // it had been silent for most of replica.lag.time.max.ms (its last fetch may have come up to a long poll before the pause).
+  assert.deepEqual((await metadata(1, 'replicated')).topics[0]!.partitions[0]!.isrNodes, [1, 2]);
+  assert.ok(Date.now() - started >= LAG_MS / 2, `answered after ${Date.now() - started} ms, before the follower could leave the ISR`);
   // The ISR has shrunk now: min.insync.replicas=3 refuses before appending.
   const refused = await produce(1, 'strict', 0, 'strict-refused');
   assert.equal(errorOf(refused), ErrorCode.NOT_ENOUGH_REPLICAS);
@@ -184,7 +191,7 @@ test('a follower paused (SIGSTOP) leaves the ISR after replica.lag.time.max.ms; 
   const expected = [isrLine('replicated', 0, 1, '1,2,3', '1,2'), isrLine('replicated', 1, 2, '2,3,1', '2,1')];
   const shrunk = await eventually(() => describeLines('replicated'), (l) => JSON.stringify(l) === JSON.stringify(expected), 'the shrunk ISR', 20);
   assert.deepEqual(shrunk, expected);
-  const { topics: [strict] } = await metadata(2, 'strict');
+  const { topics: [strict] } = await metadata(1, 'strict');
   assert.deepEqual(strict!.partitions[0]!.isrNodes, [1, 2]);
   // What kafka-topics finds from the ISR: every partition under-replicated, 'strict' under its min.insync.replicas.
   assert.deepEqual((await describeLines(undefined, '--under-replicated-partitions')).sort(),
@@ -219,6 +226,12 @@ test('producer ids are unique across the brokers: each reserves its blocks of 10
   const blocks = ids.slice(0, 3).map((id) => id / 1000n);
   assert.equal(new Set(blocks).size, 3);
   for (let i = 0; i < 3; i++) assert.equal(ids[i + 3], ids[i]! + 1n);
+  // The idempotent producers of the first test are known to the leader; another broker answers NOT_LEADER_OR_FOLLOWER.
+  const describe = (n: number) => roundTrip(clients.get(n)!, describeProducersApi, 0, { topics: [{ name: 'replicated', partitionIndexes: [0] }] });
+  const onLeader = (await describe(1)).topics[0]!.partitions[0]!;
+  assert.equal(onLeader.errorCode, ErrorCode.NONE);
+  assert.ok(onLeader.activeProducers.length >= 1);
+  assert.equal((await describe(2)).topics[0]!.partitions[0]!.errorCode, ErrorCode.NOT_LEADER_OR_FOLLOWER);
 });
 
 test('a follower whose fetch offset the leader deleted meanwhile (DeleteRecords) starts its log again at the leader\'s start and rejoins', async () => {
@@ -235,7 +248,10 @@ test('a follower whose fetch offset the leader deleted meanwhile (DeleteRecords)
     // Waits for broker 3 until it leaves the ISR, then goes on without it.
     for (const text of ['t2', 't3', 't4']) assert.equal(errorOf(await produce(1, 'trimmed', 0, text)), ErrorCode.NONE);
     assert.deepEqual((await metadata(1, 'trimmed')).topics[0]!.partitions[0]!.isrNodes, [1, 2]);
-    const deleted = await roundTrip(clients.get(1)!, deleteRecordsApi, 2, { timeoutMs: 30_000, topics: [{ name: 'trimmed', partitions: [{ partitionIndex: 0, offset: 4n }] }] });
+    const deleteOn = (n: number) => roundTrip(clients.get(n)!, deleteRecordsApi, 2, { timeoutMs: 30_000, topics: [{ name: 'trimmed', partitions: [{ partitionIndex: 0, offset: 4n }] }] });
+    const notLeader = await deleteOn(2);
+    assert.deepEqual([notLeader.topics[0]!.partitions[0]!.errorCode, notLeader.topics[0]!.partitions[0]!.lowWatermark], [ErrorCode.NOT_LEADER_OR_FOLLOWER, -1n]);
+    const deleted = await deleteOn(1);
     assert.deepEqual([deleted.topics[0]!.partitions[0]!.errorCode, deleted.topics[0]!.partitions[0]!.lowWatermark], [ErrorCode.NONE, 4n]);
   } finally {
     paused.child.kill('SIGCONT');
@@ -249,4 +265,23 @@ test('a follower whose fetch offset the leader deleted meanwhile (DeleteRecords)
   const bytes = follower.get('00000000000000000004.log')!;
   assert.equal(bytes.readBigInt64BE(0), 4n);
   assert.ok(bytes.length > 0 && leaderBytes!.subarray(leaderBytes!.length - bytes.length).equals(bytes), 'the leader\'s batch, byte for byte');
+});
+
+test('a follower killed (kill -9) and restarted on its data catches up from where its log ends and rejoins the ISR', async () => {
+  await killGregor(brokers.get(3)!);
+  await clients.get(3)!.close();
+  // acks=all goes on once broker 3 has left the ISRs.
+  for (let i = 0; i < 3; i++) {
+    assert.equal(errorOf(await produce(1, 'replicated', 0, `after-kill-${i}`)), ErrorCode.NONE);
+    assert.equal(errorOf(await produce(2, 'replicated', 1, `after-kill-${i}`)), ErrorCode.NONE);
+  }
+  // Partition 1's change was written by broker 2: broker 1 learns it from etcd's watch a moment later.
+  await eventually(() => metadata(1, 'replicated'), (r) => JSON.stringify(r.topics[0]!.partitions.map((p) => p.isrNodes)) === '[[1,2],[2,1]]', 'both ISRs shrunk');
+  const restarted = await start(3);
+  brokers.set(3, restarted);
+  clients.set(3, await RawClient.connect(restarted.port));
+  await eventually(() => metadata(1, 'replicated'), (r) => r.topics[0]!.partitions.every((p) => p.isrNodes.length === 3), 'the ISR grown back', 400);
+  assert.deepEqual((await metadata(1, 'replicated')).topics[0]!.partitions.map((p) => p.isrNodes), [[1, 2, 3], [2, 1, 3]]);
+  await sameOnEveryReplica('replicated', 0, [1, 2, 3]);
+  await sameOnEveryReplica('replicated', 1, [2, 3, 1]);
 });

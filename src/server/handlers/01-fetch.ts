@@ -15,7 +15,7 @@
  * - v4+: isolation level, last stable offset, aborted transactions (read_committed: [], else null; an unknown
  *   topic or partition always [] as Kafka answers those before reading). v5+: log start offset.
  * - v16+ in cluster mode: a partition this broker does not lead is NOT_LEADER_OR_FOLLOWER with its current leader and
- *   that leader's endpoint (KIP-951); followers do not serve consumers yet (KIP-392 comes with replication).
+ *   that leader's endpoint (KIP-951); followers replicate but serve no consumers yet (KIP-392).
  * - A follower's fetch (replica_id, v15+ replica_state, cluster mode; CLUSTER_ACTION needed) reads up to the log
  *   end and reports its fetch offset to the leader's replication (ISR, high watermark: src/broker/replication.ts).
  * - v7+: sessions. v11+: preferred read replica (always -1). v12+: diverging epoch from last_fetched_epoch.

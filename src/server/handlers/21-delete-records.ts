@@ -2,7 +2,8 @@
  * DeleteRecords (key 21), v0–v2 (Kafka 4.3's range).
  *
  * Moves each partition's log start offset up to the requested offset (-1: the high watermark) and
- * answers the new low watermark. An unknown topic or partition is UNKNOWN_TOPIC_OR_PARTITION; an offset
+ * answers the new low watermark. An unknown topic or partition is UNKNOWN_TOPIC_OR_PARTITION (in cluster mode, a
+ * partition another broker leads NOT_LEADER_OR_FOLLOWER; the leader answers once its own log start moved); an offset
  * above the high watermark or below -1 OFFSET_OUT_OF_RANGE; a topic whose cleanup.policy lacks
  * "delete" POLICY_VIOLATION, as in Kafka. Failed partitions report low watermark -1.
  */
@@ -39,8 +40,10 @@ async function deletePartition(ctx: RequestContext, topic: string, partitionInde
   const failed = (errorCode: number): DeleteRecordsPartitionResult => ({ partitionIndex, lowWatermark: UNKNOWN_LOW_WATERMARK, errorCode });
   // DELETE on the topic, asked before its existence (KafkaApis).
   if (!authorize(ctx, AclOperation.DELETE, ResourceType.TOPIC, topic)) return failed(ErrorCode.TOPIC_AUTHORIZATION_FAILED);
-  const log = ctx.broker.store.log(topic, partitionIndex);
-  if (log === undefined) return failed(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+  // The partition's leader alone deletes (in cluster mode another broker's answer is NOT_LEADER_OR_FOLLOWER).
+  const found = ctx.broker.replicaManager.partition(topic, partitionIndex);
+  if (!found.ok) return failed(found.errorCode);
+  const { log } = found;
   if (!log.config.deleteEnabled) return failed(ErrorCode.POLICY_VIOLATION);
   const target = offset === HIGH_WATERMARK ? log.highWatermark : Number(offset);
   if (target < 0 || target > log.highWatermark) return failed(ErrorCode.OFFSET_OUT_OF_RANGE);

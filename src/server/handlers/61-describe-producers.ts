@@ -22,7 +22,7 @@ export const describeProducersHandler: Handler = defineHandler<DescribeProducers
   maxVersion: 0,
 
   handle(ctx, request) {
-    const { store, producerStates } = ctx.broker;
+    const { producerStates } = ctx.broker;
     return {
       throttleTimeMs: 0,
       topics: request.topics.map((topic) => ({
@@ -31,10 +31,10 @@ export const describeProducersHandler: Handler = defineHandler<DescribeProducers
           if (!authorize(ctx, AclOperation.READ, ResourceType.TOPIC, topic.name)) {
             return { partitionIndex, errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED, errorMessage: null, activeProducers: [] };
           }
-          const log = store.log(topic.name, partitionIndex);
-          if (log === undefined) {
-            return { partitionIndex, errorCode: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, errorMessage: null, activeProducers: [] };
-          }
+          // The partition's leader answers (Kafka's getPartitionOrError: another broker is NOT_LEADER_OR_FOLLOWER in cluster mode).
+          const found = ctx.broker.replicaManager.partition(topic.name, partitionIndex);
+          if (!found.ok) return { partitionIndex, errorCode: found.errorCode, errorMessage: null, activeProducers: [] };
+          const { log } = found;
           const state = producerStates.peek(log);
           const activeProducers = [...(state?.entries() ?? [])].map((entry) => ({
             producerId: BigInt(entry.producerId),
