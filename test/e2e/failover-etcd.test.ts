@@ -3,7 +3,8 @@
 // controller elects a new leader from the ISR, kafka-topics --describe shows it and the shrunk ISR, and every
 // acknowledged record is read back once, in order. The broker restarted rejoins the ISR; kafka-leader-election
 // --election-type preferred gives it its leadership back; a SIGTERM (controlled shutdown) moves its leadership away
-// before the process exits.
+// before the process exits. A leader paused (SIGSTOP) past its session loses its leadership the same way and, resumed,
+// follows the new leader and rejoins the ISR.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -35,12 +36,18 @@ before(async () => {
 });
 
 after(async () => {
-  for (const broker of brokers.values()) if (broker.child.exitCode === null && broker.child.signalCode === null) await stopGregor(broker);
+  for (const broker of brokers.values()) {
+    if (broker.child.exitCode !== null || broker.child.signalCode !== null) continue;
+    broker.child.kill('SIGCONT');
+    await stopGregor(broker);
+  }
   await etcd?.stop();
   if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
 });
 
-const alive = (): number[] => NODES.filter((n) => brokers.get(n)!.child.exitCode === null && brokers.get(n)!.child.signalCode === null);
+/** Brokers paused with SIGSTOP: left out of the tools' bootstrap list. */
+const paused = new Set<number>();
+const alive = (): number[] => NODES.filter((n) => brokers.get(n)!.child.exitCode === null && brokers.get(n)!.child.signalCode === null && !paused.has(n));
 const bootstrap = (): string => alive().map((n) => `127.0.0.1:${brokers.get(n)!.port}`).join(',');
 
 /** "Leader: 2 Replicas: 1,2,3 Isr: 2,3" of partition 0, as kafka-topics --describe prints it. */
@@ -143,4 +150,26 @@ test('SIGTERM: a controlled shutdown moves the leadership away before the proces
   await watching;
   assert.ok(leaderAtExit === 2 || leaderAtExit === 3, `the leader when broker 1 exited: ${leaderAtExit}`);
   assert.ok(brokers.get(1)!.output.some((l) => l.includes('Controlled shutdown: no partition led here any more')), 'the broker waited for it');
+});
+
+test('a leader paused (SIGSTOP) past its session: a new leader is elected; resumed, the old one follows it and rejoins the ISR', async () => {
+  brokers.set(1, await startGregor(join(dataDir, 'node-1'), args(1)));
+  await eventually(describe, (d) => d.isr.split(',').sort().join(',') === '1,2,3', 'broker 1 back in the ISR');
+  const before = await describe();
+  paused.add(before.leader);
+  brokers.get(before.leader)!.child.kill('SIGSTOP');
+  try {
+    const moved = await eventually(describe, (d) => d.leader !== before.leader && d.leader !== -1, 'a leader other than the paused one', 90_000);
+    assert.ok(!moved.isr.split(',').includes(String(before.leader)), `the paused broker out of the ISR: ${moved.isr}`);
+    const kafka = new kafkajs.Kafka({ clientId: 'failover-paused', brokers: bootstrap().split(','), logLevel: kafkajs.logLevel.NOTHING });
+    const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+    await producer.connect();
+    await producer.send({ topic: TOPIC, acks: -1, messages: [{ partition: 0, value: 'while-paused' }] });
+    await producer.disconnect();
+  } finally {
+    brokers.get(before.leader)!.child.kill('SIGCONT');
+    paused.delete(before.leader);
+  }
+  const back = await eventually(describe, (d) => d.isr.split(',').sort().join(',') === '1,2,3', 'the resumed broker back in the ISR', 90_000);
+  assert.notEqual(back.leader, before.leader);
 });
