@@ -9,6 +9,7 @@ import { silentLog } from '../../src/log.js';
 import { ErrorCode } from '../../src/protocol/error-codes.js';
 import { ClusterKeys, type PartitionRecord } from '../../src/cluster/layout.js';
 import { balanceLeaders, electForFailures, electLeaders } from '../../src/cluster/leader-elector.js';
+import { alterPartitionIsr } from '../../src/cluster/etcd-alter-partition.js';
 import { startEtcd, type EtcdServer } from '../e2e/etcd-server.js';
 
 let etcd: EtcdServer;
@@ -88,4 +89,13 @@ test('auto rebalance: every partition whose preferred replica is live and in syn
   const guard = await layout([1, 2, 3], [rec(2, [1, 2, 3]), rec(3, [2, 3]), rec(1, [1, 2, 3])]);
   assert.equal(await balanceLeaders(client, keys, config, log, guard), 1);
   assert.deepEqual([(await read(0)).leader, (await read(1)).leader, (await read(2)).leader], [1, 3, 1]);
+});
+
+test("a leader's ISR expansion takes the returning replica out of the ELR; the next pass clears the ELR once the ISR reaches min.insync.replicas", async () => {
+  const known: PartitionRecord = { ...rec(1, [1], [1, 2, 3]), elr: [2, 3] };
+  const guard = await layout([1, 2, 3], [known], { configs: { 'min.insync.replicas': '2' } });
+  const grown = await alterPartitionIsr(client, keys, 't', 0, known, [1, 2]);
+  assert.deepEqual(grown, { ok: true, record: { ...known, isr: [1, 2], elr: [3], partitionEpoch: 1 } });
+  assert.equal(await electForFailures(client, keys, config, log, guard), 1);
+  assert.deepEqual(await read(0), { ...known, isr: [1, 2], elr: [], lastKnownElr: [], partitionEpoch: 2 });
 });
