@@ -13,6 +13,8 @@ import { NO_LEADER, partitionChange, type Election } from './partition-change.js
 
 /** Partitions per txn (etcd's default --max-txn-ops is 128: one compare and one put each, and the controller's compare). */
 const BATCH = 60;
+/** How often ElectLeaders computes again the partitions whose txn lost a race. */
+const ELECTION_ATTEMPTS = 3;
 
 interface PartitionState {
   readonly topic: string;
@@ -136,6 +138,18 @@ export async function balanceLeaders(client: Etcd3, keys: ClusterKeys, config: B
  * `wanted` null: every partition (those needing no election are left out of the answer).
  */
 export async function electLeaders(client: Etcd3, keys: ClusterKeys, config: BrokerConfig, election: 'PREFERRED' | 'UNCLEAN',
+  wanted: readonly { topic: string; index: number }[] | null): Promise<ElectionOutcome[]> {
+  // A batch that lost a race with another write (an ISR change, the controller) is computed again from etcd's new state.
+  let outcomes = await electOnce(client, keys, config, election, wanted);
+  for (let attempt = 0; attempt < ELECTION_ATTEMPTS && outcomes.some((o) => o.errorCode === ErrorCode.NOT_CONTROLLER); attempt++) {
+    const again = outcomes.filter((o) => o.errorCode === ErrorCode.NOT_CONTROLLER).map((o) => ({ topic: o.topic, index: o.index }));
+    const retried = new Map((await electOnce(client, keys, config, election, again)).map((o) => [`${o.topic}:${o.index}`, o]));
+    outcomes = outcomes.map((o) => retried.get(`${o.topic}:${o.index}`) ?? o);
+  }
+  return outcomes;
+}
+
+async function electOnce(client: Etcd3, keys: ClusterKeys, config: BrokerConfig, election: 'PREFERRED' | 'UNCLEAN',
   wanted: readonly { topic: string; index: number }[] | null): Promise<ElectionOutcome[]> {
   const state = await readClusterState(client, keys);
   const byKey = new Map(state.partitions.map((p) => [`${p.topic}:${p.index}`, p]));
