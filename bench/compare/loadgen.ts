@@ -34,22 +34,24 @@ export interface LoadgenResult {
   /** Produce only: send to acknowledgement, every record. */
   p50Ms?: number;
   p99Ms?: number;
+  /** The generator's own CPU time, user+system (what the client cost, beside the broker's). */
+  clientCpuSeconds: number;
 }
 
-/** The generator's last stdout line: {"mode","records","bytes","seconds","errors",["p50Ms","p99Ms"],["firstError"]}. */
+/** The generator's last stdout line: {"mode","records","bytes","seconds","errors",["p50Ms","p99Ms"],["firstError"],"clientCpuSeconds"}. */
 export function parseLoadgen(output: string): LoadgenResult {
   const line = output.trim().split('\n').pop() ?? '';
-  let parsed: { mode?: unknown; records?: unknown; bytes?: unknown; seconds?: unknown; errors?: unknown; p50Ms?: unknown; p99Ms?: unknown; firstError?: unknown };
+  let parsed: { mode?: unknown; records?: unknown; bytes?: unknown; seconds?: unknown; errors?: unknown; p50Ms?: unknown; p99Ms?: unknown; firstError?: unknown; clientCpuSeconds?: unknown };
   try {
     parsed = JSON.parse(line) as typeof parsed;
   } catch {
     throw new Error(`no result line in loadgen output: ${line.slice(0, 200)}`);
   }
-  const { mode, records, bytes, seconds, errors } = parsed;
-  if ((mode !== 'produce' && mode !== 'fetch') || typeof records !== 'number' || typeof bytes !== 'number' || typeof seconds !== 'number' || !(seconds > 0))
+  const { mode, records, bytes, seconds, errors, clientCpuSeconds } = parsed;
+  if ((mode !== 'produce' && mode !== 'fetch') || typeof records !== 'number' || typeof bytes !== 'number' || typeof seconds !== 'number' || !(seconds > 0) || typeof clientCpuSeconds !== 'number')
     throw new Error(`malformed loadgen result: ${line.slice(0, 200)}`);
   if (typeof errors === 'number' && errors > 0) throw new Error(`loadgen: ${errors} of ${records} records not acknowledged (${String(parsed.firstError ?? 'no message')})`);
-  const result: LoadgenResult = { mode, records, bytes, seconds, recordsPerSecond: records / seconds, mbPerSecond: bytes / 1e6 / seconds };
+  const result: LoadgenResult = { mode, records, bytes, seconds, recordsPerSecond: records / seconds, mbPerSecond: bytes / 1e6 / seconds, clientCpuSeconds };
   if (mode === 'produce') {
     result.p50Ms = typeof parsed.p50Ms === 'number' ? parsed.p50Ms : 0;
     result.p99Ms = typeof parsed.p99Ms === 'number' ? parsed.p99Ms : 0;

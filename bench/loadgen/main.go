@@ -15,6 +15,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"syscall"
+	"time"
 )
 
 // result is the one line the benchmark parses (bench/compare/loadgen.ts).
@@ -29,6 +31,16 @@ type result struct {
 	P99Ms  float64 `json:"p99Ms,omitempty"`
 	// The first error seen, for the report.
 	FirstError string `json:"firstError,omitempty"`
+	// This process's own CPU time (user+system, all threads) from start to exit: what the client cost.
+	ClientCPUSeconds float64 `json:"clientCpuSeconds"`
+}
+
+func ownCPUSeconds() float64 {
+	var u syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
+		return 0
+	}
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano()).Seconds()
 }
 
 func fail(format string, args ...any) {
@@ -67,6 +79,7 @@ func main() {
 		o.brokers, o.topic = splitBrokers(*brokers), *topic
 		r = fetch(o)
 	}
+	r.ClientCPUSeconds = ownCPUSeconds()
 	line, _ := json.Marshal(r)
 	fmt.Println(string(line))
 }

@@ -7,8 +7,8 @@ import { parseLoadgen, produceArgs } from '../compare/loadgen.js';
 import { targetFor, WORKLOAD_TITLES } from '../compare/report.js';
 import { WORKLOADS } from '../compare/suite.js';
 
-const PRODUCE_LINE = '{"mode":"produce","records":200000,"bytes":204800000,"seconds":1.544303108,"errors":0,"p50Ms":244.375,"p99Ms":330.219}';
-const FETCH_LINE = '{"mode":"fetch","records":200000,"bytes":204800000,"seconds":0.331572672,"errors":0}';
+const PRODUCE_LINE = '{"mode":"produce","records":200000,"bytes":204800000,"seconds":1.544303108,"errors":0,"p50Ms":244.375,"p99Ms":330.219,"clientCpuSeconds":0.41}';
+const FETCH_LINE = '{"mode":"fetch","records":200000,"bytes":204800000,"seconds":0.331572672,"errors":0,"clientCpuSeconds":0.2048}';
 
 test('loadgen produce: rates from records, bytes and seconds; the acknowledgement percentiles', () => {
   const result = parseLoadgen(`${PRODUCE_LINE}\n`);
@@ -21,6 +21,7 @@ test('loadgen produce: rates from records, bytes and seconds; the acknowledgemen
     mbPerSecond: 204.8 / 1.544303108,
     p50Ms: 244.375,
     p99Ms: 330.219,
+    clientCpuSeconds: 0.41,
   });
 });
 
@@ -34,13 +35,14 @@ test('loadgen fetch: no percentiles', () => {
 
 test('loadgen: unacknowledged records, a missing or malformed line are errors', () => {
   assert.throws(
-    () => parseLoadgen('{"mode":"produce","records":10,"bytes":10240,"seconds":1,"errors":3,"p50Ms":1,"p99Ms":2,"firstError":"NOT_LEADER_OR_FOLLOWER"}'),
+    () => parseLoadgen('{"mode":"produce","records":10,"bytes":10240,"seconds":1,"errors":3,"p50Ms":1,"p99Ms":2,"firstError":"NOT_LEADER_OR_FOLLOWER","clientCpuSeconds":0.1}'),
     /3 of 10 records not acknowledged \(NOT_LEADER_OR_FOLLOWER\)/,
   );
   assert.throws(() => parseLoadgen(''), /no result line/);
   assert.throws(() => parseLoadgen('loadgen: cannot reach [127.0.0.1:1]'), /no result line/);
-  assert.throws(() => parseLoadgen('{"mode":"produce","records":10,"bytes":10240,"seconds":0,"errors":0}'), /malformed/);
-  assert.throws(() => parseLoadgen('{"mode":"consume","records":10,"bytes":10240,"seconds":1,"errors":0}'), /malformed/);
+  assert.throws(() => parseLoadgen('{"mode":"produce","records":10,"bytes":10240,"seconds":0,"errors":0,"clientCpuSeconds":0.1}'), /malformed/);
+  assert.throws(() => parseLoadgen('{"mode":"consume","records":10,"bytes":10240,"seconds":1,"errors":0,"clientCpuSeconds":0.1}'), /malformed/);
+  assert.throws(() => parseLoadgen('{"mode":"fetch","records":10,"bytes":10240,"seconds":1,"errors":0}'), /malformed/);
 });
 
 test('produce arguments carry every setting of the case', () => {
@@ -71,13 +73,16 @@ test('a case\'s figures: throughput, broker CPU-s per GB, p99 for produce only; 
     ['produce 1 KiB acks=1 none 8p ×1', 'MB/s', 'higher', 204.8 / 1.544303108],
     ['produce 1 KiB acks=1 none 8p ×1, broker CPU', 'CPU-s/GB', 'lower', 10],
     ['produce 1 KiB acks=1 none 8p ×1, p99', 'ms', 'lower', 330.219],
+    ['produce 1 KiB acks=1 none 8p ×1, client CPU', 'CPU-s/GB', 'lower', 0.41 / 0.2048],
   ]);
   const fetched = caseFigures('fetch 200 MB, 1 KiB records, 8p', parseLoadgen(FETCH_LINE), 1.024);
-  assert.deepEqual(fetched.map((f) => f.case), ['fetch 200 MB, 1 KiB records, 8p', 'fetch 200 MB, 1 KiB records, 8p, broker CPU']);
+  assert.deepEqual(fetched.map((f) => f.case), ['fetch 200 MB, 1 KiB records, 8p', 'fetch 200 MB, 1 KiB records, 8p, broker CPU', 'fetch 200 MB, 1 KiB records, 8p, client CPU']);
+  assert.equal(fetched[2]!.value, 1);
   assert.ok(produced.every((f) => f.workload === 'broker-bound'));
   assert.equal(targetFor('broker-bound', produced[0]!.case), 1);
   assert.equal(targetFor('broker-bound', produced[1]!.case), 1);
   assert.equal(targetFor('broker-bound', produced[2]!.case), undefined);
+  assert.equal(targetFor('broker-bound', produced[3]!.case), undefined);
   assert.ok((WORKLOADS as readonly string[]).includes('broker-bound'));
   assert.match(WORKLOAD_TITLES['broker-bound'], /loadgen/);
 });
