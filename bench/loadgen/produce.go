@@ -65,6 +65,9 @@ func produce(o produceOptions) result {
 	for i := range payload {
 		payload[i] = byte('A' + rand.Intn(26))
 	}
+	// franz-go's batch limit is hard where the Java producer's batch.size is a target a larger record exceeds alone:
+	// make room for one record and its batch overhead, as Java would send it.
+	batchBytes := max(o.batchBytes, o.size+512)
 	clients := make([]*kgo.Client, o.producers)
 	for i := range clients {
 		cl, err := kgo.NewClient(
@@ -73,7 +76,7 @@ func produce(o produceOptions) result {
 			kgo.RequiredAcks(acks(o.acks)),
 			kgo.DisableIdempotentWrite(),
 			kgo.ProducerLinger(time.Duration(o.lingerMs)*time.Millisecond),
-			kgo.ProducerBatchMaxBytes(int32(o.batchBytes)),
+			kgo.ProducerBatchMaxBytes(int32(batchBytes)),
 			kgo.ProducerBatchCompression(codec(o.compression)),
 			kgo.MaxProduceRequestsInflightPerBroker(o.inflight),
 			kgo.MaxBufferedBytes(32<<20),
