@@ -1,10 +1,12 @@
 // `npm run bench`: gregor against Apache Kafka 4.3.1 on this machine, the same workloads with the same clients,
 // each broker started in turn (never both at once). Writes bench/results/*.json, bench/charts/*.svg and the results
 // section of BENCHMARKS.md.
-//   npm run bench -- [--quick] [--runs N] [--only produce-java,latency,...] [--brokers kafka] [--from bench/results/latest.json]
+//   npm run bench -- [--quick] [--runs N] [--only produce-java,latency,...] [--brokers kafka] [--from bench/results/latest.json] [--no-document]
 //   --quick   small sizes and a reduced produce matrix: a few minutes, indicative figures only
 //   --runs    repetitions (default 3, or 1 with --quick); the run order of the brokers alternates
-//   --only    a subset of: startup memory produce-java produce-rdkafka fetch cpu latency scale
+//   --only    a subset of: startup memory produce-java produce-rdkafka broker-bound fetch cpu latency scale
+//   --no-document  print the figures and save bench/results/<time>.json only: BENCHMARKS.md, the charts and
+//             latest.json stay as they are (for trying out a subset without replacing the last full run's section)
 //   --from    no measuring: rewrite the charts and BENCHMARKS.md from a saved results file
 //   --brokers gregor,kafka (default both; one alone is for trying a workload out, it gives no ratios)
 //   GREGOR_BENCH_KAFKA_PORT=<port>: the reference broker's port (and port + 1), instead of a free pair
@@ -16,7 +18,7 @@ import { repoRoot } from '../compat-tests/lib/paths.js';
 import { installReference } from '../compat-tests/reference/broker.js';
 import { gregorLauncher, kafkaLauncher, type BrokerKind, type BrokerLauncher } from './compare/brokers.js';
 import { fullPlan, quickPlan } from './compare/plan.js';
-import { chartFor, resultsMarkdown, spliceResults, summarise, type ResultsFile } from './compare/report.js';
+import { chartFor, resultsMarkdown, spliceResults, summarise, type ResultsFile, type Row } from './compare/report.js';
 import { runSuite, WORKLOADS, type WorkloadId } from './compare/suite.js';
 
 const benchDir = join(repoRoot, 'bench');
@@ -36,6 +38,7 @@ function parseOptions() {
       only: { type: 'string' },
       from: { type: 'string' },
       brokers: { type: 'string', default: 'gregor,kafka' },
+      'no-document': { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -48,21 +51,25 @@ function parseOptions() {
   }
   const brokers = (values.brokers ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   for (const b of brokers) if (b !== 'gregor' && b !== 'kafka') throw new Error(`--brokers: unknown broker ${b} (gregor, kafka)`);
-  return { quick: values.quick === true, runs, only, from: values.from, brokers: new Set(brokers as BrokerKind[]) };
+  return { quick: values.quick === true, runs, only, from: values.from, brokers: new Set(brokers as BrokerKind[]), document: values['no-document'] !== true };
 }
 
-function writeReport(results: ResultsFile): void {
+function writeReport(results: ResultsFile, document = true): void {
   const rows = summarise(results);
+  if (document) writeDocument(results, rows);
+  for (const r of rows) {
+    const ratio = r.ratio.n === 0 ? 'no figure' : `${r.ratio.median.toFixed(3)}×`;
+    process.stdout.write(`${r.workload.padEnd(16)} ${r.label.padEnd(44)} gregor ${r.gregor.median.toFixed(2).padStart(10)}  kafka ${r.kafka.median.toFixed(2).padStart(10)} ${r.unit.padEnd(9)} ${ratio}\n`);
+  }
+}
+
+function writeDocument(results: ResultsFile, rows: Row[]): void {
   mkdirSync(chartsDir, { recursive: true });
   const workloads = [...new Set(rows.map((r) => r.workload))];
   for (const workload of workloads) writeFileSync(join(chartsDir, `${workload}.svg`), chartFor(workload, rows.filter((r) => r.workload === workload)));
   const section = resultsMarkdown(results, rows, (workload) => `bench/charts/${workload}.svg`);
   const document = existsSync(documentPath) ? readFileSync(documentPath, 'utf8') : '# Benchmarks\n';
   writeFileSync(documentPath, spliceResults(document, section));
-  for (const r of rows) {
-    const ratio = r.ratio.n === 0 ? 'no figure' : `${r.ratio.median.toFixed(3)}×`;
-    process.stdout.write(`${r.workload.padEnd(16)} ${r.label.padEnd(44)} gregor ${r.gregor.median.toFixed(2).padStart(10)}  kafka ${r.kafka.median.toFixed(2).padStart(10)} ${r.unit.padEnd(9)} ${ratio}\n`);
-  }
   log(`wrote ${documentPath} and ${workloads.length} charts in ${chartsDir}`);
 }
 
@@ -146,8 +153,8 @@ async function main(): Promise<void> {
   mkdirSync(resultsDir, { recursive: true });
   const json = JSON.stringify(results, null, 2);
   writeFileSync(join(resultsDir, `${stamp}${plan.quick ? '-quick' : ''}.json`), json);
-  writeFileSync(join(resultsDir, 'latest.json'), json);
-  writeReport(results);
+  if (options.document) writeFileSync(join(resultsDir, 'latest.json'), json);
+  writeReport(results, options.document);
 }
 
 main().catch((error: unknown) => {

@@ -5,12 +5,13 @@ import { performance } from 'node:perf_hooks';
 import { caseLabel, type Plan } from './plan.js';
 import type { BrokerLauncher, RunningBroker } from './brokers.js';
 import { createTopics, deleteTopics, diskUsage } from './admin.js';
+import { runBrokerBound } from './broker-bound.js';
 import { consumerPerfTest, endToEndLatency, producerPerfTest, rdkafkaProducer, type ProduceCase } from './clients.js';
 import { commitOffsets, expectedOffsets, waitForOffsets, type CommitPlan } from './group-commits.js';
 import { cpuSeconds, isAlive, rssBytes, sampleRss, startedAtSinceBoot, uptimeSeconds } from './proc.js';
 import { manyProducers, openIdleConnections, timeMetadata } from './wire.js';
 
-export const WORKLOADS = ['startup', 'memory', 'produce-java', 'produce-rdkafka', 'fetch', 'cpu', 'latency', 'scale'] as const;
+export const WORKLOADS = ['startup', 'memory', 'produce-java', 'produce-rdkafka', 'broker-bound', 'fetch', 'cpu', 'latency', 'scale'] as const;
 export type WorkloadId = (typeof WORKLOADS)[number];
 
 export interface Figure {
@@ -95,6 +96,8 @@ export async function runSuite(launcher: BrokerLauncher, ctx: SuiteContext): Pro
       // The restart timings want a known amount of data, not whatever the produce matrix left behind.
       await step('delete the produce topics', () => deleteTopics(broker.bootstrap, produceTopics));
     }
+
+    if (wants('broker-bound')) await runBrokerBound(broker, { plan, record: (figure) => ctx.record(figure), step });
 
     if (wants('fetch', 'cpu')) {
       await step(`fetch ${plan.fetchMB} MB`, async () => {
