@@ -1,6 +1,6 @@
 // gregor.clock=manual with a real client (kafkajs): advancing the broker's clock expires a consumer's session (the
 // member is removed and rejoins under a new member id) and times a transaction out (the coordinator aborts it; the
-// producer's commit fails; a read_committed reader sees only what came after), each within a second of wall time.
+// producer's commit fails; a read_committed reader sees only what came after), each well within the timeout's own span of wall time.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import kafkajs from 'kafkajs';
@@ -40,11 +40,18 @@ test('manual clock: a consumer\'s session expires when the clock passes session.
     await until(() => joins.length === 1, 'the consumer joins');
     const [before] = (await admin.describeGroups(['sessions'])).groups;
     assert.deepEqual(before!.members.map((m) => m.memberId), joins);
-    // The session expires within a second of wall time (the member is out of the group), where a real clock takes 10 s.
+    // The session expires at once in wall time (the member is out of the group), where a real clock takes 10 s. A
+    // heartbeat kafkajs sends while the advance runs the timers (its long poll ended at +100 ms) can start the session
+    // again before it expires: then the next advance expires it. The bound is the session timeout itself, so a loaded
+    // machine cannot fail it, and a real clock could not pass it.
     const started = performance.now();
-    await broker.clock.advance(10_001);
-    await until(async () => !(await admin.describeGroups(['sessions'])).groups[0]!.members.some((m) => m.memberId === joins[0]), 'the session expires', 5_000);
-    assert.ok(performance.now() - started < 1000, `the session expired ${Math.round(performance.now() - started)} ms after the advance`);
+    const stillMember = async () => (await admin.describeGroups(['sessions'])).groups[0]!.members.some((m) => m.memberId === joins[0]);
+    for (let advances = 0; await stillMember(); advances++) {
+      assert.ok(advances < 5, 'the session expires after an advance past session.timeout.ms');
+      await broker.clock.advance(10_001);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.ok(performance.now() - started < 10_000, `the session expired ${Math.round(performance.now() - started)} ms after the first advance`);
     // kafkajs heartbeats between its fetches, whose long polls end on the manual clock: move it along a little.
     await until(async () => {
       await broker.clock.advance(20);
@@ -81,7 +88,8 @@ test('manual clock: an open transaction past transaction.timeout.ms is aborted b
     const started = performance.now();
     await broker.clock.advance(5_001 + 10_000);
     await assert.rejects(txn.commit(), (err: Error & { type?: string }) => ['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH'].includes(err.type ?? ''));
-    assert.ok(performance.now() - started < 1000, `the transaction was aborted ${Math.round(performance.now() - started)} ms after the advance`);
+    // Bounded by the transaction timeout itself (a real clock could not pass it; a loaded machine cannot fail it).
+    assert.ok(performance.now() - started < 5_000, `the transaction was aborted ${Math.round(performance.now() - started)} ms after the advance`);
     await plain.send({ topic: 'txn-t', messages: [{ value: 'after' }] });
     await reader.connect();
     await reader.subscribe({ topic: 'txn-t', fromBeginning: true });
