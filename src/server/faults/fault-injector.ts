@@ -132,10 +132,23 @@ export class FaultInjector {
     return this.match(seen, request)?.action ?? null;
   }
 
-  /** The rule that fires on this request (it is counted and logged), or null. Called by the router after the request is decoded. */
-  match(seen: RequestSeen, request: unknown): FaultRule | null {
+  /**
+   * The rule that fires on this request (it is counted and logged), or null. Called by the router after the request is
+   * decoded; `held` lists the partitions (topic name, index) the request is served beyond those it names (ShareFetch's
+   * share session), which a rule naming a topic or partition matches too.
+   */
+  match(seen: RequestSeen, request: unknown, held?: () => Iterable<readonly [string, number]>): FaultRule | null {
     this.expire();
     let targets: RequestTargets | undefined;
+    const targetsOf = (): RequestTargets => {
+      const found = requestTargets(request, this.topicName);
+      for (const [topic, partition] of held?.() ?? []) {
+        const partitions = found.topics.get(topic);
+        if (partitions === undefined) found.topics.set(topic, new Set([partition]));
+        else partitions.add(partition);
+      }
+      return found;
+    };
     for (const entry of this.entries) {
       const { match } = entry.rule;
       if (match.apiKey !== undefined && match.apiKey !== seen.apiKey) continue;
@@ -143,7 +156,7 @@ export class FaultInjector {
       if (match.maxVersion !== undefined && seen.apiVersion > match.maxVersion) continue;
       if (match.clientId !== undefined && match.clientId !== seen.clientId) continue;
       if (match.connectionId !== undefined && match.connectionId !== seen.connectionId) continue;
-      if (entry.needsTargets && !matchesTargets(entry.rule, (targets ??= requestTargets(request, this.topicName)))) continue;
+      if (entry.needsTargets && !matchesTargets(entry.rule, (targets ??= targetsOf()))) continue;
       if (entry.rule.probability !== undefined && entry.random() >= entry.rule.probability) continue;
       this.fire(entry, seen);
       return entry.rule;
