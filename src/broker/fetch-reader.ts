@@ -8,7 +8,7 @@ import { KafkaError } from '../protocol/kafka-error.js';
 import { OffsetOutOfRangeError } from '../storage/errors.js';
 import type { LogStore } from '../storage/log-store.js';
 import type { FetchTarget } from './fetch-context.js';
-import { leaderEpochError } from './leader-epoch.js';
+import { leaderEpochError, logLeaderEpoch } from './leader-epoch.js';
 import { lastOffsetAt, splitBatches } from '../protocol/records/index.js';
 import type { PartitionLog } from '../storage/log.js';
 import type { AbortedTxn } from './producer-states.js';
@@ -130,7 +130,7 @@ function unwrap(early: EarlyRead): PartitionRead {
 async function readPartition(partition: FetchPartition, limits: ReadLimits, maxBytes: number, minOneBatch: boolean): Promise<PartitionRead> {
   if ('failed' in partition) return partition.failed;
   const { target, topic, log } = partition;
-  const epochError = leaderEpochError(target.request.currentLeaderEpoch);
+  const epochError = leaderEpochError(target.request.currentLeaderEpoch, logLeaderEpoch(log));
   if (epochError !== ErrorCode.NONE) return errorRead(epochError, topic, false);
 
   const { fetchOffset, lastFetchedEpoch } = target.request;

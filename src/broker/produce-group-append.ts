@@ -6,7 +6,7 @@
 import { LAST_OFFSET_DELTA_OFFSET } from '../protocol/records/index.js';
 import type { TimestampTypeValue } from '../protocol/records/batch.js';
 import type { AppendResult, PartitionLog } from '../storage/log.js';
-import { PARTITION_LEADER_EPOCH } from './leader-epoch.js';
+import { logLeaderEpoch } from './leader-epoch.js';
 
 /** Most bytes one grouped append carries (a lone larger batch still goes alone). */
 export const MAX_GROUP_BYTES = 1024 * 1024;
@@ -69,7 +69,7 @@ function startNext(log: PartitionLog, state: LogAppends): void {
   let appended: Promise<AppendResult>;
   try {
     appended = log.append(payload, {
-      leaderEpoch: PARTITION_LEADER_EPOCH,
+      leaderEpoch: logLeaderEpoch(log),
       timestampType: first.timestampType,
       now,
       onAppended: (result) => eachBaseOffset(group, result.baseOffset, (g, baseOffset) => g.onAppended?.(baseOffset)),

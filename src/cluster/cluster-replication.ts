@@ -13,6 +13,7 @@ import type { Log } from '../log.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import type { LeaderReplicas as LeaderReplicasType, IsrChange } from '../broker/leader-replicas.js';
 import { LeaderReplicas } from '../broker/leader-replicas.js';
+import { setLogLeaderEpoch } from '../broker/leader-epoch.js';
 import type { Replication } from '../broker/replication.js';
 import type { PartitionLog } from '../storage/log.js';
 import type { LogStore } from '../storage/log-store.js';
@@ -93,7 +94,9 @@ export class ClusterReplication implements Replication {
   }
 
   /** A log becomes replicated here: its high watermark is held (and restored from the checkpoint) once. */
-  private hold(key: string, log: PartitionLog): void {
+  private hold(key: string, log: PartitionLog, leaderEpoch: number): void {
+    // Appends (led) are stamped with, and clients' current epochs checked against, the epoch etcd holds.
+    setLogLeaderEpoch(log, leaderEpoch);
     if (this.held.get(key) === log) return;
     log.holdHighWatermark();
     this.options.checkpoint?.restore(log);
@@ -209,7 +212,7 @@ export class ClusterReplication implements Replication {
       led = undefined;
     }
     if (led === undefined) {
-      this.hold(key, log);
+      this.hold(key, log, record.leaderEpoch);
       log.setFollowing(false);
       const epochStart = log.leaderEpochs().find((e) => e.epoch === record.leaderEpoch)?.startOffset ?? log.logEndOffset;
       const replicas = new LeaderReplicas(this.nodeId, record.leaderEpoch, record.replicas, record.isr, epochStart, this.options.clock.now());
@@ -257,7 +260,7 @@ export class ClusterReplication implements Replication {
         if (record.leader === this.nodeId) {
           if (this.leading(topic.name, index, log) !== undefined) seen.add(keyOf(topic.name, index));
         } else if (record.leader >= 0) {
-          this.hold(keyOf(topic.name, index), log);
+          this.hold(keyOf(topic.name, index), log, record.leaderEpoch);
           log.setFollowing(true);
           seen.add(keyOf(topic.name, index));
           const list = following.get(record.leader) ?? [];

@@ -5,6 +5,9 @@
 import type { PartitionRecord, TopicRecord } from './layout.js';
 import type { AlterPartitionResult } from './etcd-alter-partition.js';
 import type { ProducerIdBlockStore } from '../coordinator/producer-ids.js';
+import type { ElectionOutcome } from './leader-elector.js';
+
+export type { ElectionOutcome } from './leader-elector.js';
 
 export type { PartitionRecord, TopicRecord } from './layout.js';
 
@@ -66,6 +69,13 @@ export interface Cluster {
    * partition is still as `known`; the new record is cached at once.
    */
   alterPartitionIsr(topic: string, index: number, known: PartitionRecord, isr: readonly number[]): Promise<AlterPartitionResult>;
+  /**
+   * ElectLeaders: PREFERRED moves leadership to each partition's first replica, UNCLEAN elects a leaderless one from
+   * any live replica (leader-elector.ts); `partitions` null means all of them.
+   */
+  electLeaders(election: 'PREFERRED' | 'UNCLEAN', partitions: readonly { topic: string; index: number }[] | null): Promise<ElectionOutcome[]>;
+  /** Controlled shutdown: leaderships moved away by the controller, waited for at most `timeoutMs`. */
+  controlledShutdown(timeoutMs: number): Promise<number>;
   /** Leaves the cluster: the session lease is revoked (the registration and, on the controller, the controller key go). */
   close(): Promise<void>;
 }

@@ -18,7 +18,9 @@ export async function alterPartitionIsr(client: Etcd3, keys: ClusterKeys, topic:
   if (current.partitionEpoch !== known.partitionEpoch) return { ok: false, error: 'INVALID_UPDATE_VERSION' };
   if (!isr.includes(current.leader) || isr.some((r) => !current.replicas.includes(r))) return { ok: false, error: 'INVALID_REQUEST' };
   // The ISR in the leader's order (a replica that joins goes last), as Kafka's controller takes it.
-  const record: PartitionRecord = { ...current, isr: [...isr], partitionEpoch: current.partitionEpoch + 1 };
+  // A replica back in the ISR leaves the ELR (the controller's pass clears the rest once the ISR reaches min.insync.replicas).
+  const elr = current.elr === undefined ? {} : { elr: current.elr.filter((r) => !isr.includes(r)) };
+  const record: PartitionRecord = { ...current, isr: [...isr], ...elr, partitionEpoch: current.partitionEpoch + 1 };
   const written = await client.if(key, 'Mod', '==', kv.mod_revision).then(client.put(key).value(JSON.stringify(record))).commit();
   return written.succeeded ? { ok: true, record } : { ok: false, error: 'INVALID_UPDATE_VERSION' };
 }

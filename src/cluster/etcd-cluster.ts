@@ -20,6 +20,12 @@ import { ClusterKeys, type BrokerRegistration, type PartitionRecord, type TopicR
 import { placeReplicas } from './replica-placer.js';
 import { alterPartitionIsr, type AlterPartitionResult } from './etcd-alter-partition.js';
 import { EtcdProducerIdBlocks } from './etcd-producer-ids.js';
+import { balanceLeaders, electForFailures, electLeaders, type ElectionOutcome } from './leader-elector.js';
+
+/** How often the controller looks for partitions to elect even when no broker came or went (a lost txn race, a missed event). */
+const CONTROLLER_PASS_MS = 1000;
+/** How often a broker in controlled shutdown checks whether it still leads anything. */
+const SHUTDOWN_POLL_MS = 100;
 
 /** How often a broker whose node.id is still held by an earlier session (a kill -9 inside its lease) tries again. */
 const REGISTRATION_RETRY_MS = 500;
@@ -80,12 +86,16 @@ export class EtcdCluster implements Cluster {
   private localChanges: Promise<void> = Promise.resolve();
   private waiters: Waiter[] = [];
   private closed = false;
+  /** While this broker is the controller: its periodic passes. */
+  private controllerTimers: ReturnType<typeof setInterval>[] = [];
+  private passRunning = false;
+  private passAgain = false;
 
   constructor(
     private readonly client: Etcd3,
     private readonly keys: ClusterKeys,
     readonly clusterId: string,
-    config: BrokerConfig,
+    private readonly config: BrokerConfig,
     private readonly log: Log,
   ) {
     this.nodeId = config['node.id'];
@@ -159,12 +169,17 @@ export class EtcdCluster implements Cluster {
         const registration = JSON.parse(value) as BrokerRegistration;
         const endpoints = new Map<string, ClusterEndpoint>(registration.endpoints.map((e) => [e.listener, { host: e.host, port: e.port }]));
         this.brokers.set(parsed.nodeId, { nodeId: parsed.nodeId, rack: registration.rack, epoch: Number(kv.create_revision), endpoints });
+        this.controllerPass();
         break;
       }
+      case 'shutdown':
+        this.controllerPass();
+        break;
       case 'controller':
         this.controller = (JSON.parse(value) as { nodeId: number }).nodeId;
         this.controllerEpoch = Number(kv.create_revision);
         this.log.info({ controller: this.controller, epoch: this.controllerEpoch }, `The controller is node ${this.controller} (epoch ${this.controllerEpoch})`);
+        if (this.controller === this.nodeId) this.becomeController();
         break;
       case 'topic': {
         const record = JSON.parse(value) as TopicRecord;
@@ -197,8 +212,13 @@ export class EtcdCluster implements Cluster {
     switch (parsed.kind) {
       case 'broker':
         this.brokers.delete(parsed.nodeId);
+        // broker.session.timeout.ms passed without a keep-alive (killed, paused, cut off): its leaderships move.
+        this.controllerPass();
+        break;
+      case 'shutdown':
         break;
       case 'controller':
+        this.stopController();
         this.controller = -1;
         this.controllerEpoch = -1;
         // The controller's session ended: every live broker stands; one txn wins.
@@ -236,6 +256,78 @@ export class EtcdCluster implements Cluster {
       if (!sameConfigs(followed.configs, wanted.configs)) await store.setTopicConfigs(name, { ...wanted.configs });
     }).catch((err: unknown) => this.log.error({ err, topic: name }, `Could not follow topic ${name} from etcd in the local logs`))
       .finally(() => this.wake());
+  }
+
+  /**
+   * This broker won the controller election: everything its predecessor left undone is found by the first pass
+   * (each pass derives its work from etcd alone), then passes run on every broker change and every
+   * CONTROLLER_PASS_MS; with auto.leader.rebalance.enable, preferred elections every
+   * leader.imbalance.check.interval.seconds.
+   */
+  private becomeController(): void {
+    this.stopController();
+    this.controllerTimers.push(setInterval(() => this.controllerPass(), CONTROLLER_PASS_MS));
+    if (this.config['auto.leader.rebalance.enable']) {
+      const guard = { key: this.keys.controller, createRevision: String(this.controllerEpoch) };
+      this.controllerTimers.push(setInterval(() => {
+        if (this.controller !== this.nodeId || this.closed) return;
+        void balanceLeaders(this.client, this.keys, this.config, this.log, guard)
+          .catch((err: unknown) => this.log.warn({ reason: (err as Error).message }, 'Leader rebalance failed; next interval tries again'));
+      }, Number(this.config['leader.imbalance.check.interval.seconds']) * 1000));
+    }
+    this.controllerPass();
+  }
+
+  private stopController(): void {
+    for (const timer of this.controllerTimers) clearInterval(timer);
+    this.controllerTimers = [];
+  }
+
+  /** One controller pass at a time; a pass asked for meanwhile runs once after it. */
+  private controllerPass(): void {
+    if (this.controller !== this.nodeId || this.closed) return;
+    if (this.passRunning) {
+      this.passAgain = true;
+      return;
+    }
+    this.passRunning = true;
+    const guard = { key: this.keys.controller, createRevision: String(this.controllerEpoch) };
+    void electForFailures(this.client, this.keys, this.config, this.log, guard)
+      .catch((err: unknown) => this.log.warn({ reason: (err as Error).message }, 'Leader election pass failed; the next one tries again'))
+      .finally(() => {
+        this.passRunning = false;
+        if (this.passAgain) {
+          this.passAgain = false;
+          this.controllerPass();
+        }
+      });
+  }
+
+  /** ElectLeaders (PREFERRED or UNCLEAN) for the named partitions, null for all. */
+  electLeaders(election: 'PREFERRED' | 'UNCLEAN', partitions: readonly { topic: string; index: number }[] | null): Promise<ElectionOutcome[]> {
+    return electLeaders(this.client, this.keys, this.config, election, partitions);
+  }
+
+  /**
+   * Controlled shutdown (Kafka's wantShutDown): this broker asks, under its lease, to be taken out of leadership and
+   * ISRs, and waits until the controller moved every leadership it held (as etcd says), at most `timeoutMs`.
+   * Returns how many partitions it still led when it stopped waiting.
+   */
+  async controlledShutdown(timeoutMs: number): Promise<number> {
+    if (this.closed || this.lease === undefined) return 0;
+    const leaseId = await this.lease.grant();
+    await this.client.put(this.keys.shutdown(this.nodeId)).value(String(Date.now())).lease(leaseId);
+    const leading = (): number => {
+      let count = 0;
+      for (const states of this.partitionRecords.values()) for (const r of states) if (r?.leader === this.nodeId) count++;
+      return count;
+    };
+    const deadline = Date.now() + timeoutMs;
+    while (leading() > 0 && Date.now() < deadline && !this.closed) await new Promise((resolve) => setTimeout(resolve, SHUTDOWN_POLL_MS));
+    const left = leading();
+    if (left > 0) this.log.warn({ partitions: left }, `Controlled shutdown: still leading ${left} partition(s) after ${timeoutMs} ms; stopping anyway`);
+    else this.log.info('Controlled shutdown: no partition led here any more');
+    return left;
   }
 
   private wake(): void {
@@ -370,6 +462,7 @@ export class EtcdCluster implements Cluster {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.stopController();
     for (const w of this.waiters) w.resolve();
     this.waiters = [];
     await this.watcher?.cancel().catch(() => undefined);

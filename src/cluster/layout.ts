@@ -7,10 +7,12 @@
  *                               the controller epoch is the key's create revision, and every controller write
  *                               compares it (a deposed controller's txn fails)
  *   topics/<name>               {id, partitions, configs}: written once when the topic is created
- *   partitions/<name>/<index>   {replicas, leader, leaderEpoch, isr, partitionEpoch}: Kafka's PartitionRecord;
+ *   partitions/<name>/<index>   {replicas, leader, leaderEpoch, isr, partitionEpoch, elr?, lastKnownElr?}: Kafka's PartitionRecord;
  *                               after creation its ISR is changed by its leader (AlterPartition's rules: one txn
  *                               comparing the key's mod revision, the partition epoch bumped), the rest only by
- *                               the controller, comparing the key's mod revision
+ *                               the controller (partition-change.ts, leader-elector.ts), comparing the key's mod revision
+ *   shutdown/<node.id>          a broker in controlled shutdown (put under its lease on SIGTERM): the controller moves
+ *                               its leaderships away and takes it out of every ISR, as Kafka's wantShutDown
  *   broker-configs/default/<key>      a dynamic broker config's cluster default (cluster-state-stores.ts, one key per
  *   broker-configs/<node.id>/<key>    entry of each state's StateEntries form; any broker writes, every broker watches)
  *   resource-configs/groups/<id>      a group's configs; resource-configs/client-metrics/<name> a subscription's
@@ -45,6 +47,10 @@ export interface PartitionRecord {
   readonly leaderEpoch: number;
   readonly isr: readonly number[];
   readonly partitionEpoch: number;
+  /** KIP-966's eligible leader replicas: out of the ISR while it was below min.insync.replicas, still electable. */
+  readonly elr?: readonly number[];
+  /** The last leader of a partition left with no eligible replica: an unclean election's first choice. */
+  readonly lastKnownElr?: readonly number[];
 }
 
 export class ClusterKeys {
@@ -55,6 +61,8 @@ export class ClusterKeys {
   get clusterId(): string { return `${this.root}cluster-id`; }
   get controller(): string { return `${this.root}controller`; }
   get producerIds(): string { return `${this.root}producer-ids`; }
+  get shutdowns(): string { return `${this.root}shutdown/`; }
+  shutdown(nodeId: number): string { return `${this.shutdowns}${nodeId}`; }
   get brokers(): string { return `${this.root}brokers/`; }
   broker(nodeId: number): string { return `${this.brokers}${nodeId}`; }
   get topics(): string { return `${this.root}topics/`; }
@@ -75,6 +83,7 @@ export class ClusterKeys {
     const area = rest.slice(0, slash);
     const tail = rest.slice(slash + 1);
     if (area === 'brokers' && /^\d+$/.test(tail)) return { kind: 'broker', nodeId: Number(tail) };
+    if (area === 'shutdown' && /^\d+$/.test(tail)) return { kind: 'shutdown', nodeId: Number(tail) };
     if (area === 'topics' && tail !== '') return { kind: 'topic', topic: tail };
     if (area === 'partitions') {
       // Topic names hold no '/' (Kafka's legal characters), so the last one separates the index.
@@ -91,5 +100,6 @@ export type ParsedKey =
   | { readonly kind: 'cluster-id' }
   | { readonly kind: 'producer-ids' }
   | { readonly kind: 'broker'; readonly nodeId: number }
+  | { readonly kind: 'shutdown'; readonly nodeId: number }
   | { readonly kind: 'topic'; readonly topic: string }
   | { readonly kind: 'partition'; readonly topic: string; readonly index: number };

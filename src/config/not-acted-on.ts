@@ -23,6 +23,7 @@ const actedOn = (key: string): boolean => TLS_KEYS_ACTED_ON.has(key) || SASL_KEY
 const CLUSTER_KEYS_ACTED_ON: ReadonlySet<string> = new Set([
   'broker.session.timeout.ms', 'replica.fetch.backoff.ms', 'replica.fetch.max.bytes', 'replica.fetch.min.bytes',
   'replica.fetch.response.max.bytes', 'replica.fetch.wait.max.ms', 'replica.socket.timeout.ms', 'replica.high.watermark.checkpoint.interval.ms',
+  'leader.imbalance.check.interval.seconds',
 ]);
 
 export interface NotActedOn {

@@ -444,6 +444,10 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       if (closing) return;
       closing = true;
       progress.closing = true;
+      // Controlled shutdown: the controller moves this broker's leaderships away while it still serves, so
+      // producers and followers go to the new leaders rather than waiting for a lease to expire.
+      await state.cluster?.controlledShutdown(state.config['broker.session.timeout.ms']).catch((err: unknown) =>
+        log.warn({ reason: (err as Error).message }, 'Controlled shutdown failed; stopping anyway'));
       // HTTP first: nothing reads the parts below while they close.
       await http?.close();
       const stopped = bound.map((listener) => listener.close());

@@ -19,6 +19,9 @@ export interface PartitionView {
   readonly replicas: number[];
   readonly isr: number[];
   readonly offline: number[];
+  /** KIP-966's eligible leader replicas and last known ELR (cluster mode; empty otherwise). */
+  readonly elr?: number[];
+  readonly lastKnownElr?: number[];
 }
 
 /** The live brokers with an endpoint on `listener` (Kafka's getAliveBrokerNodes), by node id. */
@@ -67,7 +70,7 @@ export function replicaView(broker: BrokerState, topic: string, index: number, l
   const reachable = leaderAlive && (listener === undefined || live.get(record.leader)!.endpoints.has(listener));
   return {
     leaderId: reachable ? record.leader : -1, leaderAlive, leaderEpoch: record.leaderEpoch, replicas: [...record.replicas], isr: [...record.isr],
-    offline: record.replicas.filter((r) => !live.has(r)),
+    offline: record.replicas.filter((r) => !live.has(r)), elr: [...(record.elr ?? [])], lastKnownElr: [...(record.lastKnownElr ?? [])],
   };
 }
 

@@ -19,7 +19,7 @@ import {
   type ListOffsetsRequest,
   type ListOffsetsResponse,
 } from '../../protocol/generated/list-offsets.js';
-import { leaderEpochError, PARTITION_LEADER_EPOCH } from '../../broker/leader-epoch.js';
+import { leaderEpochError, logLeaderEpoch } from '../../broker/leader-epoch.js';
 import { epochForOffset } from '../../broker/partition-epochs.js';
 import { READ_COMMITTED } from '../../broker/fetch-reader.js';
 import {
@@ -99,16 +99,16 @@ const CONSUMER_REPLICA_ID = -1;
 async function listOffset(ctx: RequestContext, topic: string, index: number, currentLeaderEpoch: number, timestamp: number, isolationLevel: number | undefined): Promise<ListOffsetsPartitionResponse> {
   const found = ctx.broker.replicaManager.partition(topic, index);
   if (!found.ok) return none(index, found.errorCode);
-  const epochError = leaderEpochError(currentLeaderEpoch);
-  if (epochError !== ErrorCode.NONE) return none(index, epochError);
   const log = found.log;
+  const epochError = leaderEpochError(currentLeaderEpoch, logLeaderEpoch(log));
+  if (epochError !== ErrorCode.NONE) return none(index, epochError);
   // read_committed stops at the last stable offset: the first offset of the oldest open transaction.
   // Kafka's fetchOffsetForTimestamp: no isolation level (not a consumer's request) reads up to the log end.
   const lastFetchable = isolationLevel === undefined ? log.logEndOffset
     : isolationLevel === READ_COMMITTED ? ctx.broker.producerStates.lastStableOffset(log) : log.highWatermark;
   switch (timestamp) {
     case LATEST_TIMESTAMP:
-      return answer(index, -1, lastFetchable, PARTITION_LEADER_EPOCH);
+      return answer(index, -1, lastFetchable, logLeaderEpoch(log));
     case EARLIEST_TIMESTAMP:
     case EARLIEST_LOCAL_TIMESTAMP:
       return answer(index, -1, log.logStartOffset, epochForOffset(log, log.logStartOffset));

@@ -14,7 +14,7 @@ import {
   type OffsetForLeaderEpochRequest,
   type OffsetForLeaderEpochResponse,
 } from '../../protocol/generated/offset-for-leader-epoch.js';
-import { leaderEpochError } from '../../broker/leader-epoch.js';
+import { leaderEpochError, logLeaderEpoch } from '../../broker/leader-epoch.js';
 import { endOffsetForEpoch } from '../../broker/partition-epochs.js';
 import { defineHandler, type Handler } from '../handler.js';
 import { AclOperation, authorize, authorizeCluster, ResourceType } from '../authorization.js';
@@ -37,7 +37,7 @@ export const offsetForLeaderEpochHandler: Handler = defineHandler<OffsetForLeade
         partitions: topic.partitions.map((p): EpochEndOffset => {
           const found = replicaManager.partition(topic.topic, p.partition);
           if (!found.ok) return undefinedEpoch(p.partition, found.errorCode);
-          const epochError = leaderEpochError(p.currentLeaderEpoch);
+          const epochError = leaderEpochError(p.currentLeaderEpoch, logLeaderEpoch(found.log));
           if (epochError !== ErrorCode.NONE) return undefinedEpoch(p.partition, epochError);
           const end = endOffsetForEpoch(found.log, p.leaderEpoch);
           return { errorCode: ErrorCode.NONE, partition: p.partition, leaderEpoch: end.epoch, endOffset: BigInt(end.startOffset) };

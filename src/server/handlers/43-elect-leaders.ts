@@ -5,7 +5,10 @@
  * partition gets ELECTION_NOT_NEEDED, as Kafka's controller answers; an unknown topic or partition gets
  * UNKNOWN_TOPIC_OR_PARTITION with Kafka's message. A null partition list means every topic, where
  * partitions that need no election are left out. An unknown election type is INVALID_REQUEST.
- * Versions: v1+ election type and top-level error code.
+ * In cluster mode the election is the controller's (src/cluster/leader-elector.ts, written to etcd): PREFERRED
+ * moves leadership to the first replica when it is live and in the ISR (else PREFERRED_LEADER_NOT_AVAILABLE),
+ * UNCLEAN elects a leaderless partition from any live replica (else ELIGIBLE_LEADERS_NOT_AVAILABLE).
+ * Versions: v1+ election type and top-level error code; v0 is always PREFERRED.
  */
 import { ErrorCode, errorInfo } from '../../protocol/error-codes.js';
 import {
@@ -15,6 +18,7 @@ import {
   type PartitionResult,
 } from '../../protocol/generated/elect-leaders.js';
 import { defineHandler, type Handler } from '../handler.js';
+import type { Cluster } from '../../cluster/cluster.js';
 
 /** Kafka's ElectionType ids: PREFERRED, UNCLEAN. */
 const ELECTION_TYPES = [0, 1];
@@ -38,6 +42,8 @@ export const electLeadersHandler: Handler = defineHandler<ElectLeadersRequest, E
         })),
       };
     }
+    const { cluster } = ctx.broker;
+    if (cluster !== undefined) return electInCluster(cluster, version >= 1 && request.electionType === 1 ? 'UNCLEAN' : 'PREFERRED', requested);
     if (requested === null) {
       const names = store.topics().map((t) => t.name).sort();
       return { throttleTimeMs: 0, errorCode: ErrorCode.NONE, replicaElectionResults: names.map((topic) => ({ topic, partitionResult: [] })) };
@@ -58,3 +64,21 @@ export const electLeadersHandler: Handler = defineHandler<ElectLeadersRequest, E
     return { throttleTimeMs: 0, errorCode: ErrorCode.NONE, replicaElectionResults };
   },
 });
+
+async function electInCluster(cluster: Cluster, election: 'PREFERRED' | 'UNCLEAN', requested: ElectLeadersRequest['topicPartitions']): Promise<ElectLeadersResponse> {
+  const wanted = requested === null ? null : requested.flatMap((t) => t.partitions.map((index) => ({ topic: t.topic, index })));
+  const outcomes = await cluster.electLeaders(election, wanted);
+  const byTopic = new Map<string, PartitionResult[]>();
+  // Every named topic answers, in the request's order; with none named, the topics whose partitions were elected.
+  for (const t of requested ?? []) if (!byTopic.has(t.topic)) byTopic.set(t.topic, []);
+  for (const o of outcomes) {
+    const list = byTopic.get(o.topic) ?? [];
+    list.push({ partitionId: o.index, errorCode: o.errorCode, errorMessage: o.errorMessage });
+    byTopic.set(o.topic, list);
+  }
+  return {
+    throttleTimeMs: 0,
+    errorCode: ErrorCode.NONE,
+    replicaElectionResults: [...byTopic].map(([topic, partitionResult]) => ({ topic, partitionResult })),
+  };
+}

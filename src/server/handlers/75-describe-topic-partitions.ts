@@ -87,7 +87,7 @@ export const describeTopicPartitionsHandler: Handler = defineHandler<DescribeTop
         const view = replicaView(ctx.broker, name, p, ctx.connection.listenerName);
         partitions.push({
           errorCode: ErrorCode.NONE, partitionIndex: p, leaderId: view.leaderId, leaderEpoch: view.leaderEpoch, replicaNodes: view.replicas,
-          isrNodes: view.isr, eligibleLeaderReplicas: [], lastKnownElr: [], offlineReplicas: view.offline,
+          isrNodes: view.isr, eligibleLeaderReplicas: view.elr ?? [], lastKnownElr: view.lastKnownElr ?? [], offlineReplicas: view.offline,
         });
       }
       const entry: DescribeTopicPartitionsResponseTopic = {
