@@ -93,24 +93,24 @@ test('leader-moved in cluster mode moves leadership to another in-sync replica u
   const old = await RawClient.connect(brokers.get(1)!.port);
   try {
     await eventually(async () => acked.length, (n) => n >= 30, 'records acknowledged before the move');
-    // Asked of a broker that is not the leader: the move is written to etcd, whoever asks.
-    const first = await moveLeader(3);
+    // Asked of the leader: it answers once its own view follows the move, so its next Produce is refused.
+    const first = await moveLeader(1);
     assert.equal(first.status, 201, JSON.stringify(first.body));
     assert.deepEqual(first.body, { rules: [], moved: [{ topic: TOPIC, partition: 0, error: 'NONE', from: 1, to: 2, leaderEpoch: 1 }] });
     assert.deepEqual(await etcdPartition().then((p) => [p.leader, p.leaderEpoch]), [2, 1]);
 
-    // The old leader follows at once (the answering broker waited for its own view; broker 1 follows its watch).
-    const produced = await eventually(() => roundTrip(old, produceApi, 11, {
+    const produced = await roundTrip(old, produceApi, 11, {
       transactionalId: null, acks: -1, timeoutMs: 30_000,
       topicData: [{ topicId: ZERO_UUID, name: TOPIC, partitionData: [{ index: 0, records: batch(values('raw')) }] }],
-    }), (r) => r.responses[0]!.partitionResponses[0]!.errorCode === ErrorCode.NOT_LEADER_OR_FOLLOWER, 'broker 1 no longer leading');
+    });
     const answer = produced.responses[0]!.partitionResponses[0]!;
-    assert.deepEqual([answer.baseOffset, answer.currentLeader], [-1n, { leaderId: 2, leaderEpoch: 1 }]);
+    assert.deepEqual([answer.errorCode, answer.baseOffset, answer.currentLeader], [ErrorCode.NOT_LEADER_OR_FOLLOWER, -1n, { leaderId: 2, leaderEpoch: 1 }]);
     assert.deepEqual(produced.nodeEndpoints.map((n) => [n.nodeId, n.port]), [[2, brokers.get(2)!.port]]);
 
     const atMove = acked.length;
     await eventually(async () => acked.length, (n) => n >= atMove + 30, 'records acknowledged by the new leader', 90_000);
-    const second = await moveLeader(1);
+    // Asked of a broker that does not lead it: the move is written to etcd, whoever asks.
+    const second = await moveLeader(3);
     assert.equal(second.status, 201, JSON.stringify(second.body));
     assert.deepEqual(second.body.moved.map((m: any) => [m.error, m.from, m.leaderEpoch]), [['NONE', 2, 2]]);
     assert.ok([1, 3].includes(second.body.moved[0].to));
