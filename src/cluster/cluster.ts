@@ -6,8 +6,10 @@ import type { PartitionRecord, TopicRecord } from './layout.js';
 import type { AlterPartitionResult } from './etcd-alter-partition.js';
 import type { ProducerIdBlockStore } from '../coordinator/producer-ids.js';
 import type { ElectionOutcome } from './leader-elector.js';
+import type { LeaderMove } from './leader-move.js';
 
 export type { ElectionOutcome } from './leader-elector.js';
+export type { LeaderMove } from './leader-move.js';
 
 export type { PartitionRecord, TopicRecord } from './layout.js';
 
@@ -76,6 +78,11 @@ export interface Cluster {
   electLeaders(election: 'PREFERRED' | 'UNCLEAN', partitions: readonly { topic: string; index: number }[] | null): Promise<ElectionOutcome[]>;
   /** Controlled shutdown: leaderships moved away by the controller, waited for at most `timeoutMs`. */
   controlledShutdown(timeoutMs: number): Promise<number>;
+  /**
+   * The leader-moved fault scenario: leadership of the topic's partitions (or of one) to another in-sync replica,
+   * written as an election (leader-move.ts); resolves once this broker follows the moves.
+   */
+  moveLeadership(topic: string, partition: number | undefined): Promise<LeaderMove[]>;
   /** Leaves the cluster: the session lease is revoked (the registration and, on the controller, the controller key go). */
   close(): Promise<void>;
 }

@@ -21,6 +21,8 @@ import { placeReplicas } from './replica-placer.js';
 import { alterPartitionIsr, type AlterPartitionResult } from './etcd-alter-partition.js';
 import { EtcdProducerIdBlocks } from './etcd-producer-ids.js';
 import { balanceLeaders, electForFailures, electLeaders, type ElectionOutcome } from './leader-elector.js';
+import { moveLeadership, type LeaderMove } from './leader-move.js';
+import { ErrorCode } from '../protocol/error-codes.js';
 
 /** How often the controller looks for partitions to elect even when no broker came or went (a lost txn race, a missed event). */
 const CONTROLLER_PASS_MS = 1000;
@@ -306,6 +308,12 @@ export class EtcdCluster implements Cluster {
   /** ElectLeaders (PREFERRED or UNCLEAN) for the named partitions, null for all. */
   electLeaders(election: 'PREFERRED' | 'UNCLEAN', partitions: readonly { topic: string; index: number }[] | null): Promise<ElectionOutcome[]> {
     return electLeaders(this.client, this.keys, this.config, election, partitions);
+  }
+
+  async moveLeadership(topic: string, partition: number | undefined): Promise<LeaderMove[]> {
+    const moves = await moveLeadership(this.client, this.keys, this.config, topic, partition);
+    await this.until(() => moves.every((m) => m.errorCode !== ErrorCode.NONE || (this.partition(m.topic, m.partition)?.leaderEpoch ?? -1) >= m.leaderEpoch));
+    return moves;
   }
 
   /**

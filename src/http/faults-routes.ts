@@ -5,7 +5,8 @@
  *   GET    /v1/faults                    the rules in force, with how often each fired
  *   DELETE /v1/faults[/<id>]             remove every rule, or one (404 when there is no such rule)
  *   GET    /v1/faults/scenarios          the named scenarios and what they do
- *   POST   /v1/faults/scenarios/<name>   add a scenario's rules (body: its parameters)
+ *   POST   /v1/faults/scenarios/<name>   add a scenario's rules (body: its parameters): {"rules": [...]}; leader-moved in
+ *                                        cluster mode moves leadership instead: {"rules": [], "moved": [...]}
  *   GET    /v1/clock                     {"clock": "system"|"manual", "now": ms}
  *   POST   /v1/clock/advance             {"ms": N}: moves a manual clock, running the timers that fall due; 409 on the
  *                                        system clock
@@ -41,7 +42,7 @@ export function faultsRoutes(app: FastifyInstance, ctx: HttpContext): void {
   }));
   app.post<{ Params: { name: string } }>('/v1/faults/scenarios/:name', async (request, reply) => {
     try {
-      return reply.code(201).send({ rules: ctx.broker.faults.addScenario(request.params.name, request.body ?? undefined) });
+      return reply.code(201).send(await ctx.broker.faults.addScenario(request.params.name, request.body ?? undefined));
     } catch (err) {
       return refused(reply, err);
     }

@@ -364,7 +364,8 @@ export async function startBroker(staticConfig: BrokerConfig, options: BrokerOpt
       ...(cluster === undefined ? {} : { cluster }),
       schemaRegistry,
       clock,
-      faults: new FaultInjector(clock, log, (topicId) => store.topicById(topicId)?.name, groups),
+      faults: new FaultInjector(clock, log, (topicId) => store.topicById(topicId)?.name, groups,
+        cluster === undefined ? undefined : (topic, partition) => cluster.moveLeadership(topic, partition)),
       log,
     };
     attachDynamicConfigs(state, dynamic);

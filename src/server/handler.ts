@@ -91,6 +91,11 @@ export interface RequestContext {
   readonly header: RequestHeaderInfo;
   /** The request's cost for request_percentage (server/throttle.ts). */
   readonly quota: RequestQuotaState;
+  /**
+   * A fault rule's error for some partitions (faults/partition-errors.ts), set only while one fires: asked by a handler
+   * that serves partitions its request does not list (ShareFetch's session), which leaves those out before touching them.
+   */
+  readonly faultedPartition?: (topicId: string, partition: number) => { readonly code: number; readonly message: string | null } | undefined;
 }
 
 export type HandlerResult<Res> = Res | typeof NO_RESPONSE | Promise<Res | typeof NO_RESPONSE>;

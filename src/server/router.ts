@@ -38,6 +38,7 @@ import {
 import { AuthorizationFailure, clusterOperationRefusal } from './authorization.js';
 import { applyRequestQuota, newRequestQuotaState, recordAfterResponse } from './throttle.js';
 import { injectFault } from './faults/inject.js';
+import { SHARE_FETCH_KEY, shareSessionPartitions } from './faults/partition-errors.js';
 import { currentLeader } from './cluster-view.js';
 import type { RequestMetrics } from './request-metrics.js';
 
@@ -185,7 +186,8 @@ function serve(broker: BrokerState, handler: Handler, frame: Buffer, connection:
   }
   // The one branch fault injection costs while no rule is set (no allocation either).
   const fault = broker.faults.active
-    ? broker.faults.match({ apiKey, apiVersion, clientId, connectionId: connection.id, remote: connection.remote }, request) : null;
+    ? broker.faults.match({ apiKey, apiVersion, clientId, connectionId: connection.id, remote: connection.remote }, request,
+      apiKey === SHARE_FETCH_KEY ? () => shareSessionPartitions(broker, request) : undefined) : null;
   if (fault === null) return handle(ctx, handler, request, started, metrics, startedMs);
   return injectFault(fault, {
     apiKey,
@@ -193,7 +195,7 @@ function serve(broker: BrokerState, handler: Handler, frame: Buffer, connection:
     request,
     topicName: (id) => broker.topics.getById(id)?.name,
     leaderOf: (topic, partition) => currentLeader(broker, connection.listenerName, topic, partition),
-    handle: (changed, shape) => handle(ctx, handler, changed ?? request, started, metrics, startedMs, shape),
+    handle: (changed, shape, faulted) => handle(faulted === undefined ? ctx : { ...ctx, faultedPartition: faulted }, handler, changed ?? request, started, metrics, startedMs, shape),
     answer: (response) => encodeResponse(handler, correlationId, response, apiVersion),
     errorResponse: (code, message) => answerInjectedError(ctx, handler, request, { code, message }),
     errorObject: async (changed, code, message) => (await errorResponseTable()).get(apiKey)?.build(changed, apiVersion, { code, message }) ?? null,

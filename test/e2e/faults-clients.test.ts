@@ -198,3 +198,19 @@ for (const protocol of ['classic', 'consumer']) {
     ]);
   });
 }
+
+test('the Java share consumer through one partition\'s NOT_LEADER_OR_FOLLOWER on ShareFetch: the other is read meanwhile, the faulted one after the rule goes, every record once', async () => {
+  const records = 20;
+  const out = await runJavaProgramOk('test/e2e/java/ShareFaults.java', [bootstrap, base, 'share-faults-java', 'share-faults-java-group', String(records)]);
+  const lines = out.trim().split('\n');
+  const faultedAt = lines.indexOf('faulted 0');
+  assert.ok(faultedAt >= 0, `no partition 1 record while the rule held: ${out}`);
+  const got = lines.filter((l) => l.startsWith('got ')).map((l) => l.split(' ').slice(1));
+  for (const partition of ['0', '1']) {
+    const mine = got.filter(([p]) => p === partition);
+    assert.deepEqual(mine.map(([, offset, value, count]) => [Number(offset), value, count]).sort((x, y) => (x[0] as number) - (y[0] as number)),
+      Array.from({ length: records }, (_, i) => [i, `r${partition}-${i}`, '1']), `partition ${partition}, each record once, first delivery`);
+  }
+  assert.ok(lines.slice(0, faultedAt).every((l) => !l.startsWith('got 1 ')), 'partition 1 only after the rule went');
+  assert.ok((broker.faults.injected.get('ShareFetch error')?.count ?? 0) > 0, 'the rule fired');
+});

@@ -11,11 +11,12 @@
 import { seededRandom } from '../../seeded-random.js';
 import type { Log } from '../../log.js';
 import { apiByKey } from '../../protocol/generated/index.js';
-import { errorInfo } from '../../protocol/error-codes.js';
+import { ErrorCode, errorInfo } from '../../protocol/error-codes.js';
 import type { Scheduler } from '../../storage/scheduler.js';
 import { FaultRuleError, faultRuleJson, parseFaultRule, type FaultAction, type FaultRule } from './fault-rule.js';
 import { requestTargets, type RequestTargets } from './request-targets.js';
-import { scenarioRules, type CoordinatorMove } from './scenarios.js';
+import { scenarioRules, type CoordinatorMove, type LeaderMoveTarget } from './scenarios.js';
+import type { LeaderMove } from '../../cluster/cluster.js';
 
 export interface RequestSeen {
   readonly apiKey: number;
@@ -34,6 +35,9 @@ export interface MovableCoordinator {
   resign(partitions: ReadonlySet<number>): number;
   load(partitions: ReadonlySet<number>): Promise<void>;
 }
+
+/** What the leader-moved scenario asks of the cluster (Cluster.moveLeadership); absent on a single broker. */
+export type LeaderMover = (topic: string, partition: number | undefined) => Promise<readonly LeaderMove[]>;
 
 interface Entry {
   readonly rule: FaultRule;
@@ -58,6 +62,7 @@ export class FaultInjector {
     private readonly log: Log,
     private readonly topicName: (topicId: string) => string | undefined,
     private readonly coordinator?: MovableCoordinator,
+    private readonly leaders?: LeaderMover,
   ) {}
 
   /** Checks and adds a rule (FaultRuleError names what is wrong); returns it as listed. */
@@ -81,9 +86,29 @@ export class FaultInjector {
   /**
    * Adds a named scenario's rules (scenarios.ts), all or none; returns them as listed. A coordinator move resigns the
    * groups' __consumer_offsets partitions now; `ms` later (broker clock) they are loaded again, then its rules go.
+   * leader-moved in cluster mode moves leadership for real and adds no rule: `moved` lists each partition's move
+   * (error NONE) or why it stayed (ELIGIBLE_LEADERS_NOT_AVAILABLE: no other in-sync replica); FaultRuleError when none moved.
    */
-  addScenario(name: string, params?: unknown): Record<string, unknown>[] {
-    const { rules: bodies, move } = scenarioRules(name, params);
+  async addScenario(name: string, params?: unknown): Promise<{ rules: Record<string, unknown>[]; moved?: Record<string, unknown>[] }> {
+    const { rules: bodies, move, leaderMove } = scenarioRules(name, params);
+    if (leaderMove !== undefined && this.leaders !== undefined) return { rules: [], moved: await this.moveLeaders(leaderMove) };
+    return { rules: this.addScenarioRules(bodies, move) };
+  }
+
+  private async moveLeaders(target: LeaderMoveTarget): Promise<Record<string, unknown>[]> {
+    const moves = await this.leaders!(target.topic, target.partition);
+    const named = `${target.topic}${target.partition === undefined ? '' : `-${target.partition}`}`;
+    if (moves.length === 0) throw new FaultRuleError(`no partition ${named} in the cluster`);
+    const listed = moves.map((m) => ({ topic: m.topic, partition: m.partition, error: errorInfo(m.errorCode).name, from: m.from, to: m.to, leaderEpoch: m.leaderEpoch }));
+    if (moves.every((m) => m.errorCode !== ErrorCode.NONE)) throw new FaultRuleError(`leadership of ${named} not moved: ${JSON.stringify(listed)}`);
+    for (const m of moves) {
+      if (m.errorCode === ErrorCode.NONE) this.log.info({ partition: `${m.topic}-${m.partition}`, from: m.from, to: m.to, leaderEpoch: m.leaderEpoch },
+        `leader-moved scenario: leadership of ${m.topic}-${m.partition} moved from ${m.from} to ${m.to} (epoch ${m.leaderEpoch})`);
+    }
+    return listed;
+  }
+
+  private addScenarioRules(bodies: Record<string, unknown>[], move: CoordinatorMove | undefined): Record<string, unknown>[] {
     for (const body of bodies) parseFaultRule(body, 0);
     if (move !== undefined && this.coordinator === undefined) throw new FaultRuleError('this broker has no group coordinator to move');
     const added = bodies.map((body) => this.add(body));
@@ -132,10 +157,23 @@ export class FaultInjector {
     return this.match(seen, request)?.action ?? null;
   }
 
-  /** The rule that fires on this request (it is counted and logged), or null. Called by the router after the request is decoded. */
-  match(seen: RequestSeen, request: unknown): FaultRule | null {
+  /**
+   * The rule that fires on this request (it is counted and logged), or null. Called by the router after the request is
+   * decoded; `held` lists the partitions (topic name, index) the request is served beyond those it names (ShareFetch's
+   * share session), which a rule naming a topic or partition matches too.
+   */
+  match(seen: RequestSeen, request: unknown, held?: () => Iterable<readonly [string, number]>): FaultRule | null {
     this.expire();
     let targets: RequestTargets | undefined;
+    const targetsOf = (): RequestTargets => {
+      const found = requestTargets(request, this.topicName);
+      for (const [topic, partition] of held?.() ?? []) {
+        const partitions = found.topics.get(topic);
+        if (partitions === undefined) found.topics.set(topic, new Set([partition]));
+        else partitions.add(partition);
+      }
+      return found;
+    };
     for (const entry of this.entries) {
       const { match } = entry.rule;
       if (match.apiKey !== undefined && match.apiKey !== seen.apiKey) continue;
@@ -143,7 +181,7 @@ export class FaultInjector {
       if (match.maxVersion !== undefined && seen.apiVersion > match.maxVersion) continue;
       if (match.clientId !== undefined && match.clientId !== seen.clientId) continue;
       if (match.connectionId !== undefined && match.connectionId !== seen.connectionId) continue;
-      if (entry.needsTargets && !matchesTargets(entry.rule, (targets ??= requestTargets(request, this.topicName)))) continue;
+      if (entry.needsTargets && !matchesTargets(entry.rule, (targets ??= targetsOf()))) continue;
       if (entry.rule.probability !== undefined && entry.random() >= entry.rule.probability) continue;
       this.fire(entry, seen);
       return entry.rule;

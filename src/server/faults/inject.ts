@@ -15,7 +15,7 @@ import { createFetchResponse, createPartitionData, type FetchRequest, type Fetch
 import type { RecordsValue } from '../../protocol/io/writer.js';
 import { CloseConnection, type ResponseBytes } from '../connection.js';
 import type { FaultRule } from './fault-rule.js';
-import { partitionErrorPlan, type PartitionErrorSite } from './partition-errors.js';
+import { partitionErrorPlan, type FaultedPartition, type PartitionErrorSite } from './partition-errors.js';
 
 const FETCH_KEY = 1;
 /** Record batch v2: baseOffset (8), batchLength (4), partitionLeaderEpoch (4), magic (1), then the CRC (4). */
@@ -24,7 +24,7 @@ const EMPTY: readonly Buffer[] = [];
 
 export interface FaultSite extends PartitionErrorSite {
   /** Runs the handler (on `request`, else the one received); `shape` may change the response object before it is encoded. */
-  handle(request?: unknown, shape?: (response: unknown) => unknown): ResponseBytes | Promise<ResponseBytes>;
+  handle(request?: unknown, shape?: (response: unknown) => unknown, faulted?: FaultedPartition): ResponseBytes | Promise<ResponseBytes>;
   /** Encodes a response built here (the API's error response, or Fetch's per-partition one). */
   answer(response: unknown): ResponseBytes;
   /** The API's error response with this code (Kafka's getErrorResponse). */

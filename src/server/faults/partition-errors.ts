@@ -4,7 +4,8 @@
  * error per partition, takes the partitions it names out of the request (they are not handled: nothing is appended,
  * committed or deleted for them), lets the handler answer the rest, and puts an error entry for each taken partition
  * into the handler's response. Fetch is read-only and keeps its session, so it is handled whole (at once: an error ends
- * a long poll, as in Kafka) and the named partitions' answers are replaced. A rule naming a group on an API that lists
+ * a long poll, as in Kafka) and the named partitions' answers are replaced. ShareFetch serves its share session's
+ * partitions, listed or not: the handler leaves the named ones out before acquiring (shareFetchPlan). A rule naming a group on an API that lists
  * groups (OffsetFetch v8+, DescribeGroups, DeleteGroups, the *GroupDescribe APIs) does the same per group.
  *
  * AddPartitionsToTxn (v0-3) is Kafka's all-or-nothing: the named partitions get the error, the others
@@ -16,6 +17,7 @@ import { createPartitionData } from '../../protocol/generated/fetch.js';
 import { createOffsetFetchResponsePartition } from '../../protocol/generated/offset-fetch.js';
 import { createLeaderIdAndEpoch } from '../../protocol/generated/share-acknowledge.js';
 import { CloseConnection } from '../connection.js';
+import type { BrokerState } from '../handler.js';
 import type { FaultMatch } from './fault-rule.js';
 
 const EMPTY: readonly Buffer[] = [];
@@ -23,6 +25,7 @@ const NO_OFFSET = -1n;
 /** AddPartitionsToTxn v4 is the brokers' batched form: the whole-request error there. */
 const ADD_PARTITIONS_BATCHED = 4;
 const OFFSET_FETCH_KEY = 9;
+export const SHARE_FETCH_KEY = 78;
 const OFFSET_FETCH_BATCHED = 8;
 /** Produce v10 and Fetch v16 carry KIP-951's current leader and node endpoints. */
 const PRODUCE_LEADER_HINTS = 10;
@@ -36,8 +39,11 @@ export interface PartitionErrorSite {
   readonly apiVersion: number;
   readonly request: unknown;
   readonly topicName: (topicId: string) => string | undefined;
-  /** Runs the handler on `request`; `shape` changes its response before it is encoded. */
-  handle(request: unknown, shape: (response: unknown) => unknown): unknown;
+  /**
+   * Runs the handler on `request`; `shape` changes its response before it is encoded; `faulted` is what the handler
+   * asks of a partition it serves without the request naming it (RequestContext.faultedPartition).
+   */
+  handle(request: unknown, shape: (response: unknown) => unknown, faulted?: FaultedPartition): unknown;
   /** Encodes a response built here. */
   answer(response: unknown): unknown;
   /** Kafka's error response to `request` (unencoded), every partition or group in it carrying the code. */
@@ -45,6 +51,9 @@ export interface PartitionErrorSite {
   /** KIP-951: the partition's current leader, and its endpoint on the client's listener. */
   leaderOf(topic: string, partition: number): { leaderId: number; leaderEpoch: number; node: { nodeId: number; host: string; port: number; rack: string | null } | undefined };
 }
+
+/** The rule's error for a partition it names (by topic id), undefined for the others. */
+export type FaultedPartition = (topicId: string, partition: number) => { readonly code: number; readonly message: string | null } | undefined;
 
 export interface PartitionError {
   readonly code: number;
@@ -215,6 +224,7 @@ const SPECS = new Map<number, TopicSpec | GroupSpec>([
   [24, { plan: addPartitionsPlan }],
   [28, { plan: filtered(simple('topics', 'partitions', 'partitionIndex', 'topics', 'partitions')) }],
   [61, { plan: filtered(simple('topics', 'partitionIndexes', null, 'topics', 'partitions')) }],
+  [SHARE_FETCH_KEY, { plan: shareFetchPlan }],
   [79, { plan: shareAcknowledgePlan }],
   [15, { groups: 'groups', responseGroups: 'groups' }],
   [42, { groups: 'groupsNames', responseGroups: 'results' }],
@@ -293,7 +303,40 @@ function addPartitionsPlan(site: PartitionErrorSite, error: PartitionError): (()
   };
 }
 
-/** ShareAcknowledge: the named partitions' acknowledgements are not applied; each answers the error. */
+/** ShareFetch and ShareAcknowledge (v1+) name a NOT_LEADER_OR_FOLLOWER partition's leader, as Produce and Fetch do. */
+const shareHints = leaderHints('responses', 'partitions', [ErrorCode.NOT_LEADER_OR_FOLLOWER]);
+
+/**
+ * ShareFetch: the share session holds partitions beyond those a request lists (an incremental request names only
+ * new ones and those it acknowledges), so the named partitions cannot be taken out of the request: the handler asks
+ * `faulted` of every partition it serves and leaves the named ones out before anything is acquired or acknowledged on
+ * them (no record is locked for a member that never sees it), answering each the error, with its leader. The others
+ * are served as usual, without a long poll (an error ends it at once, as on Fetch).
+ */
+function shareFetchPlan(site: PartitionErrorSite, error: PartitionError): () => unknown {
+  const { topic, partition } = error.match;
+  const fault = { code: error.code, message: error.message };
+  const faulted: FaultedPartition = (topicId, index) =>
+    (topic === undefined || topic === site.topicName(topicId)) && (partition === undefined || partition === index) ? fault : undefined;
+  return () => site.handle(site.request, (response) => {
+    const r = response as Obj;
+    if (r['errorCode'] === ErrorCode.NONE) shareHints(site, error, r);
+    return response;
+  }, faulted);
+}
+
+/** The partitions of the requesting member's share session (topic name, index): a rule naming one matches its ShareFetch. */
+export function* shareSessionPartitions(broker: BrokerState, request: unknown): Iterable<readonly [string, number]> {
+  const { groupId, memberId } = request as { groupId: string | null; memberId: string | null };
+  if (groupId === null || memberId === null) return;
+  const session = broker.replicaManager.sharePartitions.sessions.get(groupId, memberId);
+  for (const ref of session?.partitions.values() ?? []) {
+    const name = broker.topics.getById(ref.topicId)?.name;
+    if (name !== undefined) yield [name, ref.partition];
+  }
+}
+
+/** ShareAcknowledge: the named partitions' acknowledgements are not applied; each answers the error (with its leader). */
 function shareAcknowledgePlan(site: PartitionErrorSite, error: PartitionError): () => unknown {
   const request = site.request as Obj;
   const layout = simple('topics', 'partitions', 'partitionIndex', 'responses', 'partitions');
@@ -306,7 +349,9 @@ function shareAcknowledgePlan(site: PartitionErrorSite, error: PartitionError): 
   }));
   return () => site.handle({ ...request, topics: kept }, (response) => {
     const r = response as Obj;
-    if (r['errorCode'] === ErrorCode.NONE) mergeTopics(site, r['responses'] as Obj[], entries, 'partitions');
+    if (r['errorCode'] !== ErrorCode.NONE) return response;
+    mergeTopics(site, r['responses'] as Obj[], entries, 'partitions');
+    shareHints(site, error, r);
     return response;
   });
 }

@@ -1,6 +1,7 @@
 /**
  * Named scenarios: the fault rules that make a common failure happen (broker.faults.addScenario, POST
- * /v1/faults/scenarios/<name>); coordinator-moved also makes the group coordinator resign the groups and load them again. A transaction timing out and a consumer's session expiring need no rule: with
+ * /v1/faults/scenarios/<name>); coordinator-moved also makes the group coordinator resign the groups and load them again;
+ * leader-moved, in cluster mode, moves leadership for real (cluster/leader-move.ts) and adds no rule. A transaction timing out and a consumer's session expiring need no rule: with
  * gregor.clock=manual, advance the clock past transaction.timeout.ms (plus the abort check interval) or the
  * session timeout.
  */
@@ -19,9 +20,17 @@ export interface CoordinatorMove {
   readonly ms: number;
 }
 
+/** A leader move (cluster mode): leadership of the topic's partitions (or one) goes to another in-sync replica. */
+export interface LeaderMoveTarget {
+  readonly topic: string;
+  readonly partition: number | undefined;
+}
+
 export interface Scenario {
   readonly doc: string;
   rules(params: Params): Record<string, unknown>[];
+  /** In cluster mode, a real move instead of the rules. */
+  leaderMove?(params: Params): LeaderMoveTarget;
   /** The scenario's rules stay until the move's reload is done, then go. */
   move?(params: Params): CoordinatorMove;
 }
@@ -40,7 +49,10 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
   },
   'leader-moved': {
     doc: 'NOT_LEADER_OR_FOLLOWER, naming the current leader (KIP-951), to `topic`\'s partitions (or `partition`) in the next `count` '
-      + '(default 1) Produce and Fetch requests; the rest of each request is handled',
+      + '(default 1) Produce and Fetch requests; the rest of each request is handled. In cluster mode a real move instead: leadership '
+      + 'of those partitions goes to another in-sync replica (leader epoch bumped in etcd), and the old leader answers '
+      + 'NOT_LEADER_OR_FOLLOWER naming the new one',
+    leaderMove: (p) => ({ topic: text(p, 'topic'), partition: p['partition'] === undefined ? undefined : whole(p, 'partition') }),
     rules: (p) => ['Produce', 'Fetch'].map((api) => ({ api, topic: text(p, 'topic'), ...(p['partition'] === undefined ? {} : { partition: whole(p, 'partition') }),
       action: 'error', error: 'NOT_LEADER_OR_FOLLOWER', count: whole(p, 'count', 1) })),
   },
@@ -55,14 +67,14 @@ export const SCENARIOS: Readonly<Record<string, Scenario>> = {
   },
 };
 
-export function scenarioRules(name: string, params: unknown): { rules: Record<string, unknown>[]; move: CoordinatorMove | undefined } {
+export function scenarioRules(name: string, params: unknown): { rules: Record<string, unknown>[]; move: CoordinatorMove | undefined; leaderMove: LeaderMoveTarget | undefined } {
   const scenario = Object.hasOwn(SCENARIOS, name) ? SCENARIOS[name] : undefined;
   if (scenario === undefined) throw new FaultRuleError(`no scenario "${name}" (scenarios: ${Object.keys(SCENARIOS).join(', ')})`);
   if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) {
     throw new FaultRuleError('scenario parameters are a JSON object');
   }
   const p = (params ?? {}) as Params;
-  return { rules: scenario.rules(p), move: scenario.move?.(p) };
+  return { rules: scenario.rules(p), move: scenario.move?.(p), leaderMove: scenario.leaderMove?.(p) };
 }
 
 function movesAll(p: Params): boolean {

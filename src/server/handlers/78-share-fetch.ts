@@ -13,7 +13,8 @@
  * is_renew_ack (KIP-1222): RENEW acknowledgements restart their records' locks and nothing is fetched (max_bytes,
  * min_bytes, max_records and max_wait_ms must be 0, else INVALID_REQUEST). v2's
  * share_acquire_mode: 0 batch_optimized (whole log batches; batch_size cuts new records' in-flight batches, one
- * acquired range each), 1 record_limit (exactly max_records; share-partition.ts).
+ * acquired range each), 1 record_limit (exactly max_records; share-partition.ts). A fault rule's error for some
+ * partitions (ctx.faultedPartition) leaves them out before acquisition and acknowledgement and answers them the error.
  */
 import { ErrorCode } from '../../protocol/error-codes.js';
 import { KafkaError } from '../../protocol/kafka-error.js';
@@ -67,12 +68,16 @@ export const shareFetchHandler: Handler = defineHandler<ShareFetchRequest, Share
     const ackCodes = new Map<string, number>();
     // A topic the client may not READ: its partitions answered TOPIC_AUTHORIZATION_FAILED, not read, not acknowledged.
     const unreadable = unreadableTopics(ctx, [...requested, ...(context.kind === 'final' ? [] : context.session.partitions.values())].map((ref) => ref.topicId));
+    // A fault rule naming partitions (faults/partition-errors.ts): they are left out here, before anything is
+    // acquired or acknowledged on them, and answer its error as from a broker that no longer leads them.
+    const faulted = (ref: SharePartitionRef) => ctx.faultedPartition?.(ref.topicId, ref.partition);
     const acknowledge = async () => {
       for (const topic of request.topics) {
         for (const p of topic.partitions) {
           if (p.acknowledgementBatches.length === 0) continue;
           const ref = { topicId: topic.topicId, partition: p.partitionIndex };
           ackCodes.set(partitionKey(ref), invalidAcknowledgements(p.acknowledgementBatches, ctx.header.apiVersion, request.isRenewAck)
+            ?? faulted(ref)?.code
             ?? (unreadable.has(topic.topicId) ? ErrorCode.TOPIC_AUTHORIZATION_FAILED
               : await shares.acknowledge(groupId, memberId, ref, acknowledgementsOf(p.acknowledgementBatches), settings)));
         }
@@ -86,12 +91,18 @@ export const shareFetchHandler: Handler = defineHandler<ShareFetchRequest, Share
     } else {
       const refs = [...context.session.partitions.values()];
       // A share partition the group has not initialized fails its state read in Kafka: UNKNOWN_SERVER_ERROR.
-      const readable = refs.filter((ref) => !unreadable.has(ref.topicId));
+      const readable = refs.filter((ref) => !unreadable.has(ref.topicId) && faulted(ref) === undefined);
       const initialized = readable.filter((ref) => ctx.broker.groups.isSharePartitionInitialized(groupId, ref.topicId, ref.partition));
       reads = refs.filter((ref) => unreadable.has(ref.topicId)).map((ref) => ({ ref, errorCode: ErrorCode.TOPIC_AUTHORIZATION_FAILED, records: [], acquired: [] }));
+      for (const ref of refs) {
+        const fault = unreadable.has(ref.topicId) ? undefined : faulted(ref);
+        if (fault !== undefined) reads.push({ ref, errorCode: fault.code, records: [], acquired: [] });
+      }
       reads.push(...readable.filter((ref) => !initialized.includes(ref)).map((ref) => ({ ref, errorCode: ErrorCode.UNKNOWN_SERVER_ERROR, records: [], acquired: [] })));
+      // A faulted partition's error is answered at once, as a partition error ends Fetch's long poll.
+      const anyFaulted = refs.some((ref) => faulted(ref) !== undefined);
       reads.push(...(await trackShareFetch(ctx.connection.closed, shares.fetch(groupId, memberId, initialized, {
-        maxWaitMs: request.maxWaitMs,
+        maxWaitMs: anyFaulted ? 0 : request.maxWaitMs,
         minBytes: request.minBytes,
         maxBytes: request.maxBytes,
         maxRecords: request.maxRecords > 0 ? request.maxRecords : Number.MAX_SAFE_INTEGER,
@@ -118,6 +129,7 @@ export const shareFetchHandler: Handler = defineHandler<ShareFetchRequest, Share
         ...createPartitionData(),
         partitionIndex: ref.partition,
         errorCode: read?.errorCode ?? ErrorCode.NONE,
+        errorMessage: read !== undefined && read.errorCode !== ErrorCode.NONE ? faulted(ref)?.message ?? null : null,
         acknowledgeErrorCode: ackCode ?? ErrorCode.NONE,
         records: read === undefined || read.records.length === 0 ? NO_RECORDS : read.records,
         acquiredRecords: (read?.acquired ?? []).map((a) => ({ firstOffset: BigInt(a.firstOffset), lastOffset: BigInt(a.lastOffset), deliveryCount: a.deliveryCount })),

@@ -23,12 +23,15 @@ export interface ShareGroupRun {
   readonly group: string;
   readonly topic: string;
   readonly topicId: string;
+  /** The broker when gregor runs in this process (its fault rules), undefined against a reference Kafka. */
+  readonly broker: Awaited<ReturnType<typeof startTestBroker>> | undefined;
   /** A ShareFetch of the topic's partition with `extra` over fetch settings of 500 records and 1 MiB. */
   fetchRequest(memberId: string, epoch: number, maxWaitMs: number, extra?: Partial<ShareFetchRequest>): ShareFetchRequest;
 }
 
-/** Runs `body` over a new share group of MEMBER_A on a new topic holding `records`, then closes what it opened. */
-export async function withShareGroup(prefix: string, configs: Record<string, string>, records: string[], body: (run: ShareGroupRun) => Promise<void>): Promise<void> {
+/** Runs `body` over a new share group of MEMBER_A on a new topic (of `partitions`, `records` in partition 0), then closes what it opened. */
+export async function withShareGroup(prefix: string, configs: Record<string, string>, records: string[], body: (run: ShareGroupRun) => Promise<void>,
+  partitions = 1): Promise<void> {
   const reference = process.env['SHARE_FETCH_REFERENCE'];
   const broker = reference === undefined ? await startTestBroker({ 'node.id': '1', 'group.share.assignment.interval.ms': '0' }) : undefined;
   const [host, port] = reference === undefined ? ['127.0.0.1', broker!.port] : [reference.split(':')[0]!, Number(reference.split(':')[1])];
@@ -37,7 +40,7 @@ export async function withShareGroup(prefix: string, configs: Record<string, str
   const topic = `${prefix}-${Date.now()}`;
   const group = `g-${topic}`;
   try {
-    const created = await roundTrip(admin, createTopicsApi, 7, { ...createCreateTopicsRequest(), timeoutMs: 30_000, topics: [{ ...createCreatableTopic(), name: topic, numPartitions: 1, replicationFactor: 1 }] });
+    const created = await roundTrip(admin, createTopicsApi, 7, { ...createCreateTopicsRequest(), timeoutMs: 30_000, topics: [{ ...createCreatableTopic(), name: topic, numPartitions: partitions, replicationFactor: 1 }] });
     const topicId = created.topics[0]!.topicId;
     const altered = await roundTrip(admin, incrementalAlterConfigsApi, 1, {
       ...createIncrementalAlterConfigsRequest(),
@@ -65,7 +68,7 @@ export async function withShareGroup(prefix: string, configs: Record<string, str
       topics: [{ topicId, partitions: [{ ...createFetchPartition(), partitionIndex: 0 }] }],
       ...extra,
     });
-    await body({ host, port, admin, group, topic, topicId, fetchRequest });
+    await body({ host, port, admin, group, topic, topicId, broker, fetchRequest });
   } finally {
     await admin.close();
     await broker?.close();
