@@ -3,6 +3,9 @@
 // handled), sends records one at a time with its idempotent producer, removes the rules (DELETE /v1/faults) and reads
 // the partition back: every record exactly once, in order (what each client does on a real leader move).
 //   kafkajs (Node), confluent-kafka (librdkafka, Python), Kafka 4.3.1's Java client, franz-go (Go).
+// Each of the four also goes through every other action (delay, throttle, drop before handling, swallow on Produce;
+// corrupt-crc and throttle on Fetch): what each client does with a flipped CRC is asserted as it is, and a fresh read
+// after the rules go returns every acknowledged record once, in order.
 // Then a coordinator move (every group's coordinator resigns and loads the groups again from __consumer_offsets):
 // kafkajs and the Java consumer find the coordinator again and keep their committed offsets.
 import { test, before, after } from 'node:test';
@@ -22,34 +25,54 @@ const { Kafka, logLevel } = kafkajs;
 const COUNT = 20;
 const EXPECTED = Array.from({ length: COUNT }, (_, i) => `v${i}`);
 
+// With a fifth argument "matrix": delay, throttle, drop before handling and swallow, one Produce each (request timeout
+// 2 s), then a CRC flipped in one Fetch, read with check.crcs (what that consumer saw printed too); the rules removed,
+// the fresh read's first Fetch is throttled.
 const PYTHON = String.raw`
-import sys, json, urllib.request
+import sys, json, time, urllib.request
 from confluent_kafka import Producer, Consumer, TopicPartition, OFFSET_BEGINNING
 bootstrap, base, topic, count = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+matrix = len(sys.argv) > 5 and sys.argv[5] == 'matrix'
 def call(method, path, body=None):
     data = None if body is None else json.dumps(body).encode()
     req = urllib.request.Request(base + path, data=data, method=method, headers={'content-type': 'application/json'} if data else {})
     return urllib.request.urlopen(req).read()
-p = Producer({'bootstrap.servers': bootstrap, 'enable.idempotence': True, 'retry.backoff.ms': 20})
+def read(config, seconds):
+    c = Consumer({'bootstrap.servers': bootstrap, 'group.id': 'unused', 'enable.auto.commit': False, **config})
+    c.assign([TopicPartition(topic, 0, OFFSET_BEGINNING)])
+    seen, errors, deadline = [], [], time.time() + seconds
+    while len(seen) < count and time.time() < deadline:
+        m = c.poll(0.1)
+        if m is not None and m.error() is None:
+            seen.append(m.value().decode())
+        elif m is not None:
+            errors.append(m.error().name())
+    c.close()
+    return seen, errors
+p = Producer({'bootstrap.servers': bootstrap, 'enable.idempotence': True, 'retry.backoff.ms': 20, **({'request.timeout.ms': 2000, 'socket.timeout.ms': 2000} if matrix else {})})
 p.list_topics(topic, 10)
-call('POST', '/v1/faults', {'api': 'Produce', 'topic': topic, 'action': 'error', 'error': 'NOT_LEADER_OR_FOLLOWER', 'count': 3})
-call('POST', '/v1/faults', {'api': 'Produce', 'action': 'drop', 'when': 'after', 'count': 1})
+if matrix:
+    for action in [{'action': 'delay', 'ms': 500}, {'action': 'throttle', 'ms': 300}, {'action': 'drop', 'when': 'before'}, {'action': 'swallow'}]:
+        call('POST', '/v1/faults', {'api': 'Produce', 'topic': topic, 'count': 1, **action})
+else:
+    call('POST', '/v1/faults', {'api': 'Produce', 'topic': topic, 'action': 'error', 'error': 'NOT_LEADER_OR_FOLLOWER', 'count': 3})
+    call('POST', '/v1/faults', {'api': 'Produce', 'action': 'drop', 'when': 'after', 'count': 1})
 errors = []
 for i in range(count):
     p.produce(topic, b'v%d' % i, partition=0, on_delivery=lambda err, m: err and errors.append(str(err)))
     p.flush(30)
+result = {'errors': errors, 'left': json.loads(call('GET', '/v1/faults'))}
+if matrix:
+    call('POST', '/v1/faults', {'api': 'Fetch', 'topic': topic, 'count': 1, 'action': 'corrupt-crc'})
+    result['first'], result['crc'] = read({'check.crcs': True}, 10)
+    result['left'] = json.loads(call('GET', '/v1/faults'))
 call('DELETE', '/v1/faults')
-c = Consumer({'bootstrap.servers': bootstrap, 'group.id': 'unused', 'enable.auto.commit': False})
-c.assign([TopicPartition(topic, 0, OFFSET_BEGINNING)])
-seen = []
-for _ in range(300):
-    m = c.poll(0.1)
-    if m is not None and m.error() is None:
-        seen.append(m.value().decode())
-    if len(seen) >= count:
-        break
-c.close()
-print(json.dumps({'errors': errors, 'seen': seen}))
+if matrix:
+    call('POST', '/v1/faults', {'api': 'Fetch', 'topic': topic, 'count': 1, 'action': 'throttle', 'ms': 300})
+result['seen'] = read({}, 30)[0]
+if matrix:
+    result['throttled'] = json.loads(call('GET', '/v1/faults'))
+print(json.dumps(result))
 `;
 
 let broker: Awaited<ReturnType<typeof startTestBroker>>;
@@ -62,7 +85,7 @@ before(async () => {
   base = `http://127.0.0.1:${broker.httpAddresses[0]!.port}`;
   const admin = new Kafka({ brokers: [bootstrap], clientId: 'faults-e2e', logLevel: logLevel.NOTHING }).admin();
   await admin.connect();
-  await admin.createTopics({ topics: [...['python', 'java', 'go', 'go-kip951', 'moved-node', 'moved-java-classic', 'moved-java-consumer'].map((topic) => ({ topic })), { topic: 'node', numPartitions: 2 }] });
+  await admin.createTopics({ topics: [...['python', 'java', 'go', 'go-kip951', 'moved-node', 'moved-java-classic', 'moved-java-consumer', 'node-matrix', 'python-matrix', 'java-matrix', 'go-matrix'].map((topic) => ({ topic })), { topic: 'node', numPartitions: 2 }] });
   await admin.disconnect();
 });
 
@@ -105,7 +128,7 @@ test('kafkajs idempotent producer: one partition\'s NOT_LEADER_OR_FOLLOWER (adde
 test('confluent-kafka (librdkafka) idempotent producer recovers from injected faults: every record once, in order', async () => {
   await run('compat-tests/clients/python/install.sh', [], { timeout: 600_000 });
   const { stdout } = await run('compat-tests/.cache/py/venv/bin/python', ['-c', PYTHON, bootstrap, base, 'python', String(COUNT)], { timeout: 120_000 });
-  assert.deepEqual(JSON.parse(stdout.trim().split('\n').at(-1)!), { errors: [], seen: EXPECTED });
+  assert.deepEqual(JSON.parse(stdout.trim().split('\n').at(-1)!), { errors: [], left: { rules: [] }, seen: EXPECTED });
 });
 
 test('the Java idempotent producer recovers from injected faults: every record once, in order', async () => {
@@ -143,6 +166,83 @@ test('franz-go takes an injected NOT_LEADER_OR_FOLLOWER\'s current leader (KIP-9
   const [metadata, acked] = control.stdout.trim().split('\n');
   assert.ok(Number(metadata!.split(' ')[1]) > 0, metadata);
   assert.equal(acked, 'acked 5');
+});
+
+// The other actions, one of each on Produce (delay 500 ms, throttle 300 ms, drop before handling, swallow with the
+// client's request timeout at about 2 s) while an idempotent producer sends records one at a time, then the first
+// batch's CRC flipped in one Fetch under a consumer reading from the start (what each client does with it asserted);
+// the rules removed, a fresh read, its first Fetch throttled 300 ms, returns every acknowledged record once, in order.
+const MATRIX = EXPECTED.slice(0, 10);
+
+test('kafkajs through delay, throttle, drop before, swallow on Produce and corrupt-crc, throttle on Fetch', async () => {
+  const kafka = new Kafka({ brokers: [bootstrap], clientId: 'faults-node-matrix', logLevel: logLevel.NOTHING, requestTimeout: 2000, retry: { retries: 10, initialRetryTime: 20, maxRetryTime: 200 } });
+  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  const produce = { api: 'Produce', topic: 'node-matrix', count: 1 };
+  const fetchRule = { api: 'Fetch', topic: 'node-matrix', count: 1 };
+  await producer.connect();
+  try {
+    for (const action of [{ action: 'delay', ms: 500 }, { action: 'throttle', ms: 300 }, { action: 'drop', when: 'before' }, { action: 'swallow' }]) {
+      await call('POST', '/v1/faults', { ...produce, ...action });
+    }
+    for (const value of MATRIX) await producer.send({ topic: 'node-matrix', messages: [{ value, partition: 0 }] });
+  } finally {
+    await producer.disconnect();
+  }
+  assert.deepEqual(await call('GET', '/v1/faults'), { rules: [] });
+  await call('POST', '/v1/faults', { ...fetchRule, action: 'corrupt-crc' });
+  const read = async (groupId: string) => {
+    const consumer = kafka.consumer({ groupId, maxWaitTimeInMs: 100 });
+    const seen: string[] = [];
+    const crashes: string[] = [];
+    consumer.on(consumer.events.CRASH, (event) => void crashes.push(String(event.payload.error)));
+    await consumer.connect();
+    try {
+      await consumer.subscribe({ topic: 'node-matrix', fromBeginning: true });
+      await consumer.run({ eachMessage: async ({ message }) => void seen.push(message.value!.toString()) });
+      await until(() => seen.length >= MATRIX.length || crashes.length > 0, 'the records are read', 10_000).catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    } finally {
+      await consumer.disconnect();
+    }
+    return { seen, crashes };
+  };
+  // kafkajs does not check CRCs (its record batch decoder reads the field and moves on): the flipped batch is delivered.
+  assert.deepEqual(await read('faults-node-matrix-first'), { seen: MATRIX, crashes: [] });
+  assert.deepEqual(await call('GET', '/v1/faults'), { rules: [] });
+  await call('DELETE', '/v1/faults');
+  await call('POST', '/v1/faults', { ...fetchRule, action: 'throttle', ms: 300 });
+  assert.deepEqual(await read('faults-node-matrix-read'), { seen: MATRIX, crashes: [] });
+  assert.deepEqual(await call('GET', '/v1/faults'), { rules: [] });
+});
+
+test('confluent-kafka (librdkafka) through delay, throttle, drop before, swallow on Produce and corrupt-crc, throttle on Fetch', async () => {
+  await run('compat-tests/clients/python/install.sh', [], { timeout: 600_000 });
+  const { stdout } = await run('compat-tests/.cache/py/venv/bin/python', ['-c', PYTHON, bootstrap, base, 'python-matrix', String(MATRIX.length), 'matrix'], { timeout: 120_000 });
+  // check.crcs: librdkafka hands the application one _BAD_MSG for the batch, does not move past it, and fetches it
+  // again: the intact copy is delivered, every record once.
+  assert.deepEqual(JSON.parse(stdout.trim().split('\n').at(-1)!), { errors: [], left: { rules: [] }, first: MATRIX, crc: ['_BAD_MSG'], seen: MATRIX, throttled: { rules: [] } });
+});
+
+test('the Java client through delay, throttle, drop before, swallow on Produce and corrupt-crc, throttle on Fetch', async () => {
+  const out = await runJavaProgramOk('test/e2e/java/FaultRecovery.java', [bootstrap, base, 'java-matrix', String(MATRIX.length), 'matrix']);
+  const [acked, ...lines] = out.trim().split('\n');
+  assert.equal(acked, `acked ${MATRIX.length} {"rules":[]}`);
+  // check.crcs (on by default): poll throws for the batch and keeps throwing, the bad copy held, until the application
+  // seeks past it; nothing is delivered from it.
+  const corrupt = /^crc Received exception when fetching the next record from java-matrix-0\. If needed, please seek past the record to continue consumption\. \/ Record batch for partition java-matrix-0 at offset 0 is invalid, cause: Record is corrupt \(stored crc = \d+, computed crc = \d+\)$/;
+  assert.match(lines[0]!, corrupt);
+  assert.equal(lines[1], lines[0]);
+  assert.deepEqual(lines.slice(2), ['first ', 'left {"rules":[]}', ...MATRIX, 'left {"rules":[]}']);
+});
+
+test('franz-go through delay, throttle, drop before, swallow on Produce and corrupt-crc, throttle on Fetch', async () => {
+  const { stdout } = await run(await goProgram(), [bootstrap, base, 'go-matrix', String(MATRIX.length), 'matrix'], { timeout: 120_000 });
+  const [acked, crc, ...lines] = stdout.trim().split('\n');
+  assert.equal(acked, `acked ${MATRIX.length} {"rules":[]}`);
+  // franz-go checks CRCs: the fetch's partition error is the mismatch, none of its records is kept, and the next fetch
+  // from the same offset brings the intact copy: every record once.
+  assert.match(crc!, /^crc encoded crc -?[0-9a-f]+ does not match calculated crc -?[0-9a-f]+$/);
+  assert.deepEqual(lines, [`first ${MATRIX.join()}`, 'left {"rules":[]}', ...MATRIX, 'left {"rules":[]}']);
 });
 
 test('kafkajs consumer through a coordinator move: NOT_COORDINATOR, the group reloaded from __consumer_offsets, committed offsets kept', async () => {

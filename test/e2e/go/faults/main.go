@@ -10,6 +10,15 @@
 // "acked <records>". A NOT_LEADER_OR_FOLLOWER carrying the current leader (KIP-951) needs no metadata refresh.
 //
 //	faults <bootstrap> <http base> <topic> 5 <error>
+//
+// With "matrix" as the fifth argument: the next Produce requests on the topic are delayed 500 ms, throttled 300 ms,
+// dropped before handling and swallowed (request timeout about 2 s), one each, while `count` records go one at a
+// time; prints "acked <count> <GET /v1/faults>". Then one Fetch on the topic gets its first batch's CRC flipped: a
+// consumer from the start prints "crc <first fetch error or none>", "first <values read>" and "left <rules>"; the
+// rules are removed, the next Fetch is throttled 300 ms, a fresh consumer prints the values, one a line, and
+// "left <rules>".
+//
+//	faults <bootstrap> <http base> <topic> <count> matrix
 package main
 
 import (
@@ -84,6 +93,10 @@ func main() {
 	must(err)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
+	if len(os.Args) > 5 && os.Args[5] == "matrix" {
+		matrix(ctx, bootstrap, base, topic, count)
+		return
+	}
 	if len(os.Args) > 5 {
 		metadataRequests(ctx, bootstrap, base, topic, count, os.Args[5])
 		return
@@ -98,6 +111,11 @@ func main() {
 	}
 	producer.Close()
 	call("DELETE", base+"/v1/faults", "")
+	readBack(ctx, bootstrap, topic, count)
+}
+
+// readBack prints the partition's first `count` values, one a line, read by a fresh consumer.
+func readBack(ctx context.Context, bootstrap, topic string, count int) {
 	consumer, err := kgo.NewClient(kgo.SeedBrokers(bootstrap), kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{topic: {0: kgo.NewOffset().AtStart()}}))
 	must(err)
 	defer consumer.Close()
@@ -109,4 +127,47 @@ func main() {
 			read++
 		})
 	}
+}
+
+func matrix(ctx context.Context, bootstrap, base, topic string, count int) {
+	producer, err := kgo.NewClient(kgo.SeedBrokers(bootstrap), kgo.DefaultProduceTopic(topic),
+		kgo.RetryBackoffFn(func(int) time.Duration { return 20 * time.Millisecond }),
+		kgo.ProduceRequestTimeout(time.Second), kgo.RequestTimeoutOverhead(time.Second))
+	must(err)
+	must(producer.Ping(ctx))
+	produce := `{"api":"Produce","topic":"` + topic + `","count":1,`
+	call("POST", base+"/v1/faults", produce+`"action":"delay","ms":500}`)
+	call("POST", base+"/v1/faults", produce+`"action":"throttle","ms":300}`)
+	call("POST", base+"/v1/faults", produce+`"action":"drop","when":"before"}`)
+	call("POST", base+"/v1/faults", produce+`"action":"swallow"}`)
+	for i := 0; i < count; i++ {
+		must(producer.ProduceSync(ctx, &kgo.Record{Partition: 0, Value: []byte("v" + strconv.Itoa(i))}).FirstErr())
+	}
+	producer.Close()
+	fmt.Println("acked", count, call("GET", base+"/v1/faults", ""))
+	fetch := `{"api":"Fetch","topic":"` + topic + `","count":1,`
+	call("POST", base+"/v1/faults", fetch+`"action":"corrupt-crc"}`)
+	consumer, err := kgo.NewClient(kgo.SeedBrokers(bootstrap), kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{topic: {0: kgo.NewOffset().AtStart()}}))
+	must(err)
+	crc := "none"
+	var first []string
+	deadline, stop := context.WithTimeout(ctx, 10*time.Second)
+	defer stop()
+	for len(first) < count && deadline.Err() == nil {
+		fetches := consumer.PollFetches(deadline)
+		fetches.EachError(func(_ string, _ int32, err error) {
+			if crc == "none" && deadline.Err() == nil {
+				crc = err.Error()
+			}
+		})
+		fetches.EachRecord(func(r *kgo.Record) { first = append(first, string(r.Value)) })
+	}
+	consumer.Close()
+	fmt.Println("crc", crc)
+	fmt.Println("first", strings.Join(first, ","))
+	fmt.Println("left", call("GET", base+"/v1/faults", ""))
+	call("DELETE", base+"/v1/faults", "")
+	call("POST", base+"/v1/faults", fetch+`"action":"throttle","ms":300}`)
+	readBack(ctx, bootstrap, topic, count)
+	fmt.Println("left", call("GET", base+"/v1/faults", ""))
 }
